@@ -1,0 +1,293 @@
+"""The subcommands behind ``negamax``; each returns the process exit status."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from negamax.cli.report import dumps, pv_text, result_record, result_text
+from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
+from negamax.core.game import Position
+from negamax.core.rules import Game
+from negamax.core.score import WIN_THRESHOLD, describe
+from negamax.core.types import SearchLimits, SearchResult
+from negamax.games import available_games, get_game
+from negamax.search import search, solve
+from negamax.search.params import SearchOptions, options_for
+
+EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
+DEFAULT_ANALYSIS_SECONDS = 1.0
+
+
+def _options(arguments: argparse.Namespace) -> SearchOptions:
+    options = options_for(arguments.algorithm)
+    if getattr(arguments, "hash", None) is not None:
+        if arguments.hash <= 0:
+            raise InvalidOptionError(f"--hash must be a positive number of MiB, not {arguments.hash}")
+        options = dataclasses.replace(options, tt_mib=arguments.hash)
+    return options
+
+
+@contextlib.contextmanager
+def _stop_on_interrupt() -> Iterator[threading.Event]:
+    """Ctrl-C sets the event, so the search returns what it has proven instead of dying."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _progress_printer(game: Game, position: Position[Any], stream: TextIO) -> Any:
+    def show(result: SearchResult[Any]) -> None:
+        if result.lower != result.upper and result.bound.name != "EXACT":
+            window = f"value in [{_bound_text(game, position, result.lower)}, {_bound_text(game, position, result.upper)}]"
+            stream.write(f"\r{window}  nodes {result.nodes:,}  {result.nodes_per_second:,.0f} n/s  {result.wall_time:.1f} s\x1b[K")
+        else:
+            moves = " ".join(pv_text(game, position, result.pv))
+            stream.write(
+                f"\rdepth {result.depth}  score {game.game_score(position, result.score)}  nodes {result.nodes:,}"
+                f"  {result.nodes_per_second:,.0f} n/s  pv {moves}\x1b[K\n"
+            )
+        stream.flush()
+
+    return show
+
+
+def _bound_text(game: Game, position: Position[Any], value: int) -> str:
+    if abs(value) >= 10**6:
+        return "-inf" if value < 0 else "+inf"
+    return str(game.game_score(position, value))
+
+
+def run_games(arguments: argparse.Namespace) -> int:
+    for name in available_games():
+        game = get_game(name)
+        print(f"{name:<10} {game.description}\n{'':<10} position: {game.position_help}")
+    return EXIT_OK
+
+
+def _print_result(arguments: argparse.Namespace, game: Game, position: Position[Any], text: str, result: SearchResult[Any]) -> None:
+    record = result_record(game, position, text, result)
+    print(dumps(record) if arguments.json else result_text(record))
+
+
+def run_analyze(arguments: argparse.Namespace) -> int:
+    game = get_game(arguments.game)
+    position = game.new_position(arguments.position)
+    options = _options(arguments)
+    with _stop_on_interrupt() as stop:
+        no_limit = arguments.depth is None and arguments.time is None and arguments.nodes is None
+        limits = SearchLimits(
+            depth=arguments.depth,
+            nodes=arguments.nodes,
+            time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
+            stop=stop,
+        )
+        progress = _progress_printer(game, position, sys.stderr) if sys.stderr.isatty() and not arguments.json else None
+        result = search(position, limits, algorithm=arguments.algorithm, options=options, on_iteration=progress)
+        _print_result(arguments, game, position, arguments.position or "", result)
+        return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
+
+
+def run_solve(arguments: argparse.Namespace) -> int:
+    game = get_game(arguments.game)
+    if arguments.check and not arguments.file:
+        raise InvalidOptionError("--check compares a --file's expected scores; give --file")
+    if arguments.file:
+        if arguments.position is not None:
+            raise InvalidOptionError("give either a position or --file, not both")
+        return _solve_file(arguments, game)
+    position = game.new_position(arguments.position)
+    options = _options(arguments)
+    with _stop_on_interrupt() as stop:
+        limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
+        progress = _progress_printer(game, position, sys.stderr) if sys.stderr.isatty() and not arguments.json else None
+        result = solve(position, limits, algorithm=arguments.algorithm, options=options, on_iteration=progress)
+        if progress is not None:
+            sys.stderr.write("\r\x1b[K")
+        _print_result(arguments, game, position, arguments.position or "", result)
+        return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
+
+
+def _read_cases(path: str) -> Iterator[tuple[int, str, str, str | None]]:
+    """(line number, raw line, position text, expected score text or None)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError as error:
+        raise InvalidOptionError(f"cannot read {path}: {error.strerror}") from None
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        parts = stripped.rsplit(None, 1)
+        if len(parts) == 2 and _is_integer(parts[1]):
+            yield number, stripped, parts[0], parts[1]
+        else:
+            yield number, stripped, stripped, None
+
+
+def _is_integer(text: str) -> bool:
+    return text.lstrip("+-").isdigit()
+
+
+def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
+    options = _options(arguments)
+    cases = list(_read_cases(arguments.file))
+    show_progress = sys.stderr.isatty()
+    correct = checked = failures = total_nodes = 0
+    total_cpu = 0.0
+    with _stop_on_interrupt() as stop:
+        for done, (number, _raw, text, expected) in enumerate(cases, start=1):
+            if stop.is_set():
+                break
+            try:
+                position = game.new_position(text)
+            except NegamaxError as error:
+                failures += 1
+                print(f"line {number}: {error}", file=sys.stderr)
+                continue
+            limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
+            result = solve(position, limits, algorithm=arguments.algorithm, options=options)
+            if not result.completed:
+                failures += 1
+                print(f"line {number}: stopped before the end ({text})", file=sys.stderr)
+                continue
+            score = game.game_score(position, result.score)
+            total_nodes += result.nodes
+            total_cpu += result.cpu_time
+            matches = expected is None or score == int(expected)
+            if expected is not None:
+                checked += 1
+                correct += matches
+            if arguments.json:
+                record = result_record(game, position, text, result)
+                record["line"] = number
+                if expected is not None:
+                    record["expected"] = int(expected)
+                print(dumps(record))
+            elif not arguments.check:
+                print(f"{text} {score} {result.nodes} {result.cpu_time * 1e6:.0f}")
+            elif not matches:
+                print(f"line {number}: {text}: expected {expected}, solved {score} [{describe(result.score)}]")
+            if show_progress:
+                sys.stderr.write(f"\r[{done}/{len(cases)}] {correct}/{checked} correct\x1b[K")
+                sys.stderr.flush()
+    if show_progress:
+        sys.stderr.write("\r\x1b[K")
+    solved = checked if arguments.check else correct + (0 if checked else 0)
+    count = sum(1 for case in cases if case[3] is not None) if arguments.check else len(cases)
+    solved_count = max(len(cases) - failures, 0)
+    mean_nodes = total_nodes / solved_count if solved_count else 0.0
+    mean_cpu = total_cpu / solved_count if solved_count else 0.0
+    if arguments.check:
+        summary = f"{correct}/{count} correct, mean nodes {mean_nodes:.1f}, mean CPU time {_duration(mean_cpu)}"
+    else:
+        summary = f"{solved_count}/{len(cases)} solved, mean nodes {mean_nodes:.1f}, mean CPU time {_duration(mean_cpu)}"
+    if arguments.json:
+        print(json.dumps({"summary": summary, "correct": correct, "checked": checked, "positions": len(cases),
+                          "failures": failures, "mean_nodes": mean_nodes, "mean_cpu_s": mean_cpu}))
+    else:
+        print(summary)
+    del solved
+    if stop.is_set():
+        return EXIT_INTERRUPTED
+    if failures or (arguments.check and correct != count):
+        return EXIT_MISMATCH
+    return EXIT_OK
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def _outcome(game: Game, position: Position[Any], names: tuple[str, str]) -> str:
+    value = position.terminal_value()
+    mover = names[position.player()]
+    other = names[1 - position.player()]
+    if value <= -WIN_THRESHOLD:
+        return f"{other} wins"
+    if value >= WIN_THRESHOLD:
+        return f"{mover} wins"
+    if value == 0:
+        return "draw"
+    return f"game over: value {value} for {mover}"
+
+
+def _engine_move(
+    arguments: argparse.Namespace, game: Game, position: Position[Any], options: SearchOptions
+) -> SearchResult[Any]:
+    no_limit = arguments.depth is None and arguments.time is None and arguments.nodes is None
+    limits = SearchLimits(
+        depth=arguments.depth,
+        nodes=arguments.nodes,
+        time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
+    )
+    return search(position, limits, algorithm=arguments.algorithm, options=options)
+
+
+def run_play(arguments: argparse.Namespace) -> int:
+    game = get_game(arguments.game)
+    position = game.new_position(arguments.position)
+    options = _options(arguments)
+    human = None if arguments.self_play else (0 if arguments.side == "first" else 1)
+    names = ("first player", "second player") if human is None else (
+        ("you", "engine") if human == 0 else ("engine", "you")
+    )
+    print(game.render(position))
+    while not position.is_terminal():
+        if position.player() == human:
+            move = _ask_move(game, position)
+            if move is None:
+                print("bye")
+                return EXIT_OK
+        else:
+            result = _engine_move(arguments, game, position, options)
+            move = result.best_move
+            line = " ".join(pv_text(game, position, result.pv))
+            who = names[position.player()]
+            print(
+                f"{who} plays {game.move_text(position, move)}"
+                f"  (score {game.game_score(position, result.score)} [{describe(result.score)}],"
+                f" depth {result.depth}, {result.nodes:,} nodes, pv {line})"
+            )
+        position.play(move)
+        print(game.render(position))
+    print(_outcome(game, position, names))
+    return EXIT_OK
+
+
+def _ask_move(game: Game, position: Position[Any]) -> Any:
+    while True:
+        try:
+            text = input("your move (or 'quit'): ").strip()
+        except EOFError:
+            return None
+        if text.lower() in ("quit", "exit", "q"):
+            return None
+        try:
+            return game.parse_move(position, text)
+        except IllegalMoveError as error:
+            print(f"illegal move: {error}")
+
+
+def run_bench(arguments: argparse.Namespace) -> int:
+    from negamax.cli.bench import run
+
+    return run(as_json=arguments.json)

@@ -1,0 +1,73 @@
+"""Turning search results into text and JSON for the command line."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from negamax.core.game import Position
+from negamax.core.rules import Game
+from negamax.core.score import describe
+from negamax.core.types import SearchResult
+
+
+def pv_text(game: Game, position: Position[Any], pv: tuple[Any, ...]) -> list[str]:
+    """The moves of ``pv`` written in the game's notation (played on a copy)."""
+    board = position.copy()
+    written = []
+    for move in pv:
+        if move not in board.legal_moves():
+            break  # a PV that outlived a transposition-table collision ends here
+        written.append(game.move_text(board, move))
+        board.play(move)
+    return written
+
+
+def result_record(
+    game: Game, position: Position[Any], position_text: str, result: SearchResult[Any]
+) -> dict[str, Any]:
+    best = game.move_text(position, result.best_move) if result.best_move is not None else None
+    return {
+        "game": game.name,
+        "position": position_text,
+        "algorithm": result.algorithm,
+        "score": game.game_score(position, result.score),
+        "engine_score": result.score,
+        "score_text": describe(result.score),
+        "bound": result.bound.name.lower(),
+        "lower": game.game_score(position, result.lower) if abs(result.lower) < 10**6 else None,
+        "upper": game.game_score(position, result.upper) if abs(result.upper) < 10**6 else None,
+        "best_move": best,
+        "pv": pv_text(game, position, result.pv),
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "time_s": round(result.cpu_time, 6),
+        "wall_s": round(result.wall_time, 6),
+        "nodes_per_second": round(result.nodes_per_second),
+        "completed": result.completed,
+        "stats": result.stats.as_dict(),
+    }
+
+
+def result_text(record: dict[str, Any]) -> str:
+    bound = "" if record["bound"] == "exact" else f" ({record['bound']} bound)"
+    lines = [
+        f"score      {record['score']}{bound}  [{record['score_text']}]",
+        f"best move  {record['best_move'] if record['best_move'] is not None else '(game over)'}",
+        f"pv         {' '.join(record['pv'])}",
+        f"depth      {record['depth']}",
+        f"nodes      {record['nodes']:,}  ({record['nodes_per_second']:,} nodes/CPU-s)",
+        f"time       {record['time_s']:.3f} s CPU, {record['wall_s']:.3f} s wall",
+    ]
+    stats = record["stats"]
+    lines.append(
+        f"cutoffs    {stats['beta_cutoffs']:,} (first move {stats['first_move_cutoff_rate']:.0%}),"
+        f" TT hits {stats['tt_hits']:,}/{stats['tt_probes']:,}"
+    )
+    if not record["completed"]:
+        lines.append("stopped    before the search finished: the last completed iteration is shown")
+    return "\n".join(lines)
+
+
+def dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, separators=(", ", ": "))

@@ -1,0 +1,130 @@
+"""What a game must offer to be searched, and the optional capabilities it may add.
+
+A *position* is a mutable game state with make/unmake (the seeds' ``make_move`` /
+``unmake_move``, ``execute`` / ``undo``). Everything is seen from the side to move: the
+terminal value and the evaluation score the position for the player whose turn it is.
+
+Optional capabilities are separate protocols. The search looks for them once, when it
+starts, and picks its strategy then; it never probes an attribute per node.
+
+A complete game in a few lines (a take-away game: remove 1 or 2 stones; whoever takes
+the last stone wins):
+
+>>> from negamax.core.score import WIN
+>>> class TakeAway:
+...     def __init__(self, stones: int) -> None:
+...         self.stones, self.turn = stones, 0
+...     def legal_moves(self) -> list[int]:
+...         return [take for take in (1, 2) if take <= self.stones]
+...     def play(self, move: int) -> None:
+...         self.stones -= move; self.turn ^= 1
+...     def undo(self, move: int) -> None:
+...         self.stones += move; self.turn ^= 1
+...     def is_terminal(self) -> bool:
+...         return self.stones == 0
+...     def terminal_value(self) -> int:
+...         return -WIN  # the opponent took the last stone
+...     def evaluate(self) -> int:
+...         return 0
+...     def key(self) -> int:
+...         return self.stones
+...     def player(self) -> int:
+...         return self.turn
+...     def copy(self) -> "TakeAway":
+...         clone = TakeAway(self.stones); clone.turn = self.turn; return clone
+>>> from negamax import solve
+>>> result = solve(TakeAway(7))
+>>> result.best_move, result.score_text
+(1, 'win in 5')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Protocol, TypeVar, runtime_checkable
+
+MoveT = TypeVar("MoveT", bound=Hashable)
+"""The type of a game's moves (an ``int`` for the built-in small games)."""
+
+
+@runtime_checkable
+class Position(Protocol[MoveT]):
+    """A game position with make/unmake, scored from the side to move."""
+
+    def legal_moves(self) -> Sequence[MoveT]:
+        """The legal moves, best guess first when the game can tell (the search's fallback order)."""
+        ...
+
+    def play(self, move: MoveT) -> None:
+        """Make ``move``; the opponent is then to move."""
+        ...
+
+    def undo(self, move: MoveT) -> None:
+        """Take back ``move``, which must be the last move played."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        ...
+
+    def terminal_value(self) -> int:
+        """The value of a finished game for the side to move, relative to this node.
+
+        ``-WIN`` when the side to move has lost, ``WIN`` when it has won, ``DRAW`` for a
+        draw, or any plain score for games (such as explicit trees) that end in a number.
+        The search turns ``±WIN`` into a distance from its root.
+        """
+        ...
+
+    def evaluate(self) -> int:
+        """A heuristic score for the side to move, strictly inside ``±WIN_THRESHOLD``."""
+        ...
+
+    def key(self) -> Hashable:
+        """A hashable identity of the position (equal positions, equal keys)."""
+        ...
+
+    def player(self) -> int:
+        """0 when the first player is to move, 1 when the second is."""
+        ...
+
+    def copy(self) -> Position[MoveT]:
+        """An independent copy; the search works on one so the caller's game is untouched."""
+        ...
+
+
+@runtime_checkable
+class HasNoisyMoves(Protocol[MoveT]):
+    """Capability: moves that change the position sharply (captures), for quiescence."""
+
+    def noisy_moves(self) -> Sequence[MoveT]:
+        """The legal moves a quiescence search should still look at, best guess first."""
+        ...
+
+
+@runtime_checkable
+class HasSafeMoves(Protocol[MoveT]):
+    """Capability: immediate-win and immediate-loss knowledge (Connect 4, tic-tac-toe).
+
+    A game offering it promises that its only terminal states are a win by the player who
+    just moved and a position without legal moves. The search never plays a winning move
+    (it scores the win instead), so below the root it needs no win test at all.
+    """
+
+    def safe_moves(self) -> Sequence[MoveT] | None:
+        """``None`` when the side to move can win with one move; otherwise the legal moves
+        after which the opponent cannot win at once, best guess first. An empty list means
+        every move loses at once, or there are no moves (then ``is_terminal`` is true)."""
+        ...
+
+
+@runtime_checkable
+class HasCanonicalKey(Protocol):
+    """Capability: a key equal for positions that are the same up to a board symmetry."""
+
+    def canonical_key(self) -> Hashable:
+        """The smallest key over the game's symmetries of this position."""
+        ...
+
+
+PositionT = TypeVar("PositionT", bound=Position)  # type: ignore[type-arg]

@@ -1,0 +1,106 @@
+"""The integer score domain shared by every game and every search.
+
+Scores are plain ``int`` values seen from the side to move. Heuristic scores live well
+inside ``(-WIN_THRESHOLD, WIN_THRESHOLD)``; game-theoretic wins and losses carry their
+distance in plies from the root of the search:
+
+* ``win_in(p) == WIN - p``: the side to move at the root wins with the move made at ply
+  ``p`` (``p == 1`` is its very next move). A quicker win scores higher.
+* ``loss_in(p) == -WIN + p``: the opponent wins at ply ``p``. A later loss scores higher.
+
+The bounds are symmetric, ``-INF == -(INF)``, so negating a bound is always another bound
+(seed 003 needed ``Integer.MIN_VALUE + 1`` for the same reason).
+
+>>> win_in(3) > win_in(5) > 1000 > DRAW > loss_in(2) > loss_in(4) > -INF
+False
+>>> win_in(3) > win_in(5) > 1000 > DRAW > loss_in(4) > loss_in(2) > -INF
+True
+>>> describe(win_in(5)), describe(loss_in(4)), describe(-37)
+('win in 5', 'loss in 4', '-37')
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Final
+
+INF: Final = 1_000_000
+"""A bound no score reaches; ``-INF`` is its exact negation."""
+
+WIN: Final = 100_000
+"""The score of a win at ply 0, that is, of a position the side to move has already won."""
+
+MAX_PLY: Final = 10_000
+"""The deepest ply a distance can describe."""
+
+WIN_THRESHOLD: Final = WIN - MAX_PLY
+"""Scores at or beyond this (in absolute value) are wins or losses with a distance."""
+
+DRAW: Final = 0
+
+
+class Bound(enum.IntEnum):
+    """What a score says about the true value of a node."""
+
+    EXACT = 0
+    LOWER = 1
+    """The true value is at least the score (the search failed high)."""
+    UPPER = 2
+    """The true value is at most the score (the search failed low)."""
+
+
+def win_in(ply: int) -> int:
+    """The score of a win whose last move is made at ``ply``."""
+    return WIN - ply
+
+
+def loss_in(ply: int) -> int:
+    """The score of a loss whose last (opponent's) move is made at ``ply``."""
+    return -WIN + ply
+
+
+def is_decisive(score: int) -> bool:
+    """True for a win or a loss with a known distance."""
+    return score >= WIN_THRESHOLD or score <= -WIN_THRESHOLD
+
+
+def distance(score: int) -> int:
+    """The ply of the decisive move of a win or loss score."""
+    if not is_decisive(score):
+        raise ValueError(f"score {score} is not a win or a loss")
+    return WIN - abs(score)
+
+
+def from_node(score: int, ply: int) -> int:
+    """Turn a score relative to a node at ``ply`` into one relative to the root.
+
+    Games report terminal values relative to the terminal node itself (``WIN``, ``-WIN``
+    or a plain value); the search shifts decisive scores by the node's ply.
+    """
+    if score >= WIN_THRESHOLD:
+        return score - ply
+    if score <= -WIN_THRESHOLD:
+        return score + ply
+    return score
+
+
+def to_node(score: int, ply: int) -> int:
+    """Turn a root-relative score into one relative to a node at ``ply``.
+
+    The transposition table stores node-relative scores, because one position can be
+    reached at different plies (``from_node`` undoes this on a probe).
+    """
+    if score >= WIN_THRESHOLD:
+        return score + ply
+    if score <= -WIN_THRESHOLD:
+        return score - ply
+    return score
+
+
+def describe(score: int) -> str:
+    """A short human reading of a score: ``'win in 5'``, ``'loss in 2'`` or the number."""
+    if score >= WIN_THRESHOLD:
+        return f"win in {WIN - score}"
+    if score <= -WIN_THRESHOLD:
+        return f"loss in {WIN + score}"
+    return str(score)

@@ -1,0 +1,133 @@
+"""Value objects at the edge of the search: what to search for, and what was found."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Hashable
+from typing import Generic, TypeVar
+
+from negamax.core.errors import InvalidOptionError
+from negamax.core.score import INF, Bound, describe
+
+MoveT = TypeVar("MoveT", bound=Hashable)
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchLimits:
+    """When a search must stop. Every field is optional; none set means no limit.
+
+    >>> SearchLimits(depth=4)
+    SearchLimits(depth=4)
+    """
+
+    depth: int | None = None
+    """Deepest iteration, in plies (``None``: to the end of the game when solving)."""
+    nodes: int | None = None
+    """Stop after about this many nodes."""
+    time: float | None = None
+    """Stop after this many wall-clock seconds."""
+    stop: threading.Event | None = dataclasses.field(default=None, compare=False)
+    """Set this event (from any thread) to stop the search."""
+
+    def __post_init__(self) -> None:
+        if self.depth is not None and self.depth < 0:
+            raise InvalidOptionError(f"depth must be at least 0, not {self.depth}")
+        if self.nodes is not None and self.nodes < 1:
+            raise InvalidOptionError(f"nodes must be at least 1, not {self.nodes}")
+        if self.time is not None and not self.time > 0:
+            raise InvalidOptionError(f"time must be positive, not {self.time}")
+
+    def __repr__(self) -> str:
+        shown = [
+            f"{field.name}={getattr(self, field.name)!r}"
+            for field in dataclasses.fields(self)
+            if getattr(self, field.name) is not None
+        ]
+        return f"SearchLimits({', '.join(shown)})"
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchStats:
+    """Counters that show how well the search pruned."""
+
+    beta_cutoffs: int = 0
+    """Nodes whose search stopped early on a fail-high."""
+    first_move_cutoffs: int = 0
+    """Of those, the ones where the first move searched caused the cut-off."""
+    tt_probes: int = 0
+    tt_hits: int = 0
+    """Probes that found an entry for the same position."""
+    tt_cutoffs: int = 0
+    """Probes whose stored bound answered the node without a search."""
+    researches: int = 0
+    """Null-window or aspiration searches that had to be repeated with a wider window."""
+    quiescence_nodes: int = 0
+    iterations_nodes: tuple[int, ...] = ()
+    """Nodes spent by each completed iteration (depth, or probe when solving)."""
+
+    @property
+    def first_move_cutoff_rate(self) -> float:
+        """How often the first move was the one that cut off (1.0 is perfect ordering)."""
+        return self.first_move_cutoffs / self.beta_cutoffs if self.beta_cutoffs else 0.0
+
+    @property
+    def tt_hit_rate(self) -> float:
+        return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
+
+    def as_dict(self) -> dict[str, float | int]:
+        values: dict[str, float | int] = {
+            field.name: getattr(self, field.name)
+            for field in dataclasses.fields(self)
+            if field.name != "iterations_nodes"
+        }
+        values["first_move_cutoff_rate"] = round(self.first_move_cutoff_rate, 4)
+        values["tt_hit_rate"] = round(self.tt_hit_rate, 4)
+        return values
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchResult(Generic[MoveT]):
+    """What a search found. Scores are from the side to move at the searched position."""
+
+    best_move: MoveT | None
+    """The move to play (``None`` when the position is already over)."""
+    score: int
+    bound: Bound
+    """``EXACT`` unless the search was stopped before it could prove the score."""
+    pv: tuple[MoveT, ...]
+    """The principal variation, starting with ``best_move``."""
+    depth: int
+    """Depth of the deepest completed iteration (plies); for solves, the game length searched."""
+    nodes: int
+    cpu_time: float
+    """Process CPU seconds spent."""
+    wall_time: float
+    algorithm: str
+    stats: SearchStats = SearchStats()
+    lower: int = -INF
+    """The proven lower bound on the true value (``== score`` when exact)."""
+    upper: int = INF
+    """The proven upper bound on the true value."""
+    completed: bool = True
+    """False when a limit or the stop event cut the search short."""
+
+    @property
+    def score_text(self) -> str:
+        """``'win in 5'``, ``'loss in 4'`` or the plain number."""
+        return describe(self.score)
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Nodes per CPU-second."""
+        return self.nodes / self.cpu_time if self.cpu_time > 0 else 0.0
+
+    @property
+    def effective_branching_factor(self) -> float:
+        """Growth of the node count from one iteration to the next (or nodes^(1/depth))."""
+        counts = [count for count in self.stats.iterations_nodes if count > 0]
+        if len(counts) >= 2:
+            return counts[-1] / counts[-2]
+        if self.depth > 0 and self.nodes > 0:
+            return float(self.nodes ** (1.0 / self.depth))
+        return 0.0

@@ -1,0 +1,343 @@
+"""Root drivers: iterative deepening (with aspiration windows), MTD(f), and the
+null-window bisection that solves games exactly; limits, results and progress.
+
+Every driver reports each completed iteration (a depth, or one probe of the score range
+when solving) to an optional callback as a ``SearchResult``; a search stopped by a limit
+returns the last completed iteration's result with ``completed=False``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from negamax.core.errors import InvalidOptionError
+from negamax.core.game import HasSafeMoves, Position
+from negamax.core.score import INF, MAX_PLY, WIN, WIN_THRESHOLD, Bound, from_node
+from negamax.core.types import SearchLimits, SearchResult
+from negamax.search.alphabeta import NodeSearch, SearchAborted
+from negamax.search.params import SearchOptions, options_for
+from negamax.search.tt import TranspositionTable
+
+OnIteration = Callable[[SearchResult[Any]], None]
+
+SOLVE_DEPTH = MAX_PLY - 1
+"""The depth a solve searches to: beyond the end of any game this library can describe."""
+
+
+class _Run:
+    """One search: the node closures plus what the drivers learn along the way."""
+
+    def __init__(
+        self,
+        position: Position[Any],
+        limits: SearchLimits,
+        algorithm: str,
+        options: SearchOptions,
+        table: TranspositionTable | None,
+        on_iteration: OnIteration | None,
+    ) -> None:
+        self.position = position.copy()
+        self.algorithm = algorithm
+        self.options = options
+        if table is None and options.transposition_table:
+            table = TranspositionTable(entries=options.tt_entries, mib=options.tt_mib, policy=options.tt_policy)
+        if table is not None:
+            table.new_search()
+        self.search = NodeSearch(self.position, options, limits, table)
+        self.on_iteration = on_iteration
+        self.iterations: list[int] = []
+        self.last: SearchResult[Any] | None = None
+        self.best_move: Any = None
+        self.horizon_before = 0
+
+    def root(self, depth: int, alpha: int, beta: int) -> int:
+        if not self.options.alpha_beta:
+            return self.search.plain(depth, 0)
+        return self.search.node(depth, alpha, beta, 0)
+
+    def result(
+        self,
+        score: int,
+        bound: Bound,
+        depth: int,
+        lower: int,
+        upper: int,
+        pv: tuple[Hashable, ...] = (),
+        completed: bool = True,
+    ) -> SearchResult[Any]:
+        cpu, wall = self.search.elapsed()
+        best = self.best_move if self.best_move is not None else (pv[0] if pv else None)
+        if best is None:
+            moves = self.position.legal_moves()
+            best = moves[0] if moves else None
+        if pv and pv[0] != best:
+            pv = (best,)
+        if best is not None and abs(score) >= WIN_THRESHOLD and bound == Bound.EXACT:
+            pv = _complete_pv(self.position, pv or (best,))
+        return SearchResult(
+            best_move=best,
+            score=score,
+            bound=bound,
+            pv=pv if pv else ((best,) if best is not None else ()),
+            depth=depth,
+            nodes=self.search.node_count(),
+            cpu_time=cpu,
+            wall_time=wall,
+            algorithm=self.algorithm,
+            stats=self.search.stats(tuple(self.iterations)),
+            lower=lower,
+            upper=upper,
+            completed=completed,
+        )
+
+    def report(self, result: SearchResult[Any]) -> None:
+        self.last = result
+        if self.on_iteration is not None:
+            self.on_iteration(result)
+
+    def finished(self, nodes_before: int) -> None:
+        self.iterations.append(self.search.node_count() - nodes_before)
+
+    def start_iteration(self) -> None:
+        self.horizon_before = self.search.horizon_count()
+
+    @property
+    def horizon_reached(self) -> bool:
+        """Whether the last iteration relied on a heuristic value anywhere."""
+        return self.search.horizon_count() != self.horizon_before
+
+    def exact(self, depth: int, value: int) -> SearchResult[Any]:
+        self.best_move = _first_known(self.search.best_root_move(), self.best_move)
+        self.search.set_root_hint(self.best_move)
+        return self.result(value, Bound.EXACT, depth, value, value, self.search.pv())
+
+    # -- drivers -----------------------------------------------------------------------
+
+    def full_window(self, depth: int) -> SearchResult[Any]:
+        before = self.search.node_count()
+        value = self.root(depth, -INF, INF)
+        self.finished(before)
+        return self.exact(depth, value)
+
+    def aspiration(self, depth: int, guess: int) -> SearchResult[Any]:
+        width = self.options.aspiration_window
+        before = self.search.node_count()
+        alpha, beta = max(guess - width, -INF), min(guess + width, INF)
+        while True:
+            value = self.root(depth, alpha, beta)
+            if value <= alpha and alpha > -INF:
+                alpha, width = max(value - width * 4, -INF), width * 4
+            elif value >= beta and beta < INF:
+                beta, width = min(value + width * 4, INF), width * 4
+            else:
+                break
+            if width > WIN:
+                alpha, beta = -INF, INF
+        self.finished(before)
+        return self.exact(depth, value)
+
+    def mtdf(self, depth: int, guess: int) -> SearchResult[Any]:
+        """Aske Plaat's MTD(f): null-window probes at the bound, converging on the value."""
+        before = self.search.node_count()
+        lower, upper, value = -INF, INF, guess
+        best_move = None
+        while lower < upper:
+            beta = value + 1 if value == lower else value
+            self.search.forget_root_move()
+            value = self.root(depth, beta - 1, beta)
+            if value < beta:
+                upper = value
+            else:
+                lower = value
+                best_move = self.search.best_root_move()
+        self.best_move = _first_known(best_move, self.best_move)
+        result = self.principal_variation(depth, value)
+        self.finished(before)
+        return result
+
+    def bisection(self, depth: int) -> SearchResult[Any]:
+        """Solve by null-window probes that halve the range of possible values (Pons)."""
+        lower, upper = -WIN + 1, WIN - 1
+        best_move = None
+        while lower < upper:
+            middle = _probe_point(lower, upper)
+            before = self.search.node_count()
+            self.search.forget_root_move()
+            value = self.root(depth, middle, middle + 1)
+            self.finished(before)
+            if value <= middle:
+                upper = value
+            else:
+                lower = value
+                best_move = self.search.best_root_move()
+                self.best_move = best_move
+            if lower < upper:
+                bound = Bound.LOWER if value > middle else Bound.UPPER
+                self.report(self.result(value, bound, depth, lower, upper, (), completed=False))
+        return self.principal_variation(depth, lower)
+
+    def principal_variation(self, depth: int, value: int) -> SearchResult[Any]:
+        """Re-search a narrow window around a known value to collect the PV."""
+        saved = self.best_move
+        self.search.set_pv_node_cutoffs(False)
+        self.search.set_root_hint(saved)
+        self.search.forget_root_move()
+        found = self.root(depth, value - 1, value + 1)
+        self.search.set_pv_node_cutoffs(not self.options.pvs)
+        assert found == value, (found, value)
+        self.best_move = _first_known(self.search.best_root_move(), saved)
+        return self.result(value, Bound.EXACT, depth, value, value, self.search.pv())
+
+
+def _complete_pv(position: Position[Any], pv: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Extend a PV that stops where the search scored a forced win or loss without
+    searching it (the game's immediate-win knowledge), with the moves that end the game."""
+    board = position.copy()
+    line = list(pv)
+    for move in line:
+        board.play(move)
+    while len(line) < len(pv) + 4 and not board.is_terminal() and isinstance(board, HasSafeMoves):
+        safe = board.safe_moves()
+        if safe is not None and safe:
+            break  # the game goes on beyond the horizon of this knowledge
+        moves = list(board.legal_moves())
+        chosen = moves[0]
+        if safe is None:
+            for move in moves:
+                board.play(move)
+                won = board.is_terminal()
+                board.undo(move)
+                if won:
+                    chosen = move
+                    break
+        board.play(chosen)
+        line.append(chosen)
+    return tuple(line)
+
+
+def _first_known(move: Any, fallback: Any) -> Any:
+    """``move`` unless it is unknown (``None``); moves such as 0 are perfectly good."""
+    return fallback if move is None else move
+
+
+def _probe_point(lower: int, upper: int) -> int:
+    """Where to test next: the draw line first (as Pons does), then halfway."""
+    if lower <= 0 < upper:
+        return 0  # is it a win?
+    if lower < 0 == upper:
+        return -1  # a draw, or a loss?
+    return lower + (upper - lower) // 2
+
+
+def _game_over(position: Position[Any], algorithm: str) -> SearchResult[Any]:
+    value = from_node(position.terminal_value(), 0)
+    return SearchResult(None, value, Bound.EXACT, (), 0, 0, 0.0, 0.0, algorithm, lower=value, upper=value)
+
+
+def _prepare(
+    algorithm: str, options: SearchOptions | None, limits: SearchLimits | None
+) -> tuple[SearchOptions, SearchLimits]:
+    if options is None:
+        options = options_for(algorithm)
+    return options, limits or SearchLimits()
+
+
+def search(
+    position: Position[Any],
+    limits: SearchLimits | None = None,
+    *,
+    algorithm: str = "auto",
+    options: SearchOptions | None = None,
+    table: TranspositionTable | None = None,
+    on_iteration: OnIteration | None = None,
+) -> SearchResult[Any]:
+    """Search ``position`` within ``limits`` (a depth, node count or time is required).
+
+    Deepens one ply at a time for every algorithm but the plain ones given a depth, which
+    search that depth once. ``position`` is copied, never changed.
+
+    :raises InvalidOptionError: if no limit is given or the algorithm is unknown.
+    """
+    options, limits = _prepare(algorithm, options, limits)
+    if limits.depth is None and limits.nodes is None and limits.time is None:
+        raise InvalidOptionError("give a depth, node or time limit (or call solve() to search to the end)")
+    if position.is_terminal():
+        return _game_over(position, algorithm)
+    run = _Run(position, limits, algorithm, options, table, on_iteration)
+    max_depth = limits.depth if limits.depth is not None else SOLVE_DEPTH
+    try:
+        if options.driver == "single" and limits.depth is not None:
+            run.report(run.full_window(max_depth))
+        else:
+            guess = 0
+            for depth in range(1, max_depth + 1):
+                run.start_iteration()
+                if options.driver == "mtdf":
+                    result = run.mtdf(depth, guess)
+                elif options.aspiration_window and depth > 1 and abs(guess) < WIN_THRESHOLD:
+                    result = run.aspiration(depth, guess)
+                else:
+                    result = run.full_window(depth)
+                guess = result.score
+                run.report(result)
+                if not run.horizon_reached:
+                    break  # every line ended before the horizon: the value is exact
+    except SearchAborted:
+        return _final(run, aborted=True)
+    return _final(run, aborted=False)
+
+
+def solve(
+    position: Position[Any],
+    limits: SearchLimits | None = None,
+    *,
+    algorithm: str = "auto",
+    options: SearchOptions | None = None,
+    table: TranspositionTable | None = None,
+    on_iteration: OnIteration | None = None,
+) -> SearchResult[Any]:
+    """The game-theoretic value of ``position``: search to the end of the game.
+
+    Wins and losses carry their distance. ``limits`` may bound nodes or time; a solve cut
+    short returns the bounds proven so far (``lower``/``upper``, ``completed=False``).
+
+    :raises InvalidOptionError: if the algorithm is unknown or a depth limit is given.
+    """
+    options, limits = _prepare(algorithm, options, limits)
+    if limits.depth is not None:
+        raise InvalidOptionError("solve() searches to the end of the game; use search() for a depth limit")
+    if position.is_terminal():
+        return _game_over(position, algorithm)
+    if algorithm == "auto" and options.driver == "deepening":
+        options = dataclasses.replace(options, driver="bisection")
+    run = _Run(position, limits, algorithm, options, table, on_iteration)
+    try:
+        if options.driver == "bisection":
+            result = run.bisection(SOLVE_DEPTH)
+        elif options.driver == "mtdf":
+            result = run.mtdf(SOLVE_DEPTH, 0)
+        else:
+            result = run.full_window(SOLVE_DEPTH)
+        result = dataclasses.replace(result, depth=len(result.pv))
+        run.report(result)
+    except SearchAborted:
+        return _final(run, aborted=True)
+    return _final(run, aborted=False)
+
+
+def _final(run: _Run, aborted: bool) -> SearchResult[Any]:
+    """The last completed iteration, with the totals of the whole search."""
+    last = run.last
+    if last is None:
+        return run.result(0, Bound.UPPER, 0, -INF, INF, completed=False)
+    cpu, wall = run.search.elapsed()
+    return dataclasses.replace(
+        last,
+        nodes=run.search.node_count(),
+        cpu_time=cpu,
+        wall_time=wall,
+        stats=run.search.stats(tuple(run.iterations)),
+        completed=not aborted,
+    )

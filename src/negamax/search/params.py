@@ -1,0 +1,96 @@
+"""Every switch and tunable of the optimised search, and the named algorithm presets."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from negamax.core.errors import InvalidOptionError
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchOptions:
+    """What the engine does at each node. The presets in ``ALGORITHMS`` fill these in."""
+
+    alpha_beta: bool = True
+    """Prune with an (alpha, beta) window; off gives plain negamax."""
+    transposition_table: bool = True
+    pvs: bool = True
+    """Principal-variation search (NegaScout): null windows after the first move."""
+    killers: bool = True
+    history: bool = True
+    quiescence: bool = True
+    """Search noisy moves past the horizon, for games that offer them."""
+    safe_moves: bool = True
+    """Use the game's immediate-win / immediate-loss knowledge, if it has any."""
+    canonical_keys: bool = True
+    """Key the table by the game's symmetry-canonical key, if it has one."""
+    mate_distance_pruning: bool = True
+    aspiration_window: int = 0
+    """Half-width of the first window of each iteration (0: full windows)."""
+    iterative_deepening: bool = True
+    driver: str = "deepening"
+    """How the root is searched: ``deepening`` (full or aspiration windows), ``single``
+    (one search at the final depth), ``mtdf`` or, when solving, ``bisection`` (null-window
+    probes that halve the score range, as in Pons' solver)."""
+    tt_entries: int | None = None
+    tt_mib: float | None = None
+    """Table size; the default is 64 MiB."""
+    tt_policy: str = "depth"
+    check_every: int = 1024
+    """Nodes between checks of the time, node and stop limits."""
+
+    def __post_init__(self) -> None:
+        if self.driver not in ("deepening", "single", "mtdf", "bisection"):
+            raise InvalidOptionError(f"unknown driver {self.driver!r}")
+        if self.aspiration_window < 0:
+            raise InvalidOptionError("aspiration_window must be at least 0")
+        if self.check_every < 1:
+            raise InvalidOptionError("check_every must be at least 1")
+
+
+_PLAIN = SearchOptions(
+    alpha_beta=False,
+    transposition_table=False,
+    pvs=False,
+    killers=False,
+    history=False,
+    quiescence=False,
+    safe_moves=False,
+    canonical_keys=False,
+    mate_distance_pruning=False,
+    driver="single",
+)
+
+ALGORITHMS: dict[str, SearchOptions] = {
+    "negamax": _PLAIN,
+    "alphabeta": dataclasses.replace(_PLAIN, alpha_beta=True),
+    "alphabeta-tt": dataclasses.replace(_PLAIN, alpha_beta=True, transposition_table=True),
+    "pvs": SearchOptions(driver="deepening", aspiration_window=0),
+    "mtdf": SearchOptions(driver="mtdf", pvs=False),
+    "auto": SearchOptions(driver="deepening", aspiration_window=25, history=False),
+}
+"""The named algorithms: the seeds' plain variants and the optimised engine's drivers.
+
+``auto`` searches with aspiration windows when the depth is bounded and by null-window
+bisection of the score range when solving.
+"""
+
+ALGORITHM_HELP = {
+    "negamax": "plain negamax, no pruning (the seeds' base algorithm)",
+    "alphabeta": "fail-soft alpha-beta, game move order",
+    "alphabeta-tt": "fail-soft alpha-beta with a transposition table",
+    "pvs": "principal-variation search with TT, killers, history, iterative deepening",
+    "mtdf": "MTD(f): null-window searches converging on the value, with TT",
+    "auto": "the strongest: PVS with aspiration windows, or bisection when solving",
+}
+
+
+def options_for(algorithm: str) -> SearchOptions:
+    """The preset for ``algorithm``.
+
+    :raises InvalidOptionError: for an unknown name.
+    """
+    try:
+        return ALGORITHMS[algorithm]
+    except KeyError:
+        raise InvalidOptionError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}") from None
