@@ -49,15 +49,26 @@ def run(as_json: bool = False) -> int:
         total_nodes += result.nodes
         total_cpu += cpu
         rows.append(
-            {"game": game_name, "position": text, "algorithm": algorithm, "depth": depth,
-             "score": game.game_score(position, result.score), "nodes": result.nodes, "cpu_s": round(cpu, 4)}
+            {
+                "game": game_name,
+                "position": text,
+                "algorithm": algorithm,
+                "depth": depth,
+                "score": game.game_score(position, result.score),
+                "nodes": result.nodes,
+                "cpu_s": round(cpu, 4),
+            }
         )
         if not as_json:
             label = f"{game_name} {text[:24] or '(start)'} {algorithm} {'solve' if depth is None else f'depth {depth}'}"
             print(f"{label:<60} score {rows[-1]['score']:>6}  nodes {result.nodes:>9,}")
     speed = total_nodes / total_cpu if total_cpu > 0 else 0.0
     if as_json:
-        print(json.dumps({"cases": rows, "nodes": total_nodes, "cpu_s": round(total_cpu, 4), "nodes_per_second": round(speed)}))
+        print(
+            json.dumps(
+                {"cases": rows, "nodes": total_nodes, "cpu_s": round(total_cpu, 4), "nodes_per_second": round(speed)}
+            )
+        )
     else:
         print(f"Bench: {total_nodes} nodes, {total_cpu:.2f} s CPU, {speed:,.0f} nodes/s")
     return 0

@@ -52,8 +52,9 @@ def _stop_on_interrupt() -> Iterator[threading.Event]:
 def _progress_printer(game: Game, position: Position[Any], stream: TextIO) -> Any:
     def show(result: SearchResult[Any]) -> None:
         if result.lower != result.upper and result.bound.name != "EXACT":
-            window = f"value in [{_bound_text(game, position, result.lower)}, {_bound_text(game, position, result.upper)}]"
-            stream.write(f"\r{window}  nodes {result.nodes:,}  {result.nodes_per_second:,.0f} n/s  {result.wall_time:.1f} s\x1b[K")
+            low, high = _bound_text(game, position, result.lower), _bound_text(game, position, result.upper)
+            speed = f"{result.nodes_per_second:,.0f} n/s"
+            stream.write(f"\rvalue in [{low}, {high}]  nodes {result.nodes:,}  {speed}  {result.wall_time:.1f} s\x1b[K")
         else:
             moves = " ".join(pv_text(game, position, result.pv))
             stream.write(
@@ -78,7 +79,9 @@ def run_games(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _print_result(arguments: argparse.Namespace, game: Game, position: Position[Any], text: str, result: SearchResult[Any]) -> None:
+def _print_result(
+    arguments: argparse.Namespace, game: Game, position: Position[Any], text: str, result: SearchResult[Any]
+) -> None:
     record = result_record(game, position, text, result)
     print(dumps(record) if arguments.json else result_text(record))
 
@@ -187,7 +190,6 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
                 sys.stderr.flush()
     if show_progress:
         sys.stderr.write("\r\x1b[K")
-    solved = checked if arguments.check else correct + (0 if checked else 0)
     count = sum(1 for case in cases if case[3] is not None) if arguments.check else len(cases)
     solved_count = max(len(cases) - failures, 0)
     mean_nodes = total_nodes / solved_count if solved_count else 0.0
@@ -195,13 +197,25 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
     if arguments.check:
         summary = f"{correct}/{count} correct, mean nodes {mean_nodes:.1f}, mean CPU time {_duration(mean_cpu)}"
     else:
-        summary = f"{solved_count}/{len(cases)} solved, mean nodes {mean_nodes:.1f}, mean CPU time {_duration(mean_cpu)}"
+        summary = (
+            f"{solved_count}/{len(cases)} solved, mean nodes {mean_nodes:.1f}, mean CPU time {_duration(mean_cpu)}"
+        )
     if arguments.json:
-        print(json.dumps({"summary": summary, "correct": correct, "checked": checked, "positions": len(cases),
-                          "failures": failures, "mean_nodes": mean_nodes, "mean_cpu_s": mean_cpu}))
+        print(
+            json.dumps(
+                {
+                    "summary": summary,
+                    "correct": correct,
+                    "checked": checked,
+                    "positions": len(cases),
+                    "failures": failures,
+                    "mean_nodes": mean_nodes,
+                    "mean_cpu_s": mean_cpu,
+                }
+            )
+        )
     else:
         print(summary)
-    del solved
     if stop.is_set():
         return EXIT_INTERRUPTED
     if failures or (arguments.check and correct != count):
@@ -247,8 +261,8 @@ def run_play(arguments: argparse.Namespace) -> int:
     position = game.new_position(arguments.position)
     options = _options(arguments)
     human = None if arguments.self_play else (0 if arguments.side == "first" else 1)
-    names = ("first player", "second player") if human is None else (
-        ("you", "engine") if human == 0 else ("engine", "you")
+    names = (
+        ("first player", "second player") if human is None else (("you", "engine") if human == 0 else ("engine", "you"))
     )
     print(game.render(position))
     while not position.is_terminal():

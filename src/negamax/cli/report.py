@@ -23,9 +23,7 @@ def pv_text(game: Game, position: Position[Any], pv: tuple[Any, ...]) -> list[st
     return written
 
 
-def result_record(
-    game: Game, position: Position[Any], position_text: str, result: SearchResult[Any]
-) -> dict[str, Any]:
+def result_record(game: Game, position: Position[Any], position_text: str, result: SearchResult[Any]) -> dict[str, Any]:
     best = game.move_text(position, result.best_move) if result.best_move is not None else None
     return {
         "game": game.name,

@@ -45,6 +45,7 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 MoveT = TypeVar("MoveT", bound=Hashable)
 """The type of a game's moves (an ``int`` for the built-in small games)."""
+MoveT_co = TypeVar("MoveT_co", bound=Hashable, covariant=True)
 
 
 @runtime_checkable
@@ -94,16 +95,16 @@ class Position(Protocol[MoveT]):
 
 
 @runtime_checkable
-class HasNoisyMoves(Protocol[MoveT]):
+class HasNoisyMoves(Protocol[MoveT_co]):
     """Capability: moves that change the position sharply (captures), for quiescence."""
 
-    def noisy_moves(self) -> Sequence[MoveT]:
+    def noisy_moves(self) -> Sequence[MoveT_co]:
         """The legal moves a quiescence search should still look at, best guess first."""
         ...
 
 
 @runtime_checkable
-class HasSafeMoves(Protocol[MoveT]):
+class HasSafeMoves(Protocol[MoveT_co]):
     """Capability: immediate-win and immediate-loss knowledge (Connect 4, tic-tac-toe).
 
     A game offering it promises that its only terminal states are a win by the player who
@@ -111,7 +112,7 @@ class HasSafeMoves(Protocol[MoveT]):
     (it scores the win instead), so below the root it needs no win test at all.
     """
 
-    def safe_moves(self) -> Sequence[MoveT] | None:
+    def safe_moves(self) -> Sequence[MoveT_co] | None:
         """``None`` when the side to move can win with one move; otherwise the legal moves
         after which the opponent cannot win at once, best guess first. An empty list means
         every move loses at once, or there are no moves (then ``is_terminal`` is true)."""
@@ -125,6 +126,3 @@ class HasCanonicalKey(Protocol):
     def canonical_key(self) -> Hashable:
         """The smallest key over the game's symmetries of this position."""
         ...
-
-
-PositionT = TypeVar("PositionT", bound=Position)  # type: ignore[type-arg]

@@ -252,7 +252,9 @@ class Connect4Game(BaseGame):
                 raise InvalidPositionError(f"connect4 board {text!r}: stones float above empty cells")
         moves = mask.bit_count()
         if first.bit_count() - second.bit_count() not in (0, 1):
-            raise InvalidPositionError(f"connect4 board {text!r}: X moves first, so X has as many stones as O or one more")
+            raise InvalidPositionError(
+                f"connect4 board {text!r}: X moves first, so X has as many stones as O or one more"
+            )
         if has_four(first) or has_four(second):
             raise InvalidPositionError(f"connect4 board {text!r}: the game is already over")
         current = first if moves % 2 == 0 else second

@@ -143,8 +143,7 @@ class TicTacToe:
 
 def board_text(position: TicTacToe) -> str:
     return "".join(
-        "x" if position.crosses >> cell & 1 else "o" if position.noughts >> cell & 1 else "."
-        for cell in range(9)
+        "x" if position.crosses >> cell & 1 else "o" if position.noughts >> cell & 1 else "." for cell in range(9)
     )
 
 

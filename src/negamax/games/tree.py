@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Hashable
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.game import Position
 from negamax.core.rules import BaseGame
 from negamax.core.score import WIN_THRESHOLD
 
-Tree = Union[int, list["Tree"]]
+Tree: TypeAlias = "int | list[Tree]"
 
 
 class ExplicitTree:

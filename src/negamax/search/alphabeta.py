@@ -51,7 +51,6 @@ class NodeSearch:
         self.killers = KillerTable()
         self.history = HistoryTable()
         self.pv_table: list[tuple[Any, ...]] = [EMPTY_PV] * PV_PLIES
-        self.root_hint: Any = None
         self.start_wall = time.perf_counter()
         self.start_cpu = time.process_time()
         self._build(position, options, limits, table)
@@ -100,6 +99,7 @@ class NodeSearch:
         researches = quiescence_nodes = 0
         horizon_hits = 0  # heuristic values used so far: evaluations and unsolved TT entries
         root_move: Any = None
+        root_hint: Any = None  # the previous iteration's best move, searched first at the root
         pv_node_cutoffs = not use_pvs
 
         def check_limits() -> None:
@@ -263,8 +263,7 @@ class NodeSearch:
             alpha_original = alpha
             hits_before = horizon_hits
             child_depth = depth - 1
-            index = 0
-            for move in moves:
+            for index, move in enumerate(moves):
                 play(move)
                 if index == 0 or not use_pvs:
                     score = -node(child_depth, -beta, -alpha, ply + 1)
@@ -292,7 +291,6 @@ class NodeSearch:
                             if history_table is not None:
                                 history_table.add(move, depth)
                             break
-                index += 1
 
             # Step 8. Store what this search proved.
             if use_tt:
@@ -368,7 +366,6 @@ class NodeSearch:
             nonlocal root_hint
             root_hint = move
 
-        root_hint = None
         self.node = node
         self.plain = plain
         self.stats = stats

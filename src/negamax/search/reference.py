@@ -75,9 +75,7 @@ def negamax_with_color(
 # --- Seed 000, variant without colour, and its think() driver -------------------------
 
 
-def negamax(
-    position: Position[Any], depth: int, ply: int = 0, counter: NodeCounter | None = None
-) -> int:
+def negamax(position: Position[Any], depth: int, ply: int = 0, counter: NodeCounter | None = None) -> int:
     """Negamax with the evaluation already from the side to move."""
     _count(counter)
     if depth == 0 or position.is_terminal():

@@ -47,7 +47,7 @@ POLICIES: Final = ("depth", "always", "two-tier")
 
 def _odd_capacity(entries: int) -> int:
     # An odd size spreads keys whose low bits vary little (bitboards) over the table.
-    return max(entries | 1, 3)
+    return entries | 1
 
 
 class TranspositionTable:
@@ -66,7 +66,9 @@ class TranspositionTable:
         self.capacity = _odd_capacity(entries) if policy != "two-tier" else _odd_capacity(max(entries // 2, 1))
         self.generation = 0
         self.slots: dict[int, Entry] = {}
-        self.store: Callable[[Hashable, int, int, Bound, Any], None] = getattr(self, "_store_" + policy.replace("-", "_"))
+        self.store: Callable[[Hashable, int, int, Bound, Any], None] = getattr(
+            self, "_store_" + policy.replace("-", "_")
+        )
         self.probe: Callable[[Hashable], Entry | None] = (
             self._probe_two_tier if policy == "two-tier" else self._probe_single
         )

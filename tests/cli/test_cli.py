@@ -1,0 +1,177 @@
+"""The ``negamax`` command, run as a user runs it: in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def run(*arguments: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "negamax", *arguments],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def run_json(*arguments: str) -> dict[str, object]:
+    done = run(*arguments, "--json")
+    assert done.returncode == 0, done.stderr
+    record: dict[str, object] = json.loads(done.stdout)
+    return record
+
+
+def test_games_lists_every_game() -> None:
+    done = run("games")
+    assert done.returncode == 0
+    for name in ("tictactoe", "connect4", "nim", "tree", "random"):
+        assert name in done.stdout
+
+
+def test_solve_tictactoe_plain_negamax_counts_the_seed_nodes() -> None:
+    record = run_json("solve", "tictactoe", "--algorithm", "negamax")
+    assert record["score"] == 0 and record["nodes"] == 549_946
+    assert record["pv"] == ["0", "4", "1", "2", "6", "3", "5", "7", "8"]
+
+
+def test_solve_tictactoe_default_is_cheap() -> None:
+    record = run_json("solve", "tictactoe")
+    assert record["score"] == 0
+    assert isinstance(record["nodes"], int) and record["nodes"] <= 2000
+    for field in ("game", "position", "algorithm", "best_move", "pv", "depth", "time_s"):
+        assert field in record
+
+
+def test_solve_connect4_pons_example() -> None:
+    record = run_json("solve", "connect4", "44455554221")
+    assert record["score"] == -15 and record["score_text"] == "loss in 2"
+
+
+def test_solve_file_check_end_easy() -> None:
+    done = run("solve", "connect4", "--file", str(DATA / "Test_L3_R1"), "--check")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].startswith("1000/1000 correct, mean nodes ")
+    assert "mean CPU time" in done.stdout
+
+
+def test_solve_file_reports_mismatches_and_bad_lines(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.txt"
+    cases.write_text("# a comment\n44455554221 -15\n44455554221 3\n4458 0\n\n")
+    done = run("solve", "connect4", "--file", str(cases), "--check")
+    assert done.returncode == 1
+    assert "line 3: 44455554221: expected 3, solved -15" in done.stdout
+    assert "line 4:" in done.stderr and "not a column" in done.stderr
+    assert done.stdout.splitlines()[-1].startswith("1/3 correct")  # the bad line counts as wrong
+    assert "Traceback" not in done.stderr
+
+
+def test_solve_file_without_check_prints_scores(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.txt"
+    cases.write_text("44455554221\n2252576253462244111563365343671351441\n")
+    done = run("solve", "connect4", "--file", str(cases))
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[:2] == ["44455554221", "-15"]
+    assert lines[1].split()[:2] == ["2252576253462244111563365343671351441", "-1"]
+    assert lines[-1].startswith("2/2 solved")
+
+
+@pytest.mark.parametrize("limit", [["--depth", "5"], ["--time", "0.3"], ["--nodes", "3000"]])
+def test_analyze_with_each_limit(limit: list[str]) -> None:
+    record = run_json("analyze", "connect4", "4453", *limit)
+    assert record["best_move"] in list("1234567")
+    assert isinstance(record["nodes"], int) and record["nodes"] > 0
+    if limit[0] == "--depth":
+        assert record["depth"] == 5 and record["completed"] is True
+    if limit[0] == "--nodes":
+        assert record["nodes"] <= 3001
+
+
+def test_analyze_text_output() -> None:
+    done = run("analyze", "nim", "3,4,5", "--depth", "4", "--algorithm", "pvs")
+    assert done.returncode == 0
+    assert done.stdout.startswith("score") and "best move" in done.stdout and "pv" in done.stdout
+
+
+def test_every_algorithm_agrees_on_the_command_line() -> None:
+    scores = {
+        run_json("solve", "tree", "[[3,12,8],[2,4,6],[14,5,2]]", "-a", name)["score"]
+        for name in ("negamax", "alphabeta", "alphabeta-tt", "pvs", "mtdf", "auto")
+    }
+    assert scores == {3}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["solve", "chess9"], "unknown game"),
+        (["solve", "connect4", "4458"], "not a column"),
+        (["solve", "tictactoe", "00"], "played twice"),
+        (["analyze", "connect4", "--dpth", "3"], "unrecognized arguments"),
+        (["solve", "connect4", "-a", "minimax"], "unknown algorithm"),
+        (["solve", "connect4", "--check"], "--file"),
+        (["solve", "connect4", "--file", "/nonexistent/cases"], "cannot read"),
+        (["analyze", "connect4", "--depth", "-3"], "depth"),
+        (["analyze", "connect4", "--hash", "0"], "--hash"),
+        (["analyze", "connect4", "--depth", "two"], "invalid int"),
+        (["frobnicate"], "invalid choice"),
+        ([], "required"),
+    ],
+)
+def test_bad_input_gives_one_line_and_exit_2(arguments: list[str], message: str) -> None:
+    done = run(*arguments)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_play_reprompts_on_illegal_input_and_finishes() -> None:
+    done = run("play", "nim", "1,1", "--side", "first", stdin="3:1\nx\n1:2\n1:1\n")
+    assert done.returncode == 0, done.stderr
+    assert "illegal move: there is no heap 3" in done.stdout
+    assert "illegal move: 'x' is not a move" in done.stdout
+    assert "illegal move: heap 1 holds 1" in done.stdout
+    assert "engine plays 2:1" in done.stdout
+    assert done.stdout.strip().endswith("engine wins")
+
+
+def test_play_quits_on_end_of_input() -> None:
+    done = run("play", "connect4", "--side", "second", "--depth", "2", stdin="")
+    assert done.returncode == 0
+    assert "engine plays" in done.stdout
+
+
+def test_self_play_replays_the_seed_notebook_game() -> None:
+    done = run("play", "tictactoe", "--self", "--algorithm", "negamax", "--depth", "9")
+    assert done.returncode == 0, done.stderr
+    moves = [line.split()[3] for line in done.stdout.splitlines() if " plays " in line]
+    assert moves == ["0", "4", "1", "2", "6", "3", "5", "7", "8"]
+    assert all("score 0 " in line for line in done.stdout.splitlines() if " plays " in line)
+    assert done.stdout.strip().endswith("draw")
+
+
+def test_bench_prints_a_deterministic_signature() -> None:
+    first, second = run("bench"), run("bench")
+    assert first.returncode == 0
+    signature = [line for line in first.stdout.splitlines() if line.startswith("Bench: ")]
+    assert signature
+    again = [line for line in second.stdout.splitlines() if line.startswith("Bench: ")]
+    assert signature[0].split(" nodes")[0] == again[0].split(" nodes")[0]
+
+
+def test_importing_negamax_stays_light() -> None:
+    code = (
+        "import sys, negamax, negamax.cli.main; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'numpy', 'rich', 'hypothesis', 'chess'}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "[]"

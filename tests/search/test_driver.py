@@ -1,0 +1,88 @@
+import threading
+from typing import Any
+
+import pytest
+
+from negamax.core.errors import InvalidOptionError
+from negamax.core.score import Bound
+from negamax.core.types import SearchLimits, SearchResult
+from negamax.games.connect4 import Connect4Game
+from negamax.games.random_tree import RandomTree, TreeShape
+from negamax.games.tictactoe import TicTacToeGame
+from negamax.search import TranspositionTable, search, solve
+
+GAME = Connect4Game()
+
+
+def test_search_needs_a_limit_and_solve_refuses_a_depth() -> None:
+    with pytest.raises(InvalidOptionError, match="limit"):
+        search(GAME.new_position(""))
+    with pytest.raises(InvalidOptionError, match="depth"):
+        solve(GAME.new_position(""), SearchLimits(depth=3))
+    with pytest.raises(InvalidOptionError, match="unknown algorithm"):
+        solve(GAME.new_position(""), algorithm="minimax")
+
+
+def test_iterations_reach_the_callback_and_the_position_is_untouched() -> None:
+    position = GAME.new_position("4453")
+    key = position.key()
+    seen: list[SearchResult[Any]] = []
+    result = search(position, SearchLimits(depth=6), on_iteration=seen.append)
+    assert [item.depth for item in seen] == [1, 2, 3, 4, 5, 6]
+    assert seen[-1].score == result.score and result.completed
+    assert position.key() == key and position.moves == 4
+    assert len(result.stats.iterations_nodes) == 6
+    assert result.effective_branching_factor > 1
+    assert result.pv[0] == result.best_move
+
+
+def test_node_limit_returns_the_last_completed_iteration() -> None:
+    position = GAME.new_position("")
+    result = search(position, SearchLimits(depth=30, nodes=5_000))
+    assert not result.completed
+    assert result.nodes <= 5_000 + 1
+    assert 1 <= result.depth < 30
+    assert result.best_move in position.legal_moves()
+
+
+def test_stop_event_and_time_limit() -> None:
+    stop = threading.Event()
+    stop.set()
+    result = search(GAME.new_position(""), SearchLimits(depth=30, stop=stop))
+    assert not result.completed and result.best_move is not None
+    timed = search(GAME.new_position(""), SearchLimits(time=0.2))
+    assert not timed.completed and timed.wall_time < 1.0 and timed.depth >= 1
+
+
+def test_interrupted_solve_reports_proven_bounds() -> None:
+    position = GAME.new_position("")  # the empty board: far too big for pure Python
+    result = solve(position, SearchLimits(nodes=20_000))
+    assert not result.completed
+    assert result.lower <= 1 <= result.upper  # the true value is +1 (a first-player win)
+
+
+def test_game_over_position() -> None:
+    position = TicTacToeGame().new_position("0314")
+    position.play(2)  # X completes the top row
+    result = solve(position)
+    assert result.best_move is None and result.score_text == "loss in 0" and result.nodes == 0
+
+
+def test_deepening_stops_when_the_tree_is_exhausted() -> None:
+    result = search(TicTacToeGame().new_position(""), SearchLimits(time=30))
+    assert result.completed and result.depth == 9 and result.score == 0
+
+
+def test_a_shared_table_serves_later_searches() -> None:
+    table = TranspositionTable(entries=100_003)
+    position = GAME.new_position("4453")
+    first = search(position, SearchLimits(depth=7), table=table)
+    second = search(position, SearchLimits(depth=7), table=table)
+    assert second.score == first.score and second.nodes < first.nodes
+
+
+def test_mtdf_and_bisection_return_exact_results_with_a_pv() -> None:
+    tree = RandomTree(TreeShape(branching=3, depth=6, seed=3, transpositions=40))
+    for algorithm in ("mtdf", "auto"):
+        result = solve(tree, algorithm=algorithm)
+        assert result.bound == Bound.EXACT and len(result.pv) == 6
