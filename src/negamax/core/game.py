@@ -112,6 +112,10 @@ class HasSafeMoves(Protocol[MoveT_co]):
     (it scores the win instead), so below the root it needs no win test at all.
     """
 
+    def winning_move_exists(self) -> bool:
+        """True when the side to move can win with one move (cheaper than ``safe_moves``)."""
+        ...
+
     def safe_moves(self) -> Sequence[MoveT_co] | None:
         """``None`` when the side to move can win with one move; otherwise the legal moves
         after which the opponent cannot win at once, best guess first. An empty list means

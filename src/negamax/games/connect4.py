@@ -135,8 +135,23 @@ class Connect4:
 
     def evaluate(self) -> int:
         """Open winning cells of the side to move minus the opponent's."""
-        mask = self.mask
-        return winning_cells(self.current, mask).bit_count() - winning_cells(self.current ^ mask, mask).bit_count()
+        free = BOARD ^ self.mask
+        return (self._mine() & free).bit_count() - (self._theirs() & free).bit_count()
+
+    def _mine(self) -> int:
+        cells = self.mine[self.moves]
+        if cells < 0:
+            cells = self.mine[self.moves] = winning_cells(self.current, 0)
+        return cells
+
+    def _theirs(self) -> int:
+        cells = self.theirs[self.moves]
+        if cells < 0:
+            cells = self.theirs[self.moves] = winning_cells(self.current ^ self.mask, 0)
+        return cells
+
+    def winning_move_exists(self) -> bool:
+        return bool(self._mine() & (self.mask + BOTTOM) & BOARD)
 
     def key(self) -> int:
         return self.current + self.mask
@@ -156,15 +171,9 @@ class Connect4:
         current, mask, ply = self.current, self.mask, self.moves
         free = BOARD ^ mask
         possible = (mask + BOTTOM) & BOARD
-        mine = self.mine[ply]
-        if mine < 0:
-            mine = self.mine[ply] = winning_cells(current, 0)
-        if mine & possible:
+        if self._mine() & possible:
             return None
-        opponent_wins = self.theirs[ply]
-        if opponent_wins < 0:
-            opponent_wins = self.theirs[ply] = winning_cells(current ^ mask, 0)
-        opponent_wins &= free
+        opponent_wins = self._theirs() & free
         forced = possible & opponent_wins
         if forced:
             if forced & (forced - 1):

@@ -114,6 +114,10 @@ class TicTacToe:
         crosses, noughts = self.crosses, self.noughts
         return min(table[crosses] | table[noughts] << 9 for table in SYMMETRY_TABLES)
 
+    def winning_move_exists(self) -> bool:
+        mine, theirs = self.mover_stones(), self.last_mover_stones()
+        return any(line & theirs == 0 and (line & mine).bit_count() == 2 for line in LINES)
+
     def safe_moves(self) -> list[int] | None:
         mine, theirs = self.mover_stones(), self.last_mover_stones()
         empty = FULL & ~(mine | theirs)

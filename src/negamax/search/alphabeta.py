@@ -71,6 +71,7 @@ class NodeSearch:
         evaluate = position.evaluate
         use_safe = options.safe_moves and isinstance(position, HasSafeMoves)
         safe_moves = position.safe_moves if use_safe else None  # type: ignore[attr-defined]
+        winning_move_exists = position.winning_move_exists if use_safe else None  # type: ignore[attr-defined]
         use_quiescence = options.quiescence and isinstance(position, HasNoisyMoves)
         noisy_moves = position.noisy_moves if use_quiescence else None  # type: ignore[attr-defined]
         use_tt = options.transposition_table and table is not None
@@ -173,32 +174,21 @@ class NodeSearch:
             moves: Sequence[Any] | None = None
             safe: Sequence[Any] | None = None
             if use_safe and depth >= 1:
-                # Our parent searched only safe moves, so no one has just won here.
-                safe = safe_moves()  # type: ignore[misc]
-                if safe is None:
+                # Our parent (depth >= 2) searched only safe moves: no one has just won here.
+                if winning_move_exists():  # type: ignore[misc]
                     if ply == 0:
                         root_move = winning_move()
                     return WIN - ply - 1
-                if depth < 2:
-                    safe = None  # at depth 1 every legal move is searched
-                else:
-                    if not safe:
-                        if is_terminal():
-                            return terminal_score(ply)
-                        if ply == 0:
-                            root_move = legal_moves()[0]
-                        return -WIN + ply + 2
-                    moves = safe
-                    if mate_pruning:
-                        # Step 3. Mate-distance pruning: no win before ply+3, no loss before ply+4.
-                        if beta > WIN - ply - 3:
-                            beta = WIN - ply - 3
-                            if alpha >= beta:
-                                return beta
-                        if alpha < -WIN + ply + 4:
-                            alpha = -WIN + ply + 4
-                            if alpha >= beta:
-                                return alpha
+                if mate_pruning:
+                    # Step 3. Mate-distance pruning: no immediate win, so no win before ply+3.
+                    if beta > WIN - ply - 3:
+                        beta = WIN - ply - 3
+                        if alpha >= beta:
+                            return beta
+                    if alpha < -WIN + ply + 2:
+                        alpha = -WIN + ply + 2
+                        if alpha >= beta:
+                            return alpha
             else:
                 if is_terminal():
                     return terminal_score(ply)
@@ -217,7 +207,7 @@ class NodeSearch:
                         if alpha >= beta:
                             return alpha
 
-            # Step 4. Transposition table lookup.
+            # Step 4. Transposition table lookup (before the game's costlier threat analysis).
             tt_move = None
             if use_tt:
                 key = key_of()
@@ -238,6 +228,22 @@ class NodeSearch:
                             if entry[1] != SOLVED_DEPTH:
                                 horizon_hits += 1
                             return value
+
+            # Step 4b. The moves that do not lose at once (depth 1 searches every move, as its
+            # children are only evaluated).
+            if use_safe and depth >= 2:
+                safe = safe_moves()  # type: ignore[misc]
+                if not safe:
+                    if is_terminal():
+                        return terminal_score(ply)
+                    if ply == 0:
+                        root_move = legal_moves()[0]
+                    return -WIN + ply + 2
+                moves = safe
+                if mate_pruning and alpha < -WIN + ply + 4:
+                    alpha = -WIN + ply + 4  # a safe move exists: no loss before ply+4
+                    if alpha >= beta:
+                        return alpha
 
             # Step 5. Generate and order the moves.
             if moves is None:
