@@ -166,6 +166,12 @@ class Connect4:
         key = self.current + self.mask
         return min(key, mirror(key))
 
+    def compiled_form(self) -> tuple[Any, int, int, int]:
+        """(spec, current, mask, moves) for the compiled solver (imports numba)."""
+        from negamax.games.connect4_compiled import Connect4Spec
+
+        return Connect4Spec(), self.current, self.mask, self.moves
+
     def safe_moves(self) -> list[int] | None:
         """Pons' non-losing moves, ordered by the number of winning cells they create."""
         current, mask, ply = self.current, self.mask, self.moves

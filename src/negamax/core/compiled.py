@@ -1,0 +1,53 @@
+"""The compiled game protocol: what a bitboard "placement" game provides to the compiled
+search kernel (``negamax.search.compiled``).
+
+A state is three int64 values: ``current`` (the stones of the side to move), ``mask``
+(every stone) and ``moves`` (stones played). A move is the one-bit board of the cell it
+fills. The functions below are *stubs*: a game registers its compiled implementation of
+each with ``numba.extending.overload``, selected by the type of the game's *spec* (a
+``NamedTuple`` the game defines, e.g. ``Connect4Spec``). The kernel calls the stubs with
+the spec as first argument, so numba compiles one kernel per game, caches it on disk,
+and inlines the game's primitives: the kernel never imports a game, and no game imports
+the search.
+
+This module itself does not import numba; only the games' ``*_compiled`` modules and the
+kernel do, and only when the compiled path is used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _stub(name: str) -> Any:
+    def stub(*arguments: Any) -> Any:
+        raise NotImplementedError(f"{name} runs only inside compiled code, for a game that registers it")
+
+    stub.__name__ = stub.__qualname__ = name
+    return stub
+
+
+playable_cells = _stub("playable_cells")
+"""``playable_cells(spec, mask) -> int``: the cells a move may fill now."""
+
+winning_cells = _stub("winning_cells")
+"""``winning_cells(spec, stones, mask) -> int``: empty cells that would complete a win for
+``stones``."""
+
+unsafe_cells = _stub("unsafe_cells")
+"""``unsafe_cells(spec, opponent_winning) -> int``: cells that, once filled, let the opponent
+play into one of its winning cells (Connect 4: the cell just below one; otherwise 0)."""
+
+move_slots = _stub("move_slots")
+"""``move_slots(spec) -> array``: masks tried in order to pick out one move each (Connect 4:
+columns centre first); at most one playable cell per mask."""
+
+cell_count = _stub("cell_count")
+"""``cell_count(spec) -> int``: the number of cells; a full board is a draw."""
+
+position_key = _stub("position_key")
+"""``position_key(spec, current, mask) -> int``: a non-negative key, the same for positions
+equal up to the game's symmetries."""
+
+slot_of = _stub("slot_of")
+"""``slot_of(spec, move) -> int``: the index in ``move_slots`` of the mask holding ``move``."""

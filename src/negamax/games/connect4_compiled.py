@@ -1,0 +1,134 @@
+"""Connect 4's compiled primitives for the compiled search kernel (imports numba).
+
+Same bit layout as ``connect4.py``: column ``c`` owns bits ``7c .. 7c+6``, the top one a
+sentinel that is always empty.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from negamax.core import compiled
+from negamax.games.connect4 import BOARD, BOTTOM, CELLS, CENTRE_FIRST, COLUMN_MASKS, STRIDE
+
+
+class Connect4Spec(NamedTuple):
+    """Selects Connect 4's primitives in the compiled kernel (7x6 is the only size)."""
+
+    width: int = 7
+    height: int = 6
+
+
+BOARD64 = np.int64(BOARD)
+BOTTOM64 = np.int64(BOTTOM)
+SLOTS = np.array([COLUMN_MASKS[column] for column in CENTRE_FIRST], dtype=np.int64)
+SLOT_OF_COLUMN = np.array([CENTRE_FIRST.index(column) for column in range(7)], dtype=np.int64)
+COLUMN_BITS = np.array([0x7F << (column * STRIDE) for column in range(7)], dtype=np.int64)
+
+
+def _is_spec(spec: Any) -> bool:
+    return isinstance(spec, types.BaseNamedTuple) and spec.instance_class is Connect4Spec
+
+
+@overload(compiled.playable_cells, jit_options={"cache": True})
+def _playable_cells(spec: Any, mask: Any) -> Any:
+    if _is_spec(spec):
+
+        def impl(spec: Any, mask: Any) -> Any:
+            return (mask + BOTTOM64) & BOARD64
+
+        return impl
+    return None
+
+
+@overload(compiled.winning_cells, jit_options={"cache": True})
+def _winning_cells(spec: Any, stones: Any, mask: Any) -> Any:
+    if _is_spec(spec):
+
+        def impl(spec: Any, stones: Any, mask: Any) -> Any:
+            found = (stones << 1) & (stones << 2) & (stones << 3)
+            # horizontal (7) and the two diagonals (6, 8): three on one side, or two and one
+            for shift in (7, 6, 8):
+                left1 = stones << shift
+                left2 = stones << (2 * shift)
+                right1 = stones >> shift
+                right2 = stones >> (2 * shift)
+                found |= (left1 & left2 & ((stones << (3 * shift)) | right1)) | (
+                    right1 & right2 & ((stones >> (3 * shift)) | left1)
+                )
+            return found & (BOARD64 ^ mask)
+
+        return impl
+    return None
+
+
+@overload(compiled.unsafe_cells, jit_options={"cache": True})
+def _unsafe_cells(spec: Any, opponent_winning: Any) -> Any:
+    if _is_spec(spec):
+
+        def impl(spec: Any, opponent_winning: Any) -> Any:
+            return opponent_winning >> 1
+
+        return impl
+    return None
+
+
+@overload(compiled.move_slots, jit_options={"cache": True})
+def _move_slots(spec: Any) -> Any:
+    if _is_spec(spec):
+
+        def impl(spec: Any) -> Any:
+            return SLOTS
+
+        return impl
+    return None
+
+
+@overload(compiled.cell_count, jit_options={"cache": True})
+def _cell_count(spec: Any) -> Any:
+    if _is_spec(spec):
+
+        def impl(spec: Any) -> Any:
+            return CELLS
+
+        return impl
+    return None
+
+
+@overload(compiled.position_key, jit_options={"cache": True})
+def _position_key(spec: Any, current: Any, mask: Any) -> Any:
+    if _is_spec(spec):
+
+        def impl(spec: Any, current: Any, mask: Any) -> Any:
+            key = current + mask
+            mirrored = (
+                ((key & COLUMN_BITS[0]) << 42)
+                | ((key & COLUMN_BITS[1]) << 28)
+                | ((key & COLUMN_BITS[2]) << 14)
+                | (key & COLUMN_BITS[3])
+                | ((key >> 14) & COLUMN_BITS[2])
+                | ((key >> 28) & COLUMN_BITS[1])
+                | ((key >> 42) & COLUMN_BITS[0])
+            )
+            return min(key, mirrored)
+
+        return impl
+    return None
+
+
+@overload(compiled.slot_of, jit_options={"cache": True})
+def _slot_of(spec: Any, move: Any) -> Any:
+    if _is_spec(spec):
+
+        def impl(spec: Any, move: Any) -> Any:
+            cell = 0
+            while move >> (cell + 1):
+                cell += 1
+            return SLOT_OF_COLUMN[cell // STRIDE]
+
+        return impl
+    return None
