@@ -168,9 +168,9 @@ class Connect4:
 
     def compiled_form(self) -> tuple[Any, int, int, int]:
         """(spec, current, mask, moves) for the compiled solver (imports numba)."""
-        from negamax.games.connect4_compiled import Connect4Spec
+        from negamax.games.connect4_compiled import SPEC
 
-        return Connect4Spec(), self.current, self.mask, self.moves
+        return SPEC, self.current, self.mask, self.moves
 
     def safe_moves(self) -> list[int] | None:
         """Pons' non-losing moves, ordered by the number of winning cells they create."""

@@ -23,6 +23,7 @@ class Connect4Spec(NamedTuple):
     height: int = 6
 
 
+SPEC = Connect4Spec()
 BOARD64 = np.int64(BOARD)
 BOTTOM64 = np.int64(BOTTOM)
 SLOTS = np.array([COLUMN_MASKS[column] for column in CENTRE_FIRST], dtype=np.int64)

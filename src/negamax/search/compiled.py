@@ -1,13 +1,18 @@
-"""Exact solving on the compiled kernel: the table, the null-window bisection of the score
-range (Pons' iterative deepening on the score), limits, and the translation of results.
+"""Exact solving on the compiled kernel: limits, progress, the principal variation, and
+the translation of results into the library's ``SearchResult``.
 
 The position must offer ``compiled_form()`` -> ``(spec, current, mask, moves)`` (see
 ``negamax.core.compiled``). Importing this module imports numba; nothing else in the
 library does until this path is chosen.
+
+With limits or a progress callback, the kernel runs on a worker thread without the
+interpreter lock; the calling thread watches the stop event, the clock and Ctrl-C,
+reports progress, and raises the kernel's stop flag when one of them says so.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -17,83 +22,64 @@ import numpy as np
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
-from negamax.core.score import INF, Bound, loss_in, win_in
+from negamax.core.score import Bound, loss_in, win_in
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
-from negamax.search.compiled_kernel import NO_LOWER, NO_UPPER, negamax
+from negamax.search import compiled_kernel as kernel
 
-DEFAULT_ENTRIES = (1 << 23) + 9
-"""8 M entries, 12 bytes each (a full 64-bit key and two int16 bounds): about 96 MiB."""
-BYTES_PER_ENTRY = 12
-TAG_SHIFT = 50
-MAX_TAG = (1 << (63 - TAG_SHIFT)) - 1
-CHECK_NODES = 1 << 16
-"""Nodes between looks at the stop event when a search runs with a limit."""
+NO_LIMIT = 1 << 62
+PROGRESS_SECONDS = 0.25
+WATCH_SECONDS = 0.02
 
 OnProgress = Callable[[SearchResult[Any]], None]
 
 
-class CompiledTable:
-    """The kernel's transposition table: numpy arrays of keys and lower and upper bounds."""
+class CompiledSolver:
+    """Solves positions of compiled games. Owns the kernel's memory (a 128 MiB table, then
+    counters and buffers) and reuses it between solves: each solve gets a fresh tag, so
+    nothing has to be cleared."""
 
-    def __init__(self, entries: int | None = None, mib: float | None = None) -> None:
-        if entries is not None and mib is not None:
-            raise InvalidOptionError("give the table size in entries or in MiB, not both")
-        if entries is None:
-            entries = DEFAULT_ENTRIES if mib is None else int(mib * 2**20 / BYTES_PER_ENTRY)
-        if entries < 1:
-            raise InvalidOptionError(f"a transposition table needs at least 1 entry, not {entries}")
-        self.keys = np.full(entries | 1, -1, dtype=np.int64)
-        self.lowers = np.full(entries | 1, NO_LOWER, dtype=np.int16)
-        self.uppers = np.full(entries | 1, NO_UPPER, dtype=np.int16)
+    def __init__(self) -> None:
+        # np.zeros maps fresh zero pages: allocating is instant, an all-zero entry is empty.
+        self.memory = np.zeros(kernel.MEMORY_SIZE, dtype=np.int64)
+        self.memory[:] = 0  # touch every page now, not one page fault per entry mid-solve
+        self.state = self.memory[kernel.STATE : kernel.STATE + kernel.STATE_SIZE]
         self.tag = 0
 
-    def new_tag(self) -> int:
-        """A fresh tag: entries stored under older tags no longer match, so the table is
-        empty for the next solve without being rewritten."""
-        self.tag += 1
-        if self.tag > MAX_TAG:
-            self.keys.fill(-1)
-            self.tag = 1
-        return self.tag << TAG_SHIFT
+    def _next_tag(self, fresh_table: bool) -> int:
+        if fresh_table or self.tag == 0:
+            self.tag += 1
+            if self.tag > kernel.MAX_TAG:
+                self.memory[: kernel.TABLE_SIZE] = 0
+                self.tag = 1
+        return self.tag
 
+    def probe(self, position: Position[Any], alpha: int, beta: int) -> int:
+        """One fail-soft search of ``position`` with the window (alpha, beta) in Pons' units,
+        sharing the current solve's table."""
+        spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
+        return int(kernel.negamax(spec, current, mask, moves, alpha, beta, self.memory))
 
-class CompiledSolver:
-    """Solves positions of one compiled game; keeps its table between solves."""
-
-    def __init__(self, table: CompiledTable | None = None) -> None:
-        self.table = table or CompiledTable()
-        self.scratch = np.zeros((64, 2, 16), dtype=np.int64)
-        self.counters = np.zeros(8, dtype=np.int64)
-        self.control = np.zeros(8, dtype=np.int64)
-
-    def _probe(self, spec: Any, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
-        return int(
-            negamax(
-                spec,
-                np.int64(current),
-                np.int64(mask),
-                np.int64(moves),
-                np.int64(alpha),
-                np.int64(beta),
-                self.table.keys,
-                self.table.lowers,
-                self.table.uppers,
-                self.scratch,
-                self.counters,
-                self.control,
-            )
-        )
+    def solve_value(self, position: Position[Any]) -> tuple[int, int]:
+        """The exact value in Pons' units and the nodes searched: the lean path that Pons'
+        benchmark measures (no best move, no limits, no result object)."""
+        spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
+        value = kernel.solve(spec, current, mask, moves, self._next_tag(True), NO_LIMIT, self.memory)
+        return int(value), int(self.state[kernel.STATE_NODES])
 
     def solve(
         self,
         position: Position[Any],
         limits: SearchLimits | None = None,
-        on_iteration: OnProgress | None = None,
+        on_progress: OnProgress | None = None,
         principal_variation: bool = True,
-        keep_table: bool = False,
+        fresh_table: bool = True,
     ) -> SearchResult[Any]:
-        """The exact value of ``position`` (Pons' score convention inside, the library's
-        distance scores outside), its best move and principal variation.
+        """The exact value of ``position`` as a distance score (``win in 7``), its best move
+        and, unless ``principal_variation`` is false, its principal variation. A solve cut
+        short by a limit returns the bounds proven so far (``completed=False``).
+
+        ``nodes`` counts the value search only, as Pons' benchmark does (the principal
+        variation's null-window tests reuse the warm table and are not counted).
 
         :raises InvalidOptionError: for a depth limit (solving goes to the end).
         """
@@ -101,86 +87,63 @@ class CompiledSolver:
         if limits.depth is not None:
             raise InvalidOptionError("the compiled solver searches to the end of the game; no depth limit")
         spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
-        if not keep_table:
-            self.control[2] = self.table.new_tag()
-        self.counters[:] = 0
-        self.control[0] = limits.nodes if limits.nodes is not None else 1 << 62
-        self.control[1] = 0
-        self.control[3] = moves
+        state = self.state
         start_cpu, start_wall = time.process_time(), time.perf_counter()
-        cells = _cells(position, moves)
-        lower, upper = -((cells - moves) // 2), (cells + 1 - moves) // 2
-        best_move: Any = None
-        probes: list[int] = []
-        watcher = _Watcher(limits, self.control)
-        aborted = False
-        with watcher:
-            # Step 1. Null-window probes halve [lower, upper], nearer to 0 first (Pons).
-            while lower < upper:
-                middle = lower + (upper - lower) // 2
-                if middle <= 0 and lower // 2 < middle:
-                    middle = lower // 2
-                elif middle >= 0 and upper // 2 > middle:
-                    middle = upper // 2
-                before = int(self.counters[0])
-                self.control[4] = 0
-                value = self._probe(spec, current, mask, moves, middle, middle + 1)
-                if self.control[1]:
-                    aborted = True
-                    break
-                probes.append(int(self.counters[0]) - before)
-                if value <= middle:
-                    upper = value
-                else:
-                    lower = value
-                    if self.control[4]:
-                        best_move = int(self.control[4])
-                if on_iteration is not None and lower < upper:
-                    on_iteration(self._result(position, lower, upper, best_move, (), start_cpu, start_wall, probes))
-            value_nodes = int(self.counters[0])
-            pv: tuple[Any, ...] = ()
-            if not aborted and principal_variation:
-                pv = self._principal_variation(position, lower)
-                aborted = bool(self.control[1])
-                if pv:
-                    best_move = pv[0]
-        result = self._result(position, lower, upper, best_move, pv, start_cpu, start_wall, probes)
-        stats = result.stats
-        return SearchResult(
-            best_move=result.best_move,
-            score=result.score,
-            bound=result.bound,
-            pv=result.pv,
-            depth=len(result.pv),
-            nodes=value_nodes if not principal_variation else result.nodes,
-            cpu_time=result.cpu_time,
-            wall_time=result.wall_time,
-            algorithm="compiled",
-            stats=stats,
-            lower=result.lower,
-            upper=result.upper,
-            completed=not aborted and lower == upper,
-        )
+        node_limit = limits.nodes if limits.nodes is not None else NO_LIMIT
+        arguments = (spec, current, mask, moves, self._next_tag(fresh_table), node_limit, self.memory)
+        if limits.stop is None and limits.time is None and on_progress is None:
+            kernel.solve(*arguments)  # nothing to watch: run on this thread
+        else:
+            self._watch(arguments, limits, on_progress, lambda: self._result(position, (), start_cpu, start_wall))
+        value_nodes = int(state[kernel.STATE_NODES])
+        exact = state[kernel.STATE_LOWER] == state[kernel.STATE_UPPER] and not state[kernel.STATE_STOP]
+        pv: tuple[Any, ...] = ()
+        if exact and principal_variation:
+            pv = self._principal_variation(position, int(state[kernel.STATE_LOWER]))
+        result = self._result(position, pv, start_cpu, start_wall)
+        return dataclasses.replace(result, nodes=value_nodes, completed=bool(exact))
+
+    def _watch(
+        self,
+        arguments: tuple[Any, ...],
+        limits: SearchLimits,
+        on_progress: OnProgress | None,
+        snapshot: Callable[[], SearchResult[Any]],
+    ) -> None:
+        worker = threading.Thread(target=kernel.solve, args=arguments, daemon=True)
+        deadline = None if limits.time is None else time.perf_counter() + limits.time
+        next_report = time.perf_counter() + PROGRESS_SECONDS
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(WATCH_SECONDS)
+                now = time.perf_counter()
+                if (limits.stop is not None and limits.stop.is_set()) or (deadline is not None and now >= deadline):
+                    self.state[kernel.STATE_STOP] = 1
+                if on_progress is not None and now >= next_report and worker.is_alive():
+                    on_progress(snapshot())
+                    next_report = now + PROGRESS_SECONDS
+        except KeyboardInterrupt:
+            self.state[kernel.STATE_STOP] = 1
+            worker.join()
+            raise
 
     def _principal_variation(self, position: Position[Any], value: int) -> tuple[Any, ...]:
         """Follow moves that keep the value, each found by null-window tests of the children."""
+        saved = self.state.copy()
         board = position.copy()
         line: list[Any] = []
-        while not board.is_terminal() and len(line) < 64:
-            spec, current, mask, moves = board.compiled_form()  # type: ignore[attr-defined]
+        self.state[kernel.STATE_ROOT_MOVES] = -1  # these tests need no root bookkeeping
+        while not board.is_terminal() and len(line) < kernel.MAX_PLIES:
             chosen = None
             for move in board.legal_moves():
                 board.play(move)
                 if board.is_terminal():
-                    child = -_terminal_pons(board)
+                    child = _terminal_score(board)
                 else:
-                    _, child_current, child_mask, child_moves = board.compiled_form()  # type: ignore[attr-defined]
-                    # the child is worth -value exactly when it is at most -value
-                    child = -self._probe(spec, child_current, child_mask, child_moves, -value, -value + 1)
+                    child = self.probe(board, -value, -value + 1)  # at most -value: it keeps the value
                 board.undo(move)
-                if self.control[1]:
-                    return tuple(line)
-                if child >= value:
+                if -child >= value:
                     chosen = move
                     break
             if chosen is None:
@@ -188,105 +151,63 @@ class CompiledSolver:
             line.append(chosen)
             board.play(chosen)
             value = -value
+        self.state[:] = saved  # the counters describe the value search
         return tuple(line)
 
     def _result(
-        self,
-        position: Position[Any],
-        lower: int,
-        upper: int,
-        best_move: Any,
-        pv: tuple[Any, ...],
-        start_cpu: float,
-        start_wall: float,
-        probes: list[int],
+        self, position: Position[Any], pv: tuple[Any, ...], start_cpu: float, start_wall: float
     ) -> SearchResult[Any]:
-        counters = self.counters
+        state = self.state
+        probes = min(int(state[kernel.STATE_PROBES]), kernel.MAX_LOGGED_PROBES)
+        logged = state[kernel.STATE_PROBE_NODES : kernel.STATE_PROBE_NODES + probes]
         stats = SearchStats(
-            beta_cutoffs=int(counters[3]),
-            first_move_cutoffs=int(counters[4]),
-            tt_probes=int(counters[0]),
-            tt_hits=int(counters[1]),
-            tt_cutoffs=int(counters[2]),
-            iterations_nodes=tuple(probes),
+            beta_cutoffs=int(state[kernel.STATE_BETA_CUTOFFS]),
+            first_move_cutoffs=int(state[kernel.STATE_FIRST_MOVE_CUTOFFS]),
+            tt_probes=int(state[kernel.STATE_NODES]),  # every node that gets that far probes
+            tt_hits=int(state[kernel.STATE_TT_HITS]),
+            tt_cutoffs=int(state[kernel.STATE_TT_CUTOFFS]),
+            iterations_nodes=tuple(int(count) for count in logged),
         )
-        exact = lower == upper
-        low, high = pons_to_engine(position, lower), pons_to_engine(position, upper)
+        lower, upper = int(state[kernel.STATE_LOWER]), int(state[kernel.STATE_UPPER])
+        best_move: Any = pv[0] if pv else (int(state[kernel.STATE_BEST_MOVE]) or None)
         if best_move is None:
             best_move = next(iter(position.legal_moves()), None)
+        low, high = pons_to_distance(position, lower), pons_to_distance(position, upper)
         return SearchResult(
             best_move=best_move,
-            score=low if exact or lower > -INF else high,
-            bound=Bound.EXACT if exact else Bound.LOWER,
+            score=low,
+            bound=Bound.EXACT if lower == upper else Bound.LOWER,
             pv=pv or ((best_move,) if best_move is not None else ()),
             depth=len(pv),
-            nodes=int(counters[0]),
+            nodes=int(state[kernel.STATE_NODES]),
             cpu_time=time.process_time() - start_cpu,
             wall_time=time.perf_counter() - start_wall,
             algorithm="compiled",
             stats=stats,
             lower=low,
             upper=high,
-            completed=exact,
+            completed=lower == upper,
         )
 
 
-def _cells(position: Position[Any], moves: int) -> int:
-    spec = position.compiled_form()[0]  # type: ignore[attr-defined]
-    cells: int = spec.width * spec.height
-    return cells
-
-
-def _terminal_pons(board: Position[Any]) -> int:
-    """A finished game's score in Pons' units, for the side to move."""
-    _, _, _, moves = board.compiled_form()  # type: ignore[attr-defined]
+def _terminal_score(board: Position[Any]) -> int:
+    """A finished game's score in Pons' units, for the side to move (who has lost or drawn)."""
+    spec, _, _, moves = board.compiled_form()  # type: ignore[attr-defined]
     if board.terminal_value() == 0:
         return 0
-    cells = _cells(board, moves)
-    return -((cells + 2 - moves) // 2)
+    return -((spec.width * spec.height + 2 - moves) // 2)
 
 
-def pons_to_engine(position: Position[Any], score: int) -> int:
+def pons_to_distance(position: Position[Any], score: int) -> int:
     """A Pons-convention score of ``position`` as the library's distance score."""
     spec, _, _, moves = position.compiled_form()  # type: ignore[attr-defined]
     cells = spec.width * spec.height
     if score == 0:
         return 0
-    magnitude = abs(score)
-    # the game ends with stone n, (cells + 2 - n) // 2 == magnitude; the winner's parity
-    # picks n: the side to move places stones moves+1, moves+3, ...
-    first_choice = cells + 1 - 2 * magnitude  # n is this or the next number
+    # The game ends with stone n where (cells + 2 - n) // 2 == |score|: n is one of two
+    # numbers, told apart by the winner's parity (the side to move places moves+1, +3...).
+    first_choice = cells + 1 - 2 * abs(score)
     winner_parity = (moves + 1) % 2 if score > 0 else moves % 2
     stone = first_choice if first_choice % 2 == winner_parity else first_choice + 1
     plies = stone - moves
     return win_in(plies) if score > 0 else loss_in(plies)
-
-
-class _Watcher:
-    """While the kernel runs (holding no Python lock it needs), a thread turns the stop
-    event and the time limit into the kernel's stop flag."""
-
-    def __init__(self, limits: SearchLimits, control: np.ndarray[Any, Any]) -> None:
-        self.limits = limits
-        self.control = control
-        self.done = threading.Event()
-        self.thread: threading.Thread | None = None
-
-    def __enter__(self) -> _Watcher:
-        if self.limits.stop is not None or self.limits.time is not None:
-            self.thread = threading.Thread(target=self._watch, daemon=True)
-            self.thread.start()
-        return self
-
-    def _watch(self) -> None:
-        deadline = None if self.limits.time is None else time.perf_counter() + self.limits.time
-        while not self.done.wait(0.01):
-            stopped = self.limits.stop is not None and self.limits.stop.is_set()
-            if stopped or (deadline is not None and time.perf_counter() >= deadline):
-                self.control[1] = 1
-                return
-
-    def __exit__(self, *exc: object) -> None:
-        self.done.set()
-        if self.thread is not None:
-            self.thread.join()

@@ -2,22 +2,34 @@
 
 It calls only the stubs of ``negamax.core.compiled``; each game's ``*_compiled`` module
 registers their implementations for its spec type, so this kernel is compiled (and cached
-on disk) once per game.
+on disk) once per game, with the game's primitives inlined.
 
 Score range (Pascal Pons' convention, for any placement game with ``C`` cells). From the
 side to move: a win completed with the ``n``-th stone on the board scores
 ``(C + 2 - n) // 2`` (for Connect 4, 22 minus the winner's stones), a loss the negative of
 the winner's score, a draw 0. Scores depend on the position only (not on the ply it was
-met at), so stored values need no adjustment; they fit in an int16.
+met at), so stored values need no adjustment.
 
 Window contract of ``negamax`` (fail-soft): for the true value ``v``, a result
 ``r <= alpha`` means ``v <= r``; ``r >= beta`` means ``v >= r``; otherwise ``r == v``.
 
-Counters (int64 array): 0 nodes, 1 transposition-table hits, 2 table cut-offs,
-3 beta cut-offs, 4 first-move cut-offs. Control (int64 array, shared with the caller's
-thread): 0 node limit, 1 stop request (non-zero: unwind at once), 2 the tag or-ed into
-every table key (a new tag per solve empties the table without touching it), 3 the
-number of stones at the root, 4 the root's best move (written by the kernel).
+Everything the kernel reads and writes lives in one int64 array, ``memory`` (one argument
+instead of several keeps recursive calls cheap):
+
+* ``[0, TABLE_SIZE)``: the transposition table. ``TABLE_SIZE`` is a prime fixed at compile
+  time (so ``key % TABLE_SIZE`` compiles to a multiplication). The slot is ``key %
+  TABLE_SIZE``; the entry packs, from bit 0: the lower bound + 32 (6 bits), the upper bound
+  + 32 (6 bits), the best move's slot + 1 (4 bits, 0: none), ``key // TABLE_SIZE`` (25
+  bits) and the solve's tag (22 bits). A new tag per solve empties the table without
+  rewriting it; an all-zero entry is empty. Entries are always replaced, and merged when
+  the position is the same.
+* ``[STATE, STATE + STATE_SIZE)``: counters and controls, the ``STATE_*`` offsets below.
+  The caller may set ``STATE_STOP`` from another thread (the kernel holds no Python lock)
+  to make the kernel unwind at once.
+* ``[SCRATCH, ...)``: per-ply move-ordering buffers, so the search never allocates.
+
+Limits: scores within ±31 (boards of at most 62 cells) and keys below ``TABLE_SIZE * 2**25``
+(2**49 for Connect 4's ``current + mask``).
 """
 
 from __future__ import annotations
@@ -34,9 +46,37 @@ from negamax.core.compiled import (
     winning_cells,
 )
 
-NO_LOWER = -32_000
-NO_UPPER = 32_000
+TABLE_SIZE = 16_777_259
+"""The smallest prime above 2**24 (the size Pons' solver uses): 16.8 M entries, 128 MiB."""
+QUOTIENT_BITS = 25
+SCORE_OFFSET = 32
+STATE = TABLE_SIZE
+STATE_NODES = 0
+STATE_TT_HITS = 1
+STATE_TT_CUTOFFS = 2
+STATE_BETA_CUTOFFS = 3
+STATE_FIRST_MOVE_CUTOFFS = 4
+STATE_NODE_LIMIT = 5
+STATE_STOP = 6
+STATE_TAG = 7
+STATE_ROOT_MOVES = 8
+STATE_ROOT_MOVE = 9
+STATE_BEST_MOVE = 11
+STATE_LOWER = 12
+STATE_UPPER = 13
+STATE_PROBES = 14
+STATE_PROBE_NODES = 16
+MAX_LOGGED_PROBES = 32
+STATE_SIZE = STATE_PROBE_NODES + MAX_LOGGED_PROBES
+SCRATCH = STATE + STATE_SIZE
 MAX_SLOTS = 16
+MAX_PLIES = 64
+MEMORY_SIZE = SCRATCH + MAX_PLIES * 3 * MAX_SLOTS
+MAX_TAG = (1 << 22) - 1
+ETC_EMPTY_CELLS = 12
+"""Enhanced transposition cut-offs are tried only while more cells than this are empty:
+near the end of the game a search is cheaper than the table look-ups."""
+IDENTITY_SHIFT = 16
 
 
 @njit(cache=True, inline="always")
@@ -48,13 +88,13 @@ def popcount(bits: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def negamax(spec, current, mask, moves, alpha, beta, keys, lowers, uppers, scratch, counters, control):  # type: ignore[no-untyped-def]
-    # Step 1. Count the node; unwind at once if the caller asked us to stop.
-    counters[0] += 1
-    if control[1] != 0:
+def negamax(spec, current, mask, moves, alpha, beta, memory):  # type: ignore[no-untyped-def]
+    # Step 1. Count the node; unwind at once if asked to stop.
+    memory[STATE + STATE_NODES] += 1
+    if memory[STATE + STATE_STOP] != 0:
         return 0
-    if counters[0] >= control[0]:
-        control[1] = 1
+    if memory[STATE + STATE_NODES] >= memory[STATE + STATE_NODE_LIMIT]:
+        memory[STATE + STATE_STOP] = 1
         return 0
 
     # Step 2. An immediate win ends the search here.
@@ -63,7 +103,7 @@ def negamax(spec, current, mask, moves, alpha, beta, keys, lowers, uppers, scrat
     if winning_cells(spec, current, mask) & possible:
         return (cells + 1 - moves) // 2
 
-    # Step 3. Moves that do not hand the opponent an immediate win.
+    # Step 3. Keep the moves that do not hand the opponent an immediate win.
     opponent_winning = winning_cells(spec, current ^ mask, mask)
     forced = possible & opponent_winning
     if forced:
@@ -76,7 +116,7 @@ def negamax(spec, current, mask, moves, alpha, beta, keys, lowers, uppers, scrat
     if moves >= cells - 2:
         return 0  # our safe stone is the last but one: nobody can win any more
 
-    # Step 4. The score range still possible: no win before our next-but-one stone, no loss
+    # Step 4. The scores still possible: no win before our next-but-one stone, no loss
     # before the opponent's next-but-one.
     highest = (cells - 1 - moves) // 2
     if beta > highest:
@@ -90,82 +130,161 @@ def negamax(spec, current, mask, moves, alpha, beta, keys, lowers, uppers, scrat
             return alpha
 
     # Step 5. Transposition table: both bounds, keyed by the symmetry-canonical key.
-    key = position_key(spec, current, mask) | control[2]
-    index = key % keys.shape[0]
-    if keys[index] == key:
-        counters[1] += 1
-        lower = np.int64(lowers[index])
-        upper = np.int64(uppers[index])
-        if lower >= beta:
-            counters[2] += 1
+    key = position_key(spec, current, mask)
+    index = key % TABLE_SIZE
+    identity = (memory[STATE + STATE_TAG] << QUOTIENT_BITS) | (key // TABLE_SIZE)
+    entry = memory[index]
+    table_slot = -1
+    if entry >> IDENTITY_SHIFT == identity:
+        memory[STATE + STATE_TT_HITS] += 1
+        table_slot = ((entry >> 12) & 15) - 1
+        lower = (entry & 63) - SCORE_OFFSET
+        upper = ((entry >> 6) & 63) - SCORE_OFFSET
+        if lower >= beta or lower == upper:
+            memory[STATE + STATE_TT_CUTOFFS] += 1
             return lower
         if upper <= alpha:
-            counters[2] += 1
+            memory[STATE + STATE_TT_CUTOFFS] += 1
             return upper
         if lower > alpha:
             alpha = lower
         if upper < beta:
             beta = upper
-        if lower == upper:
-            counters[2] += 1
-            return lower
+
+    # Step 5b. Enhanced transposition cut-off: a child whose stored upper bound is low
+    # enough proves this node's value is at least beta without searching anything.
+    if moves < cells - ETC_EMPTY_CELLS:
+        opponent_stones = current ^ mask
+        slots = move_slots(spec)
+        child_tag = memory[STATE + STATE_TAG] << QUOTIENT_BITS
+        for slot in range(slots.shape[0]):
+            move = candidates & slots[slot]
+            if move:
+                child_key = position_key(spec, opponent_stones, mask | move)
+                child_entry = memory[child_key % TABLE_SIZE]
+                if child_entry >> IDENTITY_SHIFT == child_tag | (child_key // TABLE_SIZE):
+                    child_upper = ((child_entry >> 6) & 63) - SCORE_OFFSET
+                    if -child_upper >= beta:
+                        memory[STATE + STATE_TT_CUTOFFS] += 1
+                        return -child_upper
 
     # Step 6. Order the moves by the winning cells they create (ties: the game's order).
     slots = move_slots(spec)
-    order_moves = scratch[moves, 0]  # per-ply buffers: no allocation in the search
-    order_scores = scratch[moves, 1]
+    order_moves = SCRATCH + moves * 3 * MAX_SLOTS  # per-ply buffers: no allocation
+    order_scores = order_moves + MAX_SLOTS
+    order_slots = order_scores + MAX_SLOTS
     count = 0
     for slot in range(slots.shape[0]):
         move = candidates & slots[slot]
         if move:
-            score = popcount(winning_cells(spec, current | move, mask))
+            if slot == table_slot:
+                score = 1000  # the move that was best here before goes first
+            else:
+                score = popcount(winning_cells(spec, current | move, mask))
             position = count
-            while position > 0 and order_scores[position - 1] < score:
-                order_moves[position] = order_moves[position - 1]
-                order_scores[position] = order_scores[position - 1]
+            while position > 0 and memory[order_scores + position - 1] < score:
+                memory[order_moves + position] = memory[order_moves + position - 1]
+                memory[order_scores + position] = memory[order_scores + position - 1]
+                memory[order_slots + position] = memory[order_slots + position - 1]
                 position -= 1
-            order_moves[position] = move
-            order_scores[position] = score
+            memory[order_moves + position] = move
+            memory[order_scores + position] = score
+            memory[order_slots + position] = slot
             count += 1
 
-    # Step 7. Search: fail-soft, the first move with the full window, then null windows.
+    # Step 7. Search: the first move with the full window, the others with a null window
+    # that a re-search widens when one turns out better (fail-soft PVS).
     alpha_original = alpha
     best = -cells
+    best_slot = -1
     opponent = current ^ mask
-    for index_move in range(count):
-        move = order_moves[index_move]
-        if index_move == 0:
-            value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, keys, lowers, uppers, scratch, counters, control)
+    for number in range(count):
+        move = memory[order_moves + number]
+        if number == 0:
+            value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, memory)
         else:
-            value = -negamax(spec, opponent, mask | move, moves + 1, -alpha - 1, -alpha, keys, lowers, uppers, scratch, counters, control)
+            value = -negamax(spec, opponent, mask | move, moves + 1, -alpha - 1, -alpha, memory)
             if alpha < value < beta:
-                value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, keys, lowers, uppers, scratch, counters, control)
-        if control[1] != 0:
+                value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, memory)
+        if memory[STATE + STATE_STOP] != 0:
             return 0
         if value > best:
             best = value
-            if moves == control[3]:
-                control[4] = move  # the root's best move so far
+            best_slot = memory[order_slots + number]
+            if moves == memory[STATE + STATE_ROOT_MOVES]:
+                memory[STATE + STATE_ROOT_MOVE] = move
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
-                    counters[3] += 1
-                    if index_move == 0:
-                        counters[4] += 1
+                    memory[STATE + STATE_BETA_CUTOFFS] += 1
+                    if number == 0:
+                        memory[STATE + STATE_FIRST_MOVE_CUTOFFS] += 1
                     break
 
-    # Step 8. Store what was proven, merging with an entry for the same position.
-    if keys[index] != key:
-        keys[index] = key
-        lowers[index] = NO_LOWER
-        uppers[index] = NO_UPPER
-    if best <= alpha_original:
-        if best < uppers[index]:
-            uppers[index] = best
-    elif best >= beta:
-        if best > lowers[index]:
-            lowers[index] = best
+    # Step 8. Store what was proven, merged with what is known of the same position.
+    entry = memory[index]
+    if entry >> IDENTITY_SHIFT == identity:
+        lower = (entry & 63) - SCORE_OFFSET
+        upper = ((entry >> 6) & 63) - SCORE_OFFSET
     else:
-        lowers[index] = best
-        uppers[index] = best
+        lower = -SCORE_OFFSET
+        upper = SCORE_OFFSET - 1
+    if best <= alpha_original:
+        upper = min(upper, best)
+    elif best >= beta:
+        lower = max(lower, best)
+    else:
+        lower = best
+        upper = best
+    if best <= alpha_original:
+        best_slot = -1  # every move failed low: none of them is known to be best
+    memory[index] = (
+        (identity << IDENTITY_SHIFT) | ((best_slot + 1) << 12) | ((upper + SCORE_OFFSET) << 6) | (lower + SCORE_OFFSET)
+    )
     return best
+
+
+@njit(cache=True, nogil=True)
+def solve(spec, current, mask, moves, tag, node_limit, memory):  # type: ignore[no-untyped-def]
+    """Solve from scratch: reset the state slots, then narrow the score range with
+    null-window probes, nearer to 0 first (Pons). Leaves the lower and upper bound, the
+    best move and the probes' node counts in the state slots."""
+    for slot in range(STATE_SIZE):
+        memory[STATE + slot] = 0
+    memory[STATE + STATE_TAG] = tag
+    memory[STATE + STATE_NODE_LIMIT] = node_limit
+    memory[STATE + STATE_ROOT_MOVES] = moves
+    cells = cell_count(spec)
+    return narrow(spec, current, mask, moves, -((cells - moves) // 2), (cells + 1 - moves) // 2, memory)
+
+
+@njit(cache=True, nogil=True)
+def narrow(spec, current, mask, moves, lower, upper, memory):  # type: ignore[no-untyped-def]
+    """Narrow ``[lower, upper]`` to the value with null-window probes, nearer to 0 first."""
+    probes = 0
+    memory[STATE + STATE_LOWER] = lower
+    memory[STATE + STATE_UPPER] = upper
+    while lower < upper:
+        middle = lower + (upper - lower) // 2
+        if middle <= 0 and lower // 2 < middle:
+            middle = lower // 2
+        elif middle >= 0 and upper // 2 > middle:
+            middle = upper // 2
+        before = memory[STATE + STATE_NODES]
+        memory[STATE + STATE_ROOT_MOVE] = 0
+        value = negamax(spec, current, mask, moves, middle, middle + 1, memory)
+        if memory[STATE + STATE_STOP] != 0:
+            break
+        if probes < MAX_LOGGED_PROBES:
+            memory[STATE + STATE_PROBE_NODES + probes] = memory[STATE + STATE_NODES] - before
+        probes += 1
+        if value <= middle:
+            upper = value
+        else:
+            lower = value
+            if memory[STATE + STATE_ROOT_MOVE] != 0:
+                memory[STATE + STATE_BEST_MOVE] = memory[STATE + STATE_ROOT_MOVE]
+        memory[STATE + STATE_LOWER] = lower  # live, for progress reports
+        memory[STATE + STATE_UPPER] = upper
+        memory[STATE + STATE_PROBES] = probes
+    return lower
