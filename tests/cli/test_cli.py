@@ -55,6 +55,21 @@ def test_solve_connect4_pons_example() -> None:
     assert record["score"] == -15 and record["score_text"] == "loss in 2"
 
 
+def test_engines_agree_and_the_choice_is_checked() -> None:
+    compiled = run_json("solve", "connect4", "2252576253462244111563365343671351441")
+    python = run_json("solve", "connect4", "2252576253462244111563365343671351441", "--engine", "python")
+    assert compiled["algorithm"] == "compiled" and python["algorithm"] == "auto"
+    assert compiled["score"] == python["score"] == -1
+    assert run_json("solve", "tictactoe", "--engine", "compiled")["score"] == 0
+
+
+def test_solve_file_check_middle_easy_on_both_engines() -> None:
+    for engine in ("compiled", "python"):
+        done = run("solve", "connect4", "--file", str(DATA / "Test_L2_R1"), "--check", "--engine", engine)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1].startswith("1000/1000 correct, mean nodes ")
+
+
 def test_solve_file_check_end_easy() -> None:
     done = run("solve", "connect4", "--file", str(DATA / "Test_L3_R1"), "--check")
     assert done.returncode == 0, done.stderr
@@ -123,6 +138,9 @@ def test_every_algorithm_agrees_on_the_command_line() -> None:
         (["analyze", "connect4", "--hash", "0"], "--hash"),
         (["analyze", "connect4", "--depth", "two"], "invalid int"),
         (["frobnicate"], "invalid choice"),
+        (["solve", "nim", "--engine", "compiled"], "does not play nim"),
+        (["solve", "connect4", "--engine", "compiled", "-a", "pvs"], "--engine python"),
+        (["solve", "connect4", "--engine", "gpu"], "invalid choice"),
         ([], "required"),
     ],
 )

@@ -104,6 +104,31 @@ def run_analyze(arguments: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
 
 
+def _engine(arguments: argparse.Namespace, position: Position[Any]) -> str:
+    """The engine a solve runs on: compiled when the game has it and nothing asks otherwise."""
+    compiled = hasattr(position, "compiled_form")
+    engine: str | None = arguments.engine
+    if engine == "compiled":
+        if not compiled:
+            raise InvalidOptionError(f"the compiled engine does not play {arguments.game}; use --engine python")
+        if arguments.algorithm != "auto":
+            raise InvalidOptionError("the compiled engine has one algorithm; --algorithm needs --engine python")
+        if arguments.hash is not None:
+            raise InvalidOptionError(
+                "the compiled engine's table has a fixed size (128 MiB); --hash needs --engine python"
+            )
+        return "compiled"
+    if engine is None and compiled and arguments.algorithm == "auto" and arguments.hash is None:
+        return "compiled"
+    return "python"
+
+
+def _compiled_solver() -> Any:
+    from negamax.search.compiled import CompiledSolver
+
+    return CompiledSolver()
+
+
 def run_solve(arguments: argparse.Namespace) -> int:
     game = get_game(arguments.game)
     if arguments.check and not arguments.file:
@@ -117,7 +142,12 @@ def run_solve(arguments: argparse.Namespace) -> int:
     with _stop_on_interrupt() as stop:
         limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
         progress = _progress_printer(game, position, sys.stderr) if sys.stderr.isatty() and not arguments.json else None
-        result = solve(position, limits, algorithm=arguments.algorithm, options=options, on_iteration=progress)
+        if _engine(arguments, position) == "compiled":
+            solver = _compiled_solver()
+            solver.warm_up(position)
+            result = solver.solve(position, limits, on_progress=progress)
+        else:
+            result = solve(position, limits, algorithm=arguments.algorithm, options=options, on_iteration=progress)
         if progress is not None:
             sys.stderr.write("\r\x1b[K")
         _print_result(arguments, game, position, arguments.position or "", result)
@@ -149,6 +179,7 @@ def _is_integer(text: str) -> bool:
 def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
     options = _options(arguments)
     cases = list(_read_cases(arguments.file))
+    solver: Any = None
     show_progress = sys.stderr.isatty()
     correct = checked = failures = total_nodes = 0
     total_cpu = 0.0
@@ -163,7 +194,13 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
                 print(f"line {number}: {error}", file=sys.stderr)
                 continue
             limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
-            result = solve(position, limits, algorithm=arguments.algorithm, options=options)
+            if _engine(arguments, position) == "compiled":
+                if solver is None:
+                    solver = _compiled_solver()
+                    solver.warm_up(position)
+                result = solver.solve(position, limits, principal_variation=arguments.json)
+            else:
+                result = solve(position, limits, algorithm=arguments.algorithm, options=options)
             if not result.completed:
                 failures += 1
                 print(f"line {number}: stopped before the end ({text})", file=sys.stderr)

@@ -65,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("position", nargs="?", default=None)
     solve.add_argument("--file", "-f", help="solve every '<position> [expected score]' line of a file")
     solve.add_argument("--check", action="store_true", help="with --file: compare with the expected scores")
+    solve.add_argument(
+        "--engine",
+        choices=("compiled", "python"),
+        help="compiled (numba; the default for games that have it, such as connect4 and tictactoe)"
+        " or python (every algorithm)",
+    )
     _add_search_options(solve, limits=False)
 
     play = commands.add_parser("play", help="play against the engine in the terminal")

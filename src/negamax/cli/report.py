@@ -63,7 +63,11 @@ def result_text(record: dict[str, Any]) -> str:
         f" TT hits {stats['tt_hits']:,}/{stats['tt_probes']:,}"
     )
     if not record["completed"]:
-        lines.append("stopped    before the search finished: the last completed iteration is shown")
+        if record["lower"] != record["upper"]:
+            low = "-inf" if record["lower"] is None else record["lower"]
+            high = "+inf" if record["upper"] is None else record["upper"]
+            lines.append(f"proven     the value is between {low} and {high}")
+        lines.append("stopped    before the search finished: what was proven so far is shown")
     return "\n".join(lines)
 
 

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+CACHED: Any = {"cache": True}
+"""The jit options games give their overloads: compiled once, then loaded from disk."""
+
 
 def _stub(name: str) -> Any:
     def stub(*arguments: Any) -> Any:
@@ -48,6 +51,3 @@ cell_count = _stub("cell_count")
 position_key = _stub("position_key")
 """``position_key(spec, current, mask) -> int``: a non-negative key, the same for positions
 equal up to the game's symmetries."""
-
-slot_of = _stub("slot_of")
-"""``slot_of(spec, move) -> int``: the index in ``move_slots`` of the mask holding ``move``."""

@@ -13,6 +13,7 @@ from numba import types
 from numba.extending import overload
 
 from negamax.core import compiled
+from negamax.core.compiled import CACHED
 from negamax.games.connect4 import BOARD, BOTTOM, CELLS, CENTRE_FIRST, COLUMN_MASKS, STRIDE
 
 
@@ -27,15 +28,14 @@ SPEC = Connect4Spec()
 BOARD64 = np.int64(BOARD)
 BOTTOM64 = np.int64(BOTTOM)
 SLOTS = np.array([COLUMN_MASKS[column] for column in CENTRE_FIRST], dtype=np.int64)
-SLOT_OF_COLUMN = np.array([CENTRE_FIRST.index(column) for column in range(7)], dtype=np.int64)
 COLUMN_BITS = np.array([0x7F << (column * STRIDE) for column in range(7)], dtype=np.int64)
 
 
 def _is_spec(spec: Any) -> bool:
-    return isinstance(spec, types.BaseNamedTuple) and spec.instance_class is Connect4Spec
+    return isinstance(spec, types.BaseNamedTuple) and getattr(spec, "instance_class", None) is Connect4Spec
 
 
-@overload(compiled.playable_cells, jit_options={"cache": True})
+@overload(compiled.playable_cells, jit_options=CACHED)
 def _playable_cells(spec: Any, mask: Any) -> Any:
     if _is_spec(spec):
 
@@ -46,7 +46,7 @@ def _playable_cells(spec: Any, mask: Any) -> Any:
     return None
 
 
-@overload(compiled.winning_cells, jit_options={"cache": True})
+@overload(compiled.winning_cells, jit_options=CACHED)
 def _winning_cells(spec: Any, stones: Any, mask: Any) -> Any:
     if _is_spec(spec):
 
@@ -67,7 +67,7 @@ def _winning_cells(spec: Any, stones: Any, mask: Any) -> Any:
     return None
 
 
-@overload(compiled.unsafe_cells, jit_options={"cache": True})
+@overload(compiled.unsafe_cells, jit_options=CACHED)
 def _unsafe_cells(spec: Any, opponent_winning: Any) -> Any:
     if _is_spec(spec):
 
@@ -78,7 +78,7 @@ def _unsafe_cells(spec: Any, opponent_winning: Any) -> Any:
     return None
 
 
-@overload(compiled.move_slots, jit_options={"cache": True})
+@overload(compiled.move_slots, jit_options=CACHED)
 def _move_slots(spec: Any) -> Any:
     if _is_spec(spec):
 
@@ -89,7 +89,7 @@ def _move_slots(spec: Any) -> Any:
     return None
 
 
-@overload(compiled.cell_count, jit_options={"cache": True})
+@overload(compiled.cell_count, jit_options=CACHED)
 def _cell_count(spec: Any) -> Any:
     if _is_spec(spec):
 
@@ -100,7 +100,7 @@ def _cell_count(spec: Any) -> Any:
     return None
 
 
-@overload(compiled.position_key, jit_options={"cache": True})
+@overload(compiled.position_key, jit_options=CACHED)
 def _position_key(spec: Any, current: Any, mask: Any) -> Any:
     if _is_spec(spec):
 
@@ -116,20 +116,6 @@ def _position_key(spec: Any, current: Any, mask: Any) -> Any:
                 | ((key >> 42) & COLUMN_BITS[0])
             )
             return min(key, mirrored)
-
-        return impl
-    return None
-
-
-@overload(compiled.slot_of, jit_options={"cache": True})
-def _slot_of(spec: Any, move: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any, move: Any) -> Any:
-            cell = 0
-            while move >> (cell + 1):
-                cell += 1
-            return SLOT_OF_COLUMN[cell // STRIDE]
 
         return impl
     return None

@@ -133,6 +133,12 @@ class TicTacToe:
             return [threats.bit_length() - 1]
         return [cell for cell in PREFERRED_ORDER if empty >> cell & 1]
 
+    def compiled_form(self) -> tuple[Any, int, int, int]:
+        """(spec, current, mask, moves) for the compiled solver (imports numba)."""
+        from negamax.games.tictactoe_compiled import SPEC
+
+        return SPEC, self.mover_stones(), self.crosses | self.noughts, self.played
+
     # -- helpers ------------------------------------------------------------------------
 
     def mover_stones(self) -> int:

@@ -53,6 +53,11 @@ class CompiledSolver:
                 self.tag = 1
         return self.tag
 
+    def warm_up(self, position: Position[Any]) -> None:
+        """Load (or compile) the kernel for this game now, so no timed solve pays for it."""
+        spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
+        kernel.solve(spec, current, mask, moves, self._next_tag(True), 1, self.memory)
+
     def probe(self, position: Position[Any], alpha: int, beta: int) -> int:
         """One fail-soft search of ``position`` with the window (alpha, beta) in Pons' units,
         sharing the current solve's table."""
@@ -138,10 +143,8 @@ class CompiledSolver:
             chosen = None
             for move in board.legal_moves():
                 board.play(move)
-                if board.is_terminal():
-                    child = _terminal_score(board)
-                else:
-                    child = self.probe(board, -value, -value + 1)  # at most -value: it keeps the value
+                # a child worth at most -value keeps the value
+                child = _terminal_score(board) if board.is_terminal() else self.probe(board, -value, -value + 1)
                 board.undo(move)
                 if -child >= value:
                     chosen = move
@@ -195,7 +198,8 @@ def _terminal_score(board: Position[Any]) -> int:
     spec, _, _, moves = board.compiled_form()  # type: ignore[attr-defined]
     if board.terminal_value() == 0:
         return 0
-    return -((spec.width * spec.height + 2 - moves) // 2)
+    cells: int = spec.width * spec.height
+    return -((cells + 2 - int(moves)) // 2)
 
 
 def pons_to_distance(position: Position[Any], score: int) -> int:

@@ -34,7 +34,6 @@ Limits: scores within ±31 (boards of at most 62 cells) and keys below ``TABLE_S
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from negamax.core.compiled import (
@@ -177,10 +176,8 @@ def negamax(spec, current, mask, moves, alpha, beta, memory):  # type: ignore[no
     for slot in range(slots.shape[0]):
         move = candidates & slots[slot]
         if move:
-            if slot == table_slot:
-                score = 1000  # the move that was best here before goes first
-            else:
-                score = popcount(winning_cells(spec, current | move, mask))
+            # the move that was best here before goes first, then by winning cells made
+            score = 1000 if slot == table_slot else popcount(winning_cells(spec, current | move, mask))
             position = count
             while position > 0 and memory[order_scores + position - 1] < score:
                 memory[order_moves + position] = memory[order_moves + position - 1]
