@@ -141,6 +141,8 @@ def test_every_algorithm_agrees_on_the_command_line() -> None:
         (["solve", "nim", "--engine", "compiled"], "does not play nim"),
         (["solve", "connect4", "--engine", "compiled", "-a", "pvs"], "--engine python"),
         (["solve", "connect4", "--engine", "gpu"], "invalid choice"),
+        (["solve", "connect4", "--engine", "python", "--threads", "2"], "one thread"),
+        (["solve", "connect4", "--threads", "0"], "at least 1"),
         ([], "required"),
     ],
 )

@@ -107,3 +107,12 @@ def test_limits_and_stop_give_proven_bounds(solver: CompiledSolver) -> None:
     progress: list[object] = []
     solver.solve(GAME.new_position("4453"), SearchLimits(time=0.6), on_progress=progress.append)
     assert progress  # reported while the kernel ran
+
+
+def test_two_threads_give_the_same_values() -> None:
+    single, double = CompiledSolver(threads=1), CompiledSolver(threads=2)
+    for moves, expected in _cases("Test_L1_R2")[:4]:
+        position = GAME.new_position(moves)
+        assert single.solve_value(position)[0] == double.solve_value(position)[0] == expected
+    position = GAME.new_position(_cases("Test_L1_R2")[5][0])
+    assert double.solve(position).score == single.solve(position).score

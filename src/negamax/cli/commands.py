@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import dataclasses
 import json
+import os
 import signal
 import sys
 import threading
@@ -120,13 +121,16 @@ def _engine(arguments: argparse.Namespace, position: Position[Any]) -> str:
         return "compiled"
     if engine is None and compiled and arguments.algorithm == "auto" and arguments.hash is None:
         return "compiled"
+    if arguments.threads is not None:
+        raise InvalidOptionError("--threads runs the compiled engine; the python engine has one thread")
     return "python"
 
 
-def _compiled_solver() -> Any:
+def _compiled_solver(arguments: argparse.Namespace) -> Any:
     from negamax.search.compiled import CompiledSolver
 
-    return CompiledSolver()
+    threads = arguments.threads if arguments.threads is not None else (os.cpu_count() or 1)
+    return CompiledSolver(threads=threads)
 
 
 def run_solve(arguments: argparse.Namespace) -> int:
@@ -143,7 +147,7 @@ def run_solve(arguments: argparse.Namespace) -> int:
         limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
         progress = _progress_printer(game, position, sys.stderr) if sys.stderr.isatty() and not arguments.json else None
         if _engine(arguments, position) == "compiled":
-            solver = _compiled_solver()
+            solver = _compiled_solver(arguments)
             solver.warm_up(position)
             result = solver.solve(position, limits, on_progress=progress)
         else:
@@ -196,7 +200,7 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
             limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
             if _engine(arguments, position) == "compiled":
                 if solver is None:
-                    solver = _compiled_solver()
+                    solver = _compiled_solver(arguments)
                     solver.warm_up(position)
                 result = solver.solve(position, limits, principal_variation=arguments.json)
             else:

@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="compiled (numba; the default for games that have it, such as connect4 and tictactoe)"
         " or python (every algorithm)",
     )
+    solve.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="compiled engine: worker threads sharing one table (default: all cores)",
+    )
     _add_search_options(solve, limits=False)
 
     play = commands.add_parser("play", help="play against the engine in the terminal")

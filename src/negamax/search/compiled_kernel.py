@@ -13,20 +13,21 @@ met at), so stored values need no adjustment.
 Window contract of ``negamax`` (fail-soft): for the true value ``v``, a result
 ``r <= alpha`` means ``v <= r``; ``r >= beta`` means ``v >= r``; otherwise ``r == v``.
 
-Everything the kernel reads and writes lives in one int64 array, ``memory`` (one argument
-instead of several keeps recursive calls cheap):
+The kernel reads and writes two int64 arrays (few arguments keep recursive calls cheap):
 
-* ``[0, TABLE_SIZE)``: the transposition table. ``TABLE_SIZE`` is a prime fixed at compile
-  time (so ``key % TABLE_SIZE`` compiles to a multiplication). The slot is ``key %
-  TABLE_SIZE``; the entry packs, from bit 0: the lower bound + 32 (6 bits), the upper bound
-  + 32 (6 bits), the best move's slot + 1 (4 bits, 0: none), ``key // TABLE_SIZE`` (25
-  bits) and the solve's tag (22 bits). A new tag per solve empties the table without
-  rewriting it; an all-zero entry is empty. Entries are always replaced, and merged when
-  the position is the same.
-* ``[STATE, STATE + STATE_SIZE)``: counters and controls, the ``STATE_*`` offsets below.
-  The caller may set ``STATE_STOP`` from another thread (the kernel holds no Python lock)
-  to make the kernel unwind at once.
-* ``[SCRATCH, ...)``: per-ply move-ordering buffers, so the search never allocates.
+* ``table``, ``TABLE_SIZE`` entries, shared by every worker thread: the transposition
+  table. ``TABLE_SIZE`` is a prime fixed at compile time (so ``key % TABLE_SIZE`` compiles
+  to a multiplication). The slot is ``key % TABLE_SIZE``; the entry packs, from bit 0: the
+  lower bound + 32 (6 bits), the upper bound + 32 (6 bits), the best move's slot + 1 (4
+  bits, 0: none), ``key // TABLE_SIZE`` (25 bits) and the solve's tag (22 bits). A new tag
+  per solve empties the table without rewriting it; an all-zero entry is empty. Entries
+  are always replaced, and merged when the position is the same. Each entry is one aligned
+  64-bit word, so threads writing at once never tear an entry (a lost update only costs
+  time).
+* ``work``, one per worker: counters and controls at the ``STATE_*`` offsets below, then
+  per-ply move-ordering buffers, so the search never allocates. The caller may set
+  ``STATE_STOP`` from another thread (the kernel holds no Python lock) to make the kernel
+  unwind at once.
 
 Limits: scores within ±31 (boards of at most 62 cells) and keys below ``TABLE_SIZE * 2**25``
 (2**49 for Connect 4's ``current + mask``).
@@ -34,6 +35,7 @@ Limits: scores within ±31 (boards of at most 62 cells) and keys below ``TABLE_S
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from negamax.core.compiled import (
@@ -49,7 +51,6 @@ TABLE_SIZE = 16_777_259
 """The smallest prime above 2**24 (the size Pons' solver uses): 16.8 M entries, 128 MiB."""
 QUOTIENT_BITS = 25
 SCORE_OFFSET = 32
-STATE = TABLE_SIZE
 STATE_NODES = 0
 STATE_TT_HITS = 1
 STATE_TT_CUTOFFS = 2
@@ -67,10 +68,10 @@ STATE_PROBES = 14
 STATE_PROBE_NODES = 16
 MAX_LOGGED_PROBES = 32
 STATE_SIZE = STATE_PROBE_NODES + MAX_LOGGED_PROBES
-SCRATCH = STATE + STATE_SIZE
+SCRATCH = STATE_SIZE
 MAX_SLOTS = 16
 MAX_PLIES = 64
-MEMORY_SIZE = SCRATCH + MAX_PLIES * 3 * MAX_SLOTS
+WORK_SIZE = SCRATCH + MAX_PLIES * 3 * MAX_SLOTS
 MAX_TAG = (1 << 22) - 1
 ETC_EMPTY_CELLS = 12
 """Enhanced transposition cut-offs are tried only while more cells than this are empty:
@@ -87,13 +88,13 @@ def popcount(bits: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def negamax(spec, current, mask, moves, alpha, beta, memory):  # type: ignore[no-untyped-def]
+def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
     # Step 1. Count the node; unwind at once if asked to stop.
-    memory[STATE + STATE_NODES] += 1
-    if memory[STATE + STATE_STOP] != 0:
+    work[STATE_NODES] += 1
+    if work[STATE_STOP] != 0:
         return 0
-    if memory[STATE + STATE_NODES] >= memory[STATE + STATE_NODE_LIMIT]:
-        memory[STATE + STATE_STOP] = 1
+    if work[STATE_NODES] >= work[STATE_NODE_LIMIT]:
+        work[STATE_STOP] = 1
         return 0
 
     # Step 2. An immediate win ends the search here.
@@ -131,19 +132,19 @@ def negamax(spec, current, mask, moves, alpha, beta, memory):  # type: ignore[no
     # Step 5. Transposition table: both bounds, keyed by the symmetry-canonical key.
     key = position_key(spec, current, mask)
     index = key % TABLE_SIZE
-    identity = (memory[STATE + STATE_TAG] << QUOTIENT_BITS) | (key // TABLE_SIZE)
-    entry = memory[index]
+    identity = (work[STATE_TAG] << QUOTIENT_BITS) | (key // TABLE_SIZE)
+    entry = table[index]
     table_slot = -1
     if entry >> IDENTITY_SHIFT == identity:
-        memory[STATE + STATE_TT_HITS] += 1
+        work[STATE_TT_HITS] += 1
         table_slot = ((entry >> 12) & 15) - 1
         lower = (entry & 63) - SCORE_OFFSET
         upper = ((entry >> 6) & 63) - SCORE_OFFSET
         if lower >= beta or lower == upper:
-            memory[STATE + STATE_TT_CUTOFFS] += 1
+            work[STATE_TT_CUTOFFS] += 1
             return lower
         if upper <= alpha:
-            memory[STATE + STATE_TT_CUTOFFS] += 1
+            work[STATE_TT_CUTOFFS] += 1
             return upper
         if lower > alpha:
             alpha = lower
@@ -155,16 +156,16 @@ def negamax(spec, current, mask, moves, alpha, beta, memory):  # type: ignore[no
     if moves < cells - ETC_EMPTY_CELLS:
         opponent_stones = current ^ mask
         slots = move_slots(spec)
-        child_tag = memory[STATE + STATE_TAG] << QUOTIENT_BITS
+        child_tag = work[STATE_TAG] << QUOTIENT_BITS
         for slot in range(slots.shape[0]):
             move = candidates & slots[slot]
             if move:
                 child_key = position_key(spec, opponent_stones, mask | move)
-                child_entry = memory[child_key % TABLE_SIZE]
+                child_entry = table[child_key % TABLE_SIZE]
                 if child_entry >> IDENTITY_SHIFT == child_tag | (child_key // TABLE_SIZE):
                     child_upper = ((child_entry >> 6) & 63) - SCORE_OFFSET
                     if -child_upper >= beta:
-                        memory[STATE + STATE_TT_CUTOFFS] += 1
+                        work[STATE_TT_CUTOFFS] += 1
                         return -child_upper
 
     # Step 6. Order the moves by the winning cells they create (ties: the game's order).
@@ -179,14 +180,14 @@ def negamax(spec, current, mask, moves, alpha, beta, memory):  # type: ignore[no
             # the move that was best here before goes first, then by winning cells made
             score = 1000 if slot == table_slot else popcount(winning_cells(spec, current | move, mask))
             position = count
-            while position > 0 and memory[order_scores + position - 1] < score:
-                memory[order_moves + position] = memory[order_moves + position - 1]
-                memory[order_scores + position] = memory[order_scores + position - 1]
-                memory[order_slots + position] = memory[order_slots + position - 1]
+            while position > 0 and work[order_scores + position - 1] < score:
+                work[order_moves + position] = work[order_moves + position - 1]
+                work[order_scores + position] = work[order_scores + position - 1]
+                work[order_slots + position] = work[order_slots + position - 1]
                 position -= 1
-            memory[order_moves + position] = move
-            memory[order_scores + position] = score
-            memory[order_slots + position] = slot
+            work[order_moves + position] = move
+            work[order_scores + position] = score
+            work[order_slots + position] = slot
             count += 1
 
     # Step 7. Search: the first move with the full window, the others with a null window
@@ -196,30 +197,30 @@ def negamax(spec, current, mask, moves, alpha, beta, memory):  # type: ignore[no
     best_slot = -1
     opponent = current ^ mask
     for number in range(count):
-        move = memory[order_moves + number]
+        move = work[order_moves + number]
         if number == 0:
-            value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, memory)
+            value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
         else:
-            value = -negamax(spec, opponent, mask | move, moves + 1, -alpha - 1, -alpha, memory)
+            value = -negamax(spec, opponent, mask | move, moves + 1, -alpha - 1, -alpha, table, work)
             if alpha < value < beta:
-                value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, memory)
-        if memory[STATE + STATE_STOP] != 0:
+                value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
+        if work[STATE_STOP] != 0:
             return 0
         if value > best:
             best = value
-            best_slot = memory[order_slots + number]
-            if moves == memory[STATE + STATE_ROOT_MOVES]:
-                memory[STATE + STATE_ROOT_MOVE] = move
+            best_slot = work[order_slots + number]
+            if moves == work[STATE_ROOT_MOVES]:
+                work[STATE_ROOT_MOVE] = move
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
-                    memory[STATE + STATE_BETA_CUTOFFS] += 1
+                    work[STATE_BETA_CUTOFFS] += 1
                     if number == 0:
-                        memory[STATE + STATE_FIRST_MOVE_CUTOFFS] += 1
+                        work[STATE_FIRST_MOVE_CUTOFFS] += 1
                     break
 
     # Step 8. Store what was proven, merged with what is known of the same position.
-    entry = memory[index]
+    entry = table[index]
     if entry >> IDENTITY_SHIFT == identity:
         lower = (entry & 63) - SCORE_OFFSET
         upper = ((entry >> 6) & 63) - SCORE_OFFSET
@@ -235,53 +236,83 @@ def negamax(spec, current, mask, moves, alpha, beta, memory):  # type: ignore[no
         upper = best
     if best <= alpha_original:
         best_slot = -1  # every move failed low: none of them is known to be best
-    memory[index] = (
+    table[index] = (
         (identity << IDENTITY_SHIFT) | ((best_slot + 1) << 12) | ((upper + SCORE_OFFSET) << 6) | (lower + SCORE_OFFSET)
     )
     return best
 
 
 @njit(cache=True, nogil=True)
-def solve(spec, current, mask, moves, tag, node_limit, memory):  # type: ignore[no-untyped-def]
+def solve(spec, current, mask, moves, tag, node_limit, table, work):  # type: ignore[no-untyped-def]
     """Solve from scratch: reset the state slots, then narrow the score range with
     null-window probes, nearer to 0 first (Pons). Leaves the lower and upper bound, the
     best move and the probes' node counts in the state slots."""
     for slot in range(STATE_SIZE):
-        memory[STATE + slot] = 0
-    memory[STATE + STATE_TAG] = tag
-    memory[STATE + STATE_NODE_LIMIT] = node_limit
-    memory[STATE + STATE_ROOT_MOVES] = moves
+        work[slot] = 0
+    work[STATE_TAG] = tag
+    work[STATE_NODE_LIMIT] = node_limit
+    work[STATE_ROOT_MOVES] = moves
     cells = cell_count(spec)
-    return narrow(spec, current, mask, moves, -((cells - moves) // 2), (cells + 1 - moves) // 2, memory)
+    return narrow(spec, current, mask, moves, -((cells - moves) // 2), (cells + 1 - moves) // 2, table, work)
 
 
 @njit(cache=True, nogil=True)
-def narrow(spec, current, mask, moves, lower, upper, memory):  # type: ignore[no-untyped-def]
+def narrow(spec, current, mask, moves, lower, upper, table, work):  # type: ignore[no-untyped-def]
     """Narrow ``[lower, upper]`` to the value with null-window probes, nearer to 0 first."""
     probes = 0
-    memory[STATE + STATE_LOWER] = lower
-    memory[STATE + STATE_UPPER] = upper
+    work[STATE_LOWER] = lower
+    work[STATE_UPPER] = upper
     while lower < upper:
         middle = lower + (upper - lower) // 2
         if middle <= 0 and lower // 2 < middle:
             middle = lower // 2
         elif middle >= 0 and upper // 2 > middle:
             middle = upper // 2
-        before = memory[STATE + STATE_NODES]
-        memory[STATE + STATE_ROOT_MOVE] = 0
-        value = negamax(spec, current, mask, moves, middle, middle + 1, memory)
-        if memory[STATE + STATE_STOP] != 0:
+        before = work[STATE_NODES]
+        work[STATE_ROOT_MOVE] = 0
+        value = negamax(spec, current, mask, moves, middle, middle + 1, table, work)
+        if work[STATE_STOP] != 0:
             break
         if probes < MAX_LOGGED_PROBES:
-            memory[STATE + STATE_PROBE_NODES + probes] = memory[STATE + STATE_NODES] - before
+            work[STATE_PROBE_NODES + probes] = work[STATE_NODES] - before
         probes += 1
         if value <= middle:
             upper = value
         else:
             lower = value
-            if memory[STATE + STATE_ROOT_MOVE] != 0:
-                memory[STATE + STATE_BEST_MOVE] = memory[STATE + STATE_ROOT_MOVE]
-        memory[STATE + STATE_LOWER] = lower  # live, for progress reports
-        memory[STATE + STATE_UPPER] = upper
-        memory[STATE + STATE_PROBES] = probes
+            if work[STATE_ROOT_MOVE] != 0:
+                work[STATE_BEST_MOVE] = work[STATE_ROOT_MOVE]
+        work[STATE_LOWER] = lower  # live, for progress reports
+        work[STATE_UPPER] = upper
+        work[STATE_PROBES] = probes
     return lower
+
+
+@njit(cache=True)
+def child_order(spec, current, mask, moves):  # type: ignore[no-untyped-def]
+    """The moves the kernel would search at this node, in its order (0 where unused)."""
+    order = np.zeros(MAX_SLOTS, dtype=np.int64)
+    possible = playable_cells(spec, mask)
+    if winning_cells(spec, current, mask) & possible:
+        return order
+    opponent_winning = winning_cells(spec, current ^ mask, mask)
+    forced = possible & opponent_winning
+    if forced:
+        possible = forced
+    candidates = possible & ~unsafe_cells(spec, opponent_winning)
+    slots = move_slots(spec)
+    scores = np.full(MAX_SLOTS, -1, dtype=np.int64)
+    count = 0
+    for slot in range(slots.shape[0]):
+        move = candidates & slots[slot]
+        if move:
+            score = popcount(winning_cells(spec, current | move, mask))
+            position = count
+            while position > 0 and scores[position - 1] < score:
+                order[position] = order[position - 1]
+                scores[position] = scores[position - 1]
+                position -= 1
+            order[position] = move
+            scores[position] = score
+            count += 1
+    return order
