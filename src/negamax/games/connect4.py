@@ -20,6 +20,7 @@ follow Pons: positive when the side to move wins, ``22 - (stones the winner has 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
 from typing import Any
 
@@ -168,9 +169,7 @@ class Connect4:
 
     def compiled_form(self) -> tuple[Any, int, int, int]:
         """(spec, current, mask, moves) for the compiled solver (imports numba)."""
-        from negamax.games.connect4_compiled import SPEC
-
-        return SPEC, self.current, self.mask, self.moves
+        return _compiled_spec(), self.current, self.mask, self.moves
 
     def safe_moves(self) -> list[int] | None:
         """Pons' non-losing moves, ordered by the number of winning cells they create."""
@@ -319,3 +318,10 @@ class Connect4Game(BaseGame):
             ply = WIN + score
             return -((CELLS + 2) // 2 - ((played + 1) // 2 + ply // 2))
         return score
+
+
+@functools.cache
+def _compiled_spec() -> Any:
+    from negamax.games.connect4_compiled import SPEC  # imports numba: only when the compiled path runs
+
+    return SPEC

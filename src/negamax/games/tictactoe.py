@@ -9,6 +9,7 @@ still open for the opponent.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
 from typing import Any
 
@@ -135,9 +136,7 @@ class TicTacToe:
 
     def compiled_form(self) -> tuple[Any, int, int, int]:
         """(spec, current, mask, moves) for the compiled solver (imports numba)."""
-        from negamax.games.tictactoe_compiled import SPEC
-
-        return SPEC, self.mover_stones(), self.crosses | self.noughts, self.played
+        return _compiled_spec(), self.mover_stones(), self.crosses | self.noughts, self.played
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -225,3 +224,10 @@ class TicTacToeGame(BaseGame):
         board = "\n---+---+---\n".join(rows)
         turn = "X" if position.player() == 0 else "O"
         return f"{board}\n{turn} to move" if not position.is_terminal() else board
+
+
+@functools.cache
+def _compiled_spec() -> Any:
+    from negamax.games.tictactoe_compiled import SPEC  # imports numba: only when the compiled path runs
+
+    return SPEC

@@ -101,6 +101,9 @@ class CompiledSolver:
         """The exact value in Pons' units and the nodes searched (by every worker): the
         lean path that Pons' benchmark measures (no best move, no limits, no result)."""
         spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
+        if self.threads == 1:
+            value = kernel.solve(spec, current, mask, moves, self._next_tag(True), NO_LIMIT, self.table, self.works[0])
+            return int(value), int(self.state[kernel.STATE_NODES])
         nodes = self._search(spec, current, mask, moves, self._next_tag(True), NO_LIMIT, SearchLimits(), None, None)
         return int(self.state[kernel.STATE_LOWER]), nodes
 

@@ -1,0 +1,122 @@
+"""Pascal Pons' Connect 4 benchmark sets on negamax's engines, against his published figures.
+
+For each set: positions, correct, mean nodes, mean CPU time and nodes per CPU-second of
+the compiled engine on one thread (the figures comparable with Pons' C++ solver, which
+also times the solve alone), then the wall time per position on all cores and the
+speed-up, and the pure-Python engine on the sets where it finishes in reasonable time.
+
+Run: ``python benchmarks/connect4_sets.py`` (about 5 minutes on 2 cores; ``--quick`` for
+a shorter sample).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from negamax.games.connect4 import Connect4Game
+from negamax.search import solve
+from negamax.search.compiled import CompiledSolver
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+GAME = Connect4Game()
+
+# (file, name, positions run, Pons' C++ CPU seconds per position, Pons' mean nodes)
+SETS = [
+    ("Test_L3_R1", "End-Easy", 1000, 10e-6, 51),
+    ("Test_L2_R1", "Middle-Easy", 1000, 65e-6, 449),
+    ("Test_L2_R2", "Middle-Medium", 1000, 5.3e-3, 39_800),
+    ("Test_L1_R1", "Begin-Easy", 1000, 0.38e-3, 3_300),
+    ("Test_L1_R2", "Begin-Medium", 50, 0.188, 1_360_000),
+    ("Test_L1_R3", "Begin-Hard", 20, 7.0, 48_300_000),
+]
+PYTHON_POSITIONS = {"Test_L3_R1": 1000, "Test_L2_R1": 1000, "Test_L2_R2": 20}
+
+
+def load(name: str, count: int) -> list[tuple[Any, int]]:
+    lines = (DATA / name).read_text().splitlines()[:count]
+    return [(GAME.new_position(moves), int(score)) for moves, score in (line.split() for line in lines)]
+
+
+def run_compiled(solver: CompiledSolver, cases: list[tuple[Any, int]]) -> dict[str, float]:
+    solver.warm_up(cases[0][0])
+    correct = nodes = 0
+    start_cpu, start_wall = time.process_time(), time.perf_counter()
+    for position, expected in cases:
+        value, searched = solver.solve_value(position)
+        correct += value == expected
+        nodes += searched
+    cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
+    count = len(cases)
+    return {"correct": correct, "nodes": nodes / count, "cpu": cpu / count, "wall": wall / count, "nps": nodes / cpu}
+
+
+def run_python(cases: list[tuple[Any, int]]) -> dict[str, float]:
+    correct = nodes = 0
+    start = time.process_time()
+    for position, expected in cases:
+        result = solve(position)
+        correct += GAME.game_score(position, result.score) == expected
+        nodes += result.nodes
+    cpu = time.process_time() - start
+    return {"correct": correct, "nodes": nodes / len(cases), "cpu": cpu / len(cases), "nps": nodes / cpu}
+
+
+def duration(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a tenth of each set (at least 5 positions)")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="the 'all cores' run")
+    parser.add_argument("--no-python", action="store_true", help="skip the pure-Python engine")
+    arguments = parser.parse_args()
+    single = CompiledSolver(threads=1)
+    multi = CompiledSolver(threads=arguments.threads) if arguments.threads > 1 else None
+    header = (
+        f"{'set':<14}{'positions':>10}{'correct':>9}{'mean nodes':>13}{'Pons nodes':>12}{'ratio':>7}"
+        f"{'CPU/pos':>11}{'Pons CPU':>11}{'ratio':>7}{'Mnodes/s':>10}"
+    )
+    if multi:
+        header += f"{'wall/pos ' + str(arguments.threads) + 't':>14}{'speed-up':>9}"
+    print("compiled engine, 1 thread (all cores: wall time)")
+    print(header)
+    for name, label, count, pons_cpu, pons_nodes in SETS:
+        cases = load(name, max(count // 10, 5) if arguments.quick else count)
+        one = run_compiled(single, cases)
+        line = (
+            f"{label:<14}{len(cases):>10}{int(one['correct']):>9}{one['nodes']:>13,.1f}{pons_nodes:>12,}"
+            f"{one['nodes'] / pons_nodes:>7.2f}{duration(one['cpu']):>11}{duration(pons_cpu):>11}"
+            f"{one['cpu'] / pons_cpu:>7.2f}{one['nps'] / 1e6:>10.2f}"
+        )
+        if multi:
+            many = run_compiled(multi, cases)
+            assert many["correct"] == one["correct"], "threads changed a value"
+            line += f"{duration(many['wall']):>14}{one['wall'] / many['wall']:>8.2f}x"
+        print(line, flush=True)
+    if arguments.no_python:
+        return
+    print("\npure-Python engine (default algorithm)")
+    print(f"{'set':<14}{'positions':>10}{'correct':>9}{'mean nodes':>13}{'CPU/pos':>11}{'nodes/s':>10}")
+    for name, label, *_ in SETS:
+        if name not in PYTHON_POSITIONS:
+            continue
+        cases = load(name, max(PYTHON_POSITIONS[name] // 10, 5) if arguments.quick else PYTHON_POSITIONS[name])
+        result = run_python(cases)
+        print(
+            f"{label:<14}{len(cases):>10}{int(result['correct']):>9}{result['nodes']:>13,.1f}"
+            f"{duration(result['cpu']):>11}{result['nps']:>10,.0f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
