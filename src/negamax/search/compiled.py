@@ -48,9 +48,14 @@ class CompiledSolver:
     table, until the main worker finishes. The value is the main worker's, so it never
     depends on the number of threads; node counts then vary from run to run.
 
-    Measured on the first 3 Begin-Hard positions, 2 threads against 1 (wall time): this
-    design 1.2x; lazy SMP (helpers searching the same probes, in a rotated move order near
-    the root or not) 0.95x, because the main worker still searched every node itself.
+    Measured, 2 threads against 1 (wall time): on the first 3-4 Begin-Hard positions this
+    design gains 1.2-1.38x (1.30x on the first 20), but loses on the empty board (197 s
+    against 170 s: its children are each as hard as the root). Alternatives measured on
+    the same positions: lazy SMP (helpers on the same probes, in a rotated move order near
+    the root or not) 0.95x, the main worker still searching every node itself; ABDADA (all
+    threads on each probe, children busy elsewhere put off) 0.90x, the threads walking
+    the first-child path in lockstep; helpers running each probe's null windows on the
+    root's other children and the first child's other replies 1.06x.
     """
 
     def __init__(self, threads: int = 1) -> None:
