@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Hashable
 from typing import Any
 
-from negamax.core.errors import IllegalMoveError, InvalidPositionError
+from negamax.core.errors import InvalidPositionError
 from negamax.core.game import Position
 from negamax.core.rules import BaseGame
+from negamax.games.tree import ChildIndexMoves
 
 MASK64 = (1 << 64) - 1
 
@@ -144,7 +144,7 @@ FIELDS = {
 }
 
 
-class RandomTreeGame(BaseGame):
+class RandomTreeGame(ChildIndexMoves, BaseGame):
     name = "random"
     description = "A seeded random game tree (or DAG) for tests and teaching"
     position_help = "key=value pairs, e.g. branching=3,depth=5,seed=7,values=-9..9,transpositions=20"
@@ -171,15 +171,6 @@ class RandomTreeGame(BaseGame):
                     raise
                 raise InvalidPositionError(f"random tree: {part!r} needs a whole number") from None
         return RandomTree(TreeShape(**settings))
-
-    def parse_move(self, position: Position[Any], text: str) -> int:
-        moves = position.legal_moves()
-        if not text.strip().isdigit() or int(text) not in moves:
-            raise IllegalMoveError(f"{text!r} is not a child index; choose 0-{len(moves) - 1}")
-        return int(text)
-
-    def move_text(self, position: Position[Any], move: Hashable) -> str:
-        return str(move)
 
     def position_text(self, position: Position[Any]) -> str:
         assert isinstance(position, RandomTree)

@@ -82,7 +82,20 @@ def _check_tree(tree: object, text: str) -> Tree:
     return [_check_tree(child, text) for child in tree]
 
 
-class TreeGame(BaseGame):
+class ChildIndexMoves:
+    """Moves written as the index of the child they lead to (0, 1, ...)."""
+
+    def parse_move(self, position: Position[Any], text: str) -> int:
+        moves = position.legal_moves()
+        if not text.strip().isdigit() or int(text) not in moves:
+            raise IllegalMoveError(f"{text!r} is not a child index; choose 0-{len(moves) - 1}")
+        return int(text)
+
+    def move_text(self, position: Position[Any], move: Hashable) -> str:
+        return str(move)
+
+
+class TreeGame(ChildIndexMoves, BaseGame):
     name = "tree"
     description = "An explicit game tree of nested lists; leaves valued for the root player"
     position_help = "a nested list, e.g. [[3,12,8],[2,4,6],[14,5,2]]"
@@ -94,15 +107,6 @@ class TreeGame(BaseGame):
         except json.JSONDecodeError as error:
             raise InvalidPositionError(f"tree {text!r}: not a nested list ({error.msg})") from None
         return ExplicitTree(_check_tree(tree, text))
-
-    def parse_move(self, position: Position[Any], text: str) -> int:
-        moves = position.legal_moves()
-        if not text.strip().isdigit() or int(text) not in moves:
-            raise IllegalMoveError(f"{text!r} is not a child index; choose 0-{len(moves) - 1}")
-        return int(text)
-
-    def move_text(self, position: Position[Any], move: Hashable) -> str:
-        return str(move)
 
     def position_text(self, position: Position[Any]) -> str:
         assert isinstance(position, ExplicitTree)
