@@ -195,3 +195,25 @@ def test_importing_negamax_stays_light() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]"
+
+
+def test_trace_writes_each_format(tmp_path: Path) -> None:
+    for form in ("svg", "html", "dot", "json"):
+        target = tmp_path / f"trace.{form}"
+        done = run("trace", "tictactoe", "0438", "--format", form, "-o", str(target))
+        assert done.returncode == 0, done.stderr
+        assert target.stat().st_size > 200
+    shown = run("trace", "tree", "[[3,12,8],[2,4,6],[14,5,2]]")
+    assert shown.stdout.splitlines()[1] == "root: 3  [-inf, +inf]"
+    too_big = run("trace", "tictactoe", "--algorithm", "negamax", "--max-nodes", "50")
+    assert too_big.returncode == 2 and "more than 50 nodes" in too_big.stderr
+
+
+def test_compare_shows_the_same_value_and_falling_node_counts() -> None:
+    done = run("compare", "tictactoe", "04")
+    assert done.returncode == 0
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines()[1:-1]}
+    nodes = [int(rows[name][2].replace(",", "")) for name in ("negamax", "alphabeta", "alphabeta-tt", "pvs")]
+    assert nodes == sorted(nodes, reverse=True) and len(set(nodes)) == 4
+    assert {rows[name][1] for name in rows} == {"0"}
+    assert done.stdout.strip().endswith("every algorithm finds the same value (0)")

@@ -346,3 +346,62 @@ def run_bench(arguments: argparse.Namespace) -> int:
     from negamax.cli.bench import run
 
     return run(as_json=arguments.json)
+
+
+def _search_or_solve(
+    position: Position[Any], algorithm: str, depth: int | None, trace: Any = None
+) -> SearchResult[Any]:
+    if depth is None:
+        return solve(position, algorithm=algorithm, trace=trace)
+    return search(position, SearchLimits(depth=depth), algorithm=algorithm, trace=trace)
+
+
+def run_trace(arguments: argparse.Namespace) -> int:
+    from negamax.search.trace import SearchTrace
+    from negamax.viz.render import render
+
+    game = get_game(arguments.game)
+    position = game.new_position(arguments.position)
+    options_for(arguments.algorithm)  # an unknown name fails here, before any search
+    if arguments.max_nodes < 1:
+        raise InvalidOptionError(f"--max-nodes must be at least 1, not {arguments.max_nodes}")
+    trace = SearchTrace(max_nodes=arguments.max_nodes)
+    result = _search_or_solve(position, arguments.algorithm, arguments.depth, trace)
+    title = (
+        f"{game.name} {arguments.position or '(start)'}: {arguments.algorithm}"
+        f"{'' if arguments.depth is None else f' depth {arguments.depth}'}, value {describe(result.score)},"
+        f" {result.nodes} nodes"
+    )
+    text = render(trace, game, position, arguments.format, title)
+    if arguments.output:
+        try:
+            with open(arguments.output, "w", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+        except OSError as error:
+            raise InvalidOptionError(f"cannot write {arguments.output}: {error.strerror}") from None
+        print(f"wrote {arguments.output} ({len(trace.nodes)} nodes)")
+    else:
+        print(text)
+    return EXIT_OK
+
+
+def run_compare(arguments: argparse.Namespace) -> int:
+    game = get_game(arguments.game)
+    position = game.new_position(arguments.position)
+    names = [name.strip() for name in arguments.algorithms.split(",") if name.strip()]
+    for name in names:
+        options_for(name)
+    print(f"{'algorithm':<14}{'value':>12}{'nodes':>11}{'cutoffs':>10}{'TT hits':>10}{'CPU ms':>9}")
+    values = set()
+    for name in names:
+        result = _search_or_solve(position, name, arguments.depth)
+        values.add(result.score)
+        print(
+            f"{name:<14}{describe(result.score):>12}{result.nodes:>11,}{result.stats.beta_cutoffs:>10,}"
+            f"{result.stats.tt_hits:>10,}{result.cpu_time * 1000:>9.1f}"
+        )
+    if len(values) != 1:
+        print("the algorithms disagree: this is a bug, please report it")
+        return EXIT_MISMATCH
+    print(f"every algorithm finds the same value ({describe(values.pop())})")
+    return EXIT_OK

@@ -86,6 +86,23 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--self", dest="self_play", action="store_true", help="let the engine play both sides")
     _add_search_options(play, limits=True)
 
+    trace = commands.add_parser("trace", help="record a search node by node and draw it")
+    trace.add_argument("game")
+    trace.add_argument("position", nargs="?", default=None)
+    trace.add_argument("--algorithm", "-a", default="alphabeta", metavar="NAME", help="default: alphabeta")
+    trace.add_argument("--depth", "-d", type=int, help="search this many plies (default: to the end)")
+    trace.add_argument("--format", "-f", default="text", choices=("text", "json", "dot", "svg", "html"))
+    trace.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+    trace.add_argument("--max-nodes", type=int, default=20_000, help="refuse traces larger than this (default 20000)")
+
+    compare = commands.add_parser("compare", help="the same position under several algorithms")
+    compare.add_argument("game")
+    compare.add_argument("position", nargs="?", default=None)
+    compare.add_argument(
+        "--algorithms", default="negamax,alphabeta,alphabeta-tt,pvs,mtdf,auto", help="comma-separated names"
+    )
+    compare.add_argument("--depth", "-d", type=int, help="search this many plies (default: to the end)")
+
     bench = commands.add_parser("bench", help="fixed searches; prints the node signature and speed")
     bench.add_argument("--json", action="store_true")
     return parser

@@ -22,6 +22,7 @@ from negamax.core.score import INF, MAX_PLY, WIN, WIN_THRESHOLD, Bound
 from negamax.core.types import SearchLimits, SearchStats
 from negamax.search.ordering import HistoryTable, KillerTable, order_moves
 from negamax.search.params import SearchOptions
+from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
 
 EXACT, LOWER, UPPER = Bound.EXACT, Bound.LOWER, Bound.UPPER
@@ -45,15 +46,17 @@ class NodeSearch:
         options: SearchOptions,
         limits: SearchLimits,
         table: TranspositionTable | None,
+        trace: SearchTrace | None = None,
     ) -> None:
         self.options = options
+        self.trace = trace
         self.table = table
         self.killers = KillerTable()
         self.history = HistoryTable()
         self.pv_table: list[tuple[Any, ...]] = [EMPTY_PV] * PV_PLIES
         self.start_wall = time.perf_counter()
         self.start_cpu = time.process_time()
-        self._build(position, options, limits, table)
+        self._build(position, options, limits, table, trace)
 
     def _build(
         self,
@@ -61,6 +64,7 @@ class NodeSearch:
         options: SearchOptions,
         limits: SearchLimits,
         table: TranspositionTable | None,
+        trace: SearchTrace | None,
     ) -> None:
         # Step 0. Bind what the nodes use to locals, once (never probe capabilities per node).
         legal_moves = position.legal_moves
@@ -371,6 +375,34 @@ class NodeSearch:
         def set_root_hint(move: Any) -> None:
             nonlocal root_hint
             root_hint = move
+
+        if trace is not None:
+            # Recording: rebind the names the node functions call (their recursive calls
+            # and their moves included) to wrappers that record. Without a trace none of
+            # this exists, so the search runs exactly as it always does.
+            untraced_node, untraced_plain = node, plain
+            untraced_play, untraced_undo = play, undo
+
+            def play(move: Any) -> None:
+                trace.moved(move)
+                untraced_play(move)
+
+            def undo(move: Any) -> None:
+                untraced_undo(move)
+                trace.unmoved()
+
+            def node(depth: int, alpha: int, beta: int, ply: int) -> int:
+                record = trace.enter(depth, alpha, beta, list(legal_moves()))
+                cutoffs_before = tt_cutoffs
+                value = untraced_node(depth, alpha, beta, ply)
+                trace.leave(record, value, tt_cutoffs > cutoffs_before)
+                return value
+
+            def plain(depth: int, ply: int) -> int:
+                record = trace.enter(depth, None, None, list(legal_moves()))
+                value = untraced_plain(depth, ply)
+                trace.leave(record, value, False)
+                return value
 
         self.node = node
         self.plain = plain

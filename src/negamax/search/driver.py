@@ -18,6 +18,7 @@ from negamax.core.score import INF, MAX_PLY, WIN, WIN_THRESHOLD, Bound, from_nod
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.search.alphabeta import NodeSearch, SearchAborted
 from negamax.search.params import SearchOptions, options_for
+from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
 
 OnIteration = Callable[[SearchResult[Any]], None]
@@ -37,6 +38,7 @@ class _Run:
         options: SearchOptions,
         table: TranspositionTable | None,
         on_iteration: OnIteration | None,
+        trace: SearchTrace | None = None,
     ) -> None:
         self.position = position.copy()
         self.algorithm = algorithm
@@ -45,7 +47,7 @@ class _Run:
             table = TranspositionTable(entries=options.tt_entries, mib=options.tt_mib, policy=options.tt_policy)
         if table is not None:
             table.new_search()
-        self.search = NodeSearch(self.position, options, limits, table)
+        self.search = NodeSearch(self.position, options, limits, table, trace)
         self.on_iteration = on_iteration
         self.iterations: list[int] = []
         self.last: SearchResult[Any] | None = None
@@ -252,6 +254,7 @@ def search(
     options: SearchOptions | None = None,
     table: TranspositionTable | None = None,
     on_iteration: OnIteration | None = None,
+    trace: SearchTrace | None = None,
 ) -> SearchResult[Any]:
     """Search ``position`` within ``limits`` (a depth, node count or time is required).
 
@@ -265,7 +268,7 @@ def search(
         raise InvalidOptionError("give a depth, node or time limit (or call solve() to search to the end)")
     if position.is_terminal():
         return _game_over(position, algorithm)
-    run = _Run(position, limits, algorithm, options, table, on_iteration)
+    run = _Run(position, limits, algorithm, options, table, on_iteration, trace)
     max_depth = limits.depth if limits.depth is not None else SOLVE_DEPTH
     try:
         if options.driver == "single" and limits.depth is not None:
@@ -297,6 +300,7 @@ def solve(
     options: SearchOptions | None = None,
     table: TranspositionTable | None = None,
     on_iteration: OnIteration | None = None,
+    trace: SearchTrace | None = None,
 ) -> SearchResult[Any]:
     """The game-theoretic value of ``position``: search to the end of the game.
 
@@ -312,7 +316,7 @@ def solve(
         return _game_over(position, algorithm)
     if algorithm == "auto" and options.driver == "deepening":
         options = dataclasses.replace(options, driver="bisection")
-    run = _Run(position, limits, algorithm, options, table, on_iteration)
+    run = _Run(position, limits, algorithm, options, table, on_iteration, trace)
     try:
         if options.driver == "bisection":
             result = run.bisection(SOLVE_DEPTH)

@@ -1,0 +1,1 @@
+"""Seeing a search: renderers for recorded traces (text, JSON, DOT, SVG, HTML)."""
