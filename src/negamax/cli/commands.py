@@ -405,3 +405,20 @@ def run_compare(arguments: argparse.Namespace) -> int:
         return EXIT_MISMATCH
     print(f"every algorithm finds the same value ({describe(values.pop())})")
     return EXIT_OK
+
+
+def run_serve(arguments: argparse.Namespace) -> int:
+    from negamax.viz.server import serve
+
+    try:
+        server = serve(arguments.host, arguments.port)
+    except OSError as error:
+        raise InvalidOptionError(f"cannot listen on {arguments.host}:{arguments.port}: {error.strerror}") from None
+    host, port = server.server_address[:2]
+    shown = host.decode() if isinstance(host, bytes) else host
+    print(f"serving on http://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
+    try:
+        threading.Event().wait()
+    finally:
+        server.shutdown()
+    return EXIT_OK

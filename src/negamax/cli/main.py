@@ -103,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("--depth", "-d", type=int, help="search this many plies (default: to the end)")
 
+    serve = commands.add_parser("serve", help="play in a browser and watch the engine think")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000)
+
     bench = commands.add_parser("bench", help="fixed searches; prints the node signature and speed")
     bench.add_argument("--json", action="store_true")
     return parser
