@@ -22,6 +22,34 @@ from negamax.viz.labels import move_labels, pruned_labels, value_text, window_te
 FORMATS = ("text", "json", "dot", "svg", "html")
 
 
+class TraceView:
+    """A trace with its game and position, shown as a picture in notebooks.
+
+    >>> from negamax.core.types import SearchLimits
+    >>> from negamax.games.tree import TreeGame
+    >>> from negamax.search import search
+    >>> game = TreeGame()
+    >>> position = game.new_position("[[3,12,8],[2,4,6],[14,5,2]]")
+    >>> trace = SearchTrace()
+    >>> _ = search(position, SearchLimits(depth=2), algorithm="alphabeta", trace=trace)
+    >>> view = TraceView(trace, game, position)
+    >>> view._repr_svg_().startswith("<svg"), "<script>" in view._repr_html_()
+    (True, True)
+    """
+
+    def __init__(self, trace: SearchTrace, game: Game, position: Position[Any], title: str = "") -> None:
+        self.trace, self.game, self.position, self.title = trace, game, position, title
+
+    def _repr_svg_(self) -> str:
+        return to_svg(self.trace, self.game, self.position, self.title)
+
+    def _repr_html_(self) -> str:
+        return to_html(self.trace, self.game, self.position, self.title)
+
+    def __str__(self) -> str:
+        return to_text(self.trace, self.game, self.position, self.title)
+
+
 def render(trace: SearchTrace, game: Game, position: Position[Any], form: str, title: str = "") -> str:
     """The trace in ``form`` (one of ``FORMATS``)."""
     renderers = {"text": to_text, "json": to_json, "dot": to_dot, "svg": to_svg, "html": to_html}
