@@ -106,6 +106,8 @@ def test_a_whole_game_in_chromium(base_url: str, tmp_path: Path) -> None:
             )
             if page.text_content("#result"):
                 break
+        page.click("#trace")
+        page.wait_for_selector("#tree svg")
         result = page.text_content("#result")
         board = page.text_content("#board") or ""
         page.screenshot(path=str(tmp_path / "tictactoe.png"), full_page=True)

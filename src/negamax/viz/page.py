@@ -26,13 +26,13 @@ body { font-family: Helvetica, Arial, sans-serif; margin: 20px; max-width: 1100p
 <div id="result"></div>
 <div class="row"><pre id="board"></pre></div>
 <div class="row" id="moves"></div>
-<div class="row"><button id="trace">Show the search tree of this position</button> (small games)</div>
+<div class="row"><button id="trace">Show the search behind the engine's last move</button> (small games)</div>
 <div id="error"></div>
 <h3>The engine's search</h3>
 <div id="thinking"></div>
 <div id="tree"></div>
 <script>
-let game = "", start = "", moves = [], human = 0, thinking = null;
+let game = "", start = "", moves = [], human = 0, thinking = null, engineMoved = -1;
 const $ = (id) => document.getElementById(id);
 
 async function post(url, data) {
@@ -79,6 +79,7 @@ function think() {
     thinking.close(); thinking = null;
     const line = JSON.parse(event.data);
     $("thinking").textContent += `plays ${line.best} (score ${line.score})\\n`;
+    engineMoved = moves.length;  // the engine searched the position before this move
     moves.push(line.best);
     refresh();
   });
@@ -90,11 +91,14 @@ function think() {
 $("new").onclick = () => {
   if (thinking) { thinking.close(); thinking = null; }
   game = $("game").value; start = $("start").value.trim(); moves = []; human = Number($("side").value);
+  engineMoved = -1;
   $("tree").innerHTML = ""; $("thinking").textContent = "";
   refresh();
 };
 $("trace").onclick = async () => {
-  try { $("tree").innerHTML = await (await post("/api/trace", {game, start, moves})).text(); }
+  if (engineMoved < 0) { $("error").textContent = "the engine has not moved yet"; return; }
+  const before = moves.slice(0, engineMoved);
+  try { $("tree").innerHTML = await (await post("/api/trace", {game, start, moves: before})).text(); }
   catch (error) { $("error").textContent = error.message; }
 };
 fetch("/api/games").then((response) => response.json()).then((games) => {

@@ -9,7 +9,8 @@ cannot hold the server.
 Routes: ``GET /`` the page; ``GET /api/games``; ``POST /api/state`` (game, start, moves)
 -> the board and the legal moves; ``GET /api/think?game=&start=&moves=&seconds=`` -> a
 stream of Server-Sent Events, one per completed search iteration, then the engine's
-move; ``POST /api/trace`` -> an SVG of a small search from the current position.
+move; ``POST /api/trace`` -> an SVG of the search of a position (the page sends the one
+before the engine's last move), redone with alpha-beta and a table so it stays small.
 """
 
 from __future__ import annotations
