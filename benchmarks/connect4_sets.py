@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from negamax.cli.report import duration_text
 from negamax.games.connect4 import Connect4Game
 from negamax.search import solve
 from negamax.search.compiled import CompiledSolver
@@ -65,14 +66,6 @@ def run_python(cases: list[tuple[Any, int]]) -> dict[str, float]:
     return {"correct": correct, "nodes": nodes / len(cases), "cpu": cpu / len(cases), "nps": nodes / cpu}
 
 
-def duration(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.1f} us"
-    if seconds < 1:
-        return f"{seconds * 1e3:.2f} ms"
-    return f"{seconds:.2f} s"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of each set (at least 5 positions)")
@@ -94,13 +87,13 @@ def main() -> None:
         one = run_compiled(single, cases)
         line = (
             f"{label:<14}{len(cases):>10}{int(one['correct']):>9}{one['nodes']:>13,.1f}{pons_nodes:>12,}"
-            f"{one['nodes'] / pons_nodes:>7.2f}{duration(one['cpu']):>11}{duration(pons_cpu):>11}"
+            f"{one['nodes'] / pons_nodes:>7.2f}{duration_text(one['cpu']):>11}{duration_text(pons_cpu):>11}"
             f"{one['cpu'] / pons_cpu:>7.2f}{one['nps'] / 1e6:>10.2f}"
         )
         if multi:
             many = run_compiled(multi, cases)
             assert many["correct"] == one["correct"], "threads changed a value"
-            line += f"{duration(many['wall']):>14}{one['wall'] / many['wall']:>8.2f}x"
+            line += f"{duration_text(many['wall']):>14}{one['wall'] / many['wall']:>8.2f}x"
         print(line, flush=True)
     if arguments.no_python:
         return
@@ -113,7 +106,7 @@ def main() -> None:
         result = run_python(cases)
         print(
             f"{label:<14}{len(cases):>10}{int(result['correct']):>9}{result['nodes']:>13,.1f}"
-            f"{duration(result['cpu']):>11}{result['nps']:>10,.0f}",
+            f"{duration_text(result['cpu']):>11}{result['nps']:>10,.0f}",
             flush=True,
         )
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from negamax.cli.report import dumps, pv_text, result_record, result_text
+from negamax.cli.report import dumps, duration_text, pv_text, result_record, result_text
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
 from negamax.core.game import Position
 from negamax.core.rules import Game
@@ -236,10 +236,10 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
     mean_nodes = total_nodes / solved_count if solved_count else 0.0
     mean_cpu = total_cpu / solved_count if solved_count else 0.0
     if arguments.check:
-        summary = f"{correct}/{count} correct, mean nodes {mean_nodes:.1f}, mean CPU time {_duration(mean_cpu)}"
+        summary = f"{correct}/{count} correct, mean nodes {mean_nodes:.1f}, mean CPU time {duration_text(mean_cpu)}"
     else:
         summary = (
-            f"{solved_count}/{len(cases)} solved, mean nodes {mean_nodes:.1f}, mean CPU time {_duration(mean_cpu)}"
+            f"{solved_count}/{len(cases)} solved, mean nodes {mean_nodes:.1f}, mean CPU time {duration_text(mean_cpu)}"
         )
     if arguments.json:
         print(
@@ -262,14 +262,6 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
     if failures or (arguments.check and correct != count):
         return EXIT_MISMATCH
     return EXIT_OK
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.1f} us"
-    if seconds < 1:
-        return f"{seconds * 1e3:.2f} ms"
-    return f"{seconds:.2f} s"
 
 
 def _outcome(game: Game, position: Position[Any], names: tuple[str, str]) -> str:

@@ -71,5 +71,14 @@ def result_text(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def duration_text(seconds: float) -> str:
+    """``'8.2 us'``, ``'5.11 ms'`` or ``'3.04 s'``."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
 def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, separators=(", ", ": "))
