@@ -16,10 +16,39 @@ kernel do, and only when the compiled path is used.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 CACHED: Any = {"cache": True}
-"""The jit options games give their overloads: compiled once, then loaded from disk."""
+"""The jit options of the games' implementations: compiled once, then loaded from disk."""
+
+
+Implementation = TypeVar("Implementation", bound=Callable[..., Any])
+
+
+def implements(stub: Any, spec_class: type) -> Callable[[Implementation], Implementation]:
+    """Register the decorated function as ``stub``'s compiled implementation for games whose
+    spec is a ``spec_class`` (imports numba: call it from a game's ``*_compiled`` module).
+
+    The function takes the stub's arguments, spec first, and is compiled into the kernel.
+    """
+    import inspect
+
+    from numba import types
+    from numba.extending import overload
+
+    def register(implementation: Implementation) -> Implementation:
+        def select(*argument_types: Any) -> Any:
+            spec = argument_types[0]
+            matches = isinstance(spec, types.BaseNamedTuple) and getattr(spec, "instance_class", None) is spec_class
+            return implementation if matches else None
+
+        # numba checks that the selector's signature matches the implementation's
+        select.__signature__ = inspect.signature(implementation)  # type: ignore[attr-defined]
+        overload(stub, jit_options=CACHED)(select)
+        return implementation
+
+    return register
 
 
 def _stub(name: str) -> Any:

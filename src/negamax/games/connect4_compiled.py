@@ -9,11 +9,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
 from negamax.core import compiled
-from negamax.core.compiled import CACHED
+from negamax.core.compiled import implements
 from negamax.games.connect4 import BOARD, BOTTOM, CELLS, CENTRE_FIRST, COLUMN_MASKS, STRIDE
 
 
@@ -31,91 +29,51 @@ SLOTS = np.array([COLUMN_MASKS[column] for column in CENTRE_FIRST], dtype=np.int
 COLUMN_BITS = np.array([0x7F << (column * STRIDE) for column in range(7)], dtype=np.int64)
 
 
-def _is_spec(spec: Any) -> bool:
-    return isinstance(spec, types.BaseNamedTuple) and getattr(spec, "instance_class", None) is Connect4Spec
-
-
-@overload(compiled.playable_cells, jit_options=CACHED)
+@implements(compiled.playable_cells, Connect4Spec)
 def _playable_cells(spec: Any, mask: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any, mask: Any) -> Any:
-            return (mask + BOTTOM64) & BOARD64
-
-        return impl
-    return None
+    return (mask + BOTTOM64) & BOARD64
 
 
-@overload(compiled.winning_cells, jit_options=CACHED)
+@implements(compiled.winning_cells, Connect4Spec)
 def _winning_cells(spec: Any, stones: Any, mask: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any, stones: Any, mask: Any) -> Any:
-            found = (stones << 1) & (stones << 2) & (stones << 3)
-            # horizontal (7) and the two diagonals (6, 8): three on one side, or two and one
-            for shift in (7, 6, 8):
-                left1 = stones << shift
-                left2 = stones << (2 * shift)
-                right1 = stones >> shift
-                right2 = stones >> (2 * shift)
-                found |= (left1 & left2 & ((stones << (3 * shift)) | right1)) | (
-                    right1 & right2 & ((stones >> (3 * shift)) | left1)
-                )
-            return found & (BOARD64 ^ mask)
-
-        return impl
-    return None
+    found = (stones << 1) & (stones << 2) & (stones << 3)
+    # horizontal (7) and the two diagonals (6, 8): three on one side, or two and one
+    for shift in (7, 6, 8):
+        left1 = stones << shift
+        left2 = stones << (2 * shift)
+        right1 = stones >> shift
+        right2 = stones >> (2 * shift)
+        found |= (left1 & left2 & ((stones << (3 * shift)) | right1)) | (
+            right1 & right2 & ((stones >> (3 * shift)) | left1)
+        )
+    return found & (BOARD64 ^ mask)
 
 
-@overload(compiled.unsafe_cells, jit_options=CACHED)
+@implements(compiled.unsafe_cells, Connect4Spec)
 def _unsafe_cells(spec: Any, opponent_winning: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any, opponent_winning: Any) -> Any:
-            return opponent_winning >> 1
-
-        return impl
-    return None
+    return opponent_winning >> 1
 
 
-@overload(compiled.move_slots, jit_options=CACHED)
+@implements(compiled.move_slots, Connect4Spec)
 def _move_slots(spec: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any) -> Any:
-            return SLOTS
-
-        return impl
-    return None
+    return SLOTS
 
 
-@overload(compiled.cell_count, jit_options=CACHED)
+@implements(compiled.cell_count, Connect4Spec)
 def _cell_count(spec: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any) -> Any:
-            return CELLS
-
-        return impl
-    return None
+    return CELLS
 
 
-@overload(compiled.position_key, jit_options=CACHED)
+@implements(compiled.position_key, Connect4Spec)
 def _position_key(spec: Any, current: Any, mask: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any, current: Any, mask: Any) -> Any:
-            key = current + mask
-            mirrored = (
-                ((key & COLUMN_BITS[0]) << 42)
-                | ((key & COLUMN_BITS[1]) << 28)
-                | ((key & COLUMN_BITS[2]) << 14)
-                | (key & COLUMN_BITS[3])
-                | ((key >> 14) & COLUMN_BITS[2])
-                | ((key >> 28) & COLUMN_BITS[1])
-                | ((key >> 42) & COLUMN_BITS[0])
-            )
-            return min(key, mirrored)
-
-        return impl
-    return None
+    key = current + mask
+    mirrored = (
+        ((key & COLUMN_BITS[0]) << 42)
+        | ((key & COLUMN_BITS[1]) << 28)
+        | ((key & COLUMN_BITS[2]) << 14)
+        | (key & COLUMN_BITS[3])
+        | ((key >> 14) & COLUMN_BITS[2])
+        | ((key >> 28) & COLUMN_BITS[1])
+        | ((key >> 42) & COLUMN_BITS[0])
+    )
+    return min(key, mirrored)

@@ -9,11 +9,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
 from negamax.core import compiled
-from negamax.core.compiled import CACHED
+from negamax.core.compiled import implements
 from negamax.games.tictactoe import FULL, LINES, PREFERRED_ORDER, SYMMETRY_TABLES
 
 
@@ -30,82 +28,42 @@ SLOTS = np.array([1 << cell for cell in PREFERRED_ORDER], dtype=np.int64)
 SYMMETRIES = np.array(SYMMETRY_TABLES, dtype=np.int64)
 
 
-def _is_spec(spec: Any) -> bool:
-    return isinstance(spec, types.BaseNamedTuple) and getattr(spec, "instance_class", None) is TicTacToeSpec
-
-
-@overload(compiled.playable_cells, jit_options=CACHED)
+@implements(compiled.playable_cells, TicTacToeSpec)
 def _playable_cells(spec: Any, mask: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any, mask: Any) -> Any:
-            return FULL & ~mask
-
-        return impl
-    return None
+    return FULL & ~mask
 
 
-@overload(compiled.winning_cells, jit_options=CACHED)
+@implements(compiled.winning_cells, TicTacToeSpec)
 def _winning_cells(spec: Any, stones: Any, mask: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any, stones: Any, mask: Any) -> Any:
-            found = 0
-            for line in LINE_MASKS:
-                held = line & stones
-                # two of the line's three cells: the third completes it
-                if held and (held & (held - 1)) and held != line:
-                    found |= line & ~stones
-            return found & FULL & ~mask
-
-        return impl
-    return None
+    found = 0
+    for line in LINE_MASKS:
+        held = line & stones
+        # two of the line's three cells: the third completes it
+        if held and (held & (held - 1)) and held != line:
+            found |= line & ~stones
+    return found & FULL & ~mask
 
 
-@overload(compiled.unsafe_cells, jit_options=CACHED)
+@implements(compiled.unsafe_cells, TicTacToeSpec)
 def _unsafe_cells(spec: Any, opponent_winning: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any, opponent_winning: Any) -> Any:
-            return 0  # no gravity: filling a cell opens nothing for the opponent
-
-        return impl
-    return None
+    return 0  # no gravity: filling a cell opens nothing for the opponent
 
 
-@overload(compiled.move_slots, jit_options=CACHED)
+@implements(compiled.move_slots, TicTacToeSpec)
 def _move_slots(spec: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any) -> Any:
-            return SLOTS
-
-        return impl
-    return None
+    return SLOTS
 
 
-@overload(compiled.cell_count, jit_options=CACHED)
+@implements(compiled.cell_count, TicTacToeSpec)
 def _cell_count(spec: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any) -> Any:
-            return 9
-
-        return impl
-    return None
+    return 9
 
 
-@overload(compiled.position_key, jit_options=CACHED)
+@implements(compiled.position_key, TicTacToeSpec)
 def _position_key(spec: Any, current: Any, mask: Any) -> Any:
-    if _is_spec(spec):
-
-        def impl(spec: Any, current: Any, mask: Any) -> Any:
-            best = SYMMETRIES[0, current] | (SYMMETRIES[0, mask] << 9)
-            for symmetry in range(1, 8):
-                key = SYMMETRIES[symmetry, current] | (SYMMETRIES[symmetry, mask] << 9)
-                if key < best:
-                    best = key
-            return best
-
-        return impl
-    return None
+    best = SYMMETRIES[0, current] | (SYMMETRIES[0, mask] << 9)
+    for symmetry in range(1, 8):
+        key = SYMMETRIES[symmetry, current] | (SYMMETRIES[symmetry, mask] << 9)
+        if key < best:
+            best = key
+    return best
