@@ -10,7 +10,6 @@ from collections.abc import Hashable
 from typing import Any, Protocol
 
 from negamax.core.game import Position
-from negamax.core.score import describe
 
 
 class Game(Protocol):
@@ -66,6 +65,3 @@ class BaseGame:
 
     def game_score(self, position: Position[Any], score: int) -> int:
         return score
-
-    def score_text(self, position: Position[Any], score: int) -> str:
-        return describe(score)

@@ -413,7 +413,6 @@ class NodeSearch:
         self.forget_root_move = forget_root_move
         self.set_pv_node_cutoffs = set_pv_node_cutoffs
         self.set_root_hint = set_root_hint
-        self.key_of = key_of
 
     def pv(self) -> tuple[Hashable, ...]:
         return self.pv_table[0]

@@ -27,7 +27,6 @@ class SearchOptions:
     mate_distance_pruning: bool = True
     aspiration_window: int = 0
     """Half-width of the first window of each iteration (0: full windows)."""
-    iterative_deepening: bool = True
     driver: str = "deepening"
     """How the root is searched: ``deepening`` (full or aspiration windows), ``single``
     (one search at the final depth), ``mtdf`` or, when solving, ``bisection`` (null-window
