@@ -17,7 +17,7 @@ from negamax.cli.report import dumps, duration_text, pv_text, result_record, res
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
 from negamax.core.game import Position
 from negamax.core.rules import Game
-from negamax.core.score import WIN_THRESHOLD, describe
+from negamax.core.score import INF, WIN_THRESHOLD, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game
 from negamax.search import search, solve
@@ -68,7 +68,7 @@ def _progress_printer(game: Game, position: Position[Any], stream: TextIO) -> An
 
 
 def _bound_text(game: Game, position: Position[Any], value: int) -> str:
-    if abs(value) >= 10**6:
+    if abs(value) >= INF:
         return "-inf" if value < 0 else "+inf"
     return str(game.game_score(position, value))
 

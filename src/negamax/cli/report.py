@@ -7,7 +7,7 @@ from typing import Any
 
 from negamax.core.game import Position
 from negamax.core.rules import Game
-from negamax.core.score import describe
+from negamax.core.score import INF, describe
 from negamax.core.types import SearchResult
 
 
@@ -33,8 +33,8 @@ def result_record(game: Game, position: Position[Any], position_text: str, resul
         "engine_score": result.score,
         "score_text": describe(result.score),
         "bound": result.bound.name.lower(),
-        "lower": game.game_score(position, result.lower) if abs(result.lower) < 10**6 else None,
-        "upper": game.game_score(position, result.upper) if abs(result.upper) < 10**6 else None,
+        "lower": game.game_score(position, result.lower) if abs(result.lower) < INF else None,
+        "upper": game.game_score(position, result.upper) if abs(result.upper) < INF else None,
         "best_move": best,
         "pv": pv_text(game, position, result.pv),
         "depth": result.depth,

@@ -6,7 +6,7 @@ from typing import Any
 
 from negamax.core.game import Position
 from negamax.core.rules import Game
-from negamax.core.score import describe
+from negamax.core.score import INF, describe
 from negamax.search.trace import SearchTrace, TracedNode
 
 
@@ -59,8 +59,8 @@ def window_text(node: TracedNode) -> str:
 
 
 def _bound(value: int) -> str:
-    if value <= -(10**6):
+    if value <= -INF:
         return "-inf"
-    if value >= 10**6:
+    if value >= INF:
         return "+inf"
     return value_text(value)
