@@ -10,16 +10,18 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from negamax.cli.report import dumps, duration_text, pv_text, result_record, result_text
+from negamax.cli.report import dumps, duration_text, result_record, result_text
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
 from negamax.core.game import Position
-from negamax.core.rules import Game
-from negamax.core.score import INF, WIN_THRESHOLD, describe
+from negamax.core.rules import Game, pv_text
+from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game
+from negamax.parallel.cases import read_cases
 from negamax.search import search, solve
 from negamax.search.params import SearchOptions, options_for
 
@@ -73,6 +75,42 @@ def _bound_text(game: Game, position: Position[Any], value: int) -> str:
     return str(game.game_score(position, value))
 
 
+@contextlib.contextmanager
+def _book(arguments: argparse.Namespace, game: Game) -> Iterator[Any]:
+    """The book ``--book`` names (it must exist), or ``None``."""
+    if getattr(arguments, "book", None) is None:
+        yield None
+        return
+    from negamax.parallel.book import Book
+
+    with Book(arguments.book, game, create=False) as book:
+        yield book
+
+
+def _book_answer(book: Any, game: Game, position: Position[Any]) -> SearchResult[Any] | None:
+    """The book's exact value and best move for ``position`` as a search result, or ``None``."""
+    if book is None:
+        return None
+    start_cpu, start_wall = time.process_time(), time.perf_counter()
+    entry = book.lookup(position)
+    if entry is None:
+        return None
+    move = game.parse_move(position, entry.best_move) if entry.best_move is not None else None
+    return SearchResult(
+        best_move=move,
+        score=entry.score,
+        bound=Bound.EXACT,
+        pv=() if move is None else (move,),
+        depth=0,
+        nodes=0,
+        cpu_time=time.process_time() - start_cpu,
+        wall_time=time.perf_counter() - start_wall,
+        algorithm=f"book ({entry.method})",
+        lower=entry.score,
+        upper=entry.score,
+    )
+
+
 def run_games(arguments: argparse.Namespace) -> int:
     for name in available_games():
         game = get_game(name)
@@ -91,7 +129,11 @@ def run_analyze(arguments: argparse.Namespace) -> int:
     game = get_game(arguments.game)
     position = game.new_position(arguments.position)
     options = _options(arguments)
-    with _stop_on_interrupt() as stop:
+    with _book(arguments, game) as book, _stop_on_interrupt() as stop:
+        answer = _book_answer(book, game, position)
+        if answer is not None:
+            _print_result(arguments, game, position, arguments.position or "", answer)
+            return EXIT_OK
         no_limit = arguments.depth is None and arguments.time is None and arguments.nodes is None
         limits = SearchLimits(
             depth=arguments.depth,
@@ -143,7 +185,11 @@ def run_solve(arguments: argparse.Namespace) -> int:
         return _solve_file(arguments, game)
     position = game.new_position(arguments.position)
     options = _options(arguments)
-    with _stop_on_interrupt() as stop:
+    with _book(arguments, game) as book, _stop_on_interrupt() as stop:
+        answer = _book_answer(book, game, position)
+        if answer is not None:
+            _print_result(arguments, game, position, arguments.position or "", answer)
+            return EXIT_OK
         limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
         progress = _progress_printer(game, position, sys.stderr) if sys.stderr.isatty() and not arguments.json else None
         if _engine(arguments, position) == "compiled":
@@ -158,37 +204,16 @@ def run_solve(arguments: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
 
 
-def _read_cases(path: str) -> Iterator[tuple[int, str, str, str | None]]:
-    """(line number, raw line, position text, expected score text or None)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except OSError as error:
-        raise InvalidOptionError(f"cannot read {path}: {error.strerror}") from None
-    for number, line in enumerate(lines, start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        parts = stripped.rsplit(None, 1)
-        if len(parts) == 2 and _is_integer(parts[1]):
-            yield number, stripped, parts[0], parts[1]
-        else:
-            yield number, stripped, stripped, None
-
-
-def _is_integer(text: str) -> bool:
-    return text.lstrip("+-").isdigit()
-
-
 def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
     options = _options(arguments)
-    cases = list(_read_cases(arguments.file))
+    cases = list(read_cases(arguments.file))
     solver: Any = None
     show_progress = sys.stderr.isatty()
     correct = checked = failures = total_nodes = 0
     total_cpu = 0.0
-    with _stop_on_interrupt() as stop:
-        for done, (number, _raw, text, expected) in enumerate(cases, start=1):
+    with _book(arguments, game) as book, _stop_on_interrupt() as stop:
+        for done, case in enumerate(cases, start=1):
+            number, text, expected = case.line, case.text, case.expected
             if stop.is_set():
                 break
             try:
@@ -198,11 +223,14 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
                 print(f"line {number}: {error}", file=sys.stderr)
                 continue
             limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
-            if _engine(arguments, position) == "compiled":
+            answer = _book_answer(book, game, position)
+            if answer is not None:
+                result = answer
+            elif _engine(arguments, position) == "compiled":
                 if solver is None:
                     solver = _compiled_solver(arguments)
                     solver.warm_up(position)
-                result = solver.solve(position, limits, principal_variation=arguments.json)
+                result = solver.solve(position, limits, pv_plies=None if arguments.json else 0)
             else:
                 result = solve(position, limits, algorithm=arguments.algorithm, options=options)
             if not result.completed:
@@ -212,7 +240,7 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
             score = game.game_score(position, result.score)
             total_nodes += result.nodes
             total_cpu += result.cpu_time
-            matches = expected is None or score == int(expected)
+            matches = expected is None or score == expected
             if expected is not None:
                 checked += 1
                 correct += matches
@@ -220,7 +248,7 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
                 record = result_record(game, position, text, result)
                 record["line"] = number
                 if expected is not None:
-                    record["expected"] = int(expected)
+                    record["expected"] = expected
                 print(dumps(record))
             elif not arguments.check:
                 print(f"{text} {score} {result.nodes} {result.cpu_time * 1e6:.0f}")
@@ -231,7 +259,7 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
                 sys.stderr.flush()
     if show_progress:
         sys.stderr.write("\r\x1b[K")
-    count = sum(1 for case in cases if case[3] is not None) if arguments.check else len(cases)
+    count = sum(1 for case in cases if case.expected is not None) if arguments.check else len(cases)
     solved_count = max(len(cases) - failures, 0)
     mean_nodes = total_nodes / solved_count if solved_count else 0.0
     mean_cpu = total_cpu / solved_count if solved_count else 0.0
@@ -297,6 +325,19 @@ def run_play(arguments: argparse.Namespace) -> int:
     names = (
         ("first player", "second player") if human is None else (("you", "engine") if human == 0 else ("engine", "you"))
     )
+    with _book(arguments, game) as book:
+        return _play_game(arguments, game, position, options, human, names, book)
+
+
+def _play_game(
+    arguments: argparse.Namespace,
+    game: Game,
+    position: Position[Any],
+    options: SearchOptions,
+    human: int | None,
+    names: tuple[str, str],
+    book: Any,
+) -> int:
     print(game.render(position))
     while not position.is_terminal():
         if position.player() == human:
@@ -305,7 +346,7 @@ def run_play(arguments: argparse.Namespace) -> int:
                 print("bye")
                 return EXIT_OK
         else:
-            result = _engine_move(arguments, game, position, options)
+            result = _book_answer(book, game, position) or _engine_move(arguments, game, position, options)
             move = result.best_move
             line = " ".join(pv_text(game, position, result.pv))
             who = names[position.player()]

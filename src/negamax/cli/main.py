@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from negamax.core.errors import NegamaxError
@@ -38,6 +38,22 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
     command.add_argument("--nodes", "-n", type=int, help="stop after about this many nodes")
     command.add_argument("--hash", type=float, metavar="MIB", help="transposition table size in MiB (default 64)")
     command.add_argument("--json", action="store_true", help="print the result as JSON")
+    command.add_argument("--book", metavar="FILE", help="answer from this book of solved positions when it knows")
+
+
+def _add_pool_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--workers", "-w", type=int, help="local worker processes (default: all cores)")
+    command.add_argument(
+        "--scheduler", metavar="ADDRESS", help="send the work to the Dask cluster at ADDRESS (tcp://host:8786)"
+    )
+    command.add_argument(
+        "--chunk-size", type=int, metavar="N", help="positions per task (default: chosen by measurement)"
+    )
+    command.add_argument(
+        "--engine",
+        choices=("compiled", "python"),
+        help="for solves: compiled (default where the game has it) or python",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,19 +123,64 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8000)
 
+    batch = commands.add_parser(
+        "batch", help="analyse or solve every position of a file on all cores or a Dask cluster (resumable)"
+    )
+    batch.add_argument("game")
+    batch.add_argument("input", help="one position a line, optionally followed by its expected score")
+    batch.add_argument("--out", "-o", metavar="FILE", help="results: .jsonl, .csv or .sqlite (re-running resumes)")
+    batch.add_argument("--book", metavar="FILE", help="with --solve: store the exact values in this book too")
+    batch.add_argument("--solve", action="store_true", help="solve each position exactly (default: analyse)")
+    batch.add_argument("--depth", "-d", type=int, help="analyse each position this many plies")
+    batch.add_argument("--time", "-t", type=float, help="seconds per position")
+    batch.add_argument("--nodes", "-n", type=int, help="about this many nodes per position")
+    batch.add_argument("--errors", metavar="FILE", help="where failed positions are listed (default: OUT.errors)")
+    batch.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _add_pool_options(batch)
+
+    book = commands.add_parser("book", help="build, inspect and export a book of solved positions")
+    book_commands = book.add_subparsers(dest="book_command", metavar="ACTION", parser_class=_Parser)
+    book_commands.required = True
+    build = book_commands.add_parser("build", help="solve every position N plies below a root, then back up")
+    build.add_argument("game")
+    build.add_argument("--root", action="append", metavar="POSITION", help="a root (repeatable; default: the start)")
+    build.add_argument("--plies", type=int, required=True, help="solve the positions this many plies below the root")
+    build.add_argument("--book", required=True, metavar="FILE", help="the book (SQLite; created if missing)")
+    build.add_argument("--time", "-t", type=float, help="give up on a position after this many seconds")
+    build.add_argument("--nodes", "-n", type=int, help="give up on a position after about this many nodes")
+    build.add_argument("--errors", metavar="FILE", help="where failed positions are listed (default: BOOK.errors)")
+    _add_pool_options(build)
+    stats = book_commands.add_parser("stats", help="what a book holds")
+    stats.add_argument("game")
+    stats.add_argument("--book", required=True, metavar="FILE")
+    stats.add_argument("--json", action="store_true")
+    export = book_commands.add_parser("export", help="every position of a book as JSON Lines")
+    export.add_argument("game")
+    export.add_argument("--book", required=True, metavar="FILE")
+    export.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+
     bench = commands.add_parser("bench", help="fixed searches; prints the node signature and speed")
     bench.add_argument("--json", action="store_true")
     return parser
+
+
+def _handler(arguments: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
+    from negamax.cli import bulk, commands
+
+    if arguments.command == "batch":
+        return bulk.run_batch_command
+    if arguments.command == "book":
+        handler: Callable[[argparse.Namespace], int] = getattr(bulk, f"run_book_{arguments.book_command}")
+        return handler
+    handler = getattr(commands, f"run_{arguments.command}")
+    return handler
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     arguments = parser.parse_args(argv)
     try:
-        from negamax.cli import commands
-
-        handler = getattr(commands, f"run_{arguments.command}")
-        status: int = handler(arguments)
+        status: int = _handler(arguments)(arguments)
         return status
     except NegamaxError as error:
         print(f"negamax: error: {error}", file=sys.stderr)

@@ -6,21 +6,9 @@ import json
 from typing import Any
 
 from negamax.core.game import Position
-from negamax.core.rules import Game
+from negamax.core.rules import Game, pv_text
 from negamax.core.score import INF, describe
 from negamax.core.types import SearchResult
-
-
-def pv_text(game: Game, position: Position[Any], pv: tuple[Any, ...]) -> list[str]:
-    """The moves of ``pv`` written in the game's notation (played on a copy)."""
-    board = position.copy()
-    written = []
-    for move in pv:
-        if move not in board.legal_moves():
-            break  # a PV that outlived a transposition-table collision ends here
-        written.append(game.move_text(board, move))
-        board.play(move)
-    return written
 
 
 def result_record(game: Game, position: Position[Any], position_text: str, result: SearchResult[Any]) -> dict[str, Any]:

@@ -55,6 +55,17 @@ class Game(Protocol):
         the search score itself; Connect 4 uses Pascal Pons' convention)."""
         ...
 
+    def book_key(self, position: Position[Any]) -> tuple[str, int]:
+        """The key of ``position`` in a book of solved positions, equal for positions that
+        are the same up to a board symmetry, and the symmetry (0: none) that turns
+        ``position`` into the orientation the book stores."""
+        ...
+
+    def symmetric_move_text(self, text: str, symmetry: int) -> str:
+        """The move ``text`` seen through ``symmetry``. Every symmetry ``book_key`` returns
+        is its own inverse, so this maps moves both into and out of the book."""
+        ...
+
 
 class BaseGame:
     """Defaults shared by the built-in games."""
@@ -65,3 +76,21 @@ class BaseGame:
 
     def game_score(self, position: Position[Any], score: int) -> int:
         return score
+
+    def book_key(self, position: Position[Any]) -> tuple[str, int]:
+        return repr(position.key()), 0
+
+    def symmetric_move_text(self, text: str, symmetry: int) -> str:
+        return text
+
+
+def pv_text(game: Game, position: Position[Any], pv: tuple[Any, ...]) -> list[str]:
+    """The moves of ``pv`` written in the game's notation (played on a copy)."""
+    board = position.copy()
+    written = []
+    for move in pv:
+        if move not in board.legal_moves():
+            break  # a PV that outlived a transposition-table collision ends here
+        written.append(game.move_text(board, move))
+        board.play(move)
+    return written

@@ -307,6 +307,16 @@ class Connect4Game(BaseGame):
         rows.append(" ".join(str(column + 1) for column in range(WIDTH)))
         return "\n".join(rows)
 
+    def book_key(self, position: Position[Any]) -> tuple[str, int]:
+        """The smaller of the position's key and its mirror image's; symmetry 1 is the mirror."""
+        assert isinstance(position, Connect4)
+        key = position.key()
+        reflected = mirror(key)
+        return (str(reflected), 1) if reflected < key else (str(key), 0)
+
+    def symmetric_move_text(self, text: str, symmetry: int) -> str:
+        return str(WIDTH + 1 - int(text)) if symmetry else text
+
     def game_score(self, position: Position[Any], score: int) -> int:
         """Pons' score: ``22 - stones the winner has played``, signed for the side to move."""
         assert isinstance(position, Connect4)

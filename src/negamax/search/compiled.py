@@ -117,12 +117,13 @@ class CompiledSolver:
         position: Position[Any],
         limits: SearchLimits | None = None,
         on_progress: OnProgress | None = None,
-        principal_variation: bool = True,
+        pv_plies: int | None = None,
         fresh_table: bool = True,
     ) -> SearchResult[Any]:
         """The exact value of ``position`` as a distance score (``win in 7``), its best move
-        and, unless ``principal_variation`` is false, its principal variation. A solve cut
-        short by a limit returns the bounds proven so far (``completed=False``).
+        and the first ``pv_plies`` moves of its principal variation (``None``: all of it;
+        ``0``: none, and the best move is the kernel's, which a bisection may leave unproven).
+        A solve cut short by a limit returns the bounds proven so far (``completed=False``).
 
         ``nodes`` counts the value search only (by every worker), as Pons' benchmark does;
         the principal variation's null-window tests reuse the warm table and are not counted.
@@ -144,8 +145,9 @@ class CompiledSolver:
         nodes = self._search(spec, current, mask, moves, tag, node_limit, limits, on_progress, snapshot)
         exact = state[kernel.STATE_LOWER] == state[kernel.STATE_UPPER] and not state[kernel.STATE_STOP]
         pv: tuple[Any, ...] = ()
-        if exact and principal_variation:
-            pv = self._principal_variation(position, int(state[kernel.STATE_LOWER]))
+        if exact and pv_plies != 0:
+            plies = kernel.MAX_PLIES if pv_plies is None else pv_plies
+            pv = self._principal_variation(position, int(state[kernel.STATE_LOWER]), plies)
         result = self._result(position, pv, start_cpu, start_wall)
         return dataclasses.replace(result, nodes=nodes, completed=bool(exact))
 
@@ -224,13 +226,13 @@ class CompiledSolver:
             worker.join()
             raise
 
-    def _principal_variation(self, position: Position[Any], value: int) -> tuple[Any, ...]:
+    def _principal_variation(self, position: Position[Any], value: int, plies: int) -> tuple[Any, ...]:
         """Follow moves that keep the value, each found by null-window tests of the children."""
         saved = self.state.copy()
         board = position.copy()
         line: list[Any] = []
         self.state[kernel.STATE_ROOT_MOVES] = -1  # these tests need no root bookkeeping
-        while not board.is_terminal() and len(line) < kernel.MAX_PLIES:
+        while not board.is_terminal() and len(line) < plies:
             chosen = None
             for move in board.legal_moves():
                 board.play(move)

@@ -1,0 +1,251 @@
+"""The commands for many positions: ``negamax batch`` and ``negamax book``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
+
+from negamax.cli.report import duration_text
+from negamax.core.errors import InvalidOptionError
+from negamax.games import get_game
+from negamax.parallel.batch import BatchProgress, BatchSummary, Sink, run_batch
+from negamax.parallel.book import Book, BookSink
+from negamax.parallel.cases import read_cases
+from negamax.parallel.outputs import open_output
+from negamax.parallel.pools import WorkerPool, make_pool
+from negamax.parallel.worker import BatchJob
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_INTERRUPTED = 0, 1, 130
+
+
+@contextlib.contextmanager
+def _graceful_interrupt(stream: TextIO) -> Iterator[threading.Event]:
+    """The first Ctrl-C lets the chunks in flight finish and be saved; a second one quits."""
+    stop = threading.Event()
+
+    def handle(signum: int, frame: object) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        stream.write("\nstopping after the positions in flight (Ctrl-C again to abandon them)\n")
+        stream.flush()
+
+    previous = signal.signal(signal.SIGINT, handle)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "--:--"
+    minutes, secs = divmod(int(seconds + 0.5), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _progress_bar(stream: TextIO) -> Callable[[BatchProgress], None]:
+    def show(progress: BatchProgress) -> None:
+        share = progress.done / progress.total if progress.total else 1.0
+        filled = int(share * 24)
+        stream.write(
+            f"\r[{'#' * filled}{'.' * (24 - filled)}] {progress.done}/{progress.total} {share:4.0%}"
+            f"  {progress.rate:,.1f} positions/s  ETA {_clock(progress.eta)}\x1b[K"
+        )
+        stream.flush()
+
+    return show
+
+
+class _ErrorLog:
+    """The errors file: one ``line N: message`` per position that failed, rewritten by each run."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.count = 0
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path)
+
+    def __call__(self, line: int, message: str) -> None:
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(f"line {line}: {message}\n")
+        self.count += 1
+
+
+def _job(arguments: argparse.Namespace) -> BatchJob:
+    return BatchJob(
+        arguments.game,
+        solve=arguments.solve,
+        depth=getattr(arguments, "depth", None),
+        time=arguments.time,
+        nodes=arguments.nodes,
+        engine=arguments.engine,
+    )
+
+
+def _pool(arguments: argparse.Namespace, job: BatchJob) -> WorkerPool:
+    if sys.stderr.isatty():
+        where = arguments.scheduler or f"{arguments.workers or os.cpu_count() or 1} local worker(s)"
+        sys.stderr.write(f"starting {where}...\r")
+        sys.stderr.flush()
+    return make_pool(job, arguments.workers, arguments.scheduler)
+
+
+def _summary_lines(summary: BatchSummary, pool: WorkerPool) -> list[str]:
+    lines = [
+        f"{summary.positions} positions: {summary.completed} done in this run, {summary.skipped} done before,"
+        f" {len(summary.errors)} errors" + (f"; {summary.correct}/{summary.checked} correct" if summary.checked else "")
+    ]
+    speed = (
+        f"{duration_text(summary.elapsed)}, {summary.positions_per_second:,.1f} positions/s on {pool.workers}"
+        f" worker{'s' if pool.workers > 1 else ''} ({pool.kind}, ready in {duration_text(pool.startup_seconds)})"
+    )
+    if pool.kind != "serial" and summary.chunks:
+        speed += (
+            f"; {summary.chunks} tasks, {duration_text(pool.task_overhead)} overhead each"
+            f" ({summary.overhead_share:.1%} of the work)"
+        )
+    lines.append(speed)
+    if summary.stopped:
+        lines.append("stopped early: run the same command again to do the rest")
+    return lines
+
+
+def _summary_json(summary: BatchSummary, pool: WorkerPool) -> dict[str, Any]:
+    return {
+        "positions": summary.positions,
+        "completed": summary.completed,
+        "skipped": summary.skipped,
+        "errors": len(summary.errors),
+        "correct": summary.correct,
+        "checked": summary.checked,
+        "elapsed_s": round(summary.elapsed, 6),
+        "positions_per_second": round(summary.positions_per_second, 3),
+        "workers": pool.workers,
+        "pool": pool.kind,
+        "pool_startup_s": round(pool.startup_seconds, 6),
+        "tasks": summary.chunks,
+        "task_overhead_s": round(pool.task_overhead, 6),
+        "overhead_share": round(summary.overhead_share, 6),
+        "busy_s": round(summary.busy_seconds, 6),
+        "stopped": summary.stopped,
+    }
+
+
+def run_batch_command(arguments: argparse.Namespace) -> int:
+    if arguments.out is None and arguments.book is None:
+        raise InvalidOptionError("say where the results go: --out FILE (.jsonl, .csv, .sqlite) and/or --book FILE")
+    if arguments.book is not None and not arguments.solve:
+        raise InvalidOptionError("a book holds exact values: --book needs --solve")
+    job = _job(arguments)
+    cases = list(read_cases(arguments.input))
+    sinks: list[Sink] = []
+    closers: list[Callable[[], None]] = []
+    try:
+        if arguments.out is not None:
+            output = open_output(arguments.out)
+            sinks.append(output)
+            closers.append(output.close)
+        if arguments.book is not None:
+            book = Book(arguments.book, get_game(arguments.game))
+            sinks.append(BookSink(book))
+            closers.append(book.close)
+        errors = _ErrorLog(arguments.errors or f"{arguments.out or arguments.book}.errors")
+        pool = _pool(arguments, job)
+        closers.append(pool.close)
+        progress = _progress_bar(sys.stderr) if sys.stderr.isatty() else None
+        with _graceful_interrupt(sys.stderr) as stop:
+            summary = run_batch(job, cases, sinks, pool, arguments.chunk_size, progress, errors, stop)
+        if progress is not None:
+            sys.stderr.write("\r\x1b[K")
+    finally:
+        for close in reversed(closers):
+            close()
+    if arguments.json:
+        print(json.dumps(_summary_json(summary, pool)))
+    else:
+        print("\n".join(_summary_lines(summary, pool)))
+        if errors.count:
+            print(f"{errors.count} positions failed: see {errors.path}")
+    if summary.stopped:
+        return EXIT_INTERRUPTED
+    return EXIT_PROBLEMS if summary.errors or summary.correct != summary.checked else EXIT_OK
+
+
+def run_book_build(arguments: argparse.Namespace) -> int:
+    from negamax.parallel.book_build import build_book
+
+    game = get_game(arguments.game)
+    arguments.solve = True
+    job = _job(arguments)
+    roots = arguments.root or ["start"]
+    with Book(arguments.book, game) as book:
+        errors = _ErrorLog(arguments.errors or f"{arguments.book}.errors")
+        pool = _pool(arguments, job)
+        try:
+            progress = _progress_bar(sys.stderr) if sys.stderr.isatty() else None
+            with _graceful_interrupt(sys.stderr) as stop:
+                built = build_book(
+                    game,
+                    book,
+                    roots,
+                    arguments.plies,
+                    pool,
+                    job,
+                    arguments.chunk_size,
+                    progress,
+                    errors,
+                    lambda text: print(text, flush=True),
+                    stop,
+                )
+            if progress is not None:
+                sys.stderr.write("\r\x1b[K")
+        finally:
+            pool.close()
+    print("\n".join(_summary_lines(built.solve, pool)))
+    if built.solve.stopped or built.solve.errors:
+        if errors.count:
+            print(f"{errors.count} positions failed: see {errors.path}")
+        print("the book is incomplete: nothing was backed up; run the same command again to finish")
+        return EXIT_INTERRUPTED if built.solve.stopped else EXIT_PROBLEMS
+    print(f"backed up {built.backed_up} positions in {duration_text(built.backup_seconds)}")
+    for text, value in built.root_values:
+        print(f"root {text}: {value}")
+    return EXIT_OK
+
+
+def run_book_stats(arguments: argparse.Namespace) -> int:
+    with Book(arguments.book, get_game(arguments.game), create=False) as book:
+        stats = book.stats()
+    if arguments.json:
+        print(json.dumps(stats))
+        return EXIT_OK
+    methods = ", ".join(f"{count:,} by {method}" for method, count in sorted(stats["by_method"].items()))
+    print(f"{stats['positions']:,} {stats['game']} positions ({methods or 'none'})")
+    print(f"values: {stats['wins']:,} wins, {stats['draws']:,} draws, {stats['losses']:,} losses for the side to move")
+    print(f"file: {stats['file_bytes']:,} bytes")
+    return EXIT_OK
+
+
+def run_book_export(arguments: argparse.Namespace) -> int:
+    with Book(arguments.book, get_game(arguments.game), create=False) as book:
+        stream = sys.stdout if arguments.output is None else open(arguments.output, "w", encoding="utf-8")  # noqa: SIM115
+        try:
+            count = 0
+            for row in book.rows():
+                stream.write(json.dumps(row) + "\n")
+                count += 1
+        finally:
+            if stream is not sys.stdout:
+                stream.close()
+    if arguments.output is not None:
+        print(f"wrote {count:,} positions to {arguments.output}")
+    return EXIT_OK

@@ -1,0 +1,140 @@
+"""The workers a batch runs on: this process, a local process pool, or a Dask cluster.
+
+Each is a standard ``concurrent.futures.Executor`` (Dask's client offers one), so the
+scheduler in ``batch.py`` does not care which it has.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import ctypes
+import multiprocessing
+import os
+import signal
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from negamax.core.errors import InvalidOptionError
+from negamax.parallel import worker
+
+PING_ROUNDS = 3
+
+
+class InlineExecutor(concurrent.futures.Executor):
+    """Runs each task at once, in this process: the one-worker pool, without the pool."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as error:
+            future.set_exception(error)
+        return future
+
+
+class WorkerPool:
+    """An executor with ``workers`` slots, and what one task costs on it."""
+
+    def __init__(self, executor: concurrent.futures.Executor, workers: int, kind: str, close: Callable[[], None]):
+        self.executor, self.workers, self.kind = executor, workers, kind
+        self._close = close
+        self.task_overhead = 0.0
+        """Seconds one task's round trip adds to its work (measured by ``calibrate``)."""
+        self.startup_seconds = 0.0
+
+    def calibrate(self) -> None:
+        """Measure the round trip of empty tasks, ``workers`` at a time."""
+        if self.kind == "serial":
+            return
+        trips = []
+        for _ in range(PING_ROUNDS):
+            sent = time.perf_counter()
+            futures = [self.executor.submit(worker.ping) for _ in range(self.workers)]
+            concurrent.futures.wait(futures)
+            trips.append((time.perf_counter() - sent) / self.workers)
+        self.task_overhead = statistics.median(trips)
+
+    def close(self) -> None:
+        self._close()
+
+
+def _die_with_parent() -> None:
+    """A pool worker: ignore Ctrl-C (the parent stops the batch cleanly) and die when the
+    parent dies, even by SIGKILL, instead of waiting forever for work."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() == 1:
+        os._exit(1)  # the parent died before the line above
+
+
+def serial_pool(job: worker.BatchJob) -> WorkerPool:
+    start = time.perf_counter()
+    worker.prepare(job)
+    pool = WorkerPool(InlineExecutor(), 1, "serial", lambda: None)
+    pool.startup_seconds = time.perf_counter() - start
+    return pool
+
+
+def process_pool(job: worker.BatchJob, workers: int) -> WorkerPool:
+    """``workers`` processes. Where the platform forks, this process loads the engine
+    first and the workers inherit it ready (a spawned worker needs about a second)."""
+    start = time.perf_counter()
+    forking = "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux")
+    if forking:
+        # Load the engine here, once; each worker then makes its own table, since writing
+        # to an inherited one would copy it page by page.
+        worker.prepare(job)
+        worker.forget()
+    context = multiprocessing.get_context("fork" if forking else "spawn")
+    executor = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_die_with_parent)
+    warm = [executor.submit(worker.prepare, job) for _ in range(workers)]
+    for future in warm:
+        future.result()
+    pool = WorkerPool(executor, workers, "processes", lambda: executor.shutdown(wait=True, cancel_futures=True))
+    pool.startup_seconds = time.perf_counter() - start
+    pool.calibrate()
+    return pool
+
+
+def dask_pool(job: worker.BatchJob, address: str) -> WorkerPool:
+    """The Dask cluster whose scheduler listens at ``address`` (``tcp://host:port``); one
+    slot per worker thread. Needs the ``distributed`` extra."""
+    start = time.perf_counter()
+    try:
+        from distributed import Client  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        raise InvalidOptionError(
+            "--scheduler needs Dask: pip install 'negamax[distributed]' (on every worker machine too)"
+        ) from None
+    client: Any
+    try:
+        client = Client(address, timeout="10s")  # type: ignore[no-untyped-call,unused-ignore]
+    except OSError as error:
+        raise InvalidOptionError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    slots = sum(client.nthreads().values())
+    if slots == 0:
+        client.close()
+        raise InvalidOptionError(f"the Dask cluster at {address} has no workers")
+    client.run(worker.prepare, job)  # every worker loads the engine before the clock starts
+    pool = WorkerPool(client.get_executor(pure=False), slots, "dask", client.close)
+    pool.startup_seconds = time.perf_counter() - start
+    pool.calibrate()
+    return pool
+
+
+def make_pool(job: worker.BatchJob, workers: int | None, scheduler: str | None) -> WorkerPool:
+    """The pool a batch asks for: Dask when ``scheduler`` is given, else ``workers``
+    local processes (default: all cores; 1 runs in this process)."""
+    if scheduler is not None:
+        if workers is not None:
+            raise InvalidOptionError("--workers is for the local pool; a Dask cluster has the workers it has")
+        return dask_pool(job, scheduler)
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    if count < 1:
+        raise InvalidOptionError(f"--workers must be at least 1, not {count}")
+    return serial_pool(job) if count == 1 else process_pool(job, count)
