@@ -126,7 +126,8 @@ class _Searcher:
             result.nodes,
             round(result.cpu_time, 6),
             case.expected,
-            None if case.expected is None else score == case.expected and result.completed,
+            # an analysis's heuristic value is no claim about the game's value
+            None if case.expected is None or not self.job.solve else score == case.expected and result.completed,
         )
         return dict(zip(RECORD_FIELDS, values, strict=True))
 

@@ -1,0 +1,227 @@
+"""The book: symmetric keys, concurrent writers, back-up, and answers through the CLI."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from negamax.core.score import WIN
+from negamax.games import get_game
+from negamax.parallel.book import Book, BookRow, BookSink
+from negamax.parallel.book_build import build_book, enumerate_levels
+from negamax.parallel.cases import Case
+from negamax.parallel.pools import serial_pool
+from negamax.parallel.worker import BatchJob
+from negamax.search.compiled import CompiledSolver
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+GAME = get_game("connect4")
+
+
+def mirror_text(moves: str) -> str:
+    return "".join(str(8 - int(column)) for column in moves)
+
+
+def lines(name: str, count: int) -> list[tuple[str, int]]:
+    pairs = [line.split() for line in DATA.joinpath(name).read_text().splitlines()[:count]]
+    return [(text, int(score)) for text, score in pairs]
+
+
+def test_a_position_and_its_mirror_image_share_one_row(tmp_path: Path) -> None:
+    with Book(str(tmp_path / "book.sqlite"), GAME) as book:
+        position = GAME.new_position("4452")
+        assert book.store([BookRow.of(GAME, position, -(WIN - 9), "3", "solve", 1234)]) == 1
+        assert book.store([BookRow.of(GAME, GAME.new_position(mirror_text("4452")), -(WIN - 9), "5", "solve")]) == 0
+        same = book.lookup(GAME.new_position("4452"))
+        mirrored = book.lookup(GAME.new_position(mirror_text("4452")))
+        assert book.lookup(GAME.new_position("4453")) is None
+        assert same is not None and mirrored is not None
+        assert (same.best_move, mirrored.best_move) == ("3", "5")
+        assert same.score == mirrored.score == -(WIN - 9) and same.nodes == 1234
+        assert same.game_score == GAME.game_score(position, same.score)
+        assert book.stats()["positions"] == 1
+
+
+def test_the_book_refuses_what_is_not_a_book(tmp_path: Path) -> None:
+    from negamax.parallel.book import BookError
+
+    with pytest.raises(BookError, match="no book"):
+        Book(str(tmp_path / "missing.sqlite"), GAME, create=False)
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database " * 100)
+    with pytest.raises(BookError, match="not a negamax book"):
+        Book(str(junk), GAME)
+
+
+def write_rows(path: str, start: int, count: int, ready: multiprocessing.synchronize.Barrier) -> None:  # type: ignore[name-defined]
+    game = get_game("connect4")
+    with Book(path, game) as book:
+        ready.wait()
+        for batch in range(start, start + count, 50):
+            rows = [
+                BookRow(str(key), key % 97, key % 97, "4", "solve", key, f"p{key}", 0)
+                for key in range(batch, min(batch + 50, start + count))
+            ]
+            book.store(rows)
+
+
+def test_two_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
+    path = str(tmp_path / "book.sqlite")
+    Book(path, GAME).close()
+    context = multiprocessing.get_context("spawn")
+    ready = context.Barrier(2)
+    writers = [
+        context.Process(target=write_rows, args=(path, 0, 3000, ready)),
+        context.Process(target=write_rows, args=(path, 2000, 3000, ready)),  # 1000 keys overlap
+    ]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(120)
+        assert writer.exitcode == 0
+    with Book(path, GAME) as book:
+        assert book.stats()["positions"] == 5000
+        assert book.known_keys(str(key) for key in range(5000)) == {str(key) for key in range(5000)}
+        assert book.score_of_key("4321") == (4321 % 97, "4")
+
+
+def test_readers_are_not_blocked_by_a_writer(tmp_path: Path) -> None:
+    path = str(tmp_path / "book.sqlite")
+    with Book(path, GAME) as book:
+        book.store([BookRow.of(GAME, GAME.new_position("44"), 5, "4", "solve")])
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("INSERT INTO positions VALUES ('connect4', 'x', 0, 0, NULL, 'solve', 0, 'x', 0)")
+    try:
+        started = time.perf_counter()
+        with Book(path, GAME, create=False) as reader:
+            entry = reader.lookup(GAME.new_position("44"))
+        assert entry is not None and entry.score == 5
+        assert time.perf_counter() - started < 1.0
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
+def test_levels_hold_distinct_positions_up_to_symmetry() -> None:
+    levels = enumerate_levels(GAME, ["start"], 3)
+    # 1, 7, 49 and 238 positions (OEIS A212693); the mirror pairs them up except the
+    # symmetric ones: 1 after one ply, 1 after two (both in the centre), 4 after three
+    assert [len(level.positions) for level in levels] == [1, (7 - 1) // 2 + 1, (49 - 1) // 2 + 1, (238 - 4) // 2 + 4]
+
+
+def test_a_book_backed_up_from_two_plies_down_gives_the_direct_solve(tmp_path: Path) -> None:
+    # (Begin-Easy's second position, 6146, is easy only at the root: its 49 grandchildren
+    # need 39 s. These need about 4 s in all.)
+    begin_easy = lines("Test_L1_R1", 3)
+    roots = [*lines("Test_L2_R2", 3), begin_easy[0], begin_easy[2]]
+    job = BatchJob("connect4", solve=True)
+    with Book(str(tmp_path / "book.sqlite"), GAME) as book:
+        built = build_book(GAME, book, [text for text, _ in roots], 2, serial_pool(job), job)
+        assert [value for _, value in built.root_values] == [score for _, score in roots]
+        assert built.backed_up >= len(roots)
+        solver = CompiledSolver()
+        # every position the back-up valued has the value a direct solve gives
+        for level in enumerate_levels(GAME, [text for text, _ in roots], 1):
+            for text, position in level.positions.values():
+                entry = book.lookup(position)
+                assert entry is not None and entry.method == "backup"
+                solved = solver.solve(position, pv_plies=0)
+                assert entry.score == solved.score, text
+                board = position.copy()
+                board.play(GAME.parse_move(board, entry.best_move or ""))
+                if not board.is_terminal():
+                    child = solver.solve(board, pv_plies=0).score
+                    assert -child - (1 if -child > 0 else -1 if -child < 0 else 0) == entry.score
+
+
+def test_batch_into_a_book_then_solve_answers_from_it(tmp_path: Path) -> None:
+    cases = lines("Test_L1_R1", 30)
+    path = tmp_path / "cases.txt"
+    path.write_text("".join(f"{text} {score}\n" for text, score in cases))
+    book = tmp_path / "book.sqlite"
+    command = [sys.executable, "-m", "negamax", "batch", "connect4", str(path), "--solve", "--book", str(book)]
+    done = subprocess.run([*command, "--workers", "2"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "30/30 correct" in done.stdout
+    again = subprocess.run([*command, "--json", "--workers", "1"], capture_output=True, text=True, timeout=300)
+    assert json.loads(again.stdout)["skipped"] == 30  # the book says what is done
+    for text, score in cases[:3]:
+        for asked in (text, mirror_text(text)):
+            answer = subprocess.run(
+                [sys.executable, "-m", "negamax", "solve", "connect4", asked, "--book", str(book), "--json"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            record = json.loads(answer.stdout)
+            assert record["algorithm"] == "book (solve)" and record["nodes"] == 0
+            assert record["score"] == score and record["wall_s"] < 0.05
+            position = GAME.new_position(asked)
+            board = position.copy()
+            board.play(GAME.parse_move(position, record["best_move"]))
+            if not board.is_terminal():
+                assert GAME.game_score(board, CompiledSolver().solve(board, pv_plies=0).score) == -score
+    checked = subprocess.run(
+        [sys.executable, "-m", "negamax", "solve", "connect4", "--file", str(path), "--check", "--book", str(book)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert checked.returncode == 0 and "30/30 correct, mean nodes 0.0" in checked.stdout, checked.stdout
+
+
+def test_book_sink_skips_what_the_book_holds(tmp_path: Path) -> None:
+    with Book(str(tmp_path / "book.sqlite"), GAME) as book:
+        book.store([BookRow.of(GAME, GAME.new_position("4452"), 3, "4", "solve")])
+        sink = BookSink(book)
+        pending = sink.pending([Case(1, "4452"), Case(2, "4436"), Case(3, "4453")])
+        assert [case.line for case in pending] == [3]
+
+
+def test_book_stats_and_export_on_the_command_line(tmp_path: Path) -> None:
+    path = str(tmp_path / "book.sqlite")
+    with Book(path, GAME) as book:
+        book.store([BookRow.of(GAME, GAME.new_position("4452"), -(WIN - 9), "3", "solve", 10, "4452")])
+        book.store([BookRow.of(GAME, GAME.new_position("4453"), 0, "4", "backup", 0, "4453")])
+    run = [sys.executable, "-m", "negamax", "book"]
+    stats = subprocess.run([*run, "stats", "connect4", "--book", path, "--json"], capture_output=True, text=True)
+    assert json.loads(stats.stdout)["by_method"] == {"backup": 1, "solve": 1}
+    export = subprocess.run([*run, "export", "connect4", "--book", path], capture_output=True, text=True)
+    rows = sorted((json.loads(line) for line in export.stdout.splitlines()), key=lambda row: row["position"])
+    assert [(row["position"], row["best_move"], row["method"]) for row in rows] == [
+        ("4452", "3", "solve"),
+        ("4453", "4", "backup"),
+    ]
+    missing = subprocess.run(
+        [*run, "stats", "connect4", "--book", str(tmp_path / "none")], capture_output=True, text=True
+    )
+    assert missing.returncode == 2 and "no book" in missing.stderr
+
+
+def test_a_threaded_reader_sees_rows_as_they_commit(tmp_path: Path) -> None:
+    path = str(tmp_path / "book.sqlite")
+    Book(path, GAME).close()
+    seen: list[int] = []
+
+    def read() -> None:
+        with Book(path, GAME, create=False) as reader:
+            for _ in range(200):
+                seen.append(reader.stats()["positions"])
+                time.sleep(0.002)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    with Book(path, GAME) as book:
+        for start in range(0, 500, 50):
+            book.store(BookRow(str(key), 0, 0, None, "solve", 0, "p", 0) for key in range(start, start + 50))
+    reader.join()
+    assert seen == sorted(seen) and all(count % 50 == 0 for count in seen)
