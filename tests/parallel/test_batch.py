@@ -204,3 +204,45 @@ def test_sigkill_then_resume_loses_nothing_and_duplicates_nothing(tmp_path: Path
     again = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=600)
     assert json.loads(again.stdout)["skipped"] == 240
     assert len(read_results(str(out))) == 240
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a pseudo-terminal")
+def test_a_terminal_gets_a_progress_bar(tmp_path: Path) -> None:
+    import pty
+
+    cases = sample(tmp_path, "Test_L2_R2", 150)
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "negamax",
+            "batch",
+            "connect4",
+            str(cases),
+            "--solve",
+            "--out",
+            str(tmp_path / "o.jsonl"),
+            "--workers",
+            "2",
+            "--chunk-size",
+            "5",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=follower,
+    )
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not data:
+            break
+        shown += data
+    process.wait(timeout=120)
+    os.close(leader)
+    text = shown.decode()
+    assert process.returncode == 0
+    assert "/150" in text and "positions/s" in text and "ETA" in text

@@ -165,13 +165,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _handler(arguments: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
-    from negamax.cli import bulk, commands
+    handler: Callable[[argparse.Namespace], int]
+    if arguments.command in ("batch", "book"):
+        from negamax.cli import bulk
 
-    if arguments.command == "batch":
-        return bulk.run_batch_command
-    if arguments.command == "book":
-        handler: Callable[[argparse.Namespace], int] = getattr(bulk, f"run_book_{arguments.book_command}")
+        name = "run_batch_command" if arguments.command == "batch" else f"run_book_{arguments.book_command}"
+        handler = getattr(bulk, name)
         return handler
+    from negamax.cli import commands
+
     handler = getattr(commands, f"run_{arguments.command}")
     return handler
 

@@ -1,15 +1,17 @@
 """What a worker does with one chunk of a batch: read each position, search or solve it,
 and return one flat record per position.
 
-Workers keep one solver per thread between chunks (the compiled solver owns a 128 MiB
-table), so a chunk costs only its searches.
+Workers keep their searchers between chunks (the compiled solver owns a 128 MiB table),
+lending each to one thread at a time, so a chunk costs only its searches.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError, NegamaxError
@@ -132,29 +134,40 @@ class _Searcher:
         return dict(zip(RECORD_FIELDS, values, strict=True))
 
 
-_threads = threading.local()
+_idle: list[_Searcher] = []
+_idle_lock = threading.Lock()
 
 
-def _searcher(job: BatchJob) -> _Searcher:
-    cached: _Searcher | None = getattr(_threads, "searcher", None)
-    if cached is None or cached.job != job:
-        cached = _Searcher(job)
-        _threads.searcher = cached
-    return cached
+@contextlib.contextmanager
+def _searcher(job: BatchJob) -> Iterator[_Searcher]:
+    """A searcher for ``job`` used by no other thread: an idle one of this process if
+    there is one (with its table and loaded engine), else a new one."""
+    with _idle_lock:
+        found = next((index for index, idle in enumerate(_idle) if idle.job == job), None)
+        searcher = _idle.pop(found) if found is not None else None
+    if searcher is None:
+        searcher = _Searcher(job)
+    try:
+        yield searcher
+    finally:
+        with _idle_lock:
+            _idle.append(searcher)
 
 
 def prepare(job: BatchJob, sample: str | None = None) -> float:
-    """Build this thread's searcher and load its engine (compiling it if needed) with one
-    tiny search of ``sample`` (default: the start position); return the seconds it took."""
+    """Make a searcher for ``job`` and load its engine (compiling it if needed) with one
+    tiny search of ``sample`` (default: the start position); return the seconds it took.
+    The searcher stays in this process for the job's chunks."""
     start = time.perf_counter()
-    searcher = _searcher(job)
-    searcher.load(searcher.game.new_position(sample))
+    with _searcher(job) as searcher:
+        searcher.load(searcher.game.new_position(sample))
     return time.perf_counter() - start
 
 
 def forget() -> None:
-    """Drop this thread's searcher and its table (the loaded engine stays loaded)."""
-    _threads.searcher = None
+    """Drop this process's searchers and their tables (the loaded engine stays loaded)."""
+    with _idle_lock:
+        _idle.clear()
 
 
 def ping() -> float:
@@ -165,18 +178,18 @@ def ping() -> float:
 def run_chunk(job: BatchJob, cases: list[Case]) -> ChunkResult:
     """Search every case; a case that fails becomes an error, never a lost chunk."""
     start = time.perf_counter()
-    searcher = _searcher(job)
     records: list[dict[str, Any]] = []
     errors: list[tuple[int, str]] = []
-    for case in cases:
-        try:
-            position = searcher.game.new_position(case.text)
-            result = searcher.run(position)
-        except NegamaxError as error:
-            errors.append((case.line, str(error)))
-            continue
-        except Exception as error:  # a bug must cost one position, not the chunk
-            errors.append((case.line, f"internal error {type(error).__name__}: {error}"))
-            continue
-        records.append(searcher.record(case, position, result))
+    with _searcher(job) as searcher:
+        for case in cases:
+            try:
+                position = searcher.game.new_position(case.text)
+                result = searcher.run(position)
+            except NegamaxError as error:
+                errors.append((case.line, str(error)))
+                continue
+            except Exception as error:  # a bug must cost one position, not the chunk
+                errors.append((case.line, f"internal error {type(error).__name__}: {error}"))
+                continue
+            records.append(searcher.record(case, position, result))
     return ChunkResult(records, errors, time.perf_counter() - start)
