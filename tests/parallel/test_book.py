@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import sqlite3
@@ -225,3 +226,33 @@ def test_a_threaded_reader_sees_rows_as_they_commit(tmp_path: Path) -> None:
             book.store(BookRow(str(key), 0, 0, None, "solve", 0, "p", 0) for key in range(start, start + 50))
     reader.join()
     assert seen == sorted(seen) and all(count % 50 == 0 for count in seen)
+
+
+def test_a_killed_book_build_resumes_to_the_right_root_value(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    root, score = lines("Test_L2_R2", 1)[0]
+    book = str(tmp_path / "book.sqlite")
+    command = [sys.executable, "-m", "negamax", "book", "build", "connect4", "--root", root, "--plies", "3"]
+    command += ["--book", book, "--workers", "2", "--chunk-size", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rows = 0
+    deadline = time.monotonic() + 120
+    while rows < 40 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+        with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(book)) as db:
+            rows = db.execute("SELECT COUNT(*) FROM positions").fetchone()[0]
+    assert process.poll() is None, "the build finished before it could be killed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    with Book(book, GAME, create=False) as partial:
+        assert partial.lookup(GAME.new_position(root)) is None
+        assert partial.stats()["by_method"].get("backup", 0) == 0
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert "done before" in finished.stdout and f"root {root}: {score}" in finished.stdout
+    with Book(book, GAME, create=False) as complete:
+        stats = complete.stats()
+        levels = enumerate_levels(GAME, [root], 3)
+        assert stats["positions"] == sum(len(level.positions) for level in levels)
