@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -166,7 +167,10 @@ def results_so_far(path: Path) -> int:
         return 0
     if path.suffix == ".jsonl":
         return path.read_bytes().count(b"\n")
-    return len(read_results(str(path))) if path.stat().st_size else 0
+    try:
+        return len(read_results(str(path)))
+    except sqlite3.Error:  # the run has not made its table yet
+        return 0
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

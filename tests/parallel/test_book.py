@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
 import sqlite3
 import subprocess
 import sys
@@ -62,32 +61,32 @@ def test_the_book_refuses_what_is_not_a_book(tmp_path: Path) -> None:
         Book(str(junk), GAME)
 
 
-def write_rows(path: str, start: int, count: int, ready: multiprocessing.synchronize.Barrier) -> None:  # type: ignore[name-defined]
-    game = get_game("connect4")
-    with Book(path, game) as book:
-        ready.wait()
-        for batch in range(start, start + count, 50):
-            rows = [
-                BookRow(str(key), key % 97, key % 97, "4", "solve", key, f"p{key}", 0)
-                for key in range(batch, min(batch + 50, start + count))
-            ]
-            book.store(rows)
+WRITER = """
+import os, sys, time
+from negamax.games import get_game
+from negamax.parallel.book import Book, BookRow
+path, start, count, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+with Book(path, get_game("connect4")) as book:
+    while not os.path.exists(go):
+        time.sleep(0.001)
+    for batch in range(start, start + count, 50):
+        keys = range(batch, min(batch + 50, start + count))
+        book.store([BookRow(str(key), key % 97, key % 97, "4", "solve", key, f"p{key}", 0) for key in keys])
+"""
 
 
 def test_two_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     path = str(tmp_path / "book.sqlite")
     Book(path, GAME).close()
-    context = multiprocessing.get_context("spawn")
-    ready = context.Barrier(2)
+    go = tmp_path / "go"
     writers = [
-        context.Process(target=write_rows, args=(path, 0, 3000, ready)),
-        context.Process(target=write_rows, args=(path, 2000, 3000, ready)),  # 1000 keys overlap
+        subprocess.Popen([sys.executable, "-c", WRITER, path, "0", "3000", str(go)]),
+        subprocess.Popen([sys.executable, "-c", WRITER, path, "2000", "3000", str(go)]),  # 1000 keys overlap
     ]
+    time.sleep(1.0)  # both are waiting with the book open
+    go.touch()
     for writer in writers:
-        writer.start()
-    for writer in writers:
-        writer.join(120)
-        assert writer.exitcode == 0
+        assert writer.wait(120) == 0
     with Book(path, GAME) as book:
         assert book.stats()["positions"] == 5000
         assert book.known_keys(str(key) for key in range(5000)) == {str(key) for key in range(5000)}
