@@ -11,6 +11,7 @@ _REGISTRY = {
     "tictactoe": ("negamax.games.tictactoe", "TicTacToeGame"),
     "connect4": ("negamax.games.connect4", "Connect4Game"),
     "nim": ("negamax.games.nim", "NimGame"),
+    "chess": ("negamax.games.chess", "ChessGame"),
     "tree": ("negamax.games.tree", "TreeGame"),
     "random": ("negamax.games.random_tree", "RandomTreeGame"),
 }

@@ -1,0 +1,195 @@
+"""``negamax-uci``: the chess engine over the Universal Chess Interface.
+
+Reads commands on stdin, one a line, and answers on stdout. The search runs on the
+engine's worker thread, so ``isready`` and ``stop`` are answered while it thinks. A line
+the engine cannot use (unknown command, bad option, malformed FEN, illegal move) gets an
+``info string`` saying why, and the engine carries on.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from negamax import __version__
+from negamax.core.errors import NegamaxError
+from negamax.core.score import WIN, is_decisive
+from negamax.core.types import SearchResult
+from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
+from negamax.games import get_game
+
+NAME = f"negamax {__version__}"
+AUTHOR = "the negamax developers"
+GO_FIELDS = {"wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate"}
+
+
+class UciProtocolError(NegamaxError, ValueError):
+    """A line that is not a command the engine can carry out."""
+
+
+def score_text(score: int) -> str:
+    """``cp 35`` or ``mate 3`` / ``mate -2`` (moves, not plies)."""
+    if is_decisive(score):
+        plies = WIN - abs(score)
+        moves = (plies + 1) // 2
+        return f"mate {moves if score > 0 else -moves}"
+    return f"cp {score}"
+
+
+class UciSession:
+    """One conversation with a GUI: parses its lines, drives an ``Engine``, writes replies."""
+
+    def __init__(self, output: TextIO) -> None:
+        self.output = output
+        self.engine = Engine(get_game("chess"))
+        self._lock = threading.Lock()
+        self._infinite = False
+        self._stopped = threading.Event()
+        self._start = 0.0
+
+    def send(self, line: str) -> None:
+        with self._lock:
+            self.output.write(line + "\n")
+            self.output.flush()
+
+    def handle(self, line: str) -> bool:
+        """Carry out one line; False after ``quit``."""
+        words = line.split()
+        if not words:
+            return True
+        command, arguments = words[0], words[1:]
+        handler: Callable[[list[str]], None] | None = getattr(self, f"_{command}", None)
+        if command == "quit":
+            self._halt()
+            return False
+        if handler is None or command.startswith("_") or command == "handle":
+            self.send(f"info string unknown command: {line.strip()[:80]}")
+            return True
+        try:
+            handler(arguments)
+        except NegamaxError as error:
+            self.send(f"info string {error}")
+        return True
+
+    def _uci(self, arguments: list[str]) -> None:
+        self.send(f"id name {NAME}")
+        self.send(f"id author {AUTHOR}")
+        self.send(f"option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max 65536")
+        self.send("uciok")
+
+    def _isready(self, arguments: list[str]) -> None:
+        self.send("readyok")
+
+    def _halt(self) -> None:
+        """End a search still running (a GUI should have sent ``stop``; not all do)."""
+        self._stopped.set()
+        self.engine.wait()
+
+    def _ucinewgame(self, arguments: list[str]) -> None:
+        self._halt()
+        self.engine.new_game()
+
+    def _debug(self, arguments: list[str]) -> None:
+        pass
+
+    def _setoption(self, arguments: list[str]) -> None:
+        text = " ".join(arguments)
+        if not text.startswith("name ") or " value " not in text:
+            raise UciProtocolError(f"setoption needs 'name <id> value <x>', not {text[:60]!r}")
+        name, value = text[5:].split(" value ", 1)
+        self._halt()
+        if name.strip().lower() != "hash":
+            raise UciProtocolError(f"unknown option {name.strip()!r} (options: Hash)")
+        try:
+            mib = float(value)
+        except ValueError:
+            raise UciProtocolError(f"Hash must be a number of MiB, not {value!r}") from None
+        self.engine.set_hash(mib)
+
+    def _position(self, arguments: list[str]) -> None:
+        if not arguments or arguments[0] not in ("startpos", "fen"):
+            raise UciProtocolError("position needs 'startpos' or 'fen <FEN>', then optionally 'moves ...'")
+        self._halt()
+        self.engine.set_position(" ".join(arguments))
+
+    def _go(self, arguments: list[str]) -> None:
+        values: dict[str, int] = {}
+        infinite = False
+        index = 0
+        while index < len(arguments):
+            word = arguments[index]
+            if word in ("infinite", "ponder"):
+                infinite = infinite or word == "infinite"
+                index += 1
+                continue
+            if word not in GO_FIELDS or index + 1 >= len(arguments):
+                raise UciProtocolError(f"go: cannot read {word!r}")
+            try:
+                values[word] = int(arguments[index + 1])
+            except ValueError:
+                raise UciProtocolError(f"go: {word} needs a whole number, not {arguments[index + 1]!r}") from None
+            index += 2
+        self._halt()
+        white = self.engine.position.player() == 0
+        clock = values.get("wtime" if white else "btime")
+        increment = values.get("winc" if white else "binc", 0)
+        if "mate" in values and "depth" not in values:
+            values["depth"] = 2 * values["mate"] - 1
+        limits = GoLimits(
+            depth=values.get("depth"),
+            nodes=values.get("nodes"),
+            move_time=values["movetime"] / 1000 if "movetime" in values else None,
+            infinite=infinite,
+            time_left=None if clock is None else clock / 1000,
+            increment=increment / 1000,
+            moves_to_go=values.get("movestogo"),
+        )
+        self._infinite = infinite
+        self._stopped.clear()
+        self._start = time.perf_counter()
+        self.engine.go(limits, self._info, self._done)
+
+    def _stop(self, arguments: list[str]) -> None:
+        self._stopped.set()
+        self.engine.stop()
+
+    def _ponderhit(self, arguments: list[str]) -> None:
+        self._stop(arguments)
+
+    def _info(self, result: SearchResult[Any]) -> None:
+        elapsed = max(time.perf_counter() - self._start, 1e-6)
+        pv = " ".join(move.uci() for move in result.pv)
+        hashfull = self.engine.table.hashfull()
+        self.send(
+            f"info depth {result.depth} score {score_text(result.score)} nodes {result.nodes}"
+            f" nps {int(result.nodes / elapsed)} time {int(elapsed * 1000)} hashfull {hashfull} pv {pv}".rstrip()
+        )
+
+    def _done(self, result: SearchResult[Any]) -> None:
+        if self._infinite and not self._stopped.is_set():
+            # "go infinite" ends only with "stop", even if the search has finished
+            self._stopped.wait()
+        best = result.best_move
+        if best is None:
+            self.send("bestmove 0000")
+            return
+        self.send(f"bestmove {best.uci()}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    session = UciSession(sys.stdout)
+    for line in sys.stdin:
+        try:
+            if not session.handle(line):
+                break
+        except Exception as error:  # the engine must outlive anything a GUI sends
+            session.send(f"info string internal error {type(error).__name__}: {error}")
+    session.engine.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,256 @@
+"""Chess on python-chess: make/unmake by push/pop, and PeSTO's tapered evaluation kept up
+to date move by move.
+
+The evaluation is two sums (midgame and endgame, from White's side) and a game phase;
+each move changes a few terms, so ``play`` adjusts them and ``undo`` restores them from a
+stack, instead of scanning the board at every leaf.
+
+Draws the search must see: a position repeated since the search began (a second
+occurrence is enough: the side that can repeat can keep repeating), the fifty-move rule,
+and insufficient material. Mate is ``-WIN`` for the side to move.
+
+>>> game = ChessGame()
+>>> position = game.new_position("startpos")
+>>> len(position.legal_moves()), position.evaluate()
+(20, 0)
+>>> position.play(game.parse_move(position, "e2e4")); position.evaluate() < 0  # Black to move, White better
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import chess
+
+from negamax.core.errors import IllegalMoveError, InvalidPositionError
+from negamax.core.game import Position
+from negamax.core.rules import BaseGame
+from negamax.core.score import WIN
+from negamax.games.chess_tables import (
+    ENDGAME_TABLES,
+    ENDGAME_VALUES,
+    FULL_PHASE,
+    MIDGAME_TABLES,
+    MIDGAME_VALUES,
+    PHASE_WEIGHTS,
+)
+
+
+def _square_values(values: tuple[int, ...], tables: tuple[tuple[int, ...], ...]) -> list[list[list[int]]]:
+    """[colour][piece type][square] -> value from White's side (Black's pieces negative)."""
+    by_colour: list[list[list[int]]] = [[[0] * 64 for _ in range(7)] for _ in range(2)]
+    for piece_type in range(1, 7):
+        for square in range(64):
+            by_colour[chess.WHITE][piece_type][square] = values[piece_type - 1] + tables[piece_type - 1][square ^ 56]
+            by_colour[chess.BLACK][piece_type][square] = -(values[piece_type - 1] + tables[piece_type - 1][square])
+    return by_colour
+
+
+MIDGAME = _square_values(MIDGAME_VALUES, MIDGAME_TABLES)
+ENDGAME = _square_values(ENDGAME_VALUES, ENDGAME_TABLES)
+PHASE = (0, *PHASE_WEIGHTS)
+ORDER_VALUES = (0, 100, 320, 330, 500, 900, 20_000)
+"""Piece values for ordering captures (most valuable victim, least valuable attacker)."""
+TEMPO = 10
+
+
+class ChessPosition:
+    """A chess position for the search; ``board`` is a python-chess board it owns."""
+
+    __slots__ = ("_moves", "board", "endgame", "keys", "midgame", "phase", "root_length", "saved")
+
+    def __init__(self, board: chess.Board) -> None:
+        self.board = board
+        self.midgame = self.endgame = self.phase = 0
+        for square, piece in board.piece_map().items():
+            self.midgame += MIDGAME[piece.color][piece.piece_type][square]
+            self.endgame += ENDGAME[piece.color][piece.piece_type][square]
+            self.phase += PHASE[piece.piece_type]
+        self.saved: list[tuple[int, int, int]] = []
+        replay = board.root()
+        self.keys: list[Hashable] = [replay._transposition_key()]
+        for move in board.move_stack:
+            replay.push(move)
+            self.keys.append(replay._transposition_key())
+        self.root_length = len(self.keys)
+        self._moves: tuple[Hashable, list[chess.Move]] | None = None
+
+    def _legal(self) -> list[chess.Move]:
+        key = self.keys[-1]
+        if self._moves is not None and self._moves[0] == key:
+            return self._moves[1]
+        moves = list(self.board.generate_legal_moves())
+        self._moves = (key, moves)
+        return moves
+
+    def legal_moves(self) -> list[chess.Move]:
+        """Captures and promotions first (most valuable victim, least valuable attacker), then the rest."""
+        board = self.board
+        noisy, quiet = [], []
+        for move in self._legal():
+            victim = board.piece_type_at(move.to_square)
+            if victim or move.promotion:
+                attacker = board.piece_type_at(move.from_square) or 0
+                noisy.append(
+                    (
+                        ORDER_VALUES[victim or 0] * 10 - ORDER_VALUES[attacker] // 100 + (move.promotion or 0) * 1000,
+                        move,
+                    )
+                )
+            else:
+                quiet.append(move)
+        noisy.sort(key=_first, reverse=True)
+        return [move for _, move in noisy] + quiet
+
+    def noisy_moves(self) -> list[chess.Move]:
+        """Captures and queen promotions, best victim first (for quiescence)."""
+        board = self.board
+        scored = []
+        for move in self._legal():
+            victim = board.piece_type_at(move.to_square)
+            if move.promotion == chess.QUEEN or (victim and not move.promotion):
+                attacker = board.piece_type_at(move.from_square) or 0
+                value = ORDER_VALUES[victim or 0] * 10 - ORDER_VALUES[attacker] // 100
+                scored.append((value + (9000 if move.promotion else 0), move))
+            elif board.is_en_passant(move):
+                scored.append((1000 - 1, move))
+        scored.sort(key=_first, reverse=True)
+        return [move for _, move in scored]
+
+    def play(self, move: chess.Move) -> None:
+        board = self.board
+        self.saved.append((self.midgame, self.endgame, self.phase))
+        mover = board.turn
+        piece_type = board.piece_type_at(move.from_square) or chess.PAWN
+        midgame, endgame, phase = self.midgame, self.endgame, self.phase
+        captured = board.piece_type_at(move.to_square)
+        if captured:
+            midgame -= MIDGAME[not mover][captured][move.to_square]
+            endgame -= ENDGAME[not mover][captured][move.to_square]
+            phase -= PHASE[captured]
+        elif piece_type == chess.PAWN and move.to_square == board.ep_square:
+            taken = move.to_square + (-8 if mover == chess.WHITE else 8)
+            midgame -= MIDGAME[not mover][chess.PAWN][taken]
+            endgame -= ENDGAME[not mover][chess.PAWN][taken]
+        midgame -= MIDGAME[mover][piece_type][move.from_square]
+        endgame -= ENDGAME[mover][piece_type][move.from_square]
+        placed = move.promotion or piece_type
+        midgame += MIDGAME[mover][placed][move.to_square]
+        endgame += ENDGAME[mover][placed][move.to_square]
+        phase += PHASE[placed] - PHASE[piece_type]
+        if piece_type == chess.KING and abs(move.to_square - move.from_square) == 2 and not captured:
+            rank = move.from_square & ~7
+            rook_from, rook_to = (rank + 7, rank + 5) if move.to_square > move.from_square else (rank, rank + 3)
+            midgame += MIDGAME[mover][chess.ROOK][rook_to] - MIDGAME[mover][chess.ROOK][rook_from]
+            endgame += ENDGAME[mover][chess.ROOK][rook_to] - ENDGAME[mover][chess.ROOK][rook_from]
+        self.midgame, self.endgame, self.phase = midgame, endgame, phase
+        board.push(move)
+        self.keys.append(board._transposition_key())
+
+    def undo(self, move: chess.Move) -> None:
+        self.board.pop()
+        self.keys.pop()
+        self.midgame, self.endgame, self.phase = self.saved.pop()
+
+    def is_repetition(self) -> bool:
+        """The position occurred before and the repetition happened inside the search."""
+        keys = self.keys
+        if len(keys) <= self.root_length:
+            return False
+        key = keys[-1]
+        oldest = max(0, len(keys) - 1 - self.board.halfmove_clock)
+        return any(keys[index] == key for index in range(len(keys) - 3, oldest - 1, -2))
+
+    def is_terminal(self) -> bool:
+        board = self.board
+        if board.halfmove_clock >= 100 or self.is_repetition():
+            return True
+        if chess.popcount(board.occupied) <= 4 and board.is_insufficient_material():
+            return True
+        return not self._legal()
+
+    def terminal_value(self) -> int:
+        if not self._legal() and self.board.is_check():
+            return -WIN
+        return 0
+
+    def evaluate(self) -> int:
+        phase = min(self.phase, FULL_PHASE)
+        white = (self.midgame * phase + self.endgame * (FULL_PHASE - phase)) // FULL_PHASE
+        return (white if self.board.turn == chess.WHITE else -white) + TEMPO
+
+    def key(self) -> Hashable:
+        return self.keys[-1]
+
+    def player(self) -> int:
+        return 0 if self.board.turn == chess.WHITE else 1
+
+    def copy(self) -> ChessPosition:
+        clone = ChessPosition.__new__(ChessPosition)
+        clone.board = self.board.copy()
+        clone.midgame, clone.endgame, clone.phase = self.midgame, self.endgame, self.phase
+        clone.saved = []
+        clone.keys = list(self.keys)
+        clone.root_length = len(clone.keys)
+        clone._moves = None
+        return clone
+
+    def __repr__(self) -> str:
+        return f"ChessPosition({self.board.fen()!r})"
+
+
+def _first(pair: tuple[int, Any]) -> int:
+    return pair[0]
+
+
+class ChessGame(BaseGame):
+    name = "chess"
+    description = "chess (python-chess rules), moves in UCI notation such as e2e4"
+    position_help = "a FEN, 'startpos', optionally followed by 'moves e2e4 e7e5 ...'"
+
+    def new_position(self, text: str | None = None) -> ChessPosition:
+        """``startpos`` or a FEN, optionally followed by ``moves`` and UCI moves."""
+        text = (text or "startpos").strip()
+        head, _, moves_text = text.partition(" moves")
+        head = head.strip().removeprefix("fen ").strip()
+        try:
+            board = chess.Board() if head in ("", "startpos") else chess.Board(head)
+        except ValueError as error:
+            raise InvalidPositionError(f"chess position {head!r}: {error}") from None
+        status = board.status()
+        if status != chess.STATUS_VALID:
+            reasons = [str(flag.name).lower().replace("_", " ") for flag in chess.Status if flag and flag in status]
+            raise InvalidPositionError(f"chess position {head!r} is not legal: {', '.join(reasons)}")
+        for word in moves_text.split():
+            try:
+                board.push_uci(word)
+            except ValueError:
+                raise InvalidPositionError(f"chess position {text!r}: {word!r} is not a legal move there") from None
+        return ChessPosition(board)
+
+    def parse_move(self, position: Position[Any], text: str) -> chess.Move:
+        assert isinstance(position, ChessPosition)
+        text = text.strip()
+        board = position.board
+        try:
+            return board.parse_uci(text)
+        except ValueError:
+            pass
+        try:
+            return board.parse_san(text)
+        except ValueError:
+            raise IllegalMoveError(f"{text!r} is not a legal move here (write e2e4 or Nf3)") from None
+
+    def move_text(self, position: Position[Any], move: Hashable) -> str:
+        assert isinstance(move, chess.Move)
+        return move.uci()
+
+    def position_text(self, position: Position[Any]) -> str:
+        assert isinstance(position, ChessPosition)
+        return position.board.fen()
+
+    def render(self, position: Position[Any]) -> str:
+        assert isinstance(position, ChessPosition)
+        return str(position.board)

@@ -1,0 +1,99 @@
+"""``negamax-uci`` driven by python-chess's own engine client, as a GUI would."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+
+
+def engine_command() -> list[str]:
+    installed = Path(sys.executable).with_name("negamax-uci")
+    if installed.exists():
+        return [str(installed)]
+    found = shutil.which("negamax-uci")
+    assert found, "negamax-uci is not installed"
+    return [found]
+
+
+@pytest.fixture
+def engine() -> Iterator[chess.engine.SimpleEngine]:
+    with chess.engine.SimpleEngine.popen_uci(engine_command(), timeout=30) as running:
+        yield running
+
+
+def test_the_engine_identifies_itself_and_its_options(engine: chess.engine.SimpleEngine) -> None:
+    assert engine.id["name"].startswith("negamax")
+    assert "Hash" in engine.options
+    engine.configure({"Hash": 16})
+
+
+def test_it_plays_a_legal_game(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board()
+    for _ in range(12):
+        result = engine.play(board, chess.engine.Limit(time=0.1))
+        assert result.move in board.legal_moves
+        board.push(result.move)
+        if board.is_game_over():
+            break
+
+
+def test_analysis_with_depth_nodes_and_time_limits(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    info = engine.analyse(board, chess.engine.Limit(depth=2))
+    assert info["depth"] == 2 and info["pv"][0] == chess.Move.from_uci("h5f7")
+    assert info["score"].white() == chess.engine.Mate(1)
+    by_nodes = engine.analyse(chess.Board(), chess.engine.Limit(nodes=300))
+    assert by_nodes["nodes"] <= 300 + 64
+    started = time.perf_counter()
+    by_time = engine.analyse(chess.Board(), chess.engine.Limit(time=0.5))
+    assert time.perf_counter() - started < 0.55 + 0.5 and by_time["depth"] >= 1
+
+
+def test_movetime_is_kept(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8")
+    for _ in range(3):
+        started = time.perf_counter()
+        engine.play(board, chess.engine.Limit(time=1.0))
+        assert time.perf_counter() - started < 1.05
+
+
+def test_stop_ends_an_infinite_analysis(engine: chess.engine.SimpleEngine) -> None:
+    with engine.analysis(chess.Board()) as analysis:
+        time.sleep(0.5)
+        started = time.perf_counter()
+        analysis.stop()
+        best = analysis.wait()
+        assert time.perf_counter() - started < 0.3
+    assert best.move in chess.Board().legal_moves
+
+
+def uci_session(lines: str) -> list[str]:
+    done = subprocess.run(engine_command(), input=lines, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and not done.stderr
+    return done.stdout.splitlines()
+
+
+def test_garbage_gets_an_info_string_and_the_engine_goes_on() -> None:
+    output = uci_session(
+        "uci\nhello there\nposition fen not/a/fen w - - 0 1\nposition startpos moves e2e5\n"
+        "setoption name Colour value blue\nsetoption name Hash value lots\ngo depth banana\n"
+        "position startpos moves e2e4\ngo depth 2\nisready\nquit\n"
+    )
+    strings = [line for line in output if line.startswith("info string")]
+    assert len(strings) == 6
+    assert "unknown command" in strings[0] and "e2e5" in strings[2] and "Colour" in strings[3]
+    assert output[-1] == "readyok" or "readyok" in output
+    best = [line for line in output if line.startswith("bestmove")]
+    assert (
+        len(best) == 1
+        and chess.Move.from_uci(best[0].split()[1])
+        in chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves
+    )
