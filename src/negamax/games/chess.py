@@ -105,19 +105,30 @@ class ChessPosition:
         return [move for _, move in noisy] + quiet
 
     def noisy_moves(self) -> list[chess.Move]:
-        """Captures and queen promotions, best victim first (for quiescence)."""
+        """Captures and queen promotions, best victim first (for quiescence); generated on
+        their own, since quiescence nodes are most of the nodes and most moves are quiet."""
         board = self.board
         scored = []
-        for move in self._legal():
-            victim = board.piece_type_at(move.to_square)
-            if move.promotion == chess.QUEEN or (victim and not move.promotion):
-                attacker = board.piece_type_at(move.from_square) or 0
-                value = ORDER_VALUES[victim or 0] * 10 - ORDER_VALUES[attacker] // 100
-                scored.append((value + (9000 if move.promotion else 0), move))
-            elif board.is_en_passant(move):
-                scored.append((1000 - 1, move))
+        for move in board.generate_legal_captures():
+            if move.promotion and move.promotion != chess.QUEEN:
+                continue
+            victim = board.piece_type_at(move.to_square) or chess.PAWN  # en passant takes a pawn
+            attacker = board.piece_type_at(move.from_square) or 0
+            value = ORDER_VALUES[victim] * 10 - ORDER_VALUES[attacker] // 100
+            scored.append((value + (9000 if move.promotion else 0), move))
+        sevenths = board.pawns & board.occupied_co[board.turn] & (chess.BB_RANK_7 if board.turn else chess.BB_RANK_2)
+        if sevenths:
+            for move in board.generate_legal_moves(from_mask=sevenths, to_mask=~board.occupied & chess.BB_ALL):
+                if move.promotion == chess.QUEEN:
+                    scored.append((9000, move))
         scored.sort(key=_first, reverse=True)
         return [move for _, move in scored]
+
+    def _has_legal_move(self) -> bool:
+        cached = self._moves
+        if cached is not None and cached[0] == self.keys[-1]:
+            return bool(cached[1])
+        return any(True for _ in self.board.generate_legal_moves())
 
     def play(self, move: chess.Move) -> None:
         board = self.board
@@ -169,10 +180,10 @@ class ChessPosition:
             return True
         if chess.popcount(board.occupied) <= 4 and board.is_insufficient_material():
             return True
-        return not self._legal()
+        return not self._has_legal_move()
 
     def terminal_value(self) -> int:
-        if not self._legal() and self.board.is_check():
+        if self.board.is_check() and not self._has_legal_move():
             return -WIN
         return 0
 

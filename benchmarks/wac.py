@@ -1,0 +1,61 @@
+"""The Win At Chess suite at a fixed time per position: how many of the 300 best moves
+the engine finds (sunfish, the best-known pure-Python engine, finds about 112 at about one
+CPU-second each).
+
+A position counts as solved when the move the engine would play when the time is up is
+one of the EPD's ``bm`` moves (and none of its ``am`` moves).
+
+Run: ``python benchmarks/wac.py --time 1`` (300 positions: about 5 minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import chess
+
+from negamax.core.types import SearchLimits
+from negamax.engines.engine import Engine
+from negamax.games.chess import ChessGame
+from negamax.search import search
+
+SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "chess" / "wac.epd"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time", type=float, default=1.0, help="seconds per position")
+    parser.add_argument("--first", type=int, default=300, help="only the first N positions")
+    parser.add_argument("--verbose", action="store_true", help="print every position")
+    arguments = parser.parse_args()
+    engine = Engine(ChessGame())
+    lines = [line for line in SUITE.read_text().splitlines() if line and not line.startswith("#")][: arguments.first]
+    solved = nodes = 0
+    cpu = 0.0
+    for number, line in enumerate(lines, start=1):
+        board, operations = chess.Board.from_epd(line)
+        engine.new_game()
+        position = engine.game.new_position(board.fen())
+        start = time.process_time()
+        result = search(position, SearchLimits(time=arguments.time), options=engine.options, table=engine.table)
+        cpu += time.process_time() - start
+        nodes += result.nodes
+        good = result.best_move in operations.get("bm", [result.best_move]) and result.best_move not in operations.get(
+            "am", []
+        )
+        solved += good
+        if arguments.verbose:
+            print(
+                f"{operations.get('id', number)}: {'ok ' if good else 'no '} {board.san(result.best_move)}"
+                f" depth {result.depth} {result.nodes} nodes"
+            )
+    print(
+        f"WAC: {solved}/{len(lines)} solved at {arguments.time} s per position;"
+        f" {nodes / cpu:,.0f} nodes per CPU-second, {cpu / len(lines):.2f} CPU-s per position"
+    )
+
+
+if __name__ == "__main__":
+    main()
