@@ -11,8 +11,8 @@ and insufficient material. Mate is ``-WIN`` for the side to move.
 
 >>> game = ChessGame()
 >>> position = game.new_position("startpos")
->>> len(position.legal_moves()), position.evaluate()
-(20, 0)
+>>> len(position.legal_moves()), position.evaluate() == TEMPO  # the side to move's bonus
+(20, True)
 >>> position.play(game.parse_move(position, "e2e4")); position.evaluate() < 0  # Black to move, White better
 True
 """
