@@ -61,11 +61,11 @@ class UciSession:
         if not words:
             return True
         command, arguments = words[0], words[1:]
-        handler: Callable[[list[str]], None] | None = getattr(self, f"_{command}", None)
         if command == "quit":
             self._halt()
             return False
-        if handler is None or command.startswith("_") or command == "handle":
+        handler = self._commands().get(command)
+        if handler is None:
             self.send(f"info string unknown command: {line.strip()[:80]}")
             return True
         try:
@@ -73,6 +73,20 @@ class UciSession:
         except NegamaxError as error:
             self.send(f"info string {error}")
         return True
+
+    def _commands(self) -> dict[str, Callable[[list[str]], None]]:
+        """The protocol's commands; nothing else a GUI sends reaches a method."""
+        return {
+            "uci": self._uci,
+            "isready": self._isready,
+            "ucinewgame": self._ucinewgame,
+            "debug": self._debug,
+            "setoption": self._setoption,
+            "position": self._position,
+            "go": self._go,
+            "stop": self._stop,
+            "ponderhit": self._ponderhit,
+        }
 
     def _uci(self, arguments: list[str]) -> None:
         self.send(f"id name {NAME}")

@@ -92,13 +92,7 @@ class ChessPosition:
         for move in self._legal():
             victim = board.piece_type_at(move.to_square)
             if victim or move.promotion:
-                attacker = board.piece_type_at(move.from_square) or 0
-                noisy.append(
-                    (
-                        ORDER_VALUES[victim or 0] * 10 - ORDER_VALUES[attacker] // 100 + (move.promotion or 0) * 1000,
-                        move,
-                    )
-                )
+                noisy.append((_capture_order(board, move, victim or 0) + (move.promotion or 0) * 1000, move))
             else:
                 quiet.append(move)
         noisy.sort(key=_first, reverse=True)
@@ -113,9 +107,7 @@ class ChessPosition:
             if move.promotion and move.promotion != chess.QUEEN:
                 continue
             victim = board.piece_type_at(move.to_square) or chess.PAWN  # en passant takes a pawn
-            attacker = board.piece_type_at(move.from_square) or 0
-            value = ORDER_VALUES[victim] * 10 - ORDER_VALUES[attacker] // 100
-            scored.append((value + (9000 if move.promotion else 0), move))
+            scored.append((_capture_order(board, move, victim) + (9000 if move.promotion else 0), move))
         sevenths = board.pawns & board.occupied_co[board.turn] & (chess.BB_RANK_7 if board.turn else chess.BB_RANK_2)
         if sevenths:
             for move in board.generate_legal_moves(from_mask=sevenths, to_mask=~board.occupied & chess.BB_ALL):
@@ -210,6 +202,12 @@ class ChessPosition:
 
     def __repr__(self) -> str:
         return f"ChessPosition({self.board.fen()!r})"
+
+
+def _capture_order(board: chess.Board, move: chess.Move, victim: int) -> int:
+    """Most valuable victim first, then least valuable attacker."""
+    attacker = board.piece_type_at(move.from_square) or 0
+    return ORDER_VALUES[victim] * 10 - ORDER_VALUES[attacker] // 100
 
 
 def _first(pair: tuple[int, Any]) -> int:

@@ -9,6 +9,7 @@ kill (the book is the record of what is done); the back-up is quick and runs her
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -120,7 +121,7 @@ def build_book(
     on_progress: Callable[[BatchProgress], None] | None = None,
     on_error: Callable[[int, str], None] | None = None,
     on_stage: Callable[[str], None] | None = None,
-    stop: Any = None,
+    stop: threading.Event | None = None,
 ) -> BuildSummary:
     """Solve the level ``plies`` below ``roots`` on ``pool`` into ``book``, then back up."""
     levels = enumerate_levels(game, roots, plies)
