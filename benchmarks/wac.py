@@ -17,9 +17,8 @@ from pathlib import Path
 import chess
 
 from negamax.core.types import SearchLimits
-from negamax.engines.engine import Engine
+from negamax.engines.engine import ENGINES, Engine
 from negamax.games.chess import ChessGame
-from negamax.search import search
 
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "chess" / "wac.epd"
 
@@ -29,8 +28,11 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=1.0, help="seconds per position")
     parser.add_argument("--first", type=int, default=300, help="only the first N positions")
     parser.add_argument("--verbose", action="store_true", help="print every position")
+    parser.add_argument("--engine", choices=ENGINES, default="auto", help="search engine (default: compiled)")
+    parser.add_argument("--hash", type=float, default=64, help="table size in MiB")
     arguments = parser.parse_args()
-    engine = Engine(ChessGame())
+    engine = Engine(ChessGame(), hash_mib=arguments.hash, engine=arguments.engine)
+    engine.warm_up()
     lines = [line for line in SUITE.read_text().splitlines() if line and not line.startswith("#")][: arguments.first]
     solved = nodes = 0
     cpu = 0.0
@@ -39,7 +41,7 @@ def main() -> None:
         engine.new_game()
         position = engine.game.new_position(board.fen())
         start = time.process_time()
-        result = search(position, SearchLimits(time=arguments.time), options=engine.options, table=engine.table)
+        result = engine.analyse(position, SearchLimits(time=arguments.time))
         cpu += time.process_time() - start
         nodes += result.nodes
         good = result.best_move in operations.get("bm", [result.best_move]) and result.best_move not in operations.get(
@@ -49,7 +51,7 @@ def main() -> None:
         if arguments.verbose:
             print(
                 f"{operations.get('id', number)}: {'ok ' if good else 'no '} {board.san(result.best_move)}"
-                f" depth {result.depth} {result.nodes} nodes"
+                f" depth {result.depth} {result.nodes} nodes, {result.cpu_time:.2f} CPU-s"
             )
     print(
         f"WAC: {solved}/{len(lines)} solved at {arguments.time} s per position;"

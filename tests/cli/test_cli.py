@@ -138,7 +138,9 @@ def test_every_algorithm_agrees_on_the_command_line() -> None:
         (["analyze", "connect4", "--hash", "0"], "--hash"),
         (["analyze", "connect4", "--depth", "two"], "invalid int"),
         (["frobnicate"], "invalid choice"),
-        (["solve", "nim", "--engine", "compiled"], "does not play nim"),
+        (["solve", "nim", "--engine", "compiled"], "does not solve nim"),
+        (["analyze", "nim", "--engine", "compiled"], "does not analyse nim"),
+        (["analyze", "chess", "--engine", "compiled", "-a", "mtdf"], "--engine python"),
         (["solve", "connect4", "--engine", "compiled", "-a", "pvs"], "--engine python"),
         (["solve", "connect4", "--engine", "gpu"], "invalid choice"),
         (["solve", "connect4", "--engine", "python", "--threads", "2"], "one thread"),
@@ -217,3 +219,12 @@ def test_compare_shows_the_same_value_and_falling_node_counts() -> None:
     assert nodes == sorted(nodes, reverse=True) and len(set(nodes)) == 4
     assert {rows[name][1] for name in rows} == {"0"}
     assert done.stdout.strip().endswith("every algorithm finds the same value (0)")
+
+
+def test_analyze_chess_runs_the_compiled_engine_unless_told_otherwise() -> None:
+    fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1"  # WAC.001: Qg6, mate in 2
+    compiled = run_json("analyze", "chess", fen, "--time", "5", "--json")
+    assert compiled["algorithm"] == "compiled" and compiled["best_move"] == "g3g6"
+    assert compiled["score_text"] == "win in 3" and len(compiled["pv"]) == 3  # type: ignore[arg-type]
+    python = run_json("analyze", "chess", fen, "--depth", "2", "--engine", "python", "--json")
+    assert python["algorithm"] == "auto" and python["depth"] == 2

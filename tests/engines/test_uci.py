@@ -23,6 +23,16 @@ def engine_command() -> list[str]:
     return [found]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def compiled_kernel_on_disk() -> None:
+    """Compile the chess kernel once here (a fresh install takes tens of seconds), so each
+    engine process below loads it from numba's cache in well under a second."""
+    from negamax.games.chess import ChessGame
+    from negamax.search.compiled_deepening import CompiledDeepening
+
+    CompiledDeepening(hash_mib=1).warm_up(ChessGame().new_position(None))
+
+
 @pytest.fixture
 def engine() -> Iterator[chess.engine.SimpleEngine]:
     with chess.engine.SimpleEngine.popen_uci(engine_command(), timeout=30) as running:
@@ -31,8 +41,18 @@ def engine() -> Iterator[chess.engine.SimpleEngine]:
 
 def test_the_engine_identifies_itself_and_its_options(engine: chess.engine.SimpleEngine) -> None:
     assert engine.id["name"].startswith("negamax")
-    assert "Hash" in engine.options
+    assert "Hash" in engine.options and engine.options["Engine"].var == ["compiled", "python"]
     engine.configure({"Hash": 16})
+
+
+def test_both_engines_play_and_report_their_search(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8")
+    engine.ping()  # isready: the compiled kernel is loaded
+    compiled = engine.analyse(board, chess.engine.Limit(depth=6))
+    assert compiled["depth"] == 6 and compiled["seldepth"] > 6 and compiled["nodes"] > 0
+    engine.configure({"Engine": "python"})
+    python = engine.analyse(board, chess.engine.Limit(depth=2))
+    assert python["depth"] == 2 and python["pv"][0] in board.legal_moves
 
 
 def test_it_plays_a_legal_game(engine: chess.engine.SimpleEngine) -> None:
@@ -59,6 +79,7 @@ def test_analysis_with_depth_nodes_and_time_limits(engine: chess.engine.SimpleEn
 
 def test_movetime_is_kept(engine: chess.engine.SimpleEngine) -> None:
     board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8")
+    engine.ping()  # isready, as a GUI sends after starting an engine: the kernel is loaded
     for _ in range(3):
         started = time.perf_counter()
         engine.play(board, chess.engine.Limit(time=1.0))

@@ -11,12 +11,12 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from negamax.cli.report import dumps, duration_text, result_record, result_text
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
-from negamax.core.game import Position
+from negamax.core.game import HasCompiledSearch, Position
 from negamax.core.rules import Game, pv_text
 from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe
 from negamax.core.types import SearchLimits, SearchResult
@@ -142,7 +142,7 @@ def run_analyze(arguments: argparse.Namespace) -> int:
             stop=stop,
         )
         progress = _progress_printer(game, position, sys.stderr) if sys.stderr.isatty() and not arguments.json else None
-        result = search(position, limits, algorithm=arguments.algorithm, options=options, on_iteration=progress)
+        result = _heuristic_search(arguments, position, limits, options, progress)
         _print_result(arguments, game, position, arguments.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
 
@@ -152,10 +152,7 @@ def _engine(arguments: argparse.Namespace, position: Position[Any]) -> str:
     compiled = hasattr(position, "compiled_form")
     engine: str | None = arguments.engine
     if engine == "compiled":
-        if not compiled:
-            raise InvalidOptionError(f"the compiled engine does not play {arguments.game}; use --engine python")
-        if arguments.algorithm != "auto":
-            raise InvalidOptionError("the compiled engine has one algorithm; --algorithm needs --engine python")
+        _check_compiled_request(arguments, compiled, "solve")
         if arguments.hash is not None:
             raise InvalidOptionError(
                 "the compiled engine's table has a fixed size (128 MiB); --hash needs --engine python"
@@ -166,6 +163,13 @@ def _engine(arguments: argparse.Namespace, position: Position[Any]) -> str:
     if arguments.threads is not None:
         raise InvalidOptionError("--threads runs the compiled engine; the python engine has one thread")
     return "python"
+
+
+def _check_compiled_request(arguments: argparse.Namespace, available: bool, job: str) -> None:
+    if not available:
+        raise InvalidOptionError(f"the compiled engine does not {job} {arguments.game}; use --engine python")
+    if arguments.algorithm != "auto":
+        raise InvalidOptionError("the compiled engine has one algorithm; --algorithm needs --engine python")
 
 
 def _compiled_solver(arguments: argparse.Namespace) -> Any:
@@ -314,7 +318,35 @@ def _engine_move(
         nodes=arguments.nodes,
         time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
     )
-    return search(position, limits, algorithm=arguments.algorithm, options=options)
+    return _heuristic_search(arguments, position, limits, options, None)
+
+
+_DEEPENING: dict[float, Any] = {}
+
+
+def _heuristic_search(
+    arguments: argparse.Namespace,
+    position: Position[Any],
+    limits: SearchLimits,
+    options: SearchOptions,
+    progress: Callable[[SearchResult[Any]], None] | None,
+) -> SearchResult[Any]:
+    """A depth-, time- or node-limited search: on the compiled deepening kernel when the
+    game has it and nothing asks otherwise, else the python engine."""
+    compiled = isinstance(position, HasCompiledSearch)
+    engine: str | None = arguments.engine
+    if engine == "compiled":
+        _check_compiled_request(arguments, compiled, "analyse")
+    if not compiled or engine == "python" or arguments.algorithm != "auto":
+        return search(position, limits, algorithm=arguments.algorithm, options=options, on_iteration=progress)
+    mib = arguments.hash if arguments.hash is not None else 64.0
+    if mib not in _DEEPENING:  # one table per size, kept between the moves of a game
+        from negamax.search.compiled_deepening import CompiledDeepening  # imports numba
+
+        _DEEPENING[mib] = CompiledDeepening(hash_mib=mib)
+        _DEEPENING[mib].warm_up(position)  # load the kernel before the clock starts
+    result: SearchResult[Any] = _DEEPENING[mib].search(position, limits, on_iteration=progress)
+    return result
 
 
 def run_play(arguments: argparse.Namespace) -> int:

@@ -34,6 +34,11 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
     )
     if limits:
         command.add_argument("--depth", "-d", type=int, help="search this many plies")
+        command.add_argument(
+            "--engine",
+            choices=("compiled", "python"),
+            help="compiled (numba; the default for games that have it, such as chess) or python (every algorithm)",
+        )
     command.add_argument("--time", "-t", type=float, help="stop after this many seconds")
     command.add_argument("--nodes", "-n", type=int, help="stop after about this many nodes")
     command.add_argument("--hash", type=float, metavar="MIB", help="transposition table size in MiB (default 64)")

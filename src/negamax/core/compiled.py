@@ -1,5 +1,8 @@
-"""The compiled game protocol: what a bitboard "placement" game provides to the compiled
-search kernel (``negamax.search.compiled``).
+"""The compiled game protocols: what a game provides to a compiled search kernel.
+
+Two kernels, two protocols: bitboard *placement* games (Connect 4, tic-tac-toe) for the
+exact solver ``negamax.search.compiled_kernel``, and *move-list* games (chess) for the
+heuristic deepening search ``negamax.search.deepening_kernel``. The placement protocol:
 
 A state is three int64 values: ``current`` (the stones of the side to move), ``mask``
 (every stone) and ``moves`` (stones played). A move is the one-bit board of the cell it
@@ -80,3 +83,54 @@ cell_count = _stub("cell_count")
 position_key = _stub("position_key")
 """``position_key(spec, current, mask) -> int``: a non-negative key, the same for positions
 equal up to the game's symmetries."""
+
+
+# The move-list protocol. The state is one int64 array the game lays out as it likes; the
+# game makes and takes back moves in it. Moves are positive int64 codes (0: no move).
+
+generate_moves = _stub("generate_moves")
+"""``generate_moves(spec, state, out, start, noisy_only) -> int``: writes the moves (they
+may leave the mover in check: ``play_move`` says so) from ``out[start]`` on and returns
+the end index; ``noisy_only`` asks for the moves quiescence searches (captures, queen
+promotions)."""
+
+play_move = _stub("play_move")
+"""``play_move(spec, state, move) -> bool``: plays ``move``; False when it was illegal.
+Either way ``unplay_move`` must take it back."""
+
+unplay_move = _stub("unplay_move")
+"""``unplay_move(spec, state, move)``: takes back the last move played."""
+
+play_null_move = _stub("play_null_move")
+"""``play_null_move(spec, state)``: passes the turn (for null-move pruning)."""
+
+unplay_null_move = _stub("unplay_null_move")
+
+in_check = _stub("in_check")
+"""``in_check(spec, state) -> bool``: the side to move is in check (no legal move then is
+a loss, otherwise a draw)."""
+
+static_value = _stub("static_value")
+"""``static_value(spec, state) -> int``: the evaluation from the side to move."""
+
+state_key = _stub("state_key")
+"""``state_key(spec, state) -> int``: the position's hash key."""
+
+drawn_by_rule = _stub("drawn_by_rule")
+"""``drawn_by_rule(spec, state) -> bool``: a draw by repetition, move count or material."""
+
+noisy_order = _stub("noisy_order")
+"""``noisy_order(spec, state, move) -> int``: positive for a capture or promotion, larger
+for the ones to try first; 0 for a quiet move."""
+
+material_gain = _stub("material_gain")
+"""``material_gain(spec, state, move) -> int``: what a noisy move wins at most, in the
+evaluation's units (for delta pruning in quiescence)."""
+
+null_move_safe = _stub("null_move_safe")
+"""``null_move_safe(spec, state) -> bool``: passing is unlikely to be the best move
+(zugzwang is rare), so null-move pruning may be tried."""
+
+history_slot = _stub("history_slot")
+"""``history_slot(spec, state, move) -> int``: the move's slot in the history table,
+below the kernel's ``HISTORY_SLOTS``."""

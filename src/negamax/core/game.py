@@ -41,7 +41,7 @@ the last stone wins):
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 MoveT = TypeVar("MoveT", bound=Hashable)
 """The type of a game's moves (an ``int`` for the built-in small games)."""
@@ -120,6 +120,20 @@ class HasSafeMoves(Protocol[MoveT_co]):
         """``None`` when the side to move can win with one move; otherwise the legal moves
         after which the opponent cannot win at once, best guess first. An empty list means
         every move loses at once, or there are no moves (then ``is_terminal`` is true)."""
+        ...
+
+
+@runtime_checkable
+class HasCompiledSearch(Protocol[MoveT_co]):
+    """Capability: the position runs on the compiled deepening kernel (see
+    ``negamax.core.compiled``, the move-list protocol)."""
+
+    def compiled_search_form(self) -> tuple[Any, Any]:
+        """``(spec, state)``: the game's spec and a fresh int64 state array (imports numba)."""
+        ...
+
+    def compiled_move(self, code: int) -> MoveT_co:
+        """The move that compiled ``code`` stands for in this position."""
         ...
 
 

@@ -63,6 +63,11 @@ class SearchStats:
     researches: int = 0
     """Null-window or aspiration searches that had to be repeated with a wider window."""
     quiescence_nodes: int = 0
+    seldepth: int = 0
+    """The deepest ply reached, quiescence included (0: not measured)."""
+    null_move_cutoffs: int = 0
+    reduced_moves: int = 0
+    """Moves searched first at a reduced depth (late-move reductions)."""
     iterations_nodes: tuple[int, ...] = ()
     """Nodes spent by each completed iteration (depth, or probe when solving)."""
 

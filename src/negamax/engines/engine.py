@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError
-from negamax.core.game import Position
+from negamax.core.game import HasCompiledSearch, Position
 from negamax.core.rules import Game
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.search import search
@@ -42,6 +43,8 @@ class GoLimits:
     moves_to_go: int | None = None
 
 
+WARM_UP_WAIT = 1.0
+"""Longest wait of a search for the compiled kernel to load (it is then given less time)."""
 SAFETY_SECONDS = 0.03
 """Kept back from every time budget for the reply to travel."""
 
@@ -61,26 +64,87 @@ def time_budget(limits: GoLimits) -> float | None:
     return max(0.001, min(share, ceiling))
 
 
-class Engine:
-    """Searches ``game`` positions one at a time on a worker thread."""
+ENGINES = ("auto", "compiled", "python")
 
-    def __init__(self, game: Game, hash_mib: float = DEFAULT_HASH_MIB) -> None:
+
+class Engine:
+    """Searches ``game`` positions one at a time on a worker thread.
+
+    ``engine``: ``compiled`` runs the compiled deepening kernel (the game must offer it;
+    numba compiles it on first use, then loads it from disk), ``python`` the pure-Python
+    search, ``auto`` the compiled one when the game has it.
+    """
+
+    def __init__(self, game: Game, hash_mib: float = DEFAULT_HASH_MIB, engine: str = "auto") -> None:
+        if engine not in ENGINES:
+            raise InvalidOptionError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
         self.game = game
         self.position: Position[Any] = game.new_position(None)
+        compiled = isinstance(self.position, HasCompiledSearch)
+        if engine == "compiled" and not compiled:
+            raise InvalidOptionError(f"the compiled engine does not play {game.name}")
+        self.engine = "compiled" if compiled and engine != "python" else "python"
         self.options = dataclasses.replace(options_for("auto"), check_every=CHECK_EVERY_NODES)
-        self.table = TranspositionTable(mib=hash_mib)
+        self.hash_mib = hash_mib
+        self.table = TranspositionTable(mib=hash_mib if self.engine == "python" else 1)
+        self._compiled: Any = None
+        self._warm = threading.Event()
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
+
+    def _searcher(self) -> Any:
+        if self._compiled is None:
+            from negamax.search.compiled_deepening import CompiledDeepening  # imports numba
+
+            self._compiled = CompiledDeepening(self.hash_mib)
+        return self._compiled
+
+    def warm_up(self) -> None:
+        """Load (or compile) the compiled kernel now rather than during the first search."""
+        if self.engine == "compiled":
+            self._searcher().warm_up(self.game.new_position(None))
+        self._warm.set()
+
+    def warm_up_in_background(self) -> None:
+        """Load the compiled kernel on a thread; searches use the python engine until it is
+        ready (the first compilation takes tens of seconds, loading it later well under one)."""
+        if self.engine == "compiled" and not self._warm.is_set():
+            threading.Thread(target=self.warm_up, name="warm-up", daemon=True).start()
+
+    def with_engine(self, engine: str) -> Engine:
+        """This engine's position and table size on ``engine`` (a new table)."""
+        self.wait()
+        other = Engine(self.game, self.hash_mib, engine)
+        other.position = self.position
+        other.warm_up_in_background()
+        return other
+
+    def ready(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the compiled kernel to be loaded."""
+        return self.engine == "python" or self._warm.wait(timeout)
 
     def set_hash(self, mib: float) -> None:
         if not 1 <= mib <= 65536:
             raise InvalidOptionError(f"Hash must be 1-65536 MiB, not {mib}")
         self.wait()
-        self.table = TranspositionTable(mib=mib)
+        self.hash_mib = mib
+        self.table = TranspositionTable(mib=mib if self.engine == "python" else 1)
+        if self._compiled is not None:
+            self._compiled = None
+            if self._warm.is_set():
+                self._searcher()  # the kernel is loaded: only the table is new
+
+    def hashfull(self) -> int:
+        """Per mille of the table in use (UCI's ``hashfull``)."""
+        if self.engine == "compiled":
+            return int(self._searcher().hashfull())
+        return self.table.hashfull()
 
     def new_game(self) -> None:
         self.wait()
         self.table.clear()
+        if self._compiled is not None:
+            self._compiled.clear()
 
     def set_position(self, text: str | None) -> None:
         """The position ``text`` describes (see the game's ``position_help``).
@@ -107,13 +171,36 @@ class Engine:
         if search_limits.depth is None and search_limits.nodes is None and search_limits.time is None:
             search_limits = dataclasses.replace(search_limits, depth=64)  # "go infinite": until stopped
         position = self.position
+        started = time.perf_counter()
 
         def run() -> None:
-            result = search(position, search_limits, options=self.options, table=self.table, on_iteration=on_info)
-            on_done(result)
+            limits = search_limits
+            if self.engine == "compiled" and not self._warm.is_set():
+                # Loading the kernel from numba's cache takes well under a second, and holds
+                # the interpreter lock in long stretches: wait for it rather than race it.
+                budget = limits.time
+                self._warm.wait(WARM_UP_WAIT if budget is None else min(WARM_UP_WAIT, budget / 2))
+                if budget is not None:
+                    limits = dataclasses.replace(limits, time=max(0.001, budget - (time.perf_counter() - started)))
+            if self.engine == "compiled" and not self._warm.is_set():
+                # still compiling (the first run after installing): the python engine answers
+                on_done(search(position, limits, options=self.options, table=self.table, on_iteration=on_info))
+                return
+            on_done(self.analyse(position, limits, on_info))
 
         self._worker = threading.Thread(target=run, name="search", daemon=True)
         self._worker.start()
+
+    def analyse(
+        self, position: Position[Any], limits: SearchLimits, on_info: OnInfo | None = None
+    ) -> SearchResult[Any]:
+        """Search ``position`` in this thread with the engine's table (what ``go`` runs)."""
+        if self.engine == "compiled":
+            if not self._warm.is_set():
+                self.warm_up()
+            result: SearchResult[Any] = self._searcher().search(position, limits, on_iteration=on_info)
+            return result
+        return search(position, limits, options=self.options, table=self.table, on_iteration=on_info)
 
     def stop(self) -> None:
         """End the search now; its ``on_done`` still runs, with the best move so far."""

@@ -23,6 +23,7 @@ from negamax.games import get_game
 
 NAME = f"negamax {__version__}"
 AUTHOR = "the negamax developers"
+READY_WAIT_SECONDS = 5.0
 GO_FIELDS = {"wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate"}
 
 
@@ -45,6 +46,7 @@ class UciSession:
     def __init__(self, output: TextIO) -> None:
         self.output = output
         self.engine = Engine(get_game("chess"))
+        self.engine.warm_up_in_background()
         self._lock = threading.Lock()
         self._infinite = False
         self._stopped = threading.Event()
@@ -92,9 +94,13 @@ class UciSession:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
         self.send(f"option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max 65536")
+        self.send("option name Engine type combo default compiled var compiled var python")
         self.send("uciok")
 
     def _isready(self, arguments: list[str]) -> None:
+        # Loading the compiled kernel takes well under a second once numba has cached it;
+        # its first compilation takes longer, and searches use the python engine meanwhile.
+        self.engine.ready(READY_WAIT_SECONDS)
         self.send("readyok")
 
     def _halt(self) -> None:
@@ -115,8 +121,14 @@ class UciSession:
             raise UciProtocolError(f"setoption needs 'name <id> value <x>', not {text[:60]!r}")
         name, value = text[5:].split(" value ", 1)
         self._halt()
-        if name.strip().lower() != "hash":
-            raise UciProtocolError(f"unknown option {name.strip()!r} (options: Hash)")
+        option = name.strip().lower()
+        if option == "engine":
+            if value.strip() not in ("compiled", "python"):
+                raise UciProtocolError(f"Engine must be compiled or python, not {value.strip()!r}")
+            self.engine = self.engine.with_engine(value.strip())
+            return
+        if option != "hash":
+            raise UciProtocolError(f"unknown option {name.strip()!r} (options: Hash, Engine)")
         try:
             mib = float(value)
         except ValueError:
@@ -176,9 +188,10 @@ class UciSession:
     def _info(self, result: SearchResult[Any]) -> None:
         elapsed = max(time.perf_counter() - self._start, 1e-6)
         pv = " ".join(move.uci() for move in result.pv)
-        hashfull = self.engine.table.hashfull()
+        hashfull = self.engine.hashfull()
+        seldepth = f" seldepth {result.stats.seldepth}" if result.stats.seldepth else ""
         self.send(
-            f"info depth {result.depth} score {score_text(result.score)} nodes {result.nodes}"
+            f"info depth {result.depth}{seldepth} score {score_text(result.score)} nodes {result.nodes}"
             f" nps {int(result.nodes / elapsed)} time {int(elapsed * 1000)} hashfull {hashfull} pv {pv}".rstrip()
         )
 

@@ -187,6 +187,16 @@ class ChessPosition:
     def key(self) -> Hashable:
         return self.keys[-1]
 
+    def compiled_search_form(self) -> tuple[Any, Any]:
+        """(spec, state) for the compiled deepening kernel (imports numba)."""
+        from negamax.games import chess_compiled  # only when the compiled path runs
+
+        return chess_compiled.SPEC, chess_compiled.new_state(self.board)
+
+    def compiled_move(self, code: int) -> chess.Move:
+        promotion = (code >> 14) & 7
+        return chess.Move(_square_of(code & 127), _square_of((code >> 7) & 127), promotion or None)
+
     def player(self) -> int:
         return 0 if self.board.turn == chess.WHITE else 1
 
@@ -208,6 +218,11 @@ def _capture_order(board: chess.Board, move: chess.Move, victim: int) -> int:
     """Most valuable victim first, then least valuable attacker."""
     attacker = board.piece_type_at(move.from_square) or 0
     return ORDER_VALUES[victim] * 10 - ORDER_VALUES[attacker] // 100
+
+
+def _square_of(box: int) -> int:
+    """The python-chess square of a 10x12 mailbox square (the compiled board's layout)."""
+    return (box // 10 - 2) * 8 + box % 10 - 1
 
 
 def _first(pair: tuple[int, Any]) -> int:

@@ -1,0 +1,603 @@
+"""Chess's compiled primitives for the compiled deepening kernel (imports numba).
+
+The position is one int64 array (``new_state``), laid out as below, so the kernel passes a
+single argument down its recursion and never allocates:
+
+* ``0 .. 119``: a 10x12 mailbox board. a1 is square 21, h1 28, a8 91, h8 98; the border
+  squares hold ``OFF`` so that a piece walking off the board stops at once. White pieces
+  are 1-6 (pawn, knight, bishop, rook, queen, king, as python-chess numbers them), Black's
+  the same plus 8, so ``piece >> 3`` is the colour and ``piece & 7`` the type.
+* ``SIDE`` .. ``ROOT``: the side to move (0 White), castling rights (bits: White O-O,
+  White O-O-O, Black O-O, Black O-O-O), the en passant square (0: none; set only when a
+  pawn could take there, as python-chess does), the half-move clock, the Zobrist key, the
+  PeSTO midgame and endgame sums from White's side and the game phase (kept up to date
+  move by move), both kings' squares, the plies played since loading, and the ply at which
+  the search began.
+* ``KEYS``: the key after each ply played (for repetitions), ``UNDO``: what each ply's
+  move destroyed (the captured piece, castling, en passant, clock, sums and phase).
+
+A move is ``from | to << 7 | promotion << 14 | kind << 17`` with mailbox squares; kinds
+are a plain move, en passant, castling and a double pawn push. No move encodes as 0.
+
+The evaluation is the pure-Python ``ChessPosition.evaluate`` exactly (PeSTO's tapered
+tables plus a tempo bonus); the tests hold both to the same scores.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import chess
+import numpy as np
+from numba import njit
+
+from negamax.core import compiled
+from negamax.core.compiled import implements
+from negamax.games.chess import ENDGAME, MIDGAME, ORDER_VALUES, PHASE, TEMPO
+from negamax.games.chess_tables import FULL_PHASE
+
+
+class ChessSpec(NamedTuple):
+    """Selects chess's primitives in the compiled deepening kernel."""
+
+    variant: int = 0
+
+
+SPEC = ChessSpec()
+
+EMPTY, OFF = 0, 16
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+BLACK_PIECE = 8
+SIDE, CASTLING, EN_PASSANT, CLOCK, HASH, MIDGAME_SUM, ENDGAME_SUM, PHASE_SUM = range(120, 128)
+KINGS = 128  # White's king square, then Black's
+PLY = 130
+ROOT = 131
+MAX_PLIES = 1024
+KEYS = 132
+UNDO_WIDTH = 7
+UNDO = KEYS + MAX_PLIES
+STATE_SIZE = UNDO + MAX_PLIES * UNDO_WIDTH
+HISTORY_KEPT = 400
+"""Plies of game history loaded for repetitions (more than the fifty-move rule allows)."""
+
+PLAIN, EN_PASSANT_MOVE, CASTLE, DOUBLE_PUSH = 0, 1, 2, 3
+HISTORY_SLOTS = 2 * 120 * 120
+
+
+def mailbox(square: int) -> int:
+    """The mailbox square of python-chess square ``square`` (a1 = 0)."""
+    return 21 + (square >> 3) * 10 + (square & 7)
+
+
+BOARD_SQUARES = np.array([mailbox(square) for square in range(64)], dtype=np.int64)
+KNIGHT_STEPS = np.array([-21, -19, -12, -8, 8, 12, 19, 21], dtype=np.int64)
+KING_STEPS = np.array([-11, -10, -9, -1, 1, 9, 10, 11], dtype=np.int64)
+DIAGONAL_STEPS = np.array([-11, -9, 9, 11], dtype=np.int64)
+STRAIGHT_STEPS = np.array([-10, -1, 1, 10], dtype=np.int64)
+
+
+def _tables() -> tuple[Any, ...]:
+    midgame = np.zeros((16, 120), dtype=np.int64)
+    endgame = np.zeros((16, 120), dtype=np.int64)
+    phase = np.zeros(17, dtype=np.int64)
+    for colour, offset in ((chess.WHITE, 0), (chess.BLACK, BLACK_PIECE)):
+        for piece_type in range(1, 7):
+            phase[piece_type + offset] = PHASE[piece_type]
+            for square in range(64):
+                midgame[piece_type + offset, mailbox(square)] = MIDGAME[colour][piece_type][square]
+                endgame[piece_type + offset, mailbox(square)] = ENDGAME[colour][piece_type][square]
+    generator = np.random.default_rng(20261122)
+    zobrist = generator.integers(1, 1 << 62, size=(17, 120), dtype=np.int64)
+    castling_keys = generator.integers(1, 1 << 62, size=16, dtype=np.int64)
+    side_key = np.int64(generator.integers(1, 1 << 62))
+    order = np.zeros(17, dtype=np.int64)
+    for piece_type in range(1, 7):
+        order[piece_type] = order[piece_type + BLACK_PIECE] = ORDER_VALUES[piece_type]
+    castle_masks = np.full(120, 15, dtype=np.int64)
+    castle_masks[21], castle_masks[25], castle_masks[28] = 15 & ~2, 15 & ~3, 15 & ~1
+    castle_masks[91], castle_masks[95], castle_masks[98] = 15 & ~8, 15 & ~12, 15 & ~4
+    return midgame, endgame, phase, zobrist, castling_keys, side_key, order, castle_masks
+
+
+MIDGAME_TABLE, ENDGAME_TABLE, PHASE_TABLE, ZOBRIST, CASTLING_KEYS, SIDE_KEY, ORDER_TABLE, CASTLE_MASKS = _tables()
+"""Piece-square values from White's side (Black's negative), phase weights, Zobrist keys
+(en passant squares use the key of an empty square's slot 0), capture-order values, and
+the castling rights each square keeps when a move touches it."""
+
+
+# Step 1. Attacks and checks.
+
+
+@njit(cache=True)
+def attacked(state: Any, square: int, by: int) -> bool:
+    """Whether side ``by`` attacks ``square``."""
+    offset = by * BLACK_PIECE
+    if by == 0:
+        if state[square - 9] == PAWN or state[square - 11] == PAWN:
+            return True
+    elif state[square + 9] == PAWN + BLACK_PIECE or state[square + 11] == PAWN + BLACK_PIECE:
+        return True
+    knight = KNIGHT + offset
+    for step in KNIGHT_STEPS:
+        if state[square + step] == knight:
+            return True
+    king = KING + offset
+    for step in KING_STEPS:
+        if state[square + step] == king:
+            return True
+    queen = QUEEN + offset
+    return _slides_onto(state, square, DIAGONAL_STEPS, BISHOP + offset, queen) or _slides_onto(
+        state, square, STRAIGHT_STEPS, ROOK + offset, queen
+    )
+
+
+@njit(cache=True)
+def _slides_onto(state: Any, square: int, steps: Any, slider: int, queen: int) -> bool:
+    """Whether a ``slider`` or ``queen`` sees ``square`` along one of ``steps``."""
+    for step in steps:
+        target = square + step
+        piece = state[target]
+        while piece == EMPTY:
+            target += step
+            piece = state[target]
+        if piece == slider or piece == queen:  # noqa: SIM109 (numba: two compares, no tuple)
+            return True
+    return False
+
+
+@njit(cache=True)
+def side_in_check(state: Any) -> bool:
+    side = state[SIDE]
+    return attacked(state, state[KINGS + side], 1 - side)
+
+
+# Step 2. Move generation (pseudo-legal: ``play`` reports a move that leaves the king attacked).
+
+
+@njit(cache=True)
+def _add(out: Any, count: int, origin: int, target: int, promotion: int, kind: int) -> int:
+    out[count] = origin | (target << 7) | (promotion << 14) | (kind << 17)
+    return count + 1
+
+
+@njit(cache=True)
+def generate(state: Any, out: Any, start: int, noisy_only: bool) -> int:
+    """Writes the pseudo-legal moves (``noisy_only``: captures and queen promotions) from
+    ``out[start]`` on; returns the end index."""
+    side = state[SIDE]
+    them = 1 - side
+    count = start
+    forward = 10 if side == 0 else -10
+    last_rank_low = 91 if side == 0 else 21
+    second_rank_low = 31 if side == 0 else 81
+    for square in BOARD_SQUARES:
+        piece = state[square]
+        if piece == EMPTY or piece >> 3 != side:
+            continue
+        kind = piece & 7
+        if kind == PAWN:
+            ahead = square + forward
+            promotes = last_rank_low <= ahead <= last_rank_low + 7
+            if state[ahead] == EMPTY:
+                if promotes:
+                    count = _add(out, count, square, ahead, QUEEN, PLAIN)
+                    if not noisy_only:
+                        for promotion in (KNIGHT, ROOK, BISHOP):
+                            count = _add(out, count, square, ahead, promotion, PLAIN)
+                elif not noisy_only:
+                    count = _add(out, count, square, ahead, 0, PLAIN)
+                    if second_rank_low <= square <= second_rank_low + 7 and state[ahead + forward] == EMPTY:
+                        count = _add(out, count, square, ahead + forward, 0, DOUBLE_PUSH)
+            for target in (ahead - 1, ahead + 1):
+                victim = state[target]
+                if victim != EMPTY and victim != OFF and victim >> 3 == them:
+                    if promotes:
+                        count = _add(out, count, square, target, QUEEN, PLAIN)
+                        if not noisy_only:
+                            for promotion in (KNIGHT, ROOK, BISHOP):
+                                count = _add(out, count, square, target, promotion, PLAIN)
+                    else:
+                        count = _add(out, count, square, target, 0, PLAIN)
+                elif target == state[EN_PASSANT] and target != 0:
+                    count = _add(out, count, square, target, 0, EN_PASSANT_MOVE)
+        elif kind == KNIGHT or kind == KING:  # noqa: SIM109 (numba: two compares, no tuple)
+            steps = KNIGHT_STEPS if kind == KNIGHT else KING_STEPS
+            for step in steps:
+                target = square + step
+                victim = state[target]
+                if victim == EMPTY:
+                    if not noisy_only:
+                        count = _add(out, count, square, target, 0, PLAIN)
+                elif victim != OFF and victim >> 3 == them:
+                    count = _add(out, count, square, target, 0, PLAIN)
+        else:
+            for step in KING_STEPS:
+                diagonal = step == -11 or step == -9 or step == 9 or step == 11
+                if (diagonal and kind == ROOK) or (not diagonal and kind == BISHOP):
+                    continue
+                target = square + step
+                victim = state[target]
+                while victim == EMPTY:
+                    if not noisy_only:
+                        count = _add(out, count, square, target, 0, PLAIN)
+                    target += step
+                    victim = state[target]
+                if victim != OFF and victim >> 3 == them:
+                    count = _add(out, count, square, target, 0, PLAIN)
+    if not noisy_only:
+        count = _castling(state, out, count, side)
+    return count
+
+
+@njit(cache=True)
+def _castling(state: Any, out: Any, count: int, side: int) -> int:
+    rights = state[CASTLING] >> (2 * side)
+    if rights & 3 == 0:
+        return count
+    king = 25 + 70 * side
+    them = 1 - side
+    if state[king] != KING + side * BLACK_PIECE or attacked(state, king, them):
+        return count
+    if rights & 1 and state[king + 1] == EMPTY and state[king + 2] == EMPTY and not attacked(state, king + 1, them):
+        count = _add(out, count, king, king + 2, 0, CASTLE)
+    if (
+        rights & 2
+        and state[king - 1] == EMPTY
+        and state[king - 2] == EMPTY
+        and state[king - 3] == EMPTY
+        and not attacked(state, king - 1, them)
+    ):
+        count = _add(out, count, king, king - 2, 0, CASTLE)
+    return count
+
+
+# Step 3. Make and unmake.
+
+
+@njit(cache=True)
+def _put(state: Any, square: int, piece: int, key: int) -> int:
+    state[square] = piece
+    state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
+    state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
+    state[PHASE_SUM] += PHASE_TABLE[piece]
+    return key ^ ZOBRIST[piece, square]
+
+
+@njit(cache=True)
+def _lift(state: Any, square: int, key: int) -> int:
+    piece = state[square]
+    state[square] = EMPTY
+    state[MIDGAME_SUM] -= MIDGAME_TABLE[piece, square]
+    state[ENDGAME_SUM] -= ENDGAME_TABLE[piece, square]
+    state[PHASE_SUM] -= PHASE_TABLE[piece]
+    return key ^ ZOBRIST[piece, square]
+
+
+@njit(cache=True)
+def play(state: Any, move: int) -> bool:
+    """Plays ``move``; returns whether it was legal (the mover's king is not attacked).
+    Either way ``unplay`` takes it back."""
+    origin, target = move & 127, (move >> 7) & 127
+    promotion, kind = (move >> 14) & 7, move >> 17
+    side = state[SIDE]
+    ply = state[PLY]
+    undo = UNDO + ply * UNDO_WIDTH
+    captured = state[target]
+    state[undo] = captured
+    state[undo + 1] = state[CASTLING]
+    state[undo + 2] = state[EN_PASSANT]
+    state[undo + 3] = state[CLOCK]
+    state[undo + 4] = state[MIDGAME_SUM]
+    state[undo + 5] = state[ENDGAME_SUM]
+    state[undo + 6] = state[PHASE_SUM]
+    key = state[HASH] ^ CASTLING_KEYS[state[CASTLING]] ^ SIDE_KEY
+    if state[EN_PASSANT] != 0:
+        key ^= ZOBRIST[0, state[EN_PASSANT]]
+    piece = state[origin]
+    if captured != EMPTY:
+        key = _lift(state, target, key)
+    if kind == EN_PASSANT_MOVE:
+        key = _lift(state, target - 10 if side == 0 else target + 10, key)
+    key = _lift(state, origin, key)
+    key = _put(state, target, piece if promotion == 0 else promotion + side * BLACK_PIECE, key)
+    if kind == CASTLE:
+        rook_from, rook_to = (target + 1, target - 1) if target > origin else (target - 2, target + 1)
+        key = _lift(state, rook_from, key)
+        key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key)
+    if piece & 7 == KING:
+        state[KINGS + side] = target
+    rights = state[CASTLING] & CASTLE_MASKS[origin] & CASTLE_MASKS[target]
+    state[CASTLING] = rights
+    key ^= CASTLING_KEYS[rights]
+    passant = 0
+    if kind == DOUBLE_PUSH:
+        enemy_pawn = PAWN + (1 - side) * BLACK_PIECE
+        if state[target - 1] == enemy_pawn or state[target + 1] == enemy_pawn:
+            passant = (origin + target) // 2
+            key ^= ZOBRIST[0, passant]
+    state[EN_PASSANT] = passant
+    state[CLOCK] = 0 if (piece & 7 == PAWN or captured != EMPTY) else state[CLOCK] + 1
+    state[SIDE] = 1 - side
+    state[HASH] = key
+    state[PLY] = ply + 1
+    state[KEYS + ply + 1] = key
+    return not attacked(state, state[KINGS + side], 1 - side)
+
+
+@njit(cache=True)
+def unplay(state: Any, move: int) -> None:
+    origin, target = move & 127, (move >> 7) & 127
+    promotion, kind = (move >> 14) & 7, move >> 17
+    ply = state[PLY] - 1
+    side = 1 - state[SIDE]
+    undo = UNDO + ply * UNDO_WIDTH
+    piece = state[target]
+    if promotion != 0:
+        piece = PAWN + side * BLACK_PIECE
+    state[origin] = piece
+    state[target] = state[undo]
+    if kind == EN_PASSANT_MOVE:
+        state[target - 10 if side == 0 else target + 10] = PAWN + (1 - side) * BLACK_PIECE
+    elif kind == CASTLE:
+        rook_from, rook_to = (target + 1, target - 1) if target > origin else (target - 2, target + 1)
+        state[rook_from] = state[rook_to]
+        state[rook_to] = EMPTY
+    if piece & 7 == KING:
+        state[KINGS + side] = origin
+    state[CASTLING] = state[undo + 1]
+    state[EN_PASSANT] = state[undo + 2]
+    state[CLOCK] = state[undo + 3]
+    state[MIDGAME_SUM] = state[undo + 4]
+    state[ENDGAME_SUM] = state[undo + 5]
+    state[PHASE_SUM] = state[undo + 6]
+    state[SIDE] = side
+    state[PLY] = ply
+    state[HASH] = state[KEYS + ply]
+
+
+@njit(cache=True)
+def play_null(state: Any) -> None:
+    ply = state[PLY]
+    undo = UNDO + ply * UNDO_WIDTH
+    state[undo + 2] = state[EN_PASSANT]
+    state[undo + 3] = state[CLOCK]
+    key = state[HASH] ^ SIDE_KEY
+    if state[EN_PASSANT] != 0:
+        key ^= ZOBRIST[0, state[EN_PASSANT]]
+    state[EN_PASSANT] = 0
+    state[CLOCK] += 1
+    state[SIDE] = 1 - state[SIDE]
+    state[HASH] = key
+    state[PLY] = ply + 1
+    state[KEYS + ply + 1] = key
+
+
+@njit(cache=True)
+def unplay_null(state: Any) -> None:
+    ply = state[PLY] - 1
+    undo = UNDO + ply * UNDO_WIDTH
+    state[EN_PASSANT] = state[undo + 2]
+    state[CLOCK] = state[undo + 3]
+    state[SIDE] = 1 - state[SIDE]
+    state[PLY] = ply
+    state[HASH] = state[KEYS + ply]
+
+
+# Step 4. Evaluation, draws, and what move ordering needs.
+
+
+@njit(cache=True)
+def evaluate(state: Any) -> int:
+    phase = min(state[PHASE_SUM], FULL_PHASE)
+    white = (state[MIDGAME_SUM] * phase + state[ENDGAME_SUM] * (FULL_PHASE - phase)) // FULL_PHASE
+    return (white if state[SIDE] == 0 else -white) + TEMPO
+
+
+@njit(cache=True)
+def drawn(state: Any) -> bool:
+    """A draw by rule: fifty moves, a repetition inside the search, or bare kings (with at
+    most one minor piece left)."""
+    if state[CLOCK] >= 100:
+        return True
+    ply = state[PLY]
+    if ply > state[ROOT]:
+        key = state[HASH]
+        oldest = max(0, ply - state[CLOCK])
+        for earlier in range(ply - 2, oldest - 1, -2):
+            if state[KEYS + earlier] == key:
+                return True
+    if state[PHASE_SUM] <= 1:
+        for square in BOARD_SQUARES:  # noqa: SIM110 (numba compiles loops, not generators)
+            if state[square] & 7 == PAWN:
+                return False
+        return True
+    return False
+
+
+@njit(cache=True)
+def capture_order(state: Any, move: int) -> int:
+    """Above zero for captures and promotions: most valuable victim, least valuable attacker."""
+    target = (move >> 7) & 127
+    victim = ORDER_TABLE[state[target]]
+    if move >> 17 == EN_PASSANT_MOVE:
+        victim = ORDER_TABLE[PAWN]
+    promotion = (move >> 14) & 7
+    if victim == 0 and promotion == 0:
+        return 0
+    return victim * 10 - ORDER_TABLE[state[move & 127]] // 100 + ORDER_TABLE[promotion] * 10 + 100
+
+
+@njit(cache=True)
+def null_move_allowed(state: Any) -> bool:
+    """The side to move has a piece besides pawns and king (zugzwang is rare then)."""
+    offset = state[SIDE] * BLACK_PIECE
+    for square in BOARD_SQUARES:
+        piece = state[square] - offset
+        if KNIGHT <= piece <= QUEEN:
+            return True
+    return False
+
+
+@njit(cache=True)
+def perft(state: Any, depth: int, buffer: Any, start: int) -> int:
+    """Leaf nodes of the legal move tree ``depth`` plies deep (tests the move generator)."""
+    end = generate(state, buffer, start, False)
+    total = 0
+    for index in range(start, end):
+        move = buffer[index]
+        if play(state, move):
+            total += 1 if depth == 1 else perft(state, depth - 1, buffer, end)
+        unplay(state, move)
+    return total
+
+
+# Step 5. The kernel's view: chess registers each primitive for its spec.
+
+
+@implements(compiled.generate_moves, ChessSpec)
+def _generate_moves(spec: Any, state: Any, out: Any, start: Any, noisy_only: Any) -> Any:
+    return generate(state, out, start, noisy_only)
+
+
+@implements(compiled.play_move, ChessSpec)
+def _play_move(spec: Any, state: Any, move: Any) -> Any:
+    return play(state, move)
+
+
+@implements(compiled.unplay_move, ChessSpec)
+def _unplay_move(spec: Any, state: Any, move: Any) -> Any:
+    unplay(state, move)
+
+
+@implements(compiled.play_null_move, ChessSpec)
+def _play_null_move(spec: Any, state: Any) -> Any:
+    play_null(state)
+
+
+@implements(compiled.unplay_null_move, ChessSpec)
+def _unplay_null_move(spec: Any, state: Any) -> Any:
+    unplay_null(state)
+
+
+@implements(compiled.in_check, ChessSpec)
+def _in_check(spec: Any, state: Any) -> Any:
+    return side_in_check(state)
+
+
+@implements(compiled.static_value, ChessSpec)
+def _static_value(spec: Any, state: Any) -> Any:
+    return evaluate(state)
+
+
+@implements(compiled.state_key, ChessSpec)
+def _state_key(spec: Any, state: Any) -> Any:
+    return state[HASH]
+
+
+@implements(compiled.drawn_by_rule, ChessSpec)
+def _drawn_by_rule(spec: Any, state: Any) -> Any:
+    return drawn(state)
+
+
+@implements(compiled.noisy_order, ChessSpec)
+def _noisy_order(spec: Any, state: Any, move: Any) -> Any:
+    return capture_order(state, move)
+
+
+@implements(compiled.material_gain, ChessSpec)
+def _material_gain(spec: Any, state: Any, move: Any) -> Any:
+    gain = ORDER_TABLE[PAWN] if move >> 17 == EN_PASSANT_MOVE else ORDER_TABLE[state[(move >> 7) & 127]]
+    promotion = (move >> 14) & 7
+    if promotion != 0:
+        gain += ORDER_TABLE[promotion] - ORDER_TABLE[PAWN]
+    return gain
+
+
+@implements(compiled.null_move_safe, ChessSpec)
+def _null_move_safe(spec: Any, state: Any) -> Any:
+    return null_move_allowed(state)
+
+
+@implements(compiled.history_slot, ChessSpec)
+def _history_slot(spec: Any, state: Any, move: Any) -> Any:
+    return state[SIDE] * 14400 + (move & 127) * 120 + ((move >> 7) & 127)
+
+
+# Step 6. Loading a python-chess board, and moves both ways.
+
+PIECE_CODES = {
+    (colour, piece_type): piece_type + (0 if colour else BLACK_PIECE)
+    for colour in (True, False)
+    for piece_type in range(1, 7)
+}
+
+
+@njit(cache=True)
+def _refresh(state: Any) -> None:
+    """Recomputes the sums, the phase and the key from the board and the rights."""
+    state[MIDGAME_SUM] = state[ENDGAME_SUM] = state[PHASE_SUM] = 0
+    key = CASTLING_KEYS[state[CASTLING]]
+    if state[SIDE] == 1:
+        key ^= SIDE_KEY
+    if state[EN_PASSANT] != 0:
+        key ^= ZOBRIST[0, state[EN_PASSANT]]
+    for square in BOARD_SQUARES:
+        piece = state[square]
+        if piece != EMPTY:
+            state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
+            state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
+            state[PHASE_SUM] += PHASE_TABLE[piece]
+            key ^= ZOBRIST[piece, square]
+            if piece & 7 == KING:
+                state[KINGS + (piece >> 3)] = square
+    state[HASH] = key
+    state[KEYS + state[PLY]] = key
+
+
+def _load_board(state: Any, board: chess.Board) -> None:
+    state[:120] = OFF
+    for square in BOARD_SQUARES:
+        state[square] = EMPTY
+    for square, piece in board.piece_map().items():
+        state[mailbox(square)] = PIECE_CODES[piece.color, piece.piece_type]
+    state[SIDE] = 0 if board.turn == chess.WHITE else 1
+    rights = 0
+    for bit, square in enumerate((chess.H1, chess.A1, chess.H8, chess.A8)):
+        if board.castling_rights & chess.BB_SQUARES[square]:
+            rights |= 1 << bit
+    state[CASTLING] = rights
+    passant = board.ep_square if board.has_legal_en_passant() else None
+    state[EN_PASSANT] = 0 if passant is None else mailbox(passant)
+    state[CLOCK] = board.halfmove_clock
+    state[PLY] = 0
+    _refresh(state)
+
+
+def new_state(board: chess.Board) -> Any:
+    """The compiled state of ``board``, with enough of its game history for repetitions."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    kept = min(len(board.move_stack), board.halfmove_clock, HISTORY_KEPT)
+    start = board.copy()
+    replay = [start.pop() for _ in range(kept)][::-1]
+    _load_board(state, start)
+    for move in replay:
+        legal = play(state, encode(start, move))
+        assert legal, "python-chess played a move the compiled rules reject"
+        start.push(move)
+    state[ROOT] = state[PLY]
+    return state
+
+
+def encode(board: chess.Board, move: chess.Move) -> int:
+    """The compiled code of a legal ``move`` on ``board``."""
+    origin, target = mailbox(move.from_square), mailbox(move.to_square)
+    kind = PLAIN
+    piece_type = board.piece_type_at(move.from_square)
+    if piece_type == chess.PAWN:
+        if board.is_en_passant(move):
+            kind = EN_PASSANT_MOVE
+        elif abs(move.to_square - move.from_square) == 16:
+            kind = DOUBLE_PUSH
+    elif piece_type == chess.KING and board.is_castling(move):
+        kind = CASTLE
+    return origin | (target << 7) | ((move.promotion or 0) << 14) | (kind << 17)

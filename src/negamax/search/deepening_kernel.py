@@ -1,0 +1,448 @@
+"""The compiled deepening kernel (numba): heuristic alpha-beta for move-list games.
+
+One call searches the root to a fixed depth with a window; ``compiled_deepening.py``
+deepens, sets aspiration windows, watches the clock and turns results into
+``SearchResult``. The kernel calls only the move-list stubs of ``negamax.core.compiled``,
+which each game registers for its spec type, so it is compiled (and cached on disk) once
+per game with the game's primitives inlined, and never imports a game.
+
+Scores are the library's (``negamax.core.score``): from the side to move, a mate found at
+ply ``p`` scores ``WIN - p``. Window contract of ``search`` (fail-soft, as in
+``alphabeta.py``): for the value ``v`` this search computes, ``r <= alpha`` means
+``v <= r``, ``r >= beta`` means ``v >= r``, otherwise ``r == v``. Null-move pruning and
+late-move reductions make ``v`` a heuristic value, not the fixed-depth minimax value;
+with ``FEATURES`` reduced to ``EXACT_FEATURES`` it is the fixed-depth value with
+quiescence that the pure-Python search computes (the tests hold the two to it).
+
+Memory, allocated by the caller and reused between searches (the kernel never allocates):
+
+* ``keys`` and ``data``: the transposition table, a power-of-two number of entries. The
+  slot is ``key & (size - 1)``. ``data`` packs from bit 0: the best move (20 bits), the
+  depth + 1 (8 bits), the bound (2 bits), the search's generation (8 bits) and the score +
+  2**20 (21 bits). An entry from an earlier generation is always replaced; one from this
+  generation only by a search at least as deep (measured on WAC below).
+* ``work``: counters and controls at the ``W_*`` offsets, killers, history, and per-ply
+  move and score buffers. Another thread may set ``work[W_STOP]`` (the kernel holds no
+  interpreter lock); the search then unwinds at once and ``work[W_ABORTED]`` is 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numba import njit
+
+from negamax.core.compiled import (
+    drawn_by_rule,
+    generate_moves,
+    history_slot,
+    in_check,
+    material_gain,
+    noisy_order,
+    null_move_safe,
+    play_move,
+    play_null_move,
+    state_key,
+    static_value,
+    unplay_move,
+    unplay_null_move,
+)
+from negamax.core.score import INF, WIN, WIN_THRESHOLD
+
+MAX_PLY = 96
+"""The deepest ply, quiescence included; a node there is evaluated."""
+MAX_MOVES = 256
+HISTORY_SLOTS = 32768
+
+W_NODES = 0
+W_STOP = 1
+W_NODE_LIMIT = 2
+W_ABORTED = 3
+W_BEST_MOVE = 4
+W_BEST_SCORE = 5
+W_SELDEPTH = 6
+W_GENERATION = 7
+W_QUIESCENCE_NODES = 8
+W_TT_PROBES = 9
+W_TT_HITS = 10
+W_TT_CUTOFFS = 11
+W_BETA_CUTOFFS = 12
+W_FIRST_MOVE_CUTOFFS = 13
+W_RESEARCHES = 14
+W_FEATURES = 15
+W_NULL_CUTOFFS = 16
+W_REDUCED = 17
+W_NEXT_CHECK = 18
+KILLERS = 32
+HISTORY = KILLERS + 2 * MAX_PLY
+MOVES = HISTORY + HISTORY_SLOTS
+SCORES = MOVES + MAX_PLY * MAX_MOVES
+PV_LENGTHS = SCORES + MAX_PLY * MAX_MOVES
+PV = PV_LENGTHS + MAX_PLY
+WORK_SIZE = PV + MAX_PLY * MAX_PLY
+CHECK_EVERY = 1024
+
+# The features, bits of ``work[W_FEATURES]``.
+TRANSPOSITION_TABLE = 1
+PVS = 2
+KILLER_MOVES = 4
+HISTORY_HEURISTIC = 8
+QUIESCENCE = 16
+DELTA_PRUNING = 32
+CHECK_EXTENSION = 64
+NULL_MOVE = 128
+LATE_MOVE_REDUCTIONS = 256
+EXACT_TERMINALS = 512
+"""Quiescence nodes look for mate and stalemate too (as the pure-Python search does);
+costly, and off in play, where the full-width nodes find mates."""
+ALL_FEATURES = (
+    TRANSPOSITION_TABLE
+    | PVS
+    | KILLER_MOVES
+    | HISTORY_HEURISTIC
+    | QUIESCENCE
+    | DELTA_PRUNING
+    | CHECK_EXTENSION
+    | NULL_MOVE
+    | LATE_MOVE_REDUCTIONS
+)
+EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
+"""What the fixed-depth value with quiescence needs, and nothing that changes it."""
+
+DELTA_MARGIN = 200
+MOVE_BITS = (1 << 20) - 1
+SCORE_SHIFT = 38
+SCORE_OFFSET = 1 << 20
+TT_MOVE_ORDER = 1 << 40
+NOISY_ORDER = 1 << 30
+KILLER_ORDER = 1 << 29
+HISTORY_CAP = 1 << 28
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _count_node(work: Any) -> bool:
+    """Counts a node; True when the search must stop."""
+    nodes = work[W_NODES] + 1
+    work[W_NODES] = nodes
+    if nodes >= work[W_NEXT_CHECK]:
+        work[W_NEXT_CHECK] = min(nodes + CHECK_EVERY, work[W_NODE_LIMIT])
+        if work[W_STOP] != 0 or nodes >= work[W_NODE_LIMIT]:
+            work[W_ABORTED] = 1
+    return work[W_ABORTED] != 0
+
+
+@njit(cache=True, nogil=True)
+def _pick(work: Any, index: int, end: int) -> int:
+    """Swaps the best-scored move of ``index .. end`` to ``index`` and returns it."""
+    best = index
+    best_score = work[SCORES - MOVES + index]
+    for other in range(index + 1, end):
+        if work[SCORES - MOVES + other] > best_score:
+            best = other
+            best_score = work[SCORES - MOVES + other]
+    if best != index:
+        move = work[best]
+        work[best] = work[index]
+        work[index] = move
+        work[SCORES - MOVES + best] = work[SCORES - MOVES + index]
+        work[SCORES - MOVES + index] = best_score
+    return work[index]
+
+
+@njit(cache=True, nogil=True)
+def _has_legal_move(spec: Any, state: Any, work: Any, start: int) -> bool:
+    end = generate_moves(spec, state, work, start, False)
+    for index in range(start, end):
+        move = work[index]
+        legal = play_move(spec, state, move)
+        unplay_move(spec, state, move)
+        if legal:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _probe(keys: Any, data: Any, key: int) -> int:
+    slot = key & (keys.size - 1)
+    if keys[slot] == key:
+        return data[slot]
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _store(keys: Any, data: Any, work: Any, key: int, depth: int, score: int, bound: int, move: int) -> None:
+    slot = key & (keys.size - 1)
+    generation = work[W_GENERATION]
+    if keys[slot] != key and keys[slot] != 0:
+        old = data[slot]
+        if (old >> 30) & 255 == generation and ((old >> 20) & 255) - 1 > depth:
+            return
+    if move == 0 and keys[slot] == key:
+        move = data[slot] & MOVE_BITS
+    keys[slot] = key
+    data[slot] = (
+        move | ((depth + 1) << 20) | (bound << 28) | (generation << 30) | ((score + SCORE_OFFSET) << SCORE_SHIFT)
+    )
+
+
+@njit(cache=True, nogil=True)
+def search(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
+    """Fail-soft principal-variation search of ``depth`` plies (see the module's contract)."""
+    assert alpha < beta
+    # Step 1. Count the node, now and then look at the stop flag and the node limit.
+    if _count_node(work):
+        return 0
+    work[PV_LENGTHS + ply] = 0
+    features = work[W_FEATURES]
+    pv_node = beta - alpha > 1
+
+    # Step 2. Draws by rule, the ply limit, and mate-distance pruning.
+    if ply > 0 and drawn_by_rule(spec, state):
+        return 0
+    if ply >= MAX_PLY - 1:
+        return static_value(spec, state)
+    in_quiescence = depth < 0
+    checked = False
+    if not in_quiescence:
+        if ply > 0:
+            if alpha < -WIN + ply:
+                alpha = -WIN + ply
+            if beta > WIN - ply - 1:
+                beta = WIN - ply - 1
+            if alpha >= beta:
+                return alpha
+        checked = in_check(spec, state)
+        # Step 3. Check extension: a check is searched a ply deeper, so forcing lines that
+        # check all the way are seen to their end.
+        if checked and features & CHECK_EXTENSION:
+            depth += 1
+        # Step 4. The horizon: quiescence from here (in this same call: numba loads a
+        # recursive function that calls another recursive one from its cache wrongly).
+        if depth <= 0:
+            if features & QUIESCENCE:
+                in_quiescence = True
+            elif features & EXACT_TERMINALS and not _has_legal_move(spec, state, work, MOVES + ply * MAX_MOVES):
+                return -WIN + ply if checked else 0
+            else:
+                return static_value(spec, state)
+    if in_quiescence:
+        # Step 4b. Quiescence: stand pat on the evaluation, then captures and promotions
+        # only, most valuable victim first; children are quiescence nodes (depth -1).
+        work[W_QUIESCENCE_NODES] += 1
+        if ply > work[W_SELDEPTH]:
+            work[W_SELDEPTH] = ply
+        start = MOVES + ply * MAX_MOVES
+        if features & EXACT_TERMINALS and not _has_legal_move(spec, state, work, start):
+            return -WIN + ply if in_check(spec, state) else 0
+        stand = static_value(spec, state)
+        if stand >= beta:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        best = stand
+        quiescence_depth = min(depth, -1)  # a typed value: numba's cache breaks on literal arguments
+        end = generate_moves(spec, state, work, start, True)
+        for index in range(start, end):
+            work[SCORES - MOVES + index] = noisy_order(spec, state, work[index])
+        delta = features & DELTA_PRUNING
+        for index in range(start, end):
+            move = _pick(work, index, end)
+            # Delta pruning: even winning the piece outright would not reach alpha.
+            if delta and stand + material_gain(spec, state, move) + DELTA_MARGIN <= alpha:
+                continue
+            if not play_move(spec, state, move):
+                unplay_move(spec, state, move)
+                continue
+            score = -search(spec, state, keys, data, work, quiescence_depth, -beta, -alpha, ply + 1)
+            unplay_move(spec, state, move)
+            if work[W_ABORTED] != 0:
+                return 0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    # Step 5. Transposition table look-up.
+    key = state_key(spec, state)
+    tt_move = 0
+    use_table = features & TRANSPOSITION_TABLE
+    if use_table:
+        work[W_TT_PROBES] += 1
+        entry = _probe(keys, data, key)
+        if entry >= 0:
+            work[W_TT_HITS] += 1
+            tt_move = entry & MOVE_BITS
+            if not pv_node and ((entry >> 20) & 255) - 1 >= depth:
+                value = (entry >> SCORE_SHIFT) - SCORE_OFFSET
+                if value >= WIN_THRESHOLD:
+                    value -= ply
+                elif value <= -WIN_THRESHOLD:
+                    value += ply
+                bound = (entry >> 28) & 3
+                if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
+                    work[W_TT_CUTOFFS] += 1
+                    return value
+
+    # Step 6. Null-move pruning: if passing still holds beta, a real move will too.
+    if (
+        features & NULL_MOVE
+        and not pv_node
+        and not checked
+        and ply > 0
+        and depth >= 3
+        and -WIN_THRESHOLD < beta < WIN_THRESHOLD
+        and null_move_safe(spec, state)
+        and static_value(spec, state) >= beta
+    ):
+        reduction = 3 if depth >= 7 else 2
+        play_null_move(spec, state)
+        score = -search(spec, state, keys, data, work, depth - 1 - reduction, -beta, -beta + 1, ply + 1)
+        unplay_null_move(spec, state)
+        if work[W_ABORTED] != 0:
+            return 0
+        if score >= beta:
+            work[W_NULL_CUTOFFS] += 1
+            return beta if score >= WIN_THRESHOLD else score
+
+    # Step 7. Generate the moves and score them for ordering: the table's move, captures
+    # and promotions by MVV-LVA, the killers, then history.
+    start = MOVES + ply * MAX_MOVES
+    end = generate_moves(spec, state, work, start, False)
+    killer_first = work[KILLERS + 2 * ply] if features & KILLER_MOVES else 0
+    killer_second = work[KILLERS + 2 * ply + 1] if features & KILLER_MOVES else 0
+    use_history = features & HISTORY_HEURISTIC
+    for index in range(start, end):
+        move = work[index]
+        if move == tt_move:
+            order = TT_MOVE_ORDER
+        else:
+            noisy = noisy_order(spec, state, move)
+            if noisy > 0:
+                order = NOISY_ORDER + noisy
+            elif move == killer_first:
+                order = KILLER_ORDER + 1
+            elif move == killer_second:
+                order = KILLER_ORDER
+            elif use_history:
+                order = work[HISTORY + history_slot(spec, state, move)]
+            else:
+                order = 0
+        work[SCORES - MOVES + index] = order
+
+    # Step 8. Search the moves: the first with the full window, the rest with a null
+    # window (PVS), late quiet moves first at a reduced depth (LMR).
+    best = -INF
+    best_move = 0
+    legal = 0
+    alpha_original = alpha
+    use_pvs = features & PVS
+    reduce_late = features & LATE_MOVE_REDUCTIONS
+    for index in range(start, end):
+        move = _pick(work, index, end)
+        quiet = work[SCORES - MOVES + index] < KILLER_ORDER
+        if not play_move(spec, state, move):
+            unplay_move(spec, state, move)
+            continue
+        legal += 1
+        new_depth = depth - 1
+        if legal == 1 or not use_pvs:
+            score = -search(spec, state, keys, data, work, new_depth, -beta, -alpha, ply + 1)
+        else:
+            reduction = 0
+            if reduce_late and depth >= 3 and legal > 3 and quiet and not checked and not in_check(spec, state):
+                reduction = 1 if legal <= 6 else 2
+                if reduction >= new_depth:
+                    reduction = new_depth - 1
+                work[W_REDUCED] += 1
+            score = -search(spec, state, keys, data, work, new_depth - reduction, -alpha - 1, -alpha, ply + 1)
+            if reduction > 0 and score > alpha and work[W_ABORTED] == 0:
+                score = -search(spec, state, keys, data, work, new_depth, -alpha - 1, -alpha, ply + 1)
+            if alpha < score < beta and work[W_ABORTED] == 0:
+                work[W_RESEARCHES] += 1
+                score = -search(spec, state, keys, data, work, new_depth, -beta, -alpha, ply + 1)
+        unplay_move(spec, state, move)
+        if work[W_ABORTED] != 0:
+            return 0
+        if score > best:
+            best = score
+            best_move = move
+            if ply == 0:
+                work[W_BEST_MOVE] = move
+                work[W_BEST_SCORE] = score
+            if score > alpha:
+                alpha = score
+                # the principal variation: this move, then the child's
+                child = PV + (ply + 1) * MAX_PLY
+                row = PV + ply * MAX_PLY
+                length = work[PV_LENGTHS + ply + 1]
+                work[row] = move
+                for step in range(length):
+                    work[row + 1 + step] = work[child + step]
+                work[PV_LENGTHS + ply] = length + 1
+                if alpha >= beta:
+                    # Step 9. Beta cut-off: remember the move for ordering elsewhere.
+                    work[W_BETA_CUTOFFS] += 1
+                    if legal == 1:
+                        work[W_FIRST_MOVE_CUTOFFS] += 1
+                    if quiet:
+                        if features & KILLER_MOVES and move != work[KILLERS + 2 * ply]:
+                            work[KILLERS + 2 * ply + 1] = work[KILLERS + 2 * ply]
+                            work[KILLERS + 2 * ply] = move
+                        if use_history:
+                            slot = HISTORY + history_slot(spec, state, move)
+                            work[slot] = min(work[slot] + depth * depth, HISTORY_CAP)
+                    break
+
+    # Step 10. No legal move: mate or stalemate.
+    if legal == 0:
+        return -WIN + ply if checked else 0
+
+    # Step 11. Store what this search proved.
+    if use_table:
+        if best <= alpha_original:
+            bound = UPPER
+        elif best >= beta:
+            bound = LOWER
+        else:
+            bound = EXACT
+        stored = best
+        if stored >= WIN_THRESHOLD:
+            stored += ply
+        elif stored <= -WIN_THRESHOLD:
+            stored -= ply
+        _store(keys, data, work, key, depth, stored, bound, best_move)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def search_root(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, alpha: int, beta: int) -> int:
+    """One iteration: resets the per-iteration counters and searches the root."""
+    work[W_ABORTED] = 0
+    work[W_BEST_MOVE] = 0
+    work[W_NEXT_CHECK] = min(work[W_NODES] + 1, work[W_NODE_LIMIT])
+    root_ply = depth - depth  # a typed zero: numba's cache breaks on literal arguments
+    return search(spec, state, keys, data, work, depth, alpha, beta, root_ply)
+
+
+@njit(cache=True, nogil=True)
+def table_move(spec: Any, state: Any, keys: Any, data: Any) -> int:
+    """The table's best move for ``state`` (0: none)."""
+    entry = _probe(keys, data, state_key(spec, state))
+    return 0 if entry < 0 else entry & MOVE_BITS
+
+
+@njit(cache=True, nogil=True)
+def hash_permille(keys: Any, data: Any, generation: int) -> int:
+    """Per mille of the first thousand slots filled in this generation (UCI's hashfull)."""
+    filled = 0
+    for slot in range(min(1000, keys.size)):
+        if keys[slot] != 0 and (data[slot] >> 30) & 255 == generation:
+            filled += 1
+    return filled * 1000 // min(1000, keys.size)
+
+
+INFINITY = INF

@@ -1,0 +1,113 @@
+"""The compiled deepening kernel on chess: the fixed-depth value of the pure-Python search
+when pruning is off, real mates, tactics found, and limits honoured."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from pathlib import Path
+
+import chess
+import pytest
+
+from negamax.core.score import WIN, loss_in, win_in
+from negamax.core.types import SearchLimits
+from negamax.games.chess import ChessGame
+from negamax.search import search
+from negamax.search.params import options_for
+
+kernel = pytest.importorskip("negamax.search.deepening_kernel")
+from negamax.search.compiled_deepening import CompiledDeepening  # noqa: E402
+
+GAME = ChessGame()
+WAC = Path(__file__).resolve().parents[1] / "data" / "chess" / "wac.epd"
+POSITIONS = [
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",  # castling, captures
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",  # promotions
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",  # WAC.001: mate in 2 (Qg6)
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",  # en passant, few pieces
+    "6k1/5ppp/8/8/8/8/1q3PPP/6K1 b - - 0 1",  # mate in 1 on the back rank
+    "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",  # fool's mate: Qh4#
+    "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",  # stalemate traps
+]
+
+
+@pytest.fixture(scope="module")
+def searcher() -> CompiledDeepening:
+    return CompiledDeepening(hash_mib=16)
+
+
+def python_value(fen: str, depth: int) -> int:
+    options = dataclasses.replace(options_for("alphabeta"), quiescence=True)
+    return search(GAME.new_position(fen), SearchLimits(depth=depth), options=options).score
+
+
+@pytest.mark.parametrize("fen", POSITIONS)
+@pytest.mark.parametrize(
+    "features",
+    [kernel.EXACT_FEATURES, kernel.EXACT_FEATURES | kernel.PVS | kernel.KILLER_MOVES | kernel.HISTORY_HEURISTIC],
+    ids=["plain", "ordered-pvs"],
+)
+def test_without_pruning_it_computes_the_python_fixed_depth_value(fen: str, features: int) -> None:
+    searcher = CompiledDeepening(hash_mib=1, features=features)
+    for depth in (1, 2, 3):
+        result = searcher.search(GAME.new_position(fen), SearchLimits(depth=depth))
+        assert result.score == python_value(fen, depth), (fen, depth)
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves"),
+    [
+        ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1),
+        ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2),  # Morphy: 1.Ra6
+        ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 2),  # WAC.001
+        ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3),  # WAC.003's line
+    ],
+)
+def test_every_feature_on_still_finds_the_shortest_mate(searcher: CompiledDeepening, fen: str, moves: int) -> None:
+    result = searcher.search(GAME.new_position(fen), SearchLimits(time=20))
+    assert result.score == win_in(2 * moves - 1)
+    board = chess.Board(fen)
+    for move in result.pv:
+        board.push(move)
+    assert board.is_checkmate() and len(result.pv) == 2 * moves - 1
+
+
+def test_a_lost_position_reports_its_loss(searcher: CompiledDeepening) -> None:
+    # Black to move is mated at once (Qh5xf7 has happened): no move, score -WIN
+    mated = searcher.search(GAME.new_position("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"))
+    assert (mated.best_move, mated.score) == (None, -WIN)
+    # whatever White plays, ...Rc1 mates
+    result = searcher.search(GAME.new_position("2r5/8/8/8/P7/6k1/8/7K w - - 0 1"), SearchLimits(depth=6))
+    assert result.score == loss_in(2)
+
+
+def test_it_solves_the_first_wac_positions_at_a_fixed_node_budget(searcher: CompiledDeepening) -> None:
+    solved = []
+    lines = [line for line in WAC.read_text().splitlines() if line and not line.startswith("#")]
+    for line in lines[:30]:
+        board, operations = chess.Board.from_epd(line)
+        searcher.clear()
+        result = searcher.search(GAME.new_position(board.fen()), SearchLimits(nodes=400_000))
+        if result.best_move in operations["bm"]:
+            solved.append(operations["id"])
+    assert len(solved) >= 27, solved  # measured: 29 of 30 (not WAC.002, a pawn ending)
+
+
+def test_limits_are_honoured(searcher: CompiledDeepening) -> None:
+    position = GAME.new_position("startpos")
+    start = time.perf_counter()
+    timed = searcher.search(position, SearchLimits(time=0.3))
+    assert time.perf_counter() - start < 0.45 and not timed.completed and timed.best_move is not None
+    counted = searcher.search(position, SearchLimits(nodes=50_000))
+    assert counted.nodes == 50_000 and not counted.completed
+    stop = threading.Event()
+    threading.Timer(0.2, stop.set).start()
+    start = time.perf_counter()
+    stopped = searcher.search(position, SearchLimits(stop=stop))
+    assert time.perf_counter() - start < 0.4 and not stopped.completed
+    deep = searcher.search(position, SearchLimits(depth=5))
+    assert deep.completed and deep.depth == 5 and len(deep.stats.iterations_nodes) == 5
+    assert deep.stats.seldepth > 5 and chess.Board().is_legal(deep.best_move)
