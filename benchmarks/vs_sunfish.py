@@ -19,6 +19,8 @@ from pathlib import Path
 import chess
 import chess.engine
 
+from match_tally import Tally
+
 # Balanced openings (a few moves each of common lines); each is played twice, colours swapped.
 OPENINGS = [
     "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",
@@ -71,27 +73,24 @@ def main() -> None:
     parser.add_argument("--sunfish", required=True, help="the sunfish UCI command (in its own venv)")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--time", type=float, default=0.5, help="seconds per move, both engines")
+    parser.add_argument("--engine", choices=("compiled", "python"), default="compiled", help="negamax's engine")
     arguments = parser.parse_args()
-    wins = draws = losses = 0
+    tally = Tally()
     with (
         chess.engine.SimpleEngine.popen_uci(negamax_command()) as ours,
         chess.engine.SimpleEngine.popen_uci([arguments.sunfish]) as sunfish,
     ):
+        ours.configure({"Engine": arguments.engine})
+        ours.ping()  # the compiled kernel is loaded before the first clock starts
         for number in range(arguments.games):
             opening = OPENINGS[(number // 2) % len(OPENINGS)]
             ours_white = number % 2 == 0
             white, black = (ours, sunfish) if ours_white else (sunfish, ours)
             result, board = play_game(white, black, opening, arguments.time)
-            ours_won = result == ("1-0" if ours_white else "0-1")
-            ours_lost = result == ("0-1" if ours_white else "1-0")
-            wins += ours_won
-            losses += ours_lost
-            draws += not ours_won and not ours_lost
+            tally.record(result, ours_white)
             side = "white" if ours_white else "black"
             print(f"game {number + 1}: negamax {side}, {result} in {board.ply()} plies ({opening})", flush=True)
-    games = wins + draws + losses
-    score = (wins + draws / 2) / games if games else 0.0
-    print(f"negamax vs sunfish at {arguments.time} s/move: +{wins} ={draws} -{losses}, score {score:.1%}")
+    print(tally.summary("sunfish", arguments.time))
 
 
 if __name__ == "__main__":

@@ -19,7 +19,19 @@ import chess
 from negamax.core.types import SearchLimits
 from negamax.engines.engine import ENGINES, Engine
 from negamax.games.chess import ChessGame
+from negamax.search import deepening_kernel as kernel
 
+FEATURES = {
+    "check-extension": kernel.CHECK_EXTENSION,
+    "null-move": kernel.NULL_MOVE,
+    "late-move-reductions": kernel.LATE_MOVE_REDUCTIONS,
+    "delta-pruning": kernel.DELTA_PRUNING,
+    "killers": kernel.KILLER_MOVES,
+    "history": kernel.HISTORY_HEURISTIC,
+    "pvs": kernel.PVS,
+    "table": kernel.TRANSPOSITION_TABLE,
+    "quiescence": kernel.QUIESCENCE,
+}
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "chess" / "wac.epd"
 
 
@@ -30,9 +42,26 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print every position")
     parser.add_argument("--engine", choices=ENGINES, default="auto", help="search engine (default: compiled)")
     parser.add_argument("--hash", type=float, default=64, help="table size in MiB")
+    parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        choices=sorted(FEATURES),
+        help="compiled engine: switch a search feature off (repeatable), to measure what it is worth",
+    )
     arguments = parser.parse_args()
     engine = Engine(ChessGame(), hash_mib=arguments.hash, engine=arguments.engine)
     engine.warm_up()
+    if arguments.without:
+        from negamax.search.compiled_deepening import CompiledDeepening
+
+        features = kernel.ALL_FEATURES
+        for name in arguments.without:
+            features &= ~FEATURES[name]
+        searcher = CompiledDeepening(arguments.hash, features=features)
+        analyse = searcher.search
+    else:
+        analyse = engine.analyse
     lines = [line for line in SUITE.read_text().splitlines() if line and not line.startswith("#")][: arguments.first]
     solved = nodes = 0
     cpu = 0.0
@@ -41,7 +70,9 @@ def main() -> None:
         engine.new_game()
         position = engine.game.new_position(board.fen())
         start = time.process_time()
-        result = engine.analyse(position, SearchLimits(time=arguments.time))
+        if arguments.without:
+            searcher.clear()
+        result = analyse(position, SearchLimits(time=arguments.time))
         cpu += time.process_time() - start
         nodes += result.nodes
         good = result.best_move in operations.get("bm", [result.best_move]) and result.best_move not in operations.get(
@@ -54,7 +85,8 @@ def main() -> None:
                 f" depth {result.depth} {result.nodes} nodes, {result.cpu_time:.2f} CPU-s"
             )
     print(
-        f"WAC: {solved}/{len(lines)} solved at {arguments.time} s per position;"
+        f"WAC: {solved}/{len(lines)} solved at {arguments.time} s per position"
+        f"{' without ' + ', '.join(arguments.without) if arguments.without else ''};"
         f" {nodes / cpu:,.0f} nodes per CPU-second, {cpu / len(lines):.2f} CPU-s per position"
     )
 

@@ -6,7 +6,7 @@ read positions and moves from text and to show them; a ``Game`` does that, one p
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
 from negamax.core.game import Position
@@ -94,3 +94,15 @@ def pv_text(game: Game, position: Position[Any], pv: tuple[Any, ...]) -> list[st
         written.append(game.move_text(board, move))
         board.play(move)
     return written
+
+
+def repeated_in_search(keys: Sequence[Hashable], root_length: int, reversible_plies: int) -> bool:
+    """Whether the last of ``keys`` (one per position, oldest first) occurred before, within
+    the last ``reversible_plies``, when the search has made at least one move (``keys``
+    is longer than ``root_length``). A second occurrence is enough inside a search: the
+    side that can repeat can keep repeating."""
+    if len(keys) <= root_length:
+        return False
+    key = keys[-1]
+    oldest = max(0, len(keys) - 1 - reversible_plies)
+    return any(keys[index] == key for index in range(len(keys) - 3, oldest - 1, -2))

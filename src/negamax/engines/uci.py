@@ -19,6 +19,7 @@ from negamax.core.errors import NegamaxError
 from negamax.core.score import WIN, is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
+from negamax.engines.session import serve
 from negamax.games import get_game
 
 NAME = f"negamax {__version__}"
@@ -102,6 +103,10 @@ class UciSession:
         # its first compilation takes longer, and searches use the python engine meanwhile.
         self.engine.ready(READY_WAIT_SECONDS)
         self.send("readyok")
+
+    def halt(self) -> None:
+        """Stop any search and wait for it to report."""
+        self._halt()
 
     def _halt(self) -> None:
         """End a search still running (a GUI should have sent ``stop``; not all do)."""
@@ -207,15 +212,9 @@ class UciSession:
 
 
 def main(argv: list[str] | None = None) -> int:
-    session = UciSession(sys.stdout)
-    for line in sys.stdin:
-        try:
-            if not session.handle(line):
-                break
-        except Exception as error:  # the engine must outlive anything a GUI sends
-            session.send(f"info string internal error {type(error).__name__}: {error}")
-    session.engine.stop()
-    return 0
+    return serve(
+        UciSession(sys.stdout), sys.stdin, lambda error: f"info string internal error {type(error).__name__}: {error}"
+    )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,11 @@ _REGISTRY = {
     "connect4": ("negamax.games.connect4", "Connect4Game"),
     "nim": ("negamax.games.nim", "NimGame"),
     "chess": ("negamax.games.chess", "ChessGame"),
+    "draughts": ("negamax.games.draughts", "DraughtsGame"),
+    "checkers": ("negamax.games.draughts", "CheckersGame"),
+    "russian": ("negamax.games.draughts", "RussianGame"),
+    "brazilian": ("negamax.games.draughts", "BrazilianGame"),
+    "frisian": ("negamax.games.draughts", "FrisianGame"),
     "tree": ("negamax.games.tree", "TreeGame"),
     "random": ("negamax.games.random_tree", "RandomTreeGame"),
 }

@@ -26,7 +26,7 @@ import chess
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.game import Position
-from negamax.core.rules import BaseGame
+from negamax.core.rules import BaseGame, repeated_in_search
 from negamax.core.score import WIN
 from negamax.games.chess_tables import (
     ENDGAME_TABLES,
@@ -159,12 +159,7 @@ class ChessPosition:
 
     def is_repetition(self) -> bool:
         """The position occurred before and the repetition happened inside the search."""
-        keys = self.keys
-        if len(keys) <= self.root_length:
-            return False
-        key = keys[-1]
-        oldest = max(0, len(keys) - 1 - self.board.halfmove_clock)
-        return any(keys[index] == key for index in range(len(keys) - 3, oldest - 1, -2))
+        return repeated_in_search(self.keys, self.root_length, self.board.halfmove_clock)
 
     def is_terminal(self) -> bool:
         board = self.board

@@ -1,0 +1,268 @@
+"""``negamax-hub``: the draughts engine over the HUB protocol (version 2, as Scan documents
+it), for international draughts (``variant normal``) and Frisian (``variant frisian``).
+
+Lines are ``command name=value name="quoted value" ...``. The GUI sends ``hub`` (we answer
+``id``, ``param`` lines and ``wait``), ``set-param``, ``init`` (``ready``), ``new-game``,
+``pos pos=<side + 50 squares> [moves="32-28 19x28"]``, ``level depth=|move-time=|time=
+inc= moves=|infinite``, ``go think|ponder|analyze``, ``stop``, ``ponder-hit``, ``ping``
+(``pong``) and ``quit``. While searching we send ``info depth= score= nodes= time= nps=
+pv=`` lines, then ``done move=<move>``; a capture is written ``from x to x taken x ...``.
+
+The search runs on the engine's worker thread, so ``stop`` and ``ping`` are answered at
+once. A line we cannot use gets ``error message="..."`` and the engine goes on.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from negamax import __version__
+from negamax.core.errors import NegamaxError
+from negamax.core.score import is_decisive
+from negamax.core.types import SearchResult
+from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
+from negamax.engines.session import serve
+from negamax.games.draughts import DraughtsGame, DraughtsPosition
+
+NAME = "negamax"
+AUTHOR = "the negamax developers"
+HUB_VARIANTS = {"normal": "draughts", "frisian": "frisian"}
+SQUARES = 50
+LINE_GAP_SECONDS = 0.02
+
+
+class HubProtocolError(NegamaxError, ValueError):
+    """A line that is not a command the engine can carry out."""
+
+
+def parse_line(line: str) -> tuple[str, dict[str, str]]:
+    """``go think`` -> ("go", {"think": ""}); ``pos pos=W... moves="a b"`` -> ("pos", {...})."""
+    try:
+        words = shlex.split(line)
+    except ValueError as error:
+        raise HubProtocolError(f"cannot read {line.strip()[:60]!r}: {error}") from None
+    if not words:
+        return "", {}
+    arguments: dict[str, str] = {}
+    for word in words[1:]:
+        name, _, value = word.partition("=")
+        arguments[name] = value
+    return words[0], arguments
+
+
+def hub_to_fen(text: str) -> str:
+    """A HUB position (side to move, then squares 1-50 as ``w b W B e``) as a FEN."""
+    if len(text) != SQUARES + 1 or text[0].upper() not in "WB" or set(text[1:]) - set("wbWBe"):
+        raise HubProtocolError(f"a position is W or B then 50 of w, b, W, B, e; not {text[:60]!r}")
+    white = [("K" if piece == "W" else "") + str(square) for square, piece in enumerate(text[1:], 1) if piece in "wW"]
+    black = [("K" if piece == "B" else "") + str(square) for square, piece in enumerate(text[1:], 1) if piece in "bB"]
+    return f"{text[0].upper()}:W{','.join(white)}:B{','.join(black)}"
+
+
+def hub_move_text(position: DraughtsPosition, move: str) -> str:
+    """Our move (every square visited) in HUB notation (from, to, then every piece taken)."""
+    played = position._legal()[move]
+    squares = played.square_list
+    if not played.captured_list:
+        return f"{squares[0] + 1}-{squares[-1] + 1}"
+    return "x".join(str(square + 1) for square in [squares[0], squares[-1], *played.captured_list])
+
+
+def parse_hub_move(position: DraughtsPosition, text: str) -> str:
+    """The legal move a HUB move names (captures by their start, end and pieces taken)."""
+    separator = "x" if "x" in text else "-"
+    try:
+        numbers = [int(part) - 1 for part in text.split(separator)]
+    except ValueError:
+        raise HubProtocolError(f"{text!r} is not a move (write 32-28 or 28x19x23)") from None
+    for move, played in position._legal().items():
+        squares = played.square_list
+        if len(numbers) < 2 or squares[0] != numbers[0] or squares[-1] != numbers[1]:
+            continue
+        if separator == "-" and not played.captured_list:
+            return move
+        if separator == "x" and played.captured_list and set(numbers[2:]) <= set(played.captured_list):
+            return move
+    raise HubProtocolError(f"{text!r} is not a legal move here")
+
+
+class HubSession:
+    """One conversation with a GUI: parses its lines, drives an ``Engine``, writes replies."""
+
+    def __init__(self, output: TextIO) -> None:
+        self.output = output
+        self.engine = Engine(DraughtsGame("draughts"), engine="python")
+        self.limits = GoLimits(move_time=1.0)
+        self._lock = threading.Lock()
+        self._analysing = False
+        self._stopped = threading.Event()
+        self._start = 0.0
+        self._last_line = 0.0
+
+    def send(self, line: str) -> None:
+        with self._lock:
+            # py-draughts' HUB client waits with select() on the pipe, then reads one line:
+            # two lines that arrive together leave the second in its buffer, unseen until
+            # more output comes. Spacing the lines out lets it read each one in time.
+            wait = self._last_line + LINE_GAP_SECONDS - time.perf_counter()
+            if wait > 0:
+                time.sleep(wait)
+            self.output.write(line + "\n")
+            self.output.flush()
+            self._last_line = time.perf_counter()
+
+    def handle(self, line: str) -> bool:
+        """Carry out one line; False after ``quit``."""
+        try:
+            command, arguments = parse_line(line)
+            if not command:
+                return True
+            if command == "quit":
+                self._halt()
+                return False
+            handler = self._commands().get(command)
+            if handler is None:
+                raise HubProtocolError(f"unknown command {command!r}")
+            handler(arguments)
+        except NegamaxError as error:
+            self.send(f'error message="{str(error).replace(chr(34), chr(39))}"')
+        return True
+
+    def _commands(self) -> dict[str, Callable[[dict[str, str]], None]]:
+        return {
+            "hub": self._hub,
+            "init": self._init,
+            "set-param": self._set_param,
+            "new-game": self._new_game,
+            "pos": self._pos,
+            "level": self._level,
+            "go": self._go,
+            "stop": self._stop,
+            "ponder-hit": self._stop,
+            "ping": self._ping,
+        }
+
+    def _hub(self, arguments: dict[str, str]) -> None:
+        self.send(f'id name={NAME} version={__version__} author="{AUTHOR}"')
+        self.send('param name=variant value=normal type=enum values="normal frisian"')
+        self.send(f"param name=hash value={DEFAULT_HASH_MIB} type=int min=1 max=65536")
+        self.send("wait")
+
+    def _init(self, arguments: dict[str, str]) -> None:
+        self.send("ready")
+
+    def _set_param(self, arguments: dict[str, str]) -> None:
+        name, value = arguments.get("name", ""), arguments.get("value", "")
+        self._halt()
+        if name == "variant":
+            if value not in HUB_VARIANTS:
+                raise HubProtocolError(f"variant must be one of {', '.join(HUB_VARIANTS)}, not {value!r}")
+            self.engine = Engine(DraughtsGame(HUB_VARIANTS[value]), self.engine.hash_mib, engine="python")
+        elif name == "hash":
+            try:
+                self.engine.set_hash(float(value))
+            except ValueError:
+                raise HubProtocolError(f"hash must be a number of MiB, not {value!r}") from None
+        else:
+            raise HubProtocolError(f"unknown parameter {name!r} (parameters: variant, hash)")
+
+    def _new_game(self, arguments: dict[str, str]) -> None:
+        self._halt()
+        self.engine.new_game()
+
+    def _pos(self, arguments: dict[str, str]) -> None:
+        self._halt()
+        game = self.engine.game
+        text = arguments.get("pos")
+        position = game.new_position(hub_to_fen(text) if text else None)
+        assert isinstance(position, DraughtsPosition)
+        for word in arguments.get("moves", "").split():
+            position.play(parse_hub_move(position, word))
+        position.root_length = len(position.keys)
+        self.engine.position = position
+
+    def _level(self, arguments: dict[str, str]) -> None:
+        def number(name: str) -> float:
+            try:
+                return float(arguments[name])
+            except ValueError:
+                raise HubProtocolError(f"level {name} needs a number, not {arguments[name]!r}") from None
+
+        if "depth" in arguments:
+            self.limits = GoLimits(depth=int(number("depth")))
+        elif "move-time" in arguments:
+            self.limits = GoLimits(move_time=number("move-time"))
+        elif "time" in arguments:
+            moves = int(number("moves")) if "moves" in arguments else None
+            increment = number("inc") if "inc" in arguments else 0.0
+            self.limits = GoLimits(time_left=number("time"), increment=increment, moves_to_go=moves)
+        elif "infinite" in arguments:
+            self.limits = GoLimits(infinite=True)
+        else:
+            raise HubProtocolError("level needs depth=, move-time=, time= or infinite")
+
+    def _go(self, arguments: dict[str, str]) -> None:
+        if not arguments.keys() & {"think", "ponder", "analyze"}:
+            raise HubProtocolError("go needs think, ponder or analyze")
+        self._halt()
+        self._analysing = "think" not in arguments
+        limits = GoLimits(infinite=True) if self._analysing else self.limits
+        self._stopped.clear()
+        self._start = time.perf_counter()
+        self.engine.go(limits, self._info, self._done)
+
+    def _stop(self, arguments: dict[str, str]) -> None:
+        self._stopped.set()
+        self.engine.stop()
+
+    def _ping(self, arguments: dict[str, str]) -> None:
+        self.send("pong")
+
+    def halt(self) -> None:
+        """Stop any search and wait for it to report."""
+        self._halt()
+
+    def _halt(self) -> None:
+        self._stopped.set()
+        self.engine.wait()
+
+    def _info(self, result: SearchResult[Any]) -> None:
+        elapsed = max(time.perf_counter() - self._start, 1e-6)
+        position = self.engine.position.copy()
+        assert isinstance(position, DraughtsPosition)
+        line = []
+        for move in result.pv:
+            if move not in position.legal_moves():
+                break
+            line.append(hub_move_text(position, move))
+            position.play(move)
+        score = f"{result.score / 100:.2f}" if not is_decisive(result.score) else ("+99" if result.score > 0 else "-99")
+        self.send(
+            f"info depth={result.depth} score={score} nodes={result.nodes} time={elapsed:.3f}"
+            f' nps={result.nodes / elapsed / 1e6:.3f} pv="{" ".join(line)}"'
+        )
+
+    def _done(self, result: SearchResult[Any]) -> None:
+        if self._analysing and not self._stopped.is_set():
+            self._stopped.wait()  # pondering and analysis end only with "stop"
+        position = self.engine.position
+        assert isinstance(position, DraughtsPosition)
+        if result.best_move is None:
+            self.send("done")
+            return
+        self.send(f"done move={hub_move_text(position, result.best_move)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    return serve(
+        HubSession(sys.stdout), sys.stdin, lambda error: f'error message="internal error {type(error).__name__}"'
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,265 @@
+"""Draughts on py-draughts' rules: international 10x10 (``draughts``), American checkers
+8x8 (``checkers``), and the other variants py-draughts plays (``russian``, ``brazilian``,
+``frisian``).
+
+The rules (forced captures, the maximum-capture rule, flying kings, promotion during a
+capture, the draw rules) are py-draughts', used as they are: a position owns a
+py-draughts board and plays its moves by push/pop. Moves are their notation, ``32-28`` or
+``28x19x10`` (every square visited), which is hashable where py-draughts' ``Move`` is not.
+
+The evaluation, from the side to move, in hundredths of a man: men and kings (a king is
+worth ``KING`` men), advancement of the men (a man near promotion is worth more), men on
+the centre squares, and men still guarding their own back row against promotions.
+
+Needs the ``draughts`` extra: ``pip install 'negamax[draughts]'``.
+
+>>> game = DraughtsGame()
+>>> position = game.new_position(None)
+>>> len(position.legal_moves()), position.evaluate() == TEMPO  # the side to move's bonus
+(9, True)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Hashable
+from typing import Any
+
+from negamax.core.errors import IllegalMoveError, InvalidPositionError, NegamaxError
+from negamax.core.game import Position
+from negamax.core.rules import BaseGame, repeated_in_search
+from negamax.core.score import WIN
+
+MAN = 100
+KING = 320
+ADVANCE = 3
+"""Per row a man has advanced."""
+CENTRE = 6
+BACK_ROW = 8
+TEMPO = 4
+
+VARIANTS = {
+    "draughts": ("StandardBoard", "international draughts, 10x10, flying kings"),
+    "checkers": ("AmericanBoard", "American checkers (English draughts), 8x8"),
+    "russian": ("RussianBoard", "Russian draughts, 8x8"),
+    "brazilian": ("BrazilianBoard", "Brazilian draughts, 8x8, international rules"),
+    "frisian": ("FrisianBoard", "Frisian draughts, 10x10, orthogonal captures"),
+}
+
+
+class DraughtsUnavailableError(NegamaxError, ValueError):
+    """py-draughts is not installed."""
+
+
+def _draughts_module() -> Any:
+    try:
+        module = importlib.import_module("draughts")
+    except ImportError:
+        raise DraughtsUnavailableError("draughts needs py-draughts: pip install 'negamax[draughts]'") from None
+    # py-draughts logs every board it creates (thousands a second in a search) to stderr
+    importlib.import_module("loguru").logger.disable("draughts")
+    return module
+
+
+class _Weights:
+    """Per-square terms for one board size, for White's men (Black's are mirrored)."""
+
+    def __init__(self, board: Any) -> None:
+        squares = board.SQUARES_COUNT
+        rows = int((2 * squares) ** 0.5)
+        per_row = rows // 2
+        self.white_man = [0] * squares
+        self.black_man = [0] * squares
+        for square in range(squares):
+            row = square // per_row  # 0: Black's back row, rows - 1: White's
+            column = 2 * (square % per_row) + (1 if row % 2 == 0 else 0)
+            central = 2 <= column <= rows - 3 and rows // 2 - 2 <= row <= rows // 2 + 1
+            white = ADVANCE * (rows - 1 - row) + (CENTRE if central else 0) + (BACK_ROW if row == rows - 1 else 0)
+            black = ADVANCE * row + (CENTRE if central else 0) + (BACK_ROW if row == 0 else 0)
+            self.white_man[square] = MAN + white
+            self.black_man[square] = MAN + black
+
+
+_WEIGHTS: dict[int, _Weights] = {}
+
+
+class DraughtsPosition:
+    """A draughts position for the search; ``board`` is a py-draughts board it owns."""
+
+    __slots__ = ("_moves", "board", "keys", "root_length", "weights", "white")
+
+    def __init__(self, board: Any) -> None:
+        self.board = board
+        squares = board.SQUARES_COUNT
+        if squares not in _WEIGHTS:
+            _WEIGHTS[squares] = _Weights(board)
+        self.weights = _WEIGHTS[squares]
+        self.white = _draughts_module().Color.WHITE
+        self.keys: list[Hashable] = [self._current_key()]
+        self.root_length = 1
+        self._moves: tuple[Hashable, dict[str, Any]] | None = None
+
+    def _current_key(self) -> Hashable:
+        board = self.board
+        return (board.white_men, board.white_kings, board.black_men, board.black_kings, board.turn == self.white)
+
+    def _legal(self) -> dict[str, Any]:
+        key = self.keys[-1]
+        cached = self._moves
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        moves = {str(move): move for move in self.board.legal_moves}
+        self._moves = (key, moves)
+        return moves
+
+    def legal_moves(self) -> list[str]:
+        """Captures first, longer ones first (the variants without a maximum-capture rule
+        leave a choice, and py-draughts' American checkers makes captures optional)."""
+        moves = self._legal()
+        return sorted(moves, key=lambda text: -text.count("x"))
+
+    def noisy_moves(self) -> list[str]:
+        """The captures (for quiescence)."""
+        return [move for move in self.legal_moves() if "x" in move]
+
+    def play(self, move: str) -> None:
+        self.board.push(self._legal()[move])
+        self.keys.append(self._current_key())
+
+    def undo(self, move: str) -> None:
+        self.board.pop()
+        self.keys.pop()
+
+    def is_terminal(self) -> bool:
+        board = self.board
+        if not self._legal():
+            return True
+        if board.white_kings or board.black_kings:
+            # every draw rule (move counts, repetition, the king endgames) needs a king
+            return repeated_in_search(self.keys, self.root_length, board.halfmove_clock) or bool(board.is_draw)
+        return False
+
+    def terminal_value(self) -> int:
+        return -WIN if not self._legal() else 0
+
+    def evaluate(self) -> int:
+        board = self.board
+        white_man, black_man = self.weights.white_man, self.weights.black_man
+        white = black = 0
+        men = board.white_men
+        while men:
+            low = men & -men
+            white += white_man[low.bit_length() - 1]
+            men ^= low
+        men = board.black_men
+        while men:
+            low = men & -men
+            black += black_man[low.bit_length() - 1]
+            men ^= low
+        white_kings: int = board.white_kings
+        black_kings: int = board.black_kings
+        value: int = white + KING * white_kings.bit_count() - black - KING * black_kings.bit_count()
+        if board.turn != self.white:
+            value = -value
+        return value + TEMPO
+
+    def key(self) -> Hashable:
+        return self.keys[-1]
+
+    def player(self) -> int:
+        return 0 if self.board.turn == self.white else 1
+
+    def copy(self) -> DraughtsPosition:
+        clone = DraughtsPosition(self.board.copy())
+        clone.keys = list(self.keys)
+        clone.root_length = len(clone.keys)
+        return clone
+
+    def __repr__(self) -> str:
+        return f"DraughtsPosition({self.board.fen!r})"
+
+
+class DraughtsGame(BaseGame):
+    """One of py-draughts' variants (see ``VARIANTS``); international by default."""
+
+    def __init__(self, variant: str = "draughts") -> None:
+        if variant not in VARIANTS:
+            raise InvalidPositionError(f"unknown draughts variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        self.variant = variant
+        self.name = variant
+        self.description = VARIANTS[variant][1] + " (py-draughts rules), moves such as 32-28 or 28x19x10"
+        self.position_help = (
+            "a FEN such as 'W:W31,32,...:B1,2,...' or 'start', optionally followed by 'moves 32-28 ...'"
+        )
+
+    def board_class(self) -> Any:
+        return getattr(_draughts_module(), VARIANTS[self.variant][0])
+
+    def new_position(self, text: str | None = None) -> DraughtsPosition:
+        """``start`` or a FEN (``W:W31,32:B1,K2``), optionally followed by ``moves`` and moves."""
+        board_class = self.board_class()
+        text = (text or "start").strip()
+        head, _, moves_text = text.partition(" moves")
+        head = head.strip().removeprefix('[FEN "').removesuffix('"]')
+        if head in ("", "start", "startpos"):
+            board = board_class()
+        else:
+            try:
+                board = board_class.from_fen(head)
+            except (ValueError, IndexError, KeyError) as error:
+                raise InvalidPositionError(f"{self.variant} position {head!r}: {error}") from None
+        position = DraughtsPosition(board)
+        for word in moves_text.split():
+            position.play(self.parse_move(position, word))
+        position.root_length = len(position.keys)
+        return position
+
+    def parse_move(self, position: Position[Any], text: str) -> str:
+        """``32-28``, or a capture by its squares (``28x19x10``, or just ``28x10`` when that
+        names one capture)."""
+        assert isinstance(position, DraughtsPosition)
+        text = text.strip()
+        moves = position.legal_moves()
+        if text in moves:
+            return text
+        parts = text.replace("-", "x").split("x")
+        matches = [move for move in moves if move.split("x")[0] == parts[0] and move.split("x")[-1] == parts[-1]]
+        if "x" in text and len(matches) > 1:
+            matches = [move for move in matches if set(parts) <= set(move.split("x"))]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise IllegalMoveError(f"{text!r} is ambiguous here: {', '.join(matches)}")
+        raise IllegalMoveError(f"{text!r} is not a legal move here (legal: {', '.join(moves[:12])})")
+
+    def move_text(self, position: Position[Any], move: Hashable) -> str:
+        return str(move)
+
+    def position_text(self, position: Position[Any]) -> str:
+        assert isinstance(position, DraughtsPosition)
+        fen: str = position.board.fen
+        return fen.removeprefix('[FEN "').removesuffix('"]')
+
+    def render(self, position: Position[Any]) -> str:
+        assert isinstance(position, DraughtsPosition)
+        return str(position.board)
+
+
+class CheckersGame(DraughtsGame):
+    def __init__(self) -> None:
+        super().__init__("checkers")
+
+
+class RussianGame(DraughtsGame):
+    def __init__(self) -> None:
+        super().__init__("russian")
+
+
+class BrazilianGame(DraughtsGame):
+    def __init__(self) -> None:
+        super().__init__("brazilian")
+
+
+class FrisianGame(DraughtsGame):
+    def __init__(self) -> None:
+        super().__init__("frisian")
