@@ -31,6 +31,16 @@ def quiet_client() -> None:
     logger.disable("draughts")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def compiled_kernel_on_disk() -> None:
+    """Compile the draughts kernel once here, so each engine below loads it from numba's
+    cache within its ``init``."""
+    from negamax.games.draughts import DraughtsGame
+    from negamax.search.compiled_deepening import CompiledDeepening
+
+    CompiledDeepening(hash_mib=1).warm_up(DraughtsGame("draughts").new_position(None))
+
+
 def test_the_client_plays_complete_games_with_it() -> None:
     # the engine plays both sides; every move it sends must be legal on py-draughts' board
     openings = ["W:W27,28,32,33,37,38:B8,12,13,17,18", "W:W31,32,33,34,35:B16,17,18,19,20", "B:WK46,47:B5,6"]

@@ -111,3 +111,35 @@ def test_limits_are_honoured(searcher: CompiledDeepening) -> None:
     deep = searcher.search(position, SearchLimits(depth=5))
     assert deep.completed and deep.depth == 5 and len(deep.stats.iterations_nodes) == 5
     assert deep.stats.seldepth > 5 and chess.Board().is_legal(deep.best_move)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "start",
+        "start moves 32-28 18-23 35-30 23x32",
+        "W:W27,28,32,33,37,38:B8,12,13,17,18",
+        "W:W15:B10,9,19",
+        "B:W23,24,31,34,35,36,37,39,40,41,42,44,46,48,49:B1,4,5,6,7,9,11,13,16,17,20,21,25",
+    ],
+)
+def test_draughts_without_pruning_computes_the_python_fixed_depth_value(text: str) -> None:
+    pytest.importorskip("draughts")
+    from negamax.games.draughts import DraughtsGame
+
+    game = DraughtsGame("draughts")
+    searcher = CompiledDeepening(hash_mib=1, features=kernel.EXACT_FEATURES)
+    options = dataclasses.replace(options_for("alphabeta"), quiescence=True)
+    for depth in (1, 2, 3):
+        compiled = searcher.search(game.new_position(text), SearchLimits(depth=depth)).score
+        assert compiled == search(game.new_position(text), SearchLimits(depth=depth), options=options).score
+
+
+def test_draughts_every_feature_on_avoids_the_losing_recapture() -> None:
+    pytest.importorskip("draughts")
+    from negamax.games.draughts import DraughtsGame
+
+    # 37x28 lets Black shoot 19-23 28x19 13x24x35 and win a man; 38x27 holds
+    position = DraughtsGame("draughts").new_position("start moves 32-28 18-23 35-30 23x32")
+    result = CompiledDeepening(hash_mib=16).search(position, SearchLimits(depth=8))
+    assert result.best_move == "38x27" and abs(result.score) < 50

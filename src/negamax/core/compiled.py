@@ -107,8 +107,12 @@ play_null_move = _stub("play_null_move")
 unplay_null_move = _stub("unplay_null_move")
 
 in_check = _stub("in_check")
-"""``in_check(spec, state) -> bool``: the side to move is in check (no legal move then is
-a loss, otherwise a draw)."""
+"""``in_check(spec, state) -> bool``: the side to move is in check (its moves are then
+searched a ply deeper, and it may not pass)."""
+
+no_moves_lose = _stub("no_moves_lose")
+"""``no_moves_lose(spec, state) -> bool``: with no legal move, the side to move has lost
+(chess: when in check; draughts: always); otherwise it is a draw."""
 
 static_value = _stub("static_value")
 """``static_value(spec, state) -> int``: the evaluation from the side to move."""
@@ -122,6 +126,10 @@ drawn_by_rule = _stub("drawn_by_rule")
 noisy_order = _stub("noisy_order")
 """``noisy_order(spec, state, move) -> int``: positive for a capture or promotion, larger
 for the ones to try first; 0 for a quiet move."""
+
+noisy_moves_forced = _stub("noisy_moves_forced")
+"""``noisy_moves_forced(spec) -> bool``: when the side to move has a noisy move it must play
+one (draughts' compulsory captures), so quiescence may not stand pat there."""
 
 material_gain = _stub("material_gain")
 """``material_gain(spec, state, move) -> int``: what a noisy move wins at most, in the

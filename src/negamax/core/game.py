@@ -132,8 +132,9 @@ class HasCompiledSearch(Protocol[MoveT_co]):
         """``(spec, state)``: the game's spec and a fresh int64 state array (imports numba)."""
         ...
 
-    def compiled_move(self, code: int) -> MoveT_co:
-        """The move that compiled ``code`` stands for in this position."""
+    def compiled_line(self, codes: Sequence[int]) -> Sequence[MoveT_co]:
+        """The moves that compiled ``codes`` stand for, played one after the other from this
+        position (it stops early at a code that is not legal there)."""
         ...
 
 

@@ -34,6 +34,7 @@ AUTHOR = "the negamax developers"
 HUB_VARIANTS = {"normal": "draughts", "frisian": "frisian"}
 SQUARES = 50
 LINE_GAP_SECONDS = 0.02
+READY_WAIT_SECONDS = 5.0
 
 
 class HubProtocolError(NegamaxError, ValueError):
@@ -96,7 +97,8 @@ class HubSession:
 
     def __init__(self, output: TextIO) -> None:
         self.output = output
-        self.engine = Engine(DraughtsGame("draughts"), engine="python")
+        self.engine = Engine(DraughtsGame("draughts"))
+        self.engine.warm_up_in_background()
         self.limits = GoLimits(move_time=1.0)
         self._lock = threading.Lock()
         self._analysing = False
@@ -154,6 +156,9 @@ class HubSession:
         self.send("wait")
 
     def _init(self, arguments: dict[str, str]) -> None:
+        # the compiled kernel loads in well under a second once numba has cached it; until
+        # then (its first compilation) searches use the python engine
+        self.engine.ready(READY_WAIT_SECONDS)
         self.send("ready")
 
     def _set_param(self, arguments: dict[str, str]) -> None:
@@ -162,7 +167,8 @@ class HubSession:
         if name == "variant":
             if value not in HUB_VARIANTS:
                 raise HubProtocolError(f"variant must be one of {', '.join(HUB_VARIANTS)}, not {value!r}")
-            self.engine = Engine(DraughtsGame(HUB_VARIANTS[value]), self.engine.hash_mib, engine="python")
+            self.engine = Engine(DraughtsGame(HUB_VARIANTS[value]), self.engine.hash_mib)
+            self.engine.warm_up_in_background()
         elif name == "hash":
             try:
                 self.engine.set_hash(float(value))

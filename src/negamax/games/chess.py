@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import chess
@@ -188,9 +188,8 @@ class ChessPosition:
 
         return chess_compiled.SPEC, chess_compiled.new_state(self.board)
 
-    def compiled_move(self, code: int) -> chess.Move:
-        promotion = (code >> 14) & 7
-        return chess.Move(_square_of(code & 127), _square_of((code >> 7) & 127), promotion or None)
+    def compiled_line(self, codes: Sequence[int]) -> list[chess.Move]:
+        return [_decoded(code) for code in codes]
 
     def player(self) -> int:
         return 0 if self.board.turn == chess.WHITE else 1
@@ -213,6 +212,12 @@ def _capture_order(board: chess.Board, move: chess.Move, victim: int) -> int:
     """Most valuable victim first, then least valuable attacker."""
     attacker = board.piece_type_at(move.from_square) or 0
     return ORDER_VALUES[victim] * 10 - ORDER_VALUES[attacker] // 100
+
+
+def _decoded(code: int) -> chess.Move:
+    """The move a compiled code stands for (the code alone says it all in chess)."""
+    promotion = (code >> 14) & 7
+    return chess.Move(_square_of(code & 127), _square_of((code >> 7) & 127), promotion or None)
 
 
 def _square_of(box: int) -> int:

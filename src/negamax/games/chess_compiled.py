@@ -484,6 +484,11 @@ def _in_check(spec: Any, state: Any) -> Any:
     return side_in_check(state)
 
 
+@implements(compiled.no_moves_lose, ChessSpec)
+def _no_moves_lose(spec: Any, state: Any) -> Any:
+    return side_in_check(state)
+
+
 @implements(compiled.static_value, ChessSpec)
 def _static_value(spec: Any, state: Any) -> Any:
     return evaluate(state)
@@ -502,6 +507,11 @@ def _drawn_by_rule(spec: Any, state: Any) -> Any:
 @implements(compiled.noisy_order, ChessSpec)
 def _noisy_order(spec: Any, state: Any, move: Any) -> Any:
     return capture_order(state, move)
+
+
+@implements(compiled.noisy_moves_forced, ChessSpec)
+def _noisy_moves_forced(spec: Any) -> Any:
+    return False
 
 
 @implements(compiled.material_gain, ChessSpec)

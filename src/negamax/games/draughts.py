@@ -22,7 +22,7 @@ Needs the ``draughts`` extra: ``pip install 'negamax[draughts]'``.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError, NegamaxError
@@ -170,13 +170,38 @@ class DraughtsPosition:
         return 0 if self.board.turn == self.white else 1
 
     def copy(self) -> DraughtsPosition:
-        clone = DraughtsPosition(self.board.copy())
+        clone = type(self)(self.board.copy())
         clone.keys = list(self.keys)
         clone.root_length = len(clone.keys)
         return clone
 
     def __repr__(self) -> str:
         return f"DraughtsPosition({self.board.fen!r})"
+
+
+class InternationalPosition(DraughtsPosition):
+    """International draughts, which also runs on the compiled deepening kernel."""
+
+    __slots__ = ()
+
+    def compiled_search_form(self) -> tuple[Any, Any]:
+        """(spec, state) for the compiled deepening kernel (imports numba)."""
+        from negamax.games import draughts_compiled  # only when the compiled path runs
+
+        return draughts_compiled.SPEC, draughts_compiled.new_state(self)
+
+    def compiled_line(self, codes: Sequence[int]) -> list[str]:
+        from negamax.games.draughts_compiled import code_of
+
+        walk = self.copy()
+        line = []
+        for code in codes:
+            found = [move for move in walk.legal_moves() if code_of(walk, move) == code]
+            if not found:
+                break
+            line.append(found[0])
+            walk.play(found[0])
+        return line
 
 
 class DraughtsGame(BaseGame):
@@ -208,7 +233,7 @@ class DraughtsGame(BaseGame):
                 board = board_class.from_fen(head)
             except (ValueError, IndexError, KeyError) as error:
                 raise InvalidPositionError(f"{self.variant} position {head!r}: {error}") from None
-        position = DraughtsPosition(board)
+        position = InternationalPosition(board) if self.variant == "draughts" else DraughtsPosition(board)
         for word in moves_text.split():
             position.play(self.parse_move(position, word))
         position.root_length = len(position.keys)

@@ -1,7 +1,7 @@
 """Iterative deepening on the compiled deepening kernel: aspiration windows, limits, and
 the translation of each iteration into the library's ``SearchResult``.
 
-The position must offer ``compiled_search_form()`` and ``compiled_move(code)``
+The position must offer ``compiled_search_form()`` and ``compiled_line(codes)``
 (``negamax.core.game.HasCompiledSearch``). Importing this module imports numba; nothing
 else in the library does until this path is chosen.
 
@@ -95,7 +95,7 @@ class CompiledDeepening:
                 value = self._iterate(spec, state, depth, score)
                 code = int(work[kernel.W_BEST_MOVE])
                 if work[kernel.W_ABORTED]:
-                    if last is not None and code != 0 and position.compiled_move(code) != last.best_move:
+                    if last is not None and code != 0 and list(position.compiled_line([code]))[:1] != [last.best_move]:
                         # the unfinished iteration proved a new move better than the old best
                         partial = int(work[kernel.W_BEST_SCORE])
                         last = self._result(position, partial, depth - 1, [code], iterations, start_wall, start_cpu)
@@ -189,7 +189,7 @@ class CompiledDeepening:
         start_wall: float,
         start_cpu: float,
     ) -> SearchResult[Any]:
-        pv = tuple(position.compiled_move(code) for code in line)
+        pv = tuple(position.compiled_line(line)) or tuple(position.compiled_line(line[:1]))
         return SearchResult(
             best_move=pv[0],
             score=score,

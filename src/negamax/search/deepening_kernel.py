@@ -17,7 +17,8 @@ quiescence that the pure-Python search computes (the tests hold the two to it).
 Memory, allocated by the caller and reused between searches (the kernel never allocates):
 
 * ``keys`` and ``data``: the transposition table, a power-of-two number of entries. The
-  slot is ``key & (size - 1)``. ``data`` packs from bit 0: the best move (20 bits), the
+  slot is ``key & (size - 1)``. ``data`` packs from bit 0: the best move's key (20 bits,
+  see ``_move_key``), the
   depth + 1 (8 bits), the bound (2 bits), the search's generation (8 bits) and the score +
   2**20 (21 bits). An entry from an earlier generation is always replaced; one from this
   generation only by a search at least as deep (measured on WAC below).
@@ -38,6 +39,8 @@ from negamax.core.compiled import (
     history_slot,
     in_check,
     material_gain,
+    no_moves_lose,
+    noisy_moves_forced,
     noisy_order,
     null_move_safe,
     play_move,
@@ -93,6 +96,9 @@ CHECK_EXTENSION = 64
 NULL_MOVE = 128
 LATE_MOVE_REDUCTIONS = 256
 EXACT_TERMINALS = 512
+FORCED_NOISY_MOVES = 1024
+"""Quiescence does not stand pat where the game forces a noisy move (draughts: captures
+are compulsory); the pure-Python search always stands pat."""
 """Quiescence nodes look for mate and stalemate too (as the pure-Python search does);
 costly, and off in play, where the full-width nodes find mates."""
 ALL_FEATURES = (
@@ -105,6 +111,7 @@ ALL_FEATURES = (
     | CHECK_EXTENSION
     | NULL_MOVE
     | LATE_MOVE_REDUCTIONS
+    | FORCED_NOISY_MOVES
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -160,6 +167,14 @@ def _has_legal_move(spec: Any, state: Any, work: Any, start: int) -> bool:
         if legal:
             return True
     return False
+
+
+@njit(cache=True, nogil=True)
+def _move_key(move: int) -> int:
+    """The 20 bits the table keeps of a move: the code itself when it fits (chess), else
+    its bits folded together (a rare false match only costs move ordering)."""
+    key = (move ^ (move >> 20) ^ (move >> 40)) & MOVE_BITS
+    return key if key != 0 or move == 0 else 1
 
 
 @njit(cache=True, nogil=True)
@@ -223,7 +238,7 @@ def search(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, a
             if features & QUIESCENCE:
                 in_quiescence = True
             elif features & EXACT_TERMINALS and not _has_legal_move(spec, state, work, MOVES + ply * MAX_MOVES):
-                return -WIN + ply if checked else 0
+                return -WIN + ply if no_moves_lose(spec, state) else 0
             else:
                 return static_value(spec, state)
     if in_quiescence:
@@ -234,18 +249,23 @@ def search(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, a
             work[W_SELDEPTH] = ply
         start = MOVES + ply * MAX_MOVES
         if features & EXACT_TERMINALS and not _has_legal_move(spec, state, work, start):
-            return -WIN + ply if in_check(spec, state) else 0
+            return -WIN + ply if no_moves_lose(spec, state) else 0
         stand = static_value(spec, state)
-        if stand >= beta:
-            return stand
-        if stand > alpha:
-            alpha = stand
-        best = stand
-        quiescence_depth = min(depth, -1)  # a typed value: numba's cache breaks on literal arguments
         end = generate_moves(spec, state, work, start, True)
+        forced = end > start and features & FORCED_NOISY_MOVES and noisy_moves_forced(spec)
+        if forced:
+            # the side to move must capture: the evaluation of passing is no bound at all
+            best = -INF
+        else:
+            if stand >= beta:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            best = stand
+        quiescence_depth = min(depth, -1)  # a typed value: numba's cache breaks on literal arguments
         for index in range(start, end):
             work[SCORES - MOVES + index] = noisy_order(spec, state, work[index])
-        delta = features & DELTA_PRUNING
+        delta = features & DELTA_PRUNING and not forced
         for index in range(start, end):
             move = _pick(work, index, end)
             # Delta pruning: even winning the piece outright would not reach alpha.
@@ -275,7 +295,7 @@ def search(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, a
         entry = _probe(keys, data, key)
         if entry >= 0:
             work[W_TT_HITS] += 1
-            tt_move = entry & MOVE_BITS
+            tt_move = entry & MOVE_BITS  # the move's key: its low bits folded with the rest
             if not pv_node and ((entry >> 20) & 255) - 1 >= depth:
                 value = (entry >> SCORE_SHIFT) - SCORE_OFFSET
                 if value >= WIN_THRESHOLD:
@@ -317,7 +337,7 @@ def search(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, a
     use_history = features & HISTORY_HEURISTIC
     for index in range(start, end):
         move = work[index]
-        if move == tt_move:
+        if tt_move != 0 and _move_key(move) == tt_move:
             order = TT_MOVE_ORDER
         else:
             noisy = noisy_order(spec, state, move)
@@ -370,7 +390,9 @@ def search(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, a
         if score > best:
             best = score
             best_move = move
-            if ply == 0:
+            if ply == 0 and score > alpha:
+                # only a move proved better than the window's floor may be played from an
+                # unfinished iteration (a fail-low "best" is just the largest upper bound)
                 work[W_BEST_MOVE] = move
                 work[W_BEST_SCORE] = score
             if score > alpha:
@@ -397,9 +419,9 @@ def search(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, a
                             work[slot] = min(work[slot] + depth * depth, HISTORY_CAP)
                     break
 
-    # Step 10. No legal move: mate or stalemate.
+    # Step 10. No legal move: lost (chess: mate) or drawn (chess: stalemate).
     if legal == 0:
-        return -WIN + ply if checked else 0
+        return -WIN + ply if no_moves_lose(spec, state) else 0
 
     # Step 11. Store what this search proved.
     if use_table:
@@ -426,13 +448,6 @@ def search_root(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: i
     work[W_NEXT_CHECK] = min(work[W_NODES] + 1, work[W_NODE_LIMIT])
     root_ply = depth - depth  # a typed zero: numba's cache breaks on literal arguments
     return search(spec, state, keys, data, work, depth, alpha, beta, root_ply)
-
-
-@njit(cache=True, nogil=True)
-def table_move(spec: Any, state: Any, keys: Any, data: Any) -> int:
-    """The table's best move for ``state`` (0: none)."""
-    entry = _probe(keys, data, state_key(spec, state))
-    return 0 if entry < 0 else entry & MOVE_BITS
 
 
 @njit(cache=True, nogil=True)
