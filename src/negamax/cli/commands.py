@@ -344,7 +344,12 @@ def _heuristic_search(
         from negamax.search.compiled_deepening import CompiledDeepening  # imports numba
 
         _DEEPENING[mib] = CompiledDeepening(hash_mib=mib)
+        if sys.stderr.isatty():
+            sys.stderr.write("loading the compiled engine (its very first run compiles it: about 20 s)\r")
+            sys.stderr.flush()
         _DEEPENING[mib].warm_up(position)  # load the kernel before the clock starts
+        if sys.stderr.isatty():
+            sys.stderr.write("\x1b[K")
     result: SearchResult[Any] = _DEEPENING[mib].search(position, limits, on_iteration=progress)
     return result
 
