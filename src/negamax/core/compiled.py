@@ -15,6 +15,11 @@ the search.
 
 This module itself does not import numba; only the games' ``*_compiled`` modules and the
 kernel do, and only when the compiled path is used.
+
+For developers: numba's cache is keyed by the kernel's own source file, and it freezes
+module-level tables (evaluation weights, Zobrist keys) into the compiled code. After
+editing a game's ``*_compiled`` module or the constants its tables are built from, delete
+the ``*.nbi``/``*.nbc`` files under ``__pycache__`` (an installed package never changes).
 """
 
 from __future__ import annotations

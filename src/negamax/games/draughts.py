@@ -32,9 +32,9 @@ from negamax.core.score import WIN
 
 MAN = 100
 KING = 320
-ADVANCE = 3
+ADVANCE = 6
 """Per row a man has advanced."""
-CENTRE = 6
+CENTRE = 12
 BACK_ROW = 8
 TEMPO = 4
 
