@@ -32,9 +32,9 @@ from negamax.core.score import WIN
 
 MAN = 100
 KING = 320
-ADVANCE = 6
+ADVANCE = 3
 """Per row a man has advanced."""
-CENTRE = 12
+CENTRE = 6
 BACK_ROW = 8
 TEMPO = 4
 
