@@ -459,5 +459,3 @@ def hash_permille(keys: Any, data: Any, generation: int) -> int:
             filled += 1
     return filled * 1000 // min(1000, keys.size)
 
-
-INFINITY = INF
