@@ -67,7 +67,7 @@ def hub_to_fen(text: str) -> str:
 
 def hub_move_text(position: DraughtsPosition, move: str) -> str:
     """Our move (every square visited) in HUB notation (from, to, then every piece taken)."""
-    played = position._legal()[move]
+    played = position.played(move)
     squares = played.square_list
     if not played.captured_list:
         return f"{squares[0] + 1}-{squares[-1] + 1}"
@@ -81,7 +81,8 @@ def parse_hub_move(position: DraughtsPosition, text: str) -> str:
         numbers = [int(part) - 1 for part in text.split(separator)]
     except ValueError:
         raise HubProtocolError(f"{text!r} is not a move (write 32-28 or 28x19x23)") from None
-    for move, played in position._legal().items():
+    for move in position.legal_moves():
+        played = position.played(move)
         squares = played.square_list
         if len(numbers) < 2 or squares[0] != numbers[0] or squares[-1] != numbers[1]:
             continue

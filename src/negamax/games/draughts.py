@@ -118,6 +118,10 @@ class DraughtsPosition:
         moves = self._legal()
         return sorted(moves, key=lambda text: -text.count("x"))
 
+    def played(self, move: str) -> Any:
+        """py-draughts' ``Move`` for the legal ``move`` (its squares visited and pieces taken)."""
+        return self._legal()[move]
+
     def noisy_moves(self) -> list[str]:
         """The captures (for quiescence)."""
         return [move for move in self.legal_moves() if "x" in move]

@@ -446,7 +446,7 @@ def _key_of(key: Any) -> int:
 
 def code_of(position: DraughtsPosition, move: str) -> int:
     """The compiled code of the legal ``move`` (py-draughts' notation)."""
-    played = position._legal()[move]
+    played = position.played(move)
     taken = 0
     for square in played.captured_list:
         taken |= 1 << square

@@ -130,8 +130,7 @@ class CompiledDeepening:
 
     def _prepare(self, limits: SearchLimits) -> None:
         work = self.work
-        work[: kernel.KILLERS] = 0
-        work[kernel.KILLERS : kernel.HISTORY] = 0
+        work[: kernel.HISTORY] = 0  # the counters and the killers
         history = work[kernel.HISTORY : kernel.HISTORY + kernel.HISTORY_SLOTS]
         history //= 8  # old successes still count, a little
         work[kernel.W_FEATURES] = self.features

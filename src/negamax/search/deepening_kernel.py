@@ -458,4 +458,3 @@ def hash_permille(keys: Any, data: Any, generation: int) -> int:
         if keys[slot] != 0 and (data[slot] >> 30) & 255 == generation:
             filled += 1
     return filled * 1000 // min(1000, keys.size)
-
