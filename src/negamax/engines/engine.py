@@ -45,7 +45,7 @@ class GoLimits:
 
 WARM_UP_WAIT = 1.0
 """Longest wait of a search for the compiled kernel to load (it is then given less time)."""
-SAFETY_SECONDS = 0.03
+SAFETY_SECONDS = 0.06
 """Kept back from every time budget for the reply to travel."""
 
 
@@ -102,7 +102,9 @@ class Engine:
     def warm_up(self) -> None:
         """Load (or compile) the compiled kernel now rather than during the first search."""
         if self.engine == "compiled":
-            self._searcher().warm_up(self.game.new_position(None))
+            searcher = self._searcher()
+            searcher.warm_up(self.game.new_position(None))
+            searcher.hashfull()  # its compiled helper too: the first info line must not load it
         self._warm.set()
 
     def warm_up_in_background(self) -> None:
