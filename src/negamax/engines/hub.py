@@ -27,6 +27,7 @@ from negamax.core.score import is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
 from negamax.engines.session import serve
+from negamax.engines.spaced_output import SpacedOutput
 from negamax.games.draughts import DraughtsGame, DraughtsPosition
 
 NAME = "negamax"
@@ -101,23 +102,13 @@ class HubSession:
         self.engine = Engine(DraughtsGame("draughts"))
         self.engine.warm_up_in_background()
         self.limits = GoLimits(move_time=1.0)
-        self._lock = threading.Lock()
+        self.lines = SpacedOutput(output, LINE_GAP_SECONDS)
         self._analysing = False
         self._stopped = threading.Event()
         self._start = 0.0
-        self._last_line = 0.0
 
     def send(self, line: str) -> None:
-        with self._lock:
-            # py-draughts' HUB client waits with select() on the pipe, then reads one line:
-            # two lines that arrive together leave the second in its buffer, unseen until
-            # more output comes. Spacing the lines out lets it read each one in time.
-            wait = self._last_line + LINE_GAP_SECONDS - time.perf_counter()
-            if wait > 0:
-                time.sleep(wait)
-            self.output.write(line + "\n")
-            self.output.flush()
-            self._last_line = time.perf_counter()
+        self.lines.send(line)
 
     def handle(self, line: str) -> bool:
         """Carry out one line; False after ``quit``."""
@@ -231,8 +222,9 @@ class HubSession:
         self.send("pong")
 
     def halt(self) -> None:
-        """Stop any search and wait for it to report."""
+        """Stop any search and wait for it to report, and for every line to be written."""
         self._halt()
+        self.lines.drain()
 
     def _halt(self) -> None:
         self._stopped.set()
@@ -249,9 +241,10 @@ class HubSession:
             line.append(hub_move_text(position, move))
             position.play(move)
         score = f"{result.score / 100:.2f}" if not is_decisive(result.score) else ("+99" if result.score > 0 else "-99")
-        self.send(
+        self.lines.send(
             f"info depth={result.depth} score={score} nodes={result.nodes} time={elapsed:.3f}"
-            f' nps={result.nodes / elapsed / 1e6:.3f} pv="{" ".join(line)}"'
+            f' nps={result.nodes / elapsed / 1e6:.3f} pv="{" ".join(line)}"',
+            replaceable=True,
         )
 
     def _done(self, result: SearchResult[Any]) -> None:
