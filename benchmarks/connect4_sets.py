@@ -43,7 +43,7 @@ def load(name: str, count: int) -> list[tuple[Any, int]]:
 
 
 def run_compiled(solver: CompiledSolver, cases: list[tuple[Any, int]]) -> dict[str, float]:
-    solver.warm_up(cases[0][0])
+    solver.warm_up(cases[0][0], wait_for_helpers=True)
     correct = nodes = 0
     start_cpu, start_wall = time.process_time(), time.perf_counter()
     for position, expected in cases:

@@ -27,7 +27,7 @@ def main() -> None:
     runs = ([] if arguments.skip_single else [1]) + ([arguments.threads] if arguments.threads > 1 else [])
     for threads in runs:
         solver = CompiledSolver(threads=threads)
-        solver.warm_up(position)
+        solver.warm_up(position, wait_for_helpers=True)
         start_cpu, start_wall = time.process_time(), time.perf_counter()
         value, nodes = solver.solve_value(position)
         cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall

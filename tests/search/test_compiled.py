@@ -109,10 +109,16 @@ def test_limits_and_stop_give_proven_bounds(solver: CompiledSolver) -> None:
     assert progress  # reported while the kernel ran
 
 
-def test_two_threads_give_the_same_values() -> None:
-    single, double = CompiledSolver(threads=1), CompiledSolver(threads=2)
-    for moves, expected in _cases("Test_L1_R2")[:4]:
-        position = GAME.new_position(moves)
-        assert single.solve_value(position)[0] == double.solve_value(position)[0] == expected
-    position = GAME.new_position(_cases("Test_L1_R2")[5][0])
-    assert double.solve(position).score == single.solve(position).score
+def test_two_workers_give_the_same_values() -> None:
+    single = CompiledSolver(threads=1)
+    with CompiledSolver(threads=2) as double:
+        assert double.threads == 2, double.helper_note
+        double.warm_up(GAME.new_position(""), wait_for_helpers=True)
+        helped = 0
+        for moves, expected in _cases("Test_L1_R2")[:4]:
+            position = GAME.new_position(moves)
+            assert single.solve_value(position)[0] == double.solve_value(position)[0] == expected
+            helped += double.helper_nodes
+        assert helped > 0  # the helper process searched, into the shared table
+        position = GAME.new_position(_cases("Test_L1_R2")[5][0])
+        assert double.solve(position).score == single.solve(position).score

@@ -176,7 +176,10 @@ def _compiled_solver(arguments: argparse.Namespace) -> Any:
     from negamax.search.compiled import CompiledSolver
 
     threads = arguments.threads if arguments.threads is not None else (os.cpu_count() or 1)
-    return CompiledSolver(threads=threads)
+    solver = CompiledSolver(threads=threads)
+    if solver.helper_note:
+        print(f"note: {solver.helper_note}", file=sys.stderr)
+    return solver
 
 
 def run_solve(arguments: argparse.Namespace) -> int:

@@ -12,10 +12,13 @@ reports progress, and raises the kernel's stop flag when one of them says so.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import threading
 import time
+import weakref
 from collections.abc import Callable
+from multiprocessing.shared_memory import SharedMemory
 from typing import Any
 
 import numpy as np
@@ -25,6 +28,7 @@ from negamax.core.game import Position
 from negamax.core.score import Bound, loss_in, win_in
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search import compiled_kernel as kernel
+from negamax.search.solver_helpers import HelperProcesses, shared_array
 
 NO_LIMIT = 1 << 62
 HELPERS_AFTER_NODES = 50_000
@@ -42,46 +46,71 @@ class CompiledSolver:
     Owns the kernel's memory (a 128 MiB table, and each worker's counters and buffers)
     and reuses it between solves: each solve gets a fresh tag, so nothing is cleared.
 
-    With several threads, the main worker searches alone for ``HELPERS_AFTER_NODES``
-    nodes (small solves never pay for threads); then helpers solve the root's children
-    exactly, from the second-best on (the ones the main worker reaches last), sharing the
-    table, until the main worker finishes. The value is the main worker's, so it never
-    depends on the number of threads; node counts then vary from run to run.
+    With several workers, the table lives in shared memory and the solver starts
+    ``threads - 1`` helper processes at once (see ``solver_helpers``); ``close()`` ends
+    them (so does leaving a ``with`` block, collecting the solver, or exiting). The main
+    worker, in this process, searches alone for ``HELPERS_AFTER_NODES`` nodes (small solves
+    never pay for helpers); then helpers solve the root's children exactly, from the
+    second-best on (the ones the main worker reaches last), sharing the table, until the
+    main worker finishes. The value is the main worker's, so it never depends on the
+    number of workers; node counts then vary from run to run.
 
-    Measured, 2 threads against 1 (wall time): on the first 3-4 Begin-Hard positions this
-    design gains 1.2-1.38x (1.30x on the first 20), but loses on the empty board (197 s
-    against 170 s: its children are each as hard as the root). Alternatives measured on
-    the same positions: lazy SMP (helpers on the same probes, in a rotated move order near
-    the root or not) 0.95x, the main worker still searching every node itself; ABDADA (all
-    threads on each probe, children busy elsewhere put off) 0.90x, the threads walking
-    the first-child path in lockstep; helpers running each probe's null windows on the
-    root's other children and the first child's other replies 1.06x.
+    Measured with helper threads, 2 workers against 1 (wall time): on the first 3-4
+    Begin-Hard positions this design gains 1.2-1.38x (1.30x on the first 20), but loses on
+    the empty board (197 s against 170 s: its children are each as hard as the root).
+    Alternatives measured on the same positions: lazy SMP (helpers on the same probes, in
+    a rotated move order near the root or not) 0.95x, the main worker still searching
+    every node itself; ABDADA (all threads on each probe, children busy elsewhere put off)
+    0.90x, the threads walking the first-child path in lockstep; helpers running each
+    probe's null windows on the root's other children and the first child's other replies
+    1.06x.
     """
 
     def __init__(self, threads: int = 1) -> None:
         if threads < 1:
             raise InvalidOptionError(f"threads must be at least 1, not {threads}")
         self.threads = threads
-        # An all-zero entry is empty; touching every page now saves a page fault per entry
-        # in the middle of the first solves.
-        self.table = np.zeros(kernel.TABLE_SIZE, dtype=np.int64)
-        self.table[:] = 0
-        self.works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64) for _ in range(threads)]
+        self.helper_note = ""
+        """Why the solver runs with fewer workers than asked, if it does."""
+        self._helpers: HelperProcesses | None = None
+        self._table_memory: SharedMemory | None = None
+        shared = shared_array(kernel.TABLE_SIZE) if threads > 1 else None
+        if shared is not None:
+            self._table_memory, self.table = shared
+            try:
+                self._helpers = HelperProcesses(threads - 1, self._table_memory)
+            except OSError as error:
+                self.helper_note = f"one worker only: {error}"
+        else:
+            # An all-zero entry is empty; touching every page now saves a page fault per
+            # entry in the middle of the first solves.
+            self.table = np.zeros(kernel.TABLE_SIZE, dtype=np.int64)
+            self.table[:] = 0
+            if threads > 1:
+                self.helper_note = "one worker only: no room in shared memory for the table"
+        if self._helpers is None:
+            self.threads = 1
+        self.works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64)]
         self.state = self.works[0][: kernel.STATE_SIZE]
         self.tag = 0
         self._user_stopped = False
-        self._helpers_stop = False
-        self._helper_nodes = [0] * threads
+        self.helper_nodes = 0
+        """The nodes the helpers searched in the last solve."""
+        self._release = weakref.finalize(self, _release, self._helpers, self._table_memory)
 
-    def _solve_children(self, children: list[tuple[int, int, int]], number: int, tag: int) -> None:
-        spec, work = self._spec, self.works[number]
-        total = 0
-        for child_current, child_mask, child_moves in children[:: self.threads - 1]:
-            if self._helpers_stop:
-                break
-            kernel.solve(spec, child_current, child_mask, child_moves, tag, NO_LIMIT, self.table, work)
-            total += int(work[kernel.STATE_NODES])
-        self._helper_nodes[number] = total
+    def close(self) -> None:
+        """End the helper processes and free the shared table (also done when the solver is
+        collected, or at exit)."""
+        self.table = np.zeros(kernel.TABLE_SIZE, dtype=np.int64)  # no view into freed memory
+        self._helpers = None
+        self.threads = 1
+        self._release()
+
+    def __enter__(self) -> CompiledSolver:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def _next_tag(self, fresh_table: bool) -> int:
         if fresh_table or self.tag == 0:
@@ -91,10 +120,18 @@ class CompiledSolver:
                 self.tag = 1
         return self.tag
 
-    def warm_up(self, position: Position[Any]) -> None:
-        """Load (or compile) the kernel for this game now, so no timed solve pays for it."""
+    def warm_up(self, position: Position[Any], wait_for_helpers: bool = False) -> None:
+        """Load (or compile) the kernel for this game now, so no timed solve pays for it.
+        Helpers load it too, meanwhile sitting out any solve; ``wait_for_helpers`` returns
+        only once they are ready (for measurements)."""
         spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
-        kernel.solve(spec, current, mask, moves, self._next_tag(True), 1, self.table, self.works[0])
+        tag = self._next_tag(True)
+        if self._helpers is not None and self._helpers.idle():
+            # without waiting: a helper still loading sits out the solves until it is ready
+            self._helpers.start(spec, [[(current, mask, moves)]] * len(self._helpers), tag, 1)
+        kernel.solve(spec, current, mask, moves, tag, 1, self.table, self.works[0])
+        if wait_for_helpers and self._helpers is not None:
+            self._helpers.stop()
 
     def probe(self, position: Position[Any], alpha: int, beta: int) -> int:
         """One fail-soft search of ``position`` with the window (alpha, beta) in Pons' units,
@@ -165,33 +202,29 @@ class CompiledSolver:
     ) -> int:
         """Run the main worker (and, for long solves, the helpers); return all their nodes."""
         main = self.works[0]
-        self._spec = spec
+        self.helper_nodes = 0
         first_limit = min(node_limit, HELPERS_AFTER_NODES) if self.threads > 1 else node_limit
         self._user_stopped = False
-        self._run((spec, current, mask, moves, tag, first_limit), limits, on_progress, snapshot, [])
+        self._run((spec, current, mask, moves, tag, first_limit), limits, on_progress, snapshot, False)
         nodes = int(main[kernel.STATE_NODES])
         if not (main[kernel.STATE_STOP] and first_limit < node_limit and not self._user_stopped):
             return nodes
+        helpers = self._helpers
+        assert helpers is not None
+        if not helpers.idle():  # still loading the kernel: the main worker goes on alone
+            self._run((spec, current, mask, moves, tag, node_limit - nodes), limits, on_progress, snapshot, False)
+            return nodes + int(main[kernel.STATE_NODES])
         # Phase 2: the table is warm; the main worker goes on while helpers solve the
         # root's children exactly, from the second-best on, so that the main worker finds
         # their values in the shared table when it reaches them.
         children = _children_in_order(spec, current, mask, moves)[1:]
-        helpers = [
-            threading.Thread(target=self._solve_children, args=(children[number - 1 :], number, tag), daemon=True)
-            for number in range(1, self.threads)
-        ]
-        for helper in helpers:
-            helper.start()
+        count = len(helpers)
+        helpers.start(spec, [children[number::count] for number in range(count)], tag, NO_LIMIT)
         try:
-            self._run((spec, current, mask, moves, tag, node_limit - nodes), limits, on_progress, snapshot, helpers)
+            self._run((spec, current, mask, moves, tag, node_limit - nodes), limits, on_progress, snapshot, True)
         finally:
-            self._helpers_stop = True
-            for number in range(1, self.threads):
-                self.works[number][kernel.STATE_STOP] = 1
-            for helper in helpers:
-                helper.join()
-            self._helpers_stop = False
-        return nodes + int(main[kernel.STATE_NODES]) + sum(self._helper_nodes[1:])
+            self.helper_nodes = helpers.stop()
+        return nodes + int(main[kernel.STATE_NODES]) + self.helper_nodes
 
     def _run(
         self,
@@ -199,7 +232,7 @@ class CompiledSolver:
         limits: SearchLimits,
         on_progress: OnProgress | None,
         snapshot: Callable[[], SearchResult[Any]] | None,
-        helpers: list[threading.Thread],
+        helpers: bool,
     ) -> None:
         """Run the main worker's solve; watch the limits and report progress meanwhile."""
         call = (*arguments, self.table, self.works[0])
@@ -284,6 +317,16 @@ class CompiledSolver:
             upper=high,
             completed=lower == upper,
         )
+
+
+def _release(helpers: HelperProcesses | None, table_memory: SharedMemory | None) -> None:
+    if helpers is not None:
+        helpers.close()
+    if table_memory is not None:
+        with contextlib.suppress(BufferError):  # a view still exported: the OS frees it at exit
+            table_memory.close()
+        with contextlib.suppress(FileNotFoundError):
+            table_memory.unlink()
 
 
 def _children_in_order(spec: Any, current: int, mask: int, moves: int) -> list[tuple[int, int, int]]:

@@ -1,0 +1,156 @@
+"""Helper processes for the compiled solver: they share its transposition table through
+shared memory and solve the root's children it hands them, until it says stop.
+
+Each helper maps two shared int64 arrays: the table (the same one the main worker uses)
+and its own ``work`` array, so the solver can raise the kernel's ``STATE_STOP`` in the
+helper from outside. Tasks and node counts travel over a pipe. Helpers start once, with
+the solver, and load the kernel in their first task (numba's on-disk cache makes that a
+fraction of a second).
+
+Shared memory lives in ``/dev/shm`` on Linux; ``shared_table`` returns ``None`` when that
+has too little room (a container's 64 MiB default), and the solver then runs alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import shutil
+import signal
+from multiprocessing.connection import Connection
+from multiprocessing.shared_memory import SharedMemory
+from typing import Any
+
+import numpy as np
+
+from negamax.search import compiled_kernel as kernel
+
+STOP_POLL_SECONDS = 0.001
+SHM_DIRECTORY = "/dev/shm"
+
+
+def shared_array(size: int) -> tuple[SharedMemory, Any] | None:
+    """A zeroed int64 array of ``size`` entries in shared memory, or ``None`` if there is no
+    room for it (touching a page past a full ``/dev/shm`` would kill the process)."""
+    needed = size * 8
+    if os.path.isdir(SHM_DIRECTORY) and shutil.disk_usage(SHM_DIRECTORY).free < needed + (16 << 20):
+        return None
+    try:
+        memory = SharedMemory(create=True, size=needed)
+    except OSError:
+        return None
+    array = np.ndarray((size,), dtype=np.int64, buffer=memory.buf)
+    array[:] = 0  # touch every page now rather than in the middle of a solve
+    return memory, array
+
+
+def _attach(name: str, size: int) -> tuple[SharedMemory, Any]:
+    memory = SharedMemory(name=name)
+    return memory, np.ndarray((size,), dtype=np.int64, buffer=memory.buf)
+
+
+def _serve(connection: Connection, table_name: str, work_name: str) -> None:
+    """A helper's life: solve each task's children in turn, answer with the nodes searched."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the solver's to handle
+    table_memory, table = _attach(table_name, kernel.TABLE_SIZE)
+    work_memory, work = _attach(work_name, kernel.WORK_SIZE)
+    try:
+        while True:
+            task = connection.recv()
+            if task is None:
+                break
+            spec, children, tag, node_limit = task
+            total = 0
+            for current, mask, moves in children:
+                if connection.poll():  # a stop arrived between two children
+                    break
+                kernel.solve(spec, current, mask, moves, tag, node_limit, table, work)
+                total += int(work[kernel.STATE_NODES])
+            connection.send(total)
+            if connection.recv() != "stop":
+                break
+    except (EOFError, KeyboardInterrupt):  # the solver is gone, or Ctrl-C reached the group
+        pass
+    finally:
+        del table, work
+        table_memory.close()
+        work_memory.close()
+
+
+class HelperProcesses:
+    """``count`` helper processes sharing ``table_memory``; one task at a time each."""
+
+    def __init__(self, count: int, table_memory: SharedMemory) -> None:
+        context = multiprocessing.get_context("spawn")  # forking a process with threads is unsafe
+        self._works: list[tuple[SharedMemory, Any]] = []
+        self._connections: list[Connection] = []
+        self._processes: list[Any] = []
+        self._busy = False
+        for _ in range(count):
+            work = shared_array(kernel.WORK_SIZE)
+            if work is None:
+                raise OSError("no shared memory for a helper's counters")
+            ours, theirs = context.Pipe()
+            process = context.Process(
+                target=_serve, args=(theirs, table_memory.name, work[0].name), name="negamax-helper", daemon=True
+            )
+            process.start()
+            theirs.close()
+            self._works.append(work)
+            self._connections.append(ours)
+            self._processes.append(process)
+
+    def __len__(self) -> int:
+        return len(self._processes)
+
+    def idle(self) -> bool:
+        """Whether every helper has finished its task (its first one loads the kernel, which
+        takes a while); never waits."""
+        if not self._busy:
+            return True
+        if not all(connection.poll() for connection in self._connections):
+            return False
+        self.stop()
+        return True
+
+    def start(self, spec: Any, shares: list[list[tuple[int, int, int]]], tag: int, node_limit: int) -> None:
+        """Hand each helper its share of children to solve exactly."""
+        for connection, share in zip(self._connections, shares, strict=True):
+            with contextlib.suppress(OSError):  # a helper that died gets nothing to do
+                connection.send((spec, share, tag, node_limit))
+        self._busy = True
+
+    def stop(self) -> int:
+        """Stop every helper now; return the nodes they searched."""
+        if not self._busy:
+            return 0
+        for connection in self._connections:
+            with contextlib.suppress(OSError):
+                connection.send("stop")
+        total = 0
+        for connection, (_, work), process in zip(self._connections, self._works, self._processes, strict=True):
+            # a helper may be starting its next child, which clears the flag: keep raising it
+            while not connection.poll(STOP_POLL_SECONDS) and process.is_alive():
+                work[kernel.STATE_STOP] = 1
+            with contextlib.suppress(EOFError, OSError):  # a helper that died counts nothing
+                total += int(connection.recv())
+        self._busy = False
+        return total
+
+    def close(self) -> None:
+        """End the helpers at once and free their memory (they only ever write to shared
+        memory, so ending one mid-search loses nothing)."""
+        for connection in self._connections:
+            connection.close()
+        for process in self._processes:
+            process.terminate()
+        for process in self._processes:
+            process.join(1.0)
+        for memory, array in self._works:
+            del array
+            with contextlib.suppress(BufferError):
+                memory.close()
+            with contextlib.suppress(FileNotFoundError):
+                memory.unlink()
+        self._works.clear()
