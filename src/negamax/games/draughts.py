@@ -8,8 +8,13 @@ py-draughts board and plays its moves by push/pop. Moves are their notation, ``3
 ``28x19x10`` (every square visited), which is hashable where py-draughts' ``Move`` is not.
 
 The evaluation, from the side to move, in hundredths of a man: men and kings (a king is
-worth ``KING`` men), advancement of the men (a man near promotion is worth more), men on
-the centre squares, and men still guarding their own back row against promotions.
+worth ``KING`` hundredths), each man's bonus by the rows it has advanced (``ADVANCE``: men
+still guarding the back row, men holding the centre rows and men about to crown count
+most) and by its distance from the edge files (``FILE``), and a bonus for the side to move.
+The weights are a least-squares fit to py-draughts' ``TurboEngine`` evaluation (whose
+patterns were trained on Scan's scores) over 32,540 quiet positions from fast self-play
+(``benchmarks/fit_draughts.py``); they replaced hand-set weights after a match against
+that engine (the README has both).
 
 Needs the ``draughts`` extra: ``pip install 'negamax[draughts]'``.
 
@@ -31,11 +36,11 @@ from negamax.core.rules import BaseGame, repeated_in_search
 from negamax.core.score import WIN
 
 MAN = 100
-KING = 320
-ADVANCE = 3
-"""Per row a man has advanced."""
-CENTRE = 6
-BACK_ROW = 8
+KING = 326
+ADVANCE = (7, 3, 4, 9, 9, 2, 3, 23, 40)
+"""A man's bonus by the rows it has advanced from its own back row (0: still guarding it)."""
+FILE = (0, 1, 1, 2, 4)
+"""A man's bonus by its distance from the nearer edge file."""
 TEMPO = 4
 
 VARIANTS = {
@@ -73,11 +78,11 @@ class _Weights:
         for square in range(squares):
             row = square // per_row  # 0: Black's back row, rows - 1: White's
             column = 2 * (square % per_row) + (1 if row % 2 == 0 else 0)
-            central = 2 <= column <= rows - 3 and rows // 2 - 2 <= row <= rows // 2 + 1
-            white = ADVANCE * (rows - 1 - row) + (CENTRE if central else 0) + (BACK_ROW if row == rows - 1 else 0)
-            black = ADVANCE * row + (CENTRE if central else 0) + (BACK_ROW if row == 0 else 0)
-            self.white_man[square] = MAN + white
-            self.black_man[square] = MAN + black
+            file = FILE[min(column, rows - 1 - column, len(FILE) - 1)]
+            white = ADVANCE[min(rows - 1 - row, len(ADVANCE) - 1)]
+            black = ADVANCE[min(row, len(ADVANCE) - 1)]
+            self.white_man[square] = MAN + white + file
+            self.black_man[square] = MAN + black + file
 
 
 _WEIGHTS: dict[int, _Weights] = {}
