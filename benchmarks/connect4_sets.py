@@ -1,9 +1,10 @@
 """Pascal Pons' Connect 4 benchmark sets on negamax's engines, against his published figures.
 
 For each set: positions, correct, mean nodes, mean CPU time and nodes per CPU-second of
-the compiled engine on one thread (the figures comparable with Pons' C++ solver, which
-also times the solve alone), then the wall time per position on all cores and the
-speed-up, and the pure-Python engine on the sets where it finishes in reasonable time.
+the compiled engine on one worker (the figures comparable with Pons' C++ solver, which
+also times the solve alone), then the wall time per position with one worker per core
+(helper processes sharing the table) and the speed-up, and the pure-Python engine on
+the sets where it finishes in reasonable time.
 
 Run: ``python benchmarks/connect4_sets.py`` (about 5 minutes on 2 cores; ``--quick`` for
 a shorter sample).
@@ -69,8 +70,11 @@ def run_python(cases: list[tuple[Any, int]]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of each set (at least 5 positions)")
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="the 'all cores' run")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="workers for the 'all cores' run")
     parser.add_argument("--no-python", action="store_true", help="skip the pure-Python engine")
+    parser.add_argument(
+        "--only", action="append", metavar="SET", help="run this set only (e.g. Begin-Hard); repeatable"
+    )
     arguments = parser.parse_args()
     single = CompiledSolver(threads=1)
     multi = CompiledSolver(threads=arguments.threads) if arguments.threads > 1 else None
@@ -80,9 +84,11 @@ def main() -> None:
     )
     if multi:
         header += f"{'wall/pos ' + str(arguments.threads) + 't':>14}{'speed-up':>9}"
-    print("compiled engine, 1 thread (all cores: wall time)")
+    print("compiled engine, 1 worker (all cores: wall time)")
     print(header)
     for name, label, count, pons_cpu, pons_nodes in SETS:
+        if arguments.only and label not in arguments.only:
+            continue
         cases = load(name, max(count // 10, 5) if arguments.quick else count)
         one = run_compiled(single, cases)
         line = (
@@ -92,7 +98,7 @@ def main() -> None:
         )
         if multi:
             many = run_compiled(multi, cases)
-            assert many["correct"] == one["correct"], "threads changed a value"
+            assert many["correct"] == one["correct"], "workers changed a value"
             line += f"{duration_text(many['wall']):>14}{one['wall'] / many['wall']:>8.2f}x"
         print(line, flush=True)
     if arguments.no_python:
