@@ -3,9 +3,14 @@ shared memory and solve the root's children it hands them, until it says stop.
 
 Each helper maps two shared int64 arrays: the table (the same one the main worker uses)
 and its own ``work`` array, so the solver can raise the kernel's ``STATE_STOP`` in the
-helper from outside. Tasks and node counts travel over a pipe. Helpers start once, with
-the solver, and load the kernel in their first task (numba's on-disk cache makes that a
-fraction of a second).
+helper from outside. Tasks and node counts travel over a socket pair. Helpers start once,
+with the solver, and load the kernel in their first task (numba's on-disk cache makes
+that a fraction of a second).
+
+A helper is ``python -m negamax.search.solver_helpers``, not a ``multiprocessing`` child:
+the "spawn" start method would run the user's main script again in every helper (a
+script without an ``if __name__ == "__main__":`` guard would repeat its work there), and
+"fork" is unsafe in a process that has threads.
 
 Shared memory lives in ``/dev/shm`` on Linux; ``shared_table`` returns ``None`` when that
 has too little room (a container's 64 MiB default), and the solver then runs alone.
@@ -14,10 +19,13 @@ has too little room (a container's 64 MiB default), and the solver then runs alo
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import shutil
 import signal
+import socket
+import subprocess
+import sys
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from multiprocessing.shared_memory import SharedMemory
 from typing import Any
@@ -47,6 +55,10 @@ def shared_array(size: int) -> tuple[SharedMemory, Any] | None:
 
 def _attach(name: str, size: int) -> tuple[SharedMemory, Any]:
     memory = SharedMemory(name=name)
+    # Python < 3.13 registers attached memory with this process's resource tracker too,
+    # which would unlink the solver's table when the helper exits: the solver owns it.
+    with contextlib.suppress(Exception):
+        resource_tracker.unregister(memory._name, "shared_memory")  # type: ignore[attr-defined]
     return memory, np.ndarray((size,), dtype=np.int64, buffer=memory.buf)
 
 
@@ -82,23 +94,23 @@ class HelperProcesses:
     """``count`` helper processes sharing ``table_memory``; one task at a time each."""
 
     def __init__(self, count: int, table_memory: SharedMemory) -> None:
-        context = multiprocessing.get_context("spawn")  # forking a process with threads is unsafe
         self._works: list[tuple[SharedMemory, Any]] = []
         self._connections: list[Connection] = []
-        self._processes: list[Any] = []
+        self._processes: list[subprocess.Popen[bytes]] = []
         self._busy = False
         for _ in range(count):
             work = shared_array(kernel.WORK_SIZE)
             if work is None:
                 raise OSError("no shared memory for a helper's counters")
-            ours, theirs = context.Pipe()
-            process = context.Process(
-                target=_serve, args=(theirs, table_memory.name, work[0].name), name="negamax-helper", daemon=True
+            ours, theirs = socket.socketpair()
+            command = [sys.executable, "-m", __name__, str(theirs.fileno()), table_memory.name, work[0].name]
+            # a session of its own: Ctrl-C at the terminal is for the solver, which stops helpers
+            process = subprocess.Popen(
+                command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, start_new_session=True
             )
-            process.start()
             theirs.close()
             self._works.append(work)
-            self._connections.append(ours)
+            self._connections.append(Connection(ours.detach()))
             self._processes.append(process)
 
     def __len__(self) -> int:
@@ -131,7 +143,7 @@ class HelperProcesses:
         total = 0
         for connection, (_, work), process in zip(self._connections, self._works, self._processes, strict=True):
             # a helper may be starting its next child, which clears the flag: keep raising it
-            while not connection.poll(STOP_POLL_SECONDS) and process.is_alive():
+            while not connection.poll(STOP_POLL_SECONDS) and process.poll() is None:
                 work[kernel.STATE_STOP] = 1
             with contextlib.suppress(EOFError, OSError):  # a helper that died counts nothing
                 total += int(connection.recv())
@@ -146,7 +158,8 @@ class HelperProcesses:
         for process in self._processes:
             process.terminate()
         for process in self._processes:
-            process.join(1.0)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(1.0)
         for memory, array in self._works:
             del array
             with contextlib.suppress(BufferError):
@@ -154,3 +167,7 @@ class HelperProcesses:
             with contextlib.suppress(FileNotFoundError):
                 memory.unlink()
         self._works.clear()
+
+
+if __name__ == "__main__":
+    _serve(Connection(int(sys.argv[1])), sys.argv[2], sys.argv[3])
