@@ -55,6 +55,13 @@ def test_solve_connect4_pons_example() -> None:
     assert record["score"] == -15 and record["score_text"] == "loss in 2"
 
 
+def test_helper_processes_solve_a_file_like_threads() -> None:
+    done = run("solve", "connect4", "--file", str(DATA / "Test_L2_R2"), "--check", "--threads", "2", "--processes")
+    assert done.returncode == 0, done.stderr
+    assert "note:" not in done.stderr  # the helpers really were processes
+    assert done.stdout.splitlines()[-1].startswith("1000/1000 correct, mean nodes ")
+
+
 def test_engines_agree_and_the_choice_is_checked() -> None:
     compiled = run_json("solve", "connect4", "2252576253462244111563365343671351441")
     python = run_json("solve", "connect4", "2252576253462244111563365343671351441", "--engine", "python")
@@ -143,7 +150,7 @@ def test_every_algorithm_agrees_on_the_command_line() -> None:
         (["analyze", "chess", "--engine", "compiled", "-a", "mtdf"], "--engine python"),
         (["solve", "connect4", "--engine", "compiled", "-a", "pvs"], "--engine python"),
         (["solve", "connect4", "--engine", "gpu"], "invalid choice"),
-        (["solve", "connect4", "--engine", "python", "--threads", "2"], "one thread"),
+        (["solve", "connect4", "--engine", "python", "--threads", "2"], "one worker"),
         (["solve", "connect4", "--threads", "0"], "at least 1"),
         ([], "required"),
     ],

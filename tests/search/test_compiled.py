@@ -109,10 +109,11 @@ def test_limits_and_stop_give_proven_bounds(solver: CompiledSolver) -> None:
     assert progress  # reported while the kernel ran
 
 
-def test_two_workers_give_the_same_values() -> None:
+@pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
+def test_two_workers_give_the_same_values(processes: bool) -> None:
     single = CompiledSolver(threads=1)
-    with CompiledSolver(threads=2) as double:
-        assert double.threads == 2, double.helper_note
+    with CompiledSolver(threads=2, processes=processes) as double:
+        assert double.processes == processes, double.helper_note
         double.warm_up(GAME.new_position(""), wait_for_helpers=True)
         helped = 0
         for moves, expected in _cases("Test_L1_R2")[:4]:

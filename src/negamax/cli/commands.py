@@ -160,8 +160,8 @@ def _engine(arguments: argparse.Namespace, position: Position[Any]) -> str:
         return "compiled"
     if engine is None and compiled and arguments.algorithm == "auto" and arguments.hash is None:
         return "compiled"
-    if arguments.threads is not None:
-        raise InvalidOptionError("--threads runs the compiled engine; the python engine has one thread")
+    if arguments.threads is not None or getattr(arguments, "processes", False):
+        raise InvalidOptionError("--threads and --processes run the compiled engine; the python engine has one worker")
     return "python"
 
 
@@ -176,7 +176,7 @@ def _compiled_solver(arguments: argparse.Namespace) -> Any:
     from negamax.search.compiled import CompiledSolver
 
     threads = arguments.threads if arguments.threads is not None else (os.cpu_count() or 1)
-    solver = CompiledSolver(threads=threads)
+    solver = CompiledSolver(threads=threads, processes=getattr(arguments, "processes", False))
     if solver.helper_note:
         print(f"note: {solver.helper_note}", file=sys.stderr)
     return solver

@@ -96,7 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--threads",
         type=int,
         metavar="N",
-        help="compiled engine: worker threads sharing one table (default: all cores)",
+        help="compiled engine: workers sharing one table (default: all cores)",
+    )
+    solve.add_argument(
+        "--processes",
+        action="store_true",
+        help="compiled engine: run the helper workers as processes sharing the table through shared memory"
+        " (threads are the default: faster here)",
     )
     _add_search_options(solve, limits=False)
 

@@ -28,7 +28,7 @@ from negamax.core.game import Position
 from negamax.core.score import Bound, loss_in, win_in
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search import compiled_kernel as kernel
-from negamax.search.solver_helpers import HelperProcesses, shared_array
+from negamax.search.solver_helpers import HelperProcesses, HelperThreads, shared_array
 
 NO_LIMIT = 1 << 62
 HELPERS_AFTER_NODES = 50_000
@@ -46,14 +46,21 @@ class CompiledSolver:
     Owns the kernel's memory (a 128 MiB table, and each worker's counters and buffers)
     and reuses it between solves: each solve gets a fresh tag, so nothing is cleared.
 
-    With several workers, the table lives in shared memory and the solver starts
-    ``threads - 1`` helper processes at once (see ``solver_helpers``); ``close()`` ends
-    them (so does leaving a ``with`` block, collecting the solver, or exiting). The main
-    worker, in this process, searches alone for ``HELPERS_AFTER_NODES`` nodes (small solves
-    never pay for helpers); then helpers solve the root's children exactly, from the
-    second-best on (the ones the main worker reaches last), sharing the table, until the
-    main worker finishes. The value is the main worker's, so it never depends on the
-    number of workers; node counts then vary from run to run.
+    With several workers, the solver starts ``threads - 1`` helpers sharing the table:
+    threads by default, or with ``processes=True`` processes that map it from shared
+    memory (see ``solver_helpers``). ``close()`` ends them (so does leaving a ``with``
+    block, collecting the solver, or exiting). The main worker, in this thread, searches
+    alone for ``HELPERS_AFTER_NODES`` nodes (small solves never pay for helpers); then
+    helpers solve the root's children exactly, from the second-best on (the ones the main
+    worker reaches last), sharing the table, until the main worker finishes. The value is
+    the main worker's, so it never depends on the number of workers; node counts then vary
+    from run to run.
+
+    Threads are the default because they measured faster: on the first 10 Begin-Hard
+    positions, 2 workers against 1 gained 1.28x, 1.43x and 1.26x with threads and 1.17x,
+    1.11x, 1.23x and 1.21x with processes (alternating runs). Shared memory cannot use
+    transparent huge pages here (``shmem_enabled`` is ``never``), and a solve on it ran
+    2-9 % slower on one worker.
 
     Measured with helper threads, 2 workers against 1 (wall time): on the first 3-4
     Begin-Hard positions this design gains 1.2-1.38x (1.30x on the first 20), but loses on
@@ -66,30 +73,34 @@ class CompiledSolver:
     1.06x.
     """
 
-    def __init__(self, threads: int = 1) -> None:
+    def __init__(self, threads: int = 1, processes: bool = False) -> None:
         if threads < 1:
             raise InvalidOptionError(f"threads must be at least 1, not {threads}")
         self.threads = threads
+        self.processes = False
+        """Whether the helpers are processes (else threads)."""
         self.helper_note = ""
-        """Why the solver runs with fewer workers than asked, if it does."""
-        self._helpers: HelperProcesses | None = None
+        """Why the helpers are not what was asked for, if they are not."""
+        self._helpers: HelperThreads | HelperProcesses | None = None
         self._table_memory: SharedMemory | None = None
-        shared = shared_array(kernel.TABLE_SIZE) if threads > 1 else None
-        if shared is not None:
-            self._table_memory, self.table = shared
-            try:
-                self._helpers = HelperProcesses(threads - 1, self._table_memory)
-            except OSError as error:
-                self.helper_note = f"one worker only: {error}"
-        else:
+        if threads > 1 and processes:
+            shared = shared_array(kernel.TABLE_SIZE)
+            if shared is None:
+                self.helper_note = "helper threads: no room in shared memory for the table"
+            else:
+                self._table_memory, self.table = shared
+                try:
+                    self._helpers = HelperProcesses(threads - 1, self._table_memory)
+                    self.processes = True
+                except OSError as error:
+                    self.helper_note = f"helper threads: {error}"
+        if self._table_memory is None:
             # An all-zero entry is empty; touching every page now saves a page fault per
             # entry in the middle of the first solves.
             self.table = np.zeros(kernel.TABLE_SIZE, dtype=np.int64)
             self.table[:] = 0
-            if threads > 1:
-                self.helper_note = "one worker only: no room in shared memory for the table"
-        if self._helpers is None:
-            self.threads = 1
+        if threads > 1 and self._helpers is None:
+            self._helpers = HelperThreads(threads - 1, self.table)
         self.works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64)]
         self.state = self.works[0][: kernel.STATE_SIZE]
         self.tag = 0
@@ -319,7 +330,7 @@ class CompiledSolver:
         )
 
 
-def _release(helpers: HelperProcesses | None, table_memory: SharedMemory | None) -> None:
+def _release(helpers: HelperThreads | HelperProcesses | None, table_memory: SharedMemory | None) -> None:
     if helpers is not None:
         helpers.close()
     if table_memory is not None:

@@ -1,5 +1,7 @@
-"""Helper processes for the compiled solver: they share its transposition table through
-shared memory and solve the root's children it hands them, until it says stop.
+"""Helpers for the compiled solver: they share its transposition table and solve the
+root's children it hands them, until it says stop. ``HelperThreads`` run in this process
+(the kernel holds no interpreter lock); ``HelperProcesses`` are processes that map the
+table from shared memory. Both have the same interface.
 
 Each helper maps two shared int64 arrays: the table (the same one the main worker uses)
 and its own ``work`` array, so the solver can raise the kernel's ``STATE_STOP`` in the
@@ -25,6 +27,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from multiprocessing.shared_memory import SharedMemory
@@ -88,6 +91,62 @@ def _serve(connection: Connection, table_name: str, work_name: str) -> None:
         del table, work
         table_memory.close()
         work_memory.close()
+
+
+class HelperThreads:
+    """``count`` helper threads sharing ``table``."""
+
+    def __init__(self, count: int, table: Any) -> None:
+        self.table = table
+        self._works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64) for _ in range(count)]
+        self._nodes = [0] * count
+        self._threads: list[threading.Thread] = []
+        self._stopping = False
+
+    def __len__(self) -> int:
+        return len(self._works)
+
+    def idle(self) -> bool:
+        """Whether every helper has finished its task; never waits."""
+        if any(thread.is_alive() for thread in self._threads):
+            return False
+        self.stop()
+        return True
+
+    def start(self, spec: Any, shares: list[list[tuple[int, int, int]]], tag: int, node_limit: int) -> None:
+        """Hand each helper its share of children to solve exactly."""
+        self._stopping = False
+        self._threads = [
+            threading.Thread(target=self._solve, args=(number, spec, share, tag, node_limit), daemon=True)
+            for number, share in enumerate(shares)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _solve(self, number: int, spec: Any, share: list[tuple[int, int, int]], tag: int, node_limit: int) -> None:
+        work, total = self._works[number], 0
+        for current, mask, moves in share:
+            if self._stopping:
+                break
+            kernel.solve(spec, current, mask, moves, tag, node_limit, self.table, work)
+            total += int(work[kernel.STATE_NODES])
+        self._nodes[number] = total
+
+    def stop(self) -> int:
+        """Stop every helper now; return the nodes they searched."""
+        if not self._threads:
+            return 0
+        self._stopping = True
+        for work, thread in zip(self._works, self._threads, strict=True):
+            # a helper may be starting its next child, which clears the flag: keep raising it
+            while thread.is_alive():
+                work[kernel.STATE_STOP] = 1
+                thread.join(STOP_POLL_SECONDS)
+        self._threads = []
+        return sum(self._nodes)
+
+    def close(self) -> None:
+        self.stop()
 
 
 class HelperProcesses:
