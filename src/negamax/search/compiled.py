@@ -115,8 +115,8 @@ class CompiledSolver:
         self._release = weakref.finalize(self, _release, self._helpers, self._table_memory)
 
     def close(self) -> None:
-        """End the helper processes and free the shared table (also done when the solver is
-        collected, or at exit)."""
+        """End the helpers, and free the shared table if there is one (also done when the
+        solver is collected, or at exit). The solver then works alone."""
         self.table = np.zeros(kernel.TABLE_SIZE, dtype=np.int64)  # no view into freed memory
         self._helpers = None
         self.threads = 1
