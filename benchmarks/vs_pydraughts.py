@@ -48,7 +48,7 @@ def hub_command() -> str:
     return str(installed) if installed.exists() else (shutil.which("negamax-hub") or "negamax-hub")
 
 
-def play_game(white: object, black: object, opening: str) -> tuple[str, int]:
+def play_game(white: object, black: object, opening: str) -> tuple[str, int, str]:
     board = StandardBoard()
     for text in opening.split():
         board.push_uci(text)
@@ -57,11 +57,12 @@ def play_game(white: object, black: object, opening: str) -> tuple[str, int]:
     while not board.game_over and plies < MAX_PLIES:
         move = engines[board.turn.value == StandardBoard().turn.value].get_best_move(board)  # type: ignore[attr-defined]
         if move not in board.legal_moves:
-            return ("0-1" if board.turn == StandardBoard().turn else "1-0"), plies  # an illegal move loses
+            loser = "white" if board.turn == StandardBoard().turn else "black"
+            return ("0-1" if loser == "white" else "1-0"), plies, f", {loser} played an illegal move: {move}"
         board.push(move)
         plies += 1
     result = board.result if board.game_over else "1/2-1/2"
-    return result, plies
+    return result, plies, ""
 
 
 def main() -> None:
@@ -79,10 +80,10 @@ def main() -> None:
             ours_white = number % 2 == 0
             ours.new_game()
             white, black = (ours, turbo) if ours_white else (turbo, ours)
-            result, plies = play_game(white, black, opening)
+            result, plies, illegal = play_game(white, black, opening)
             tally.record(result, ours_white)
             side = "white" if ours_white else "black"
-            print(f"game {number + 1}: negamax {side}, {result} in {plies} plies ({opening})", flush=True)
+            print(f"game {number + 1}: negamax {side}, {result} in {plies} plies ({opening}){illegal}", flush=True)
     print(tally.summary("py-draughts TurboEngine", arguments.time))
 
 
