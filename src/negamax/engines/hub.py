@@ -98,7 +98,6 @@ class HubSession:
     """One conversation with a GUI: parses its lines, drives an ``Engine``, writes replies."""
 
     def __init__(self, output: TextIO) -> None:
-        self.output = output
         self.engine = Engine(DraughtsGame("draughts"))
         self.engine.warm_up_in_background()
         self.limits = GoLimits(move_time=1.0)

@@ -92,12 +92,18 @@ VALUES, ZOBRIST, SIDE_KEY = _tables()
 
 
 @njit(cache=True)
-def _record(state: Any, out: Any, origin: int, target: int, taken: int) -> None:
+def pieces_taken(taken: int) -> int:
+    """How many pieces a capture's ``taken`` mask holds."""
     count = 0
-    bits = taken
-    while bits:
-        bits &= bits - 1
+    while taken:
+        taken &= taken - 1
         count += 1
+    return count
+
+
+@njit(cache=True)
+def _record(state: Any, out: Any, origin: int, target: int, taken: int) -> None:
+    count = pieces_taken(taken)
     if count < state[LONGEST]:
         return
     if count > state[LONGEST]:
@@ -344,12 +350,7 @@ def _drawn_by_rule(spec: Any, state: Any) -> Any:
 
 @implements(compiled.noisy_order, DraughtsSpec)
 def _noisy_order(spec: Any, state: Any, move: Any) -> Any:
-    taken = move >> 12
-    count = 0
-    while taken:
-        taken &= taken - 1
-        count += 1
-    return count
+    return pieces_taken(move >> 12)
 
 
 @implements(compiled.noisy_moves_forced, DraughtsSpec)
