@@ -13,19 +13,21 @@ the spec as first argument, so numba compiles one kernel per game, caches it on 
 and inlines the game's primitives: the kernel never imports a game, and no game imports
 the search.
 
-This module itself does not import numba; only the games' ``*_compiled`` modules and the
-kernel do, and only when the compiled path is used.
-
-For developers: numba's cache is keyed by the kernel's own source file, and it freezes
-module-level tables (evaluation weights, Zobrist keys) into the compiled code. After
-editing a game's ``*_compiled`` module or the constants its tables are built from, delete
-the ``*.nbi``/``*.nbc`` files under ``__pycache__`` (an installed package never changes).
+Only the games' ``*_compiled`` modules and the kernels import this module, and only when
+the compiled path is used. Importing it imports numba and makes numba's disk cache check
+every source of the package's kernels (``negamax.core.numba_cache``): numba itself checks
+a kernel's own file only, while the kernel freezes the games' code and tables into its
+machine code.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from negamax.core import numba_cache
+
+numba_cache.install()
 
 CACHED: Any = {"cache": True}
 """The jit options of the games' implementations: compiled once, then loaded from disk."""

@@ -1,0 +1,95 @@
+"""numba's on-disk cache, made to notice every source a compiled kernel is built from.
+
+numba checks a cached function against its own source file only. Our kernels inline the
+games' compiled primitives and freeze module-level tables (evaluation weights, Zobrist
+keys, ``INF``) into the machine code, so a changed game module or constant would leave a
+kernel's cache looking fresh while it computes with the old code. This happens in
+practice: an upgrade or reinstall over an old install keeps ``__pycache__/*.nbi`` files
+(pip removes only the files it installed), and hatchling builds wheels with fixed file
+times, so nothing but the content tells the versions apart.
+
+``install()`` puts locators in front of numba's own, for this package's files only, whose
+source stamp adds a digest of every module under ``core/``, ``games/`` and ``search/``:
+any edit there invalidates every cached kernel of the package, and nothing else's.
+Importing this module imports numba; ``negamax.core.compiled`` calls ``install()``, and
+every module with compiled code imports that before its first ``@njit``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+"""The ``negamax`` package directory."""
+
+KERNEL_SOURCES = ("core", "games", "search")
+"""The subpackages whose modules compiled code is built from."""
+
+
+def sources_digest(root: Path, subpackages: tuple[str, ...] = KERNEL_SOURCES) -> str:
+    """A digest of the names and contents of every ``*.py`` file in ``subpackages``."""
+    digest = hashlib.sha256()
+    for subpackage in subpackages:
+        for path in sorted((root / subpackage).glob("*.py")):
+            digest.update(f"{subpackage}/{path.name}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@cache
+def package_digest() -> str:
+    """``sources_digest`` of this installed package, computed once per process."""
+    return sources_digest(PACKAGE_ROOT)
+
+
+def _inside_package(py_file: str) -> bool:
+    try:
+        return Path(py_file).resolve().is_relative_to(PACKAGE_ROOT)
+    except OSError:
+        return False
+
+
+def _package_locator(base: Any) -> Any:
+    """A subclass of numba's locator ``base`` that serves only this package's files and
+    stamps them with the package digest too."""
+
+    def get_source_stamp(self: Any) -> Any:
+        return (base.get_source_stamp(self), package_digest())
+
+    def from_function(cls: Any, py_func: Any, py_file: str) -> Any:
+        if not _inside_package(py_file):
+            return None
+        return super(locator, cls).from_function(py_func, py_file)
+
+    locator: Any = type(
+        f"Negamax{base.__name__.lstrip('_')}",
+        (base,),
+        {"get_source_stamp": get_source_stamp, "from_function": classmethod(from_function)},
+    )
+    return locator
+
+
+def _cache_impl_class(caching: Any) -> Any:
+    # numba 0.60 names it _CacheImpl; later versions CacheImpl
+    return getattr(caching, "CacheImpl", None) or caching._CacheImpl
+
+
+def install() -> None:
+    """Put the package's locators first in numba's list (idempotent)."""
+    from numba.core import caching
+
+    implementation = _cache_impl_class(caching)
+    classes = implementation._locator_classes
+    if any(getattr(locator, "negamax_package_locator", False) for locator in classes):
+        return
+    ours = []
+    for base in classes:
+        if issubclass(base, caching._SourceFileBackedLocatorMixin):
+            locator = _package_locator(base)
+            locator.negamax_package_locator = True
+            ours.append(locator)
+    # a new list: numba's class attribute is shared, and the user may hold it
+    implementation._locator_classes = ours + list(classes)

@@ -1,0 +1,66 @@
+"""numba's cache must notice a change anywhere a kernel is built from, not only in the
+kernel's own file (a stale cache once made CI compute with an old draughts evaluation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from negamax.core import numba_cache
+
+
+def write_package(root: Path) -> None:
+    for subpackage in numba_cache.KERNEL_SOURCES:
+        (root / subpackage).mkdir(parents=True)
+        (root / subpackage / "module.py").write_text(f"VALUE = 1  # {subpackage}\n")
+    (root / "cli").mkdir()
+    (root / "cli" / "main.py").write_text("print('hello')\n")
+
+
+def test_digest_changes_with_any_kernel_source_and_only_with_them(tmp_path: Path) -> None:
+    write_package(tmp_path)
+    before = numba_cache.sources_digest(tmp_path)
+    (tmp_path / "cli" / "main.py").write_text("print('changed')\n")
+    assert numba_cache.sources_digest(tmp_path) == before
+    for subpackage in numba_cache.KERNEL_SOURCES:
+        module = tmp_path / subpackage / "module.py"
+        original = module.read_text()
+        module.write_text(original.replace("1", "2"))
+        assert numba_cache.sources_digest(tmp_path) != before, subpackage
+        module.write_text(original)
+        assert numba_cache.sources_digest(tmp_path) == before
+    (tmp_path / "games" / "new_game.py").write_text("")
+    assert numba_cache.sources_digest(tmp_path) != before
+
+
+def test_kernels_and_game_primitives_are_stamped_with_the_package_digest() -> None:
+    from negamax.games import connect4_compiled, draughts_compiled  # noqa: F401
+    from negamax.search import compiled_kernel, deepening_kernel
+
+    for dispatcher in (compiled_kernel.solve, deepening_kernel.search, draughts_compiled.generate):
+        locator = dispatcher._cache._impl.locator
+        assert type(locator).negamax_package_locator
+        _own_stamp, digest = locator.get_source_stamp()
+        assert digest == numba_cache.sources_digest(numba_cache.PACKAGE_ROOT)
+
+
+def test_other_code_keeps_numba_default_locators(tmp_path: Path) -> None:
+    import importlib.util
+
+    from numba.core import caching
+
+    numba_cache.install()
+    numba_cache.install()
+    classes = numba_cache._cache_impl_class(caching)._locator_classes
+    assert sum(1 for locator in classes if getattr(locator, "negamax_package_locator", False)) >= 2
+    module_path = tmp_path / "user_module.py"
+    module_path.write_text("from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+    spec = importlib.util.spec_from_file_location("user_module", module_path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.twice(21) == 42
+    assert not getattr(type(module.twice._cache._impl.locator), "negamax_package_locator", False)
