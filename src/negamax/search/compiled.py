@@ -46,50 +46,53 @@ class CompiledSolver:
     Owns the kernel's memory (a 128 MiB table, and each worker's counters and buffers)
     and reuses it between solves: each solve gets a fresh tag, so nothing is cleared.
 
-    With several workers, the solver starts ``threads - 1`` helpers sharing the table:
-    threads by default, or with ``processes=True`` processes that map it from shared
-    memory (see ``solver_helpers``). ``close()`` ends them (so does leaving a ``with``
-    block, collecting the solver, or exiting). The main worker, in this thread, searches
-    alone for ``HELPERS_AFTER_NODES`` nodes (small solves never pay for helpers); then
-    helpers solve the root's children exactly, from the second-best on (the ones the main
-    worker reaches last), sharing the table, until the main worker finishes. The value is
-    the main worker's, so it never depends on the number of workers; node counts then vary
-    from run to run.
+    With several workers (at most ``compiled_kernel.MAX_WORKERS``), the solver starts
+    ``threads - 1`` helpers sharing the table: threads by default, or with
+    ``processes=True`` processes that map it from shared memory (see ``solver_helpers``).
+    ``close()`` ends them (so does leaving a ``with`` block, collecting the solver, or
+    exiting). The main worker, in this thread, searches alone for ``HELPERS_AFTER_NODES``
+    nodes (small solves never pay for helpers). Then it starts over on the warm table and
+    publishes split points (YBWC): each node with 16 or more empty cells whose first child
+    failed to cut. Helpers search that node's other children, from the last one back, with
+    its window; the owner puts off a child another worker is in and, once only those are
+    left, helps below them (see ``compiled_kernel``). Helpers only ever add proven bounds
+    to the table, so the value is the main worker's and never depends on the number of
+    workers; node counts vary from run to run.
 
-    Threads are the default because they measured faster: on the first 10 Begin-Hard
-    positions, 2 workers against 1 gained 1.28x, 1.43x and 1.26x with threads and 1.17x,
-    1.11x, 1.23x and 1.21x with processes (alternating runs). Shared memory cannot use
-    transparent huge pages here (``shmem_enabled`` is ``never``), and a solve on it ran
-    2-9 % slower on one worker.
+    Measured, 2 workers against 1 on Begin-Hard positions (wall time, paired in one
+    process): 1.64x on the first 6 and 1.73x on the next 14.
 
-    Measured with helper threads, 2 workers against 1 (wall time): on the first 3-4
-    Begin-Hard positions this design gains 1.2-1.38x (1.30x on the first 20), but loses on
-    the empty board (197 s against 170 s: its children are each as hard as the root).
-    Alternatives measured on the same positions: lazy SMP (helpers on the same probes, in
-    a rotated move order near the root or not) 0.95x, the main worker still searching
-    every node itself; ABDADA (all threads on each probe, children busy elsewhere put off)
-    0.90x, the threads walking the first-child path in lockstep; helpers running each
-    probe's null windows on the root's other children and the first child's other replies
-    1.06x; helpers on the root's own probes with ABDADA's deferral kept in a small table of
-    nodes being searched (a move another worker is in is put off to a second pass) 1.11x
-    and 1.18x on the first 5 (marking nodes alone cost the main worker 8 %); the children
-    handed out from the last one back 0.89x; the first child's children before the root's
-    other children 1.34x against 1.27x on the first 8 but 1.13x and 1.17x against 1.25x
-    twice on the next 12.
+    Threads are the default because they measured faster than processes for the design
+    before this one (1.26-1.43x against 1.11-1.23x on the first 10 Begin-Hard positions):
+    shared memory cannot use transparent huge pages here (``shmem_enabled`` is ``never``),
+    and a solve on it ran 2-9 % slower on one worker.
+
+    Designs measured before, 2 workers against 1 on the first Begin-Hard positions:
+    helpers solving the root's children exactly, from the second on (down to the first
+    node with a choice) 1.15-1.39x, and slower on the empty board (197 s against 170 s);
+    lazy SMP (helpers on the same probes, in a rotated move order near the root or not)
+    0.95x; ABDADA (all threads on each probe, children busy elsewhere put off) 0.90x;
+    helpers running each probe's null windows on the root's other children 1.06x; ABDADA's
+    deferral kept in a small table of nodes being searched 1.11x and 1.18x (marking nodes
+    alone cost the main worker 8 %); the root's children handed out from the last one back
+    0.89x; the first child's children before the root's other children 1.13-1.34x.
+    A first version of the split points that let every node of every worker check for
+    them cost one worker 3-7 %; the workers now run a second search function
+    (``negamax_shared``) and the single worker's search is unchanged.
     """
 
     def __init__(self, threads: int = 1, processes: bool = False) -> None:
         if threads < 1:
             raise InvalidOptionError(f"threads must be at least 1, not {threads}")
-        self.threads = threads
+        self.threads = min(threads, kernel.MAX_WORKERS)
         self.processes = False
         """Whether the helpers are processes (else threads)."""
-        self.helper_note = ""
+        self.helper_note = f"{self.threads} workers, the most there can be" if threads > self.threads else ""
         """Why the helpers are not what was asked for, if they are not."""
         self._helpers: HelperThreads | HelperProcesses | None = None
         self._table_memory: SharedMemory | None = None
         if threads > 1 and processes:
-            shared = shared_array(kernel.TABLE_SIZE)
+            shared = shared_array(kernel.TABLE_LENGTH)
             if shared is None:
                 self.helper_note = "helper threads: no room in shared memory for the table"
             else:
@@ -102,7 +105,7 @@ class CompiledSolver:
         if self._table_memory is None:
             # An all-zero entry is empty; touching every page now saves a page fault per
             # entry in the middle of the first solves.
-            self.table = np.zeros(kernel.TABLE_SIZE, dtype=np.int64)
+            self.table = np.zeros(kernel.TABLE_LENGTH, dtype=np.int64)
             self.table[:] = 0
         if threads > 1 and self._helpers is None:
             self._helpers = HelperThreads(threads - 1, self.table)
@@ -117,7 +120,7 @@ class CompiledSolver:
     def close(self) -> None:
         """End the helpers, and free the shared table if there is one (also done when the
         solver is collected, or at exit). The solver then works alone."""
-        self.table = np.zeros(kernel.TABLE_SIZE, dtype=np.int64)  # no view into freed memory
+        self.table = np.zeros(kernel.TABLE_LENGTH, dtype=np.int64)  # no view into freed memory
         self._helpers = None
         self.threads = 1
         self._release()
@@ -144,7 +147,8 @@ class CompiledSolver:
         tag = self._next_tag(True)
         if self._helpers is not None and self._helpers.idle():
             # without waiting: a helper still loading sits out the solves until it is ready
-            self._helpers.start(spec, [[(current, mask, moves)]] * len(self._helpers), tag, 1)
+            self.table[kernel.SPLIT_RUN] = 0
+            self._helpers.start(spec)
         kernel.solve(spec, current, mask, moves, tag, 1, self.table, self.works[0])
         if wait_for_helpers and self._helpers is not None:
             self._helpers.stop()
@@ -230,20 +234,20 @@ class CompiledSolver:
         if not helpers.idle():  # still loading the kernel: the main worker goes on alone
             self._run((spec, current, mask, moves, tag, node_limit - nodes), limits, on_progress, snapshot, False)
             return nodes + int(main[kernel.STATE_NODES])
-        # Phase 2: the table is warm; the main worker goes on while helpers solve the
-        # root's children exactly, from the second-best on, so that the main worker finds
-        # their values in the shared table when it reaches them.
-        # A root with a single move to search (a forced reply) has no second child: split
-        # below it, at the first node with a choice.
-        children = _children_in_order(spec, current, mask, moves)
-        while len(children) == 1:
-            children = _children_in_order(spec, *children[0])
-        children = children[1:]
-        count = len(helpers)
-        helpers.start(spec, [children[number::count] for number in range(count)], tag, NO_LIMIT)
+        # Phase 2: the main worker starts over on the warm table, publishing its split
+        # points; the helpers search children of those (see compiled_kernel).
+        table = self.table
+        table[kernel.SPLIT_HEADER : kernel.SPLIT_BASE + self.threads * kernel.SPLIT_AREA] = 0
+        table[kernel.SPLIT_TAG] = tag
+        table[kernel.SPLIT_WORKERS] = self.threads
+        table[kernel.SPLIT_RUN] = 1
+        main[kernel.STATE_PUBLISH] = 1
+        helpers.start(spec)
         try:
             self._run((spec, current, mask, moves, tag, node_limit - nodes), limits, on_progress, snapshot, True)
         finally:
+            main[kernel.STATE_PUBLISH] = 0
+            table[kernel.SPLIT_RUN] = 0
             self.helper_nodes = helpers.stop()
         return nodes + int(main[kernel.STATE_NODES]) + self.helper_nodes
 
@@ -348,13 +352,6 @@ def _release(helpers: HelperThreads | HelperProcesses | None, table_memory: Shar
             table_memory.close()
         with contextlib.suppress(FileNotFoundError):
             table_memory.unlink()
-
-
-def _children_in_order(spec: Any, current: int, mask: int, moves: int) -> list[tuple[int, int, int]]:
-    """The root's children as kernel states, in the kernel's own order (most winning cells
-    made first), skipping moves that lose at once or win at once."""
-    probe = kernel.child_order(spec, current, mask, moves)
-    return [(current ^ mask, mask | int(move), moves + 1) for move in probe if move]
 
 
 def _terminal_score(board: Position[Any]) -> int:

@@ -68,12 +68,68 @@ STATE_PROBES = 14
 STATE_PROBE_NODES = 16
 MAX_LOGGED_PROBES = 32
 STATE_SIZE = STATE_PROBE_NODES + MAX_LOGGED_PROBES
-SCRATCH = STATE_SIZE
+"""The slots ``solve`` clears; the three below it leaves alone (the solver sets them)."""
+STATE_PUBLISH = STATE_SIZE
+"""This worker's split-point area + 1 (0: it publishes none)."""
+STATE_WATCH_SLOT = STATE_SIZE + 1
+"""The version slot of the split point whose child this worker is searching (0: none)..."""
+STATE_WATCH_VERSION = STATE_SIZE + 2
+"""...and the version it took the child from; the worker unwinds once the two differ."""
+STATE_VERSIONS = STATE_SIZE + 3
+"""The versions this worker has handed out."""
+STATE_TASK = STATE_SIZE + 4
+"""``find_task`` leaves its task here: block, child, version, current, mask, moves,
+alpha, beta, move."""
+SCRATCH = STATE_TASK + 9
 MAX_SLOTS = 16
 MAX_PLIES = 64
 WORK_SIZE = SCRATCH + MAX_PLIES * 3 * MAX_SLOTS
 MAX_TAG = (1 << 22) - 1
 IDENTITY_SHIFT = 16
+
+# Split points (YBWC with helpful masters). After the transposition table, each worker
+# has an area of one SPLIT_STRIDE-word block per ply (in cache lines of its own), where it
+# publishes each node whose first child failed to cut (so likely every child must be
+# searched). Other workers take the node's children from the last one back and search
+# them with the node's window; what they prove reaches the owner through the table, where
+# the owner finds it on reaching those children. An owner that reaches a child another
+# worker is searching puts it off; once only such children are left, it helps below them
+# (takes children of split points deeper than itself) until they are done. Helpers only
+# ever add proven bounds to the table, so the owner's value never depends on them.
+SPLIT_HEADER = (TABLE_SIZE + 7) // 8 * 8
+SPLIT_RUN = SPLIT_HEADER
+"""Nonzero while helpers should look for work (the solver writes it)..."""
+SPLIT_TAG = SPLIT_HEADER + 1
+"""...the solve's tag..."""
+SPLIT_WORKERS = SPLIT_HEADER + 2
+"""...and the number of areas in use."""
+SPLIT_BASE = SPLIT_HEADER + 8
+SPLIT_STRIDE = 48
+SPLIT_VERSION = 0
+SPLIT_CURRENT = 1
+SPLIT_MASK = 2
+SPLIT_ALPHA = 3
+SPLIT_BETA = 4
+SPLIT_COUNT = 5
+SPLIT_CHECK = 6
+SPLIT_MOVES = 8
+SPLIT_STATES = SPLIT_MOVES + MAX_SLOTS
+"""Per child: FREE, TAKEN (a worker is searching it) or DONE."""
+ABORTED = 2
+"""``work[STATE_STOP]`` when a worker unwinds to where it took a child (the solver stops
+workers with 1)."""
+FREE = 0
+TAKEN = 1
+DONE = 2
+MAX_WORKERS = 64
+SPLIT_MIN_EMPTY = 16
+"""Nodes with fewer empty cells are not published: their subtrees are too small to share."""
+SPLIT_AREA = MAX_PLIES * SPLIT_STRIDE
+"""One worker's split points: worker ``w``'s block for ``moves`` stones is at
+``SPLIT_BASE + w * SPLIT_AREA + moves * SPLIT_STRIDE``."""
+TABLE_LENGTH = SPLIT_BASE + MAX_WORKERS * SPLIT_AREA
+"""The length of the ``table`` array: the transposition table, then the split points."""
+CHECK_FACTOR = 0x9E3779B97F4A7C15 - (1 << 64)
 ETC_EMPTY_CELLS = 12
 """Enhanced transposition cut-offs are tried only while more cells than this are empty:
 near the end of the game a search is cheaper than the table look-ups."""
@@ -93,34 +149,37 @@ def popcount(bits: int) -> int:
     return (bits * 0x0101010101010101) >> 56 & 0xFF
 
 
-@njit(cache=True, nogil=True)
-def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
+@njit(cache=True, inline="always")
+def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
+    """Steps 1-6 of a node, shared by both searches: ``(settled, value, alpha, beta, count,
+    index, identity)``; a settled node's value is final, else its ``count`` children are
+    ordered in its per-ply buffers and ``index``/``identity`` locate its table entry."""
     # Step 1. Count the node; unwind at once if asked to stop.
     work[STATE_NODES] += 1
     if work[STATE_STOP] != 0:
-        return 0
+        return True, 0, alpha, beta, 0, 0, 0
     if work[STATE_NODES] >= work[STATE_NODE_LIMIT]:
         work[STATE_STOP] = 1
-        return 0
+        return True, 0, alpha, beta, 0, 0, 0
 
     # Step 2. An immediate win ends the search here.
     cells = cell_count(spec)
     possible = playable_cells(spec, mask)
     if winning_cells(spec, current, mask) & possible:
-        return (cells + 1 - moves) // 2
+        return True, (cells + 1 - moves) // 2, alpha, beta, 0, 0, 0
 
     # Step 3. Keep the moves that do not hand the opponent an immediate win.
     opponent_winning = winning_cells(spec, current ^ mask, mask)
     forced = possible & opponent_winning
     if forced:
         if forced & (forced - 1):
-            return -((cells - moves) // 2)  # two threats: the opponent wins next move
+            return True, -((cells - moves) // 2), alpha, beta, 0, 0, 0  # two threats: the opponent wins next move
         possible = forced
     candidates = possible & ~unsafe_cells(spec, opponent_winning)
     if candidates == 0:
-        return -((cells - moves) // 2)
+        return True, -((cells - moves) // 2), alpha, beta, 0, 0, 0
     if moves >= cells - 2:
-        return 0  # our safe stone is the last but one: nobody can win any more
+        return True, 0, alpha, beta, 0, 0, 0  # our safe stone is the last but one: nobody can win any more
 
     # Step 4. The scores still possible: no win before our next-but-one stone, no loss
     # before the opponent's next-but-one.
@@ -128,12 +187,12 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
     if beta > highest:
         beta = highest
         if alpha >= beta:
-            return beta
+            return True, beta, alpha, beta, 0, 0, 0
     lowest = -((cells - 2 - moves) // 2)
     if alpha < lowest:
         alpha = lowest
         if alpha >= beta:
-            return alpha
+            return True, alpha, alpha, beta, 0, 0, 0
 
     # Step 5. Transposition table: both bounds, keyed by the symmetry-canonical key.
     key = position_key(spec, current, mask)
@@ -148,10 +207,10 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
         upper = ((entry >> 6) & 63) - SCORE_OFFSET
         if lower >= beta or lower == upper:
             work[STATE_TT_CUTOFFS] += 1
-            return lower
+            return True, lower, alpha, beta, 0, 0, 0
         if upper <= alpha:
             work[STATE_TT_CUTOFFS] += 1
-            return upper
+            return True, upper, alpha, beta, 0, 0, 0
         if lower > alpha:
             alpha = lower
         if upper < beta:
@@ -172,7 +231,7 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
                     child_upper = ((child_entry >> 6) & 63) - SCORE_OFFSET
                     if -child_upper >= beta:
                         work[STATE_TT_CUTOFFS] += 1
-                        return -child_upper
+                        return True, -child_upper, alpha, beta, 0, 0, 0
 
     # Step 6. Order the moves by the winning cells they create (ties: the game's order).
     slots = move_slots(spec)
@@ -195,37 +254,12 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
             work[order_scores + position] = score
             work[order_slots + position] = slot
             count += 1
+    return False, 0, alpha, beta, count, index, identity
 
-    # Step 7. Search: the first move with the full window, the others with a null window
-    # that a re-search widens when one turns out better (fail-soft PVS).
-    alpha_original = alpha
-    best = -cells
-    best_slot = -1
-    opponent = current ^ mask
-    for number in range(count):
-        move = work[order_moves + number]
-        if number == 0:
-            value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
-        else:
-            value = -negamax(spec, opponent, mask | move, moves + 1, -alpha - 1, -alpha, table, work)
-            if alpha < value < beta:
-                value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
-        if work[STATE_STOP] != 0:
-            return 0
-        if value > best:
-            best = value
-            best_slot = work[order_slots + number]
-            if moves == work[STATE_ROOT_MOVES]:
-                work[STATE_ROOT_MOVE] = move
-            if value > alpha:
-                alpha = value
-                if alpha >= beta:
-                    work[STATE_BETA_CUTOFFS] += 1
-                    if number == 0:
-                        work[STATE_FIRST_MOVE_CUTOFFS] += 1
-                    break
 
-    # Step 8. Store what was proven, merged with what is known of the same position.
+@njit(cache=True, inline="always")
+def node_store(index, identity, best, best_slot, alpha_original, beta, table):  # type: ignore[no-untyped-def]
+    """Step 8. Store what was proven, merged with what is known of the same position."""
     entry = table[index]
     if entry >> IDENTITY_SHIFT == identity:
         lower = (entry & 63) - SCORE_OFFSET
@@ -245,7 +279,266 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
     table[index] = (
         (identity << IDENTITY_SHIFT) | ((best_slot + 1) << 12) | ((upper + SCORE_OFFSET) << 6) | (lower + SCORE_OFFSET)
     )
+
+
+@njit(cache=True, inline="always")
+def take_value(value, child, move, moves, best, best_slot, alpha, beta, work):  # type: ignore[no-untyped-def]
+    """Step 7's bookkeeping after a child: ``(best, best_slot, alpha, cut)``."""
+    if value > best:
+        best = value
+        best_slot = work[SCRATCH + moves * 3 * MAX_SLOTS + 2 * MAX_SLOTS + child]
+        if moves == work[STATE_ROOT_MOVES]:
+            work[STATE_ROOT_MOVE] = move
+        if value > alpha:
+            alpha = value
+            if alpha >= beta:
+                work[STATE_BETA_CUTOFFS] += 1
+                if child == 0:
+                    work[STATE_FIRST_MOVE_CUTOFFS] += 1
+                return best, best_slot, alpha, True
+    return best, best_slot, alpha, False
+
+
+@njit(cache=True, nogil=True)
+def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
+    """The search of one worker alone (and of subtrees too small to share)."""
+    settled, value, alpha, beta, count, index, identity = node_start(
+        spec, current, mask, moves, alpha, beta, table, work
+    )
+    if settled:
+        return value
+
+    # Step 7. Search: the first move with the full window, the others with a null window
+    # that a re-search widens when one turns out better (fail-soft PVS).
+    order_moves = SCRATCH + moves * 3 * MAX_SLOTS
+    alpha_original = alpha
+    best = -cell_count(spec)
+    best_slot = -1
+    opponent = current ^ mask
+    for number in range(count):
+        move = work[order_moves + number]
+        if number == 0:
+            value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
+        else:
+            value = -negamax(spec, opponent, mask | move, moves + 1, -alpha - 1, -alpha, table, work)
+            if alpha < value < beta:
+                value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
+        if work[STATE_STOP] != 0:
+            return 0
+        best, best_slot, alpha, cut = take_value(value, number, move, moves, best, best_slot, alpha, beta, work)
+        if cut:
+            break
+    node_store(index, identity, best, best_slot, alpha_original, beta, table)
     return best
+
+
+@njit(cache=True, nogil=True)
+def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
+    """The search of a worker that shares its nodes (see the split points above): the
+    same search as ``negamax``, but it publishes nodes, puts off children others took,
+    helps below them, and unwinds once the split point it took its subtree from is gone."""
+    watch = work[STATE_WATCH_SLOT]
+    if watch != 0 and table[watch] != work[STATE_WATCH_VERSION]:
+        work[STATE_STOP] = ABORTED
+        return 0
+    if cell_count(spec) - moves < SPLIT_MIN_EMPTY:
+        return negamax(spec, current, mask, moves, alpha, beta, table, work)
+    settled, value, alpha, beta, count, index, identity = node_start(
+        spec, current, mask, moves, alpha, beta, table, work
+    )
+    if settled:
+        return value
+    alpha_original = alpha
+    best, best_slot = search_shared(spec, current, mask, moves, alpha, beta, count, table, work)
+    if work[STATE_STOP] != 0:
+        return 0
+    node_store(index, identity, best, best_slot, alpha_original, beta, table)
+    return best
+
+
+@njit(cache=True, inline="always")
+def search_shared(spec, current, mask, moves, alpha, beta, count, table, work):  # type: ignore[no-untyped-def]
+    """Step 7 at a node others may help with: the children in order, publishing the node
+    once the first one fails to cut; children another worker took are put off, and once
+    only those are left this worker helps below them until they are done. Returns the
+    best value and its slot (when ``work[STATE_STOP]`` is set: unwind, they mean nothing)."""
+    order_moves = SCRATCH + moves * 3 * MAX_SLOTS
+    best = -cell_count(spec)
+    best_slot = -1
+    opponent = current ^ mask
+    watch = work[STATE_WATCH_SLOT]
+    watch_version = work[STATE_WATCH_VERSION]
+    block = 0
+    pending = 0  # children other workers are searching, as bits
+    number = 0
+    while number < count or pending != 0:
+        if number < count:
+            child = number
+            number += 1
+            if block != 0:
+                state = table[block + SPLIT_STATES + child]
+                if state == TAKEN:
+                    pending |= 1 << child  # another worker has it: later
+                    continue
+                if state == FREE:
+                    table[block + SPLIT_STATES + child] = TAKEN
+                # DONE: the search below finds its bound in the table at once
+        else:
+            child = 0
+            while (pending >> child) & 1 == 0:
+                child += 1
+            if table[block + SPLIT_STATES + child] == TAKEN:
+                # only children others are searching are left: help below them
+                if work[STATE_STOP] == 0 and watch != 0 and table[watch] != watch_version:
+                    work[STATE_STOP] = ABORTED
+                if work[STATE_STOP] != 0:
+                    break
+                task = find_task(spec, table, work, moves + 1)
+                if task != 0:
+                    run_task(spec, task, table, work)
+                    work[STATE_WATCH_SLOT] = watch
+                    work[STATE_WATCH_VERSION] = watch_version
+                    continue
+                # nothing to help with below: search the child too, sharing the table
+            pending &= ~(1 << child)
+        move = work[order_moves + child]
+        if child == 0:
+            value = -negamax_shared(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
+        else:
+            value = -negamax_shared(spec, opponent, mask | move, moves + 1, -alpha - 1, -alpha, table, work)
+            if alpha < value < beta:
+                value = -negamax_shared(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
+        if work[STATE_STOP] != 0:
+            break
+        if block != 0:
+            table[block + SPLIT_STATES + child] = DONE
+        best, best_slot, alpha, cut = take_value(value, child, move, moves, best, best_slot, alpha, beta, work)
+        if cut:
+            break
+        if child == 0 and count > 2:
+            block = publish(current, mask, moves, alpha, beta, count, order_moves, table, work)
+    if block != 0:
+        table[block + SPLIT_VERSION] = 0
+    return best, best_slot
+
+
+@njit(cache=True, inline="always")
+def run_task(spec, task, table, work):  # type: ignore[no-untyped-def]
+    """Search the child ``find_task`` took from split point ``task``, watching that split
+    point; mark the child done if the search finished, and forget an abort (it only
+    meant unwinding to here). The caller restores its own watch."""
+    index = work[STATE_TASK + 1]
+    version = work[STATE_TASK + 2]
+    work[STATE_WATCH_SLOT] = task + SPLIT_VERSION
+    work[STATE_WATCH_VERSION] = version
+    negamax_shared(
+        spec,
+        work[STATE_TASK + 3] ^ work[STATE_TASK + 4],
+        work[STATE_TASK + 4] | work[STATE_TASK + 8],
+        work[STATE_TASK + 5] + 1,
+        -work[STATE_TASK + 7],
+        -work[STATE_TASK + 6],
+        table,
+        work,
+    )
+    if work[STATE_STOP] == 0 and table[task + SPLIT_VERSION] == version:
+        table[task + SPLIT_STATES + index] = DONE
+    elif work[STATE_STOP] == ABORTED:
+        work[STATE_STOP] = 0
+
+
+@njit(cache=True, nogil=True)
+def publish(current, mask, moves, alpha, beta, count, order_moves, table, work):  # type: ignore[no-untyped-def]
+    """Publish this node, its first child searched, as a split point; return its block."""
+    block = SPLIT_BASE + ((work[STATE_PUBLISH] - 1) * MAX_PLIES + moves) * SPLIT_STRIDE
+    table[block + SPLIT_CURRENT] = current
+    table[block + SPLIT_MASK] = mask
+    table[block + SPLIT_ALPHA] = alpha
+    table[block + SPLIT_BETA] = beta
+    table[block + SPLIT_COUNT] = count
+    for number in range(count):
+        table[block + SPLIT_MOVES + number] = work[order_moves + number]
+        table[block + SPLIT_STATES + number] = FREE
+    table[block + SPLIT_STATES] = DONE
+    table[block + SPLIT_CHECK] = split_check(current, mask, alpha, beta, count)
+    work[STATE_VERSIONS] += 1
+    table[block + SPLIT_VERSION] = work[STATE_VERSIONS]
+    return block
+
+
+@njit(cache=True, inline="always")
+def split_check(current: int, mask: int, alpha: int, beta: int, count: int) -> int:
+    return (current * CHECK_FACTOR) ^ mask ^ (alpha << 50) ^ (beta << 56) ^ (count << 44)
+
+
+@njit(cache=True, nogil=True)
+def find_task(spec, table, work, min_moves):  # type: ignore[no-untyped-def]
+    """Take a child of the shallowest split point of another worker at ``min_moves`` stones
+    or more, the last one free; leave it at ``work[STATE_TASK:]`` and return its block (0:
+    none)."""
+    own = work[STATE_PUBLISH] - 1
+    workers = table[SPLIT_WORKERS]
+    for moves in range(min_moves, cell_count(spec) - SPLIT_MIN_EMPTY + 1):
+        for area in range(workers):
+            if area == own:
+                continue
+            block = SPLIT_BASE + (area * MAX_PLIES + moves) * SPLIT_STRIDE
+            version = table[block + SPLIT_VERSION]
+            if version == 0:
+                continue
+            count = table[block + SPLIT_COUNT]
+            if count > MAX_SLOTS:
+                continue
+            child = count - 1
+            while child >= 1 and table[block + SPLIT_STATES + child] != FREE:
+                child -= 1
+            if child < 1:
+                continue
+            current = table[block + SPLIT_CURRENT]
+            mask = table[block + SPLIT_MASK]
+            alpha = table[block + SPLIT_ALPHA]
+            beta = table[block + SPLIT_BETA]
+            check = table[block + SPLIT_CHECK]
+            move = table[block + SPLIT_MOVES + child]
+            # The owner may have rewritten the block meanwhile: take only a child of a
+            # position read whole (a torn one could be no real position at all).
+            if table[block + SPLIT_VERSION] != version or check != split_check(current, mask, alpha, beta, count):
+                continue
+            if move == 0 or move & (move - 1) != 0 or move & playable_cells(spec, mask) == 0:
+                continue
+            if current & ~mask != 0 or popcount(mask) != moves or not -SCORE_OFFSET < alpha < beta < SCORE_OFFSET:
+                continue
+            table[block + SPLIT_STATES + child] = TAKEN
+            work[STATE_TASK] = block
+            work[STATE_TASK + 1] = child
+            work[STATE_TASK + 2] = version
+            work[STATE_TASK + 3] = current
+            work[STATE_TASK + 4] = mask
+            work[STATE_TASK + 5] = moves
+            work[STATE_TASK + 6] = alpha
+            work[STATE_TASK + 7] = beta
+            work[STATE_TASK + 8] = move
+            return block
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def help_workers(spec, table, work):  # type: ignore[no-untyped-def]
+    """A helper's life while ``table[SPLIT_RUN]`` is set: take a child of the shallowest
+    split point of another worker, search it with the split point's window, repeat.
+    Returns the nodes searched (also in ``work[STATE_NODES]``)."""
+    for slot in range(STATE_SIZE):
+        work[slot] = 0
+    work[STATE_ROOT_MOVES] = -1
+    work[STATE_NODE_LIMIT] = 1 << 62
+    while table[SPLIT_RUN] != 0 and work[STATE_STOP] == 0:
+        work[STATE_TAG] = table[SPLIT_TAG]
+        task = find_task(spec, table, work, 0)
+        if task == 0:
+            continue
+        run_task(spec, task, table, work)
+        work[STATE_WATCH_SLOT] = 0
+    return work[STATE_NODES]
 
 
 @njit(cache=True, nogil=True)
@@ -276,7 +569,10 @@ def narrow(spec, current, mask, moves, lower, upper, table, work):  # type: igno
             middle = upper // 2
         before = work[STATE_NODES]
         work[STATE_ROOT_MOVE] = 0
-        value = negamax(spec, current, mask, moves, middle, middle + 1, table, work)
+        if work[STATE_PUBLISH] != 0:
+            value = negamax_shared(spec, current, mask, moves, middle, middle + 1, table, work)
+        else:
+            value = negamax(spec, current, mask, moves, middle, middle + 1, table, work)
         if work[STATE_STOP] != 0:
             break
         if probes < MAX_LOGGED_PROBES:

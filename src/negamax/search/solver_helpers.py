@@ -1,13 +1,14 @@
-"""Helpers for the compiled solver: they share its transposition table and solve the
-root's children it hands them, until it says stop. ``HelperThreads`` run in this process
-(the kernel holds no interpreter lock); ``HelperProcesses`` are processes that map the
-table from shared memory. Both have the same interface.
+"""Helpers for the compiled solver: they share its table and search the children of the
+split points other workers publish in it (``compiled_kernel.help_workers``), until it
+says stop. ``HelperThreads`` run in this process (the kernel holds no interpreter lock);
+``HelperProcesses`` are processes that map the table from shared memory. Both have the
+same interface.
 
-Each helper maps two shared int64 arrays: the table (the same one the main worker uses)
-and its own ``work`` array, so the solver can raise the kernel's ``STATE_STOP`` in the
-helper from outside. Tasks and node counts travel over a socket pair. Helpers start once,
-with the solver, and load the kernel in their first task (numba's on-disk cache makes
-that a fraction of a second).
+Each helper maps two shared int64 arrays: the table (the same one the main worker uses,
+split points included) and its own ``work`` array, so the solver can raise the kernel's
+``STATE_STOP`` in the helper from outside. Tasks and node counts travel over a socket
+pair. Helpers start once, with the solver, and load the kernel in their first task
+(numba's on-disk cache makes that a fraction of a second).
 
 A helper is ``python -m negamax.search.solver_helpers``, not a ``multiprocessing`` child:
 the "spawn" start method would run the user's main script again in every helper (a
@@ -66,23 +67,17 @@ def _attach(name: str, size: int) -> tuple[SharedMemory, Any]:
 
 
 def _serve(connection: Connection, table_name: str, work_name: str) -> None:
-    """A helper's life: solve each task's children in turn, answer with the nodes searched."""
+    """A helper's life: help with each solve, answer with the nodes searched."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the solver's to handle
-    table_memory, table = _attach(table_name, kernel.TABLE_SIZE)
+    table_memory, table = _attach(table_name, kernel.TABLE_LENGTH)
     work_memory, work = _attach(work_name, kernel.WORK_SIZE)
     try:
         while True:
             task = connection.recv()
             if task is None:
                 break
-            spec, children, tag, node_limit = task
-            total = 0
-            for current, mask, moves in children:
-                if connection.poll():  # a stop arrived between two children
-                    break
-                kernel.solve(spec, current, mask, moves, tag, node_limit, table, work)
-                total += int(work[kernel.STATE_NODES])
-            connection.send(total)
+            spec, area = task
+            connection.send(_help(spec, area, table, work))
             if connection.recv() != "stop":
                 break
     except (EOFError, KeyboardInterrupt):  # the solver is gone, or Ctrl-C reached the group
@@ -93,6 +88,12 @@ def _serve(connection: Connection, table_name: str, work_name: str) -> None:
         work_memory.close()
 
 
+def _help(spec: Any, area: int, table: Any, work: Any) -> int:
+    """Help while the table says so; return the nodes searched."""
+    work[kernel.STATE_PUBLISH] = area + 1
+    return int(kernel.help_workers(spec, table, work))
+
+
 class HelperThreads:
     """``count`` helper threads sharing ``table``."""
 
@@ -101,7 +102,6 @@ class HelperThreads:
         self._works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64) for _ in range(count)]
         self._nodes = [0] * count
         self._threads: list[threading.Thread] = []
-        self._stopping = False
 
     def __len__(self) -> int:
         return len(self._works)
@@ -113,32 +113,24 @@ class HelperThreads:
         self.stop()
         return True
 
-    def start(self, spec: Any, shares: list[list[tuple[int, int, int]]], tag: int, node_limit: int) -> None:
-        """Hand each helper its share of children to solve exactly."""
-        self._stopping = False
+    def start(self, spec: Any) -> None:
+        """Start every helper on the solve the table holds; the main worker is area 0, the
+        helpers areas 1 on. With ``table[SPLIT_RUN]`` clear, a helper only loads the kernel."""
         self._threads = [
-            threading.Thread(target=self._solve, args=(number, spec, share, tag, node_limit), daemon=True)
-            for number, share in enumerate(shares)
+            threading.Thread(target=self._help, args=(number, spec), daemon=True) for number in range(len(self))
         ]
         for thread in self._threads:
             thread.start()
 
-    def _solve(self, number: int, spec: Any, share: list[tuple[int, int, int]], tag: int, node_limit: int) -> None:
-        work, total = self._works[number], 0
-        for current, mask, moves in share:
-            if self._stopping:
-                break
-            kernel.solve(spec, current, mask, moves, tag, node_limit, self.table, work)
-            total += int(work[kernel.STATE_NODES])
-        self._nodes[number] = total
+    def _help(self, number: int, spec: Any) -> None:
+        self._nodes[number] = _help(spec, number + 1, self.table, self._works[number])
 
     def stop(self) -> int:
         """Stop every helper now; return the nodes they searched."""
         if not self._threads:
             return 0
-        self._stopping = True
         for work, thread in zip(self._works, self._threads, strict=True):
-            # a helper may be starting its next child, which clears the flag: keep raising it
+            # a helper that is only starting clears the flag: keep raising it
             while thread.is_alive():
                 work[kernel.STATE_STOP] = 1
                 thread.join(STOP_POLL_SECONDS)
@@ -185,11 +177,11 @@ class HelperProcesses:
         self.stop()
         return True
 
-    def start(self, spec: Any, shares: list[list[tuple[int, int, int]]], tag: int, node_limit: int) -> None:
-        """Hand each helper its share of children to solve exactly."""
-        for connection, share in zip(self._connections, shares, strict=True):
+    def start(self, spec: Any) -> None:
+        """Start every helper on the solve the table holds (see ``HelperThreads.start``)."""
+        for number, connection in enumerate(self._connections):
             with contextlib.suppress(OSError):  # a helper that died gets nothing to do
-                connection.send((spec, share, tag, node_limit))
+                connection.send((spec, number + 1))
         self._busy = True
 
     def stop(self) -> int:
@@ -201,7 +193,7 @@ class HelperProcesses:
                 connection.send("stop")
         total = 0
         for connection, (_, work), process in zip(self._connections, self._works, self._processes, strict=True):
-            # a helper may be starting its next child, which clears the flag: keep raising it
+            # a helper that is only starting clears the flag: keep raising it
             while not connection.poll(STOP_POLL_SECONDS) and process.poll() is None:
                 work[kernel.STATE_STOP] = 1
             with contextlib.suppress(EOFError, OSError):  # a helper that died counts nothing
