@@ -52,15 +52,16 @@ class CompiledSolver:
     ``close()`` ends them (so does leaving a ``with`` block, collecting the solver, or
     exiting). The main worker, in this thread, searches alone for ``HELPERS_AFTER_NODES``
     nodes (small solves never pay for helpers). Then it starts over on the warm table and
-    publishes split points (YBWC): each node with 16 or more empty cells whose first child
-    failed to cut. Helpers search that node's other children, from the last one back, with
+    publishes split points (YBWC): each node with 16 or more empty cells whose first two
+    children failed to cut. Helpers search that node's other children, from the last one back, with
     its window; the owner puts off a child another worker is in and, once only those are
     left, helps below them (see ``compiled_kernel``). Helpers only ever add proven bounds
     to the table, so the value is the main worker's and never depends on the number of
     workers; node counts vary from run to run.
 
-    Measured, 2 workers against 1 on Begin-Hard positions (wall time, paired in one
-    process): 1.64x on the first 6 and 1.73x on the next 14.
+    Measured, 2 workers against 1 on the 20 Begin-Hard positions of the benchmark (wall
+    time, each position solved by both in one process, on a busy machine): 1.53x when a
+    node was published after its first child, 1.59x after two.
 
     Threads are the default because they measured faster than processes for the design
     before this one (1.26-1.43x against 1.11-1.23x on the first 10 Begin-Hard positions):

@@ -89,8 +89,8 @@ IDENTITY_SHIFT = 16
 
 # Split points (YBWC with helpful masters). After the transposition table, each worker
 # has an area of one SPLIT_STRIDE-word block per ply (in cache lines of its own), where it
-# publishes each node whose first child failed to cut (so likely every child must be
-# searched). Other workers take the node's children from the last one back and search
+# publishes each node whose first SPLIT_AFTER children failed to cut (so likely every
+# child must be searched). Other workers take the node's children from the last one back and search
 # them with the node's window; what they prove reaches the owner through the table, where
 # the owner finds it on reaching those children. An owner that reaches a child another
 # worker is searching puts it off; once only such children are left, it helps below them
@@ -122,6 +122,11 @@ FREE = 0
 TAKEN = 1
 DONE = 2
 MAX_WORKERS = 64
+SPLIT_AFTER = 2
+"""A node is published once this many children failed to cut (measured on the first 10
+Begin-Hard positions, 2 workers against 1: after 1 child 1.47-1.52x, 2 children 1.58x, 3
+children 1.54x; a node whose first child fails to cut is still often cut by a later one,
+and the helpers' work on it is then lost)."""
 SPLIT_MIN_EMPTY = 16
 """Nodes with fewer empty cells are not published: their subtrees are too small to share."""
 SPLIT_AREA = MAX_PLIES * SPLIT_STRIDE
@@ -359,7 +364,7 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
 @njit(cache=True, inline="always")
 def search_shared(spec, current, mask, moves, alpha, beta, count, table, work):  # type: ignore[no-untyped-def]
     """Step 7 at a node others may help with: the children in order, publishing the node
-    once the first one fails to cut; children another worker took are put off, and once
+    once the first ``SPLIT_AFTER`` fail to cut; children another worker took are put off, and once
     only those are left this worker helps below them until they are done. Returns the
     best value and its slot (when ``work[STATE_STOP]`` is set: unwind, they mean nothing)."""
     order_moves = SCRATCH + moves * 3 * MAX_SLOTS
@@ -415,7 +420,7 @@ def search_shared(spec, current, mask, moves, alpha, beta, count, table, work): 
         best, best_slot, alpha, cut = take_value(value, child, move, moves, best, best_slot, alpha, beta, work)
         if cut:
             break
-        if child == 0 and count > 2:
+        if child == SPLIT_AFTER - 1 and count > SPLIT_AFTER:
             block = publish(current, mask, moves, alpha, beta, count, order_moves, table, work)
     if block != 0:
         table[block + SPLIT_VERSION] = 0
@@ -449,7 +454,8 @@ def run_task(spec, task, table, work):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def publish(current, mask, moves, alpha, beta, count, order_moves, table, work):  # type: ignore[no-untyped-def]
-    """Publish this node, its first child searched, as a split point; return its block."""
+    """Publish this node, its first ``SPLIT_AFTER`` children searched, as a split point;
+    return its block."""
     block = SPLIT_BASE + ((work[STATE_PUBLISH] - 1) * MAX_PLIES + moves) * SPLIT_STRIDE
     table[block + SPLIT_CURRENT] = current
     table[block + SPLIT_MASK] = mask
@@ -459,7 +465,8 @@ def publish(current, mask, moves, alpha, beta, count, order_moves, table, work):
     for number in range(count):
         table[block + SPLIT_MOVES + number] = work[order_moves + number]
         table[block + SPLIT_STATES + number] = FREE
-    table[block + SPLIT_STATES] = DONE
+    for number in range(SPLIT_AFTER):
+        table[block + SPLIT_STATES + number] = DONE
     table[block + SPLIT_CHECK] = split_check(current, mask, alpha, beta, count)
     work[STATE_VERSIONS] += 1
     table[block + SPLIT_VERSION] = work[STATE_VERSIONS]
