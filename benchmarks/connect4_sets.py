@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from negamax.cli.report import duration_text
 from negamax.games.connect4 import Connect4Game
 from negamax.search import solve
@@ -35,6 +37,9 @@ SETS = [
     ("Test_L1_R2", "Begin-Medium", 50, 0.188, 1_360_000),
     ("Test_L1_R3", "Begin-Hard", 20, 7.0, 48_300_000),
 ]
+MIN_SECONDS = 1.0
+SHORT_PASSES = 5
+EVICT = np.ones(8 << 20, dtype=np.int64)  # 64 MiB
 PYTHON_POSITIONS = {"Test_L3_R1": 1000, "Test_L2_R1": 1000, "Test_L2_R2": 20}
 
 
@@ -44,16 +49,27 @@ def load(name: str, count: int) -> list[tuple[Any, int]]:
 
 
 def run_compiled(solver: CompiledSolver, cases: list[tuple[Any, int]]) -> dict[str, float]:
+    """Solve every case once per pass; a set whose pass takes under ``MIN_SECONDS`` gets
+    ``SHORT_PASSES`` passes (one pass of End-Easy takes 10 ms: a single hiccup of the
+    machine would show), and the figures are the pass with the median CPU time. Before
+    each pass, reading ``EVICT_BYTES`` of other memory empties the CPU caches, so no pass
+    finds the table's lines warm from the one before."""
     solver.warm_up(cases[0][0], wait_for_helpers=True)
-    correct = nodes = 0
-    start_cpu, start_wall = time.process_time(), time.perf_counter()
-    for position, expected in cases:
-        value, searched = solver.solve_value(position)
-        correct += value == expected
-        nodes += searched
-    cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
-    count = len(cases)
-    return {"correct": correct, "nodes": nodes / count, "cpu": cpu / count, "wall": wall / count, "nps": nodes / cpu}
+    passes: list[dict[str, float]] = []
+    while not passes or (len(passes) < SHORT_PASSES and passes[0]["wall"] * len(cases) < MIN_SECONDS):
+        EVICT.sum()
+        correct = nodes = 0
+        start_cpu, start_wall = time.process_time(), time.perf_counter()
+        for position, expected in cases:
+            value, searched = solver.solve_value(position)
+            correct += value == expected
+            nodes += searched
+        cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
+        count = len(cases)
+        passes.append(
+            {"correct": correct, "nodes": nodes / count, "cpu": cpu / count, "wall": wall / count, "nps": nodes / cpu}
+        )
+    return sorted(passes, key=lambda figures: figures["cpu"])[len(passes) // 2]
 
 
 def run_python(cases: list[tuple[Any, int]]) -> dict[str, float]:

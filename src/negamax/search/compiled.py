@@ -113,6 +113,7 @@ class CompiledSolver:
         self.works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64)]
         self.state = self.works[0][: kernel.STATE_SIZE]
         self.tag = 0
+        self._solve_entries: dict[type, Callable[..., Any]] = {}
         self._user_stopped = False
         self.helper_nodes = 0
         """The nodes the helpers searched in the last solve."""
@@ -165,10 +166,26 @@ class CompiledSolver:
         lean path that Pons' benchmark measures (no best move, no limits, no result)."""
         spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
         if self.threads == 1:
-            value = kernel.solve(spec, current, mask, moves, self._next_tag(True), NO_LIMIT, self.table, self.works[0])
+            solve = self._solve_entries.get(type(spec)) or self._solve_entry(spec)
+            value = solve(spec, current, mask, moves, self._next_tag(True), NO_LIMIT, self.table, self.works[0])
             return int(value), int(self.state[kernel.STATE_NODES])
         nodes = self._search(spec, current, mask, moves, self._next_tag(True), NO_LIMIT, SearchLimits(), None, None)
         return int(self.state[kernel.STATE_LOWER]), nodes
+
+    def _solve_entry(self, spec: Any) -> Callable[..., Any]:
+        """``kernel.solve`` as compiled for this game, called without numba's dispatch
+        (which types every argument at every call: a microsecond, a tenth of an End-Easy
+        solve); until it is compiled, the dispatcher itself."""
+        from numba import typeof
+
+        arguments = (spec, 0, 0, 0, 0, 0, self.table, self.works[0])
+        types = tuple(typeof(argument) for argument in arguments)  # type: ignore[no-untyped-call]
+        compiled: Any = kernel.solve.overloads.get(types)
+        if compiled is None:
+            return kernel.solve
+        entry: Callable[..., Any] = compiled.entry_point
+        self._solve_entries[type(spec)] = entry
+        return entry
 
     def solve(
         self,
