@@ -52,7 +52,7 @@ class CompiledSolver:
     ``close()`` ends them (so does leaving a ``with`` block, collecting the solver, or
     exiting). The main worker, in this thread, searches alone for ``HELPERS_AFTER_NODES``
     nodes (small solves never pay for helpers). Then it starts over on the warm table and
-    publishes split points (YBWC): each node with 16 or more empty cells whose first two
+    publishes split points (YBWC): each node with 20 or more empty cells whose first two
     children failed to cut. Helpers search that node's other children, from the last one back, with
     its window; the owner puts off a child another worker is in and, once only those are
     left, helps below them (see ``compiled_kernel``). Helpers only ever add proven bounds
@@ -61,7 +61,9 @@ class CompiledSolver:
 
     Measured, 2 workers against 1 on the 20 Begin-Hard positions of the benchmark (wall
     time, each position solved by both in one process, on a busy machine): 1.53x when a
-    node was published after its first child, 1.59x after two.
+    node with 16 or more empty cells was published after its first child, 1.59x after
+    two; with 20 or more empty cells, 1.60-1.67x on the first 10 and 1.69x on the next 10.
+    With helper processes instead of threads, 1.52x against 1.57x (first 10, 16 cells).
 
     Threads are the default because they measured faster than processes for the design
     before this one (1.26-1.43x against 1.11-1.23x on the first 10 Begin-Hard positions):
