@@ -3,11 +3,12 @@
 For each set: positions, correct, mean nodes, mean CPU time and nodes per CPU-second of
 the compiled engine on one worker (the figures comparable with Pons' C++ solver, which
 also times the solve alone), then the wall time per position with one worker per core
-(helper processes sharing the table) and the speed-up, and the pure-Python engine on
-the sets where it finishes in reasonable time.
+(helper threads sharing the table) and the speed-up, and the pure-Python engine on the
+sets where it finishes in reasonable time. Short sets are timed over several passes (see
+``run_compiled``).
 
-Run: ``python benchmarks/connect4_sets.py`` (about 5 minutes on 2 cores; ``--quick`` for
-a shorter sample).
+Run: ``python benchmarks/connect4_sets.py`` (about 8 minutes on 2 cores; ``--quick`` for
+a shorter sample, ``--only SET`` for some sets).
 """
 
 from __future__ import annotations

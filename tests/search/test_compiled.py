@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -149,3 +150,27 @@ def test_three_workers_share_one_table() -> None:
         for moves, expected in _cases("Test_L1_R2")[6:9]:
             position = GAME.new_position(moves)
             assert single.solve_value(position)[0] == triple.solve_value(position)[0] == expected
+
+
+def test_helpers_join_a_solve_that_starts_while_they_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The CLI's case: warm_up starts the helpers loading the kernel (from numba's disk
+    # cache in a new process: a fraction of a second) and the solve begins at once, so
+    # the helper is not ready when the main worker would split. The main worker goes on
+    # alone a while, then looks again (it once went on alone to the end).
+    from negamax.search import solver_helpers
+
+    moves, expected = _cases("Test_L1_R3")[1]
+    position = GAME.new_position(moves)
+    with CompiledSolver(threads=2) as compiling:  # compile first: the delay below stands for loading
+        compiling.warm_up(position, wait_for_helpers=True)
+    help_when_loaded = solver_helpers._help
+
+    def slow_help(spec: object, area: int, table: object, work: object) -> int:
+        time.sleep(0.1)
+        return help_when_loaded(spec, area, table, work)
+
+    monkeypatch.setattr(solver_helpers, "_help", slow_help)
+    with CompiledSolver(threads=2) as double:
+        double.warm_up(position)
+        assert double.solve_value(position)[0] == expected
+        assert double.helper_nodes > 0
