@@ -5,7 +5,8 @@ the compiled engine on one worker (the figures comparable with Pons' C++ solver,
 also times the solve alone), then the wall time per position with one worker per core
 (helper threads sharing the table) and the speed-up, and the pure-Python engine on the
 sets where it finishes in reasonable time. Short sets are timed over several passes (see
-``run_compiled``).
+``run_compiled``); on long ones, each position is solved by one worker and by all cores
+in turn (see ``run_paired``).
 
 Run: ``python benchmarks/connect4_sets.py`` (about 8 minutes on 2 cores; ``--quick`` for
 a shorter sample, ``--only SET`` for some sets).
@@ -73,6 +74,35 @@ def run_compiled(solver: CompiledSolver, cases: list[tuple[Any, int]]) -> dict[s
     return sorted(passes, key=lambda figures: figures["cpu"])[len(passes) // 2]
 
 
+def run_paired(single: CompiledSolver, multi: CompiledSolver, cases: list[tuple[Any, int]]) -> list[dict[str, float]]:
+    """Solve every case with both solvers, one right after the other (which one first
+    alternates), so that a change in the machine's load between them weighs on both; the
+    figures of each, as ``run_compiled``'s."""
+    single.warm_up(cases[0][0])
+    multi.warm_up(cases[0][0], wait_for_helpers=True)
+    totals = [{"correct": 0.0, "nodes": 0.0, "cpu": 0.0, "wall": 0.0} for _ in range(2)]
+    for number, (position, expected) in enumerate(cases):
+        for which in (0, 1) if number % 2 == 0 else (1, 0):
+            solver = (single, multi)[which]
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            value, searched = solver.solve_value(position)
+            totals[which]["cpu"] += time.process_time() - start_cpu
+            totals[which]["wall"] += time.perf_counter() - start_wall
+            totals[which]["correct"] += value == expected
+            totals[which]["nodes"] += searched
+    count = len(cases)
+    return [
+        {
+            "correct": figures["correct"],
+            "nodes": figures["nodes"] / count,
+            "cpu": figures["cpu"] / count,
+            "wall": figures["wall"] / count,
+            "nps": figures["nodes"] / figures["cpu"],
+        }
+        for figures in totals
+    ]
+
+
 def run_python(cases: list[tuple[Any, int]]) -> dict[str, float]:
     correct = nodes = 0
     start = time.process_time()
@@ -107,14 +137,20 @@ def main() -> None:
         if arguments.only and label not in arguments.only:
             continue
         cases = load(name, max(count // 10, 5) if arguments.quick else count)
-        one = run_compiled(single, cases)
+        paired = False
+        if multi is not None and pons_cpu * len(cases) >= MIN_SECONDS:
+            one, many = run_paired(single, multi, cases)
+            paired = True
+        else:
+            one = run_compiled(single, cases)
         line = (
             f"{label:<14}{len(cases):>10}{int(one['correct']):>9}{one['nodes']:>13,.1f}{pons_nodes:>12,}"
             f"{one['nodes'] / pons_nodes:>7.2f}{duration_text(one['cpu']):>11}{duration_text(pons_cpu):>11}"
             f"{one['cpu'] / pons_cpu:>7.2f}{one['nps'] / 1e6:>10.2f}"
         )
         if multi:
-            many = run_compiled(multi, cases)
+            if not paired:
+                many = run_compiled(multi, cases)
             assert many["correct"] == one["correct"], "workers changed a value"
             line += f"{duration_text(many['wall']):>14}{one['wall'] / many['wall']:>8.2f}x"
         print(line, flush=True)
