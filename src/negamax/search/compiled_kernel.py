@@ -35,7 +35,6 @@ Limits: scores within ±31 (boards of at most 62 cells) and keys below ``TABLE_S
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from negamax.core.compiled import (
@@ -598,33 +597,3 @@ def narrow(spec, current, mask, moves, lower, upper, table, work):  # type: igno
         work[STATE_UPPER] = upper
         work[STATE_PROBES] = probes
     return lower
-
-
-@njit(cache=True)
-def child_order(spec, current, mask, moves):  # type: ignore[no-untyped-def]
-    """The moves the kernel would search at this node, in its order (0 where unused)."""
-    order = np.zeros(MAX_SLOTS, dtype=np.int64)
-    possible = playable_cells(spec, mask)
-    if winning_cells(spec, current, mask) & possible:
-        return order
-    opponent_winning = winning_cells(spec, current ^ mask, mask)
-    forced = possible & opponent_winning
-    if forced:
-        possible = forced
-    candidates = possible & ~unsafe_cells(spec, opponent_winning)
-    slots = move_slots(spec)
-    scores = np.full(MAX_SLOTS, -1, dtype=np.int64)
-    count = 0
-    for slot in range(slots.shape[0]):
-        move = candidates & slots[slot]
-        if move:
-            score = popcount(winning_cells(spec, current | move, mask))
-            position = count
-            while position > 0 and scores[position - 1] < score:
-                order[position] = order[position - 1]
-                scores[position] = scores[position - 1]
-                position -= 1
-            order[position] = move
-            scores[position] = score
-            count += 1
-    return order
