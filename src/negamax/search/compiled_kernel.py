@@ -79,7 +79,7 @@ STATE_VERSIONS = STATE_SIZE + 3
 STATE_TASK = STATE_SIZE + 4
 """``find_task`` leaves its task here: block, child, version, current, mask, moves,
 alpha, beta, move."""
-SCRATCH = STATE_TASK + 9
+SCRATCH = STATE_TASK + 8
 MAX_SLOTS = 16
 MAX_PLIES = 64
 WORK_SIZE = SCRATCH + MAX_PLIES * 3 * MAX_SLOTS
@@ -434,17 +434,17 @@ def run_task(spec, task, table, work):  # type: ignore[no-untyped-def]
     """Search the child ``find_task`` took from split point ``task``, watching that split
     point; mark the child done if the search finished, and forget an abort (it only
     meant unwinding to here). The caller restores its own watch."""
-    index = work[STATE_TASK + 1]
-    version = work[STATE_TASK + 2]
+    index = work[STATE_TASK]
+    version = work[STATE_TASK + 1]
     work[STATE_WATCH_SLOT] = task + SPLIT_VERSION
     work[STATE_WATCH_VERSION] = version
     negamax_shared(
         spec,
-        work[STATE_TASK + 3] ^ work[STATE_TASK + 4],
-        work[STATE_TASK + 4] | work[STATE_TASK + 8],
-        work[STATE_TASK + 5] + 1,
-        -work[STATE_TASK + 7],
+        work[STATE_TASK + 2] ^ work[STATE_TASK + 3],
+        work[STATE_TASK + 3] | work[STATE_TASK + 7],
+        work[STATE_TASK + 4] + 1,
         -work[STATE_TASK + 6],
+        -work[STATE_TASK + 5],
         table,
         work,
     )
@@ -518,15 +518,14 @@ def find_task(spec, table, work, min_moves):  # type: ignore[no-untyped-def]
             if current & ~mask != 0 or popcount(mask) != moves or not -SCORE_OFFSET < alpha < beta < SCORE_OFFSET:
                 continue
             table[block + SPLIT_STATES + child] = TAKEN
-            work[STATE_TASK] = block
-            work[STATE_TASK + 1] = child
-            work[STATE_TASK + 2] = version
-            work[STATE_TASK + 3] = current
-            work[STATE_TASK + 4] = mask
-            work[STATE_TASK + 5] = moves
-            work[STATE_TASK + 6] = alpha
-            work[STATE_TASK + 7] = beta
-            work[STATE_TASK + 8] = move
+            work[STATE_TASK] = child
+            work[STATE_TASK + 1] = version
+            work[STATE_TASK + 2] = current
+            work[STATE_TASK + 3] = mask
+            work[STATE_TASK + 4] = moves
+            work[STATE_TASK + 5] = alpha
+            work[STATE_TASK + 6] = beta
+            work[STATE_TASK + 7] = move
             return block
     return 0
 
