@@ -8,12 +8,14 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from negamax.core.score import Bound
 from negamax.core.types import SearchLimits
-from negamax.games.connect4 import Connect4Game
+from negamax.games.connect4 import Connect4Game, mirror
 from negamax.games.tictactoe import TicTacToe
+from negamax.search import compiled_kernel as kernel
 from negamax.search import solve
 from negamax.search.compiled import CompiledSolver, pons_to_distance
 
@@ -132,7 +134,7 @@ def test_helpers_take_work_off_the_main_worker() -> None:
     single = CompiledSolver(threads=1)
     with CompiledSolver(threads=2) as double:
         double.warm_up(GAME.new_position(""), wait_for_helpers=True)
-        alone = main = 0
+        alone = main = put_off = 0
         for moves, expected in _cases("Test_L1_R2")[:6]:
             position = GAME.new_position(moves)
             value, nodes = single.solve_value(position)
@@ -140,7 +142,39 @@ def test_helpers_take_work_off_the_main_worker() -> None:
             assert value == shared_value == expected
             alone += nodes
             main += shared_nodes - double.helper_nodes
+            put_off += int(double.state[kernel.STATE_PUT_OFF])
         assert main < 0.9 * alone
+        assert put_off > 0  # the workers met at transpositions, and one gave way
+
+
+def test_a_child_another_worker_is_in_is_put_off_and_still_searched() -> None:
+    # Marks planted as if another worker were in every position two plies down: the
+    # worker puts those children off, comes back to them, and still finds the exact value.
+    # It leaves no marks of its own behind (it may replace a planted one while it is in
+    # that position, and then clears it).
+    moves, expected = _cases("Test_L1_R2")[0]
+    root = GAME.new_position(moves)
+    marks = {}
+    for first in root.legal_moves():
+        root.play(first)
+        for second in root.legal_moves():
+            root.play(second)
+            key = root.key()
+            index = min(key, mirror(key)) % kernel.TABLE_SIZE
+            marks[kernel.BUSY_BASE + index % kernel.BUSY_SIZE] = index * kernel.BUSY_FACTOR + 2  # area 1
+            root.undo(second)
+        root.undo(first)
+    table = np.zeros(kernel.TABLE_LENGTH, dtype=np.int64)
+    work = np.zeros(kernel.WORK_SIZE, dtype=np.int64)
+    for slot, mark in marks.items():
+        table[slot] = mark
+    work[kernel.STATE_PUBLISH] = 1  # area 0: the shared search, alone
+    spec, current, mask, count = root.compiled_form()
+    assert kernel.solve(spec, current, mask, count, 1, 1 << 62, table, work) == expected
+    assert work[kernel.STATE_PUT_OFF] > 0
+    busy = table[kernel.BUSY_BASE : kernel.BUSY_BASE + kernel.BUSY_SIZE]
+    left = {int(slot) + kernel.BUSY_BASE: int(busy[slot]) for slot in np.flatnonzero(busy)}
+    assert left.items() <= marks.items()
 
 
 def test_three_workers_share_one_table() -> None:

@@ -54,15 +54,21 @@ class CompiledSolver:
     nodes (small solves never pay for helpers). Then it starts over on the warm table and
     publishes split points (YBWC): each node with 20 or more empty cells whose first two
     children failed to cut. Helpers search that node's other children, from the last one back, with
-    its window; the owner puts off a child another worker is in and, once only those are
-    left, helps below them (see ``compiled_kernel``). Helpers only ever add proven bounds
-    to the table, so the value is the main worker's and never depends on the number of
-    workers; node counts vary from run to run.
+    its window; the owner puts off a child another worker took and, once only those are
+    left, helps below them (see ``compiled_kernel``). Workers also mark the shared nodes
+    they are in, and put off a child another worker reached by another path
+    (a transposition) until their other children are done. Helpers only ever add proven
+    bounds to the table, so the value is the main worker's and never depends on the number
+    of workers; node counts vary from run to run.
 
     Measured, 2 workers against 1 on the 20 Begin-Hard positions of the benchmark (wall
     time, each position solved by both in one process, on a busy machine): 1.53x when a
     node with 16 or more empty cells was published after its first child, 1.59x after
     two; with 20 or more empty cells, 1.60-1.67x on the first 10 and 1.69x on the next 10.
+    Putting off transpositions took the 20 from 1.56x to 1.66x and from 1.65x to 1.73x
+    (two paired runs), and waiting for a child another worker took (instead of searching
+    it too) to 1.72x. The next 20 positions gain less (1.36x to 1.39x): two of them take
+    most of the time, and there the helper mostly searches nodes that are cut later.
     With helper processes instead of threads, 1.52x against 1.57x (first 10, 16 cells).
     The empty board: 133.3 s wall against 179.5 s on one worker (1.35x).
 
@@ -265,6 +271,7 @@ class CompiledSolver:
         # points; the helpers search children of those (see compiled_kernel).
         table = self.table
         table[kernel.SPLIT_HEADER : kernel.SPLIT_BASE + self.threads * kernel.SPLIT_AREA] = 0
+        table[kernel.BUSY_BASE : kernel.BUSY_BASE + kernel.BUSY_SIZE] = 0
         table[kernel.SPLIT_TAG] = tag
         table[kernel.SPLIT_WORKERS] = self.threads
         table[kernel.SPLIT_RUN] = 1
