@@ -147,23 +147,30 @@ def test_helpers_take_work_off_the_main_worker() -> None:
         assert put_off > 0  # the workers met at transpositions, and one gave way
 
 
-def test_a_child_another_worker_is_in_is_put_off_and_still_searched() -> None:
+def _mark_as_busy(position: object, plies: int, marks: dict[int, int]) -> None:
+    """Marks as if worker area 1 were in every position up to ``plies`` moves down."""
+    assert isinstance(position, type(GAME.new_position("")))
+    for move in position.legal_moves():
+        position.play(move)
+        if not position.is_terminal():
+            key = position.key()
+            index = min(key, mirror(key)) % kernel.TABLE_SIZE
+            marks[kernel.BUSY_BASE + index % kernel.BUSY_SIZE] = index * kernel.BUSY_FACTOR + 2
+            if plies > 1:
+                _mark_as_busy(position, plies - 1, marks)
+        position.undo(move)
+
+
+@pytest.mark.parametrize("number", range(4))
+def test_a_child_another_worker_is_in_is_put_off_and_still_searched(number: int) -> None:
     # Marks planted as if another worker were in every position two plies down: the
     # worker puts those children off, comes back to them, and still finds the exact value.
     # It leaves no marks of its own behind (it may replace a planted one while it is in
     # that position, and then clears it).
-    moves, expected = _cases("Test_L1_R2")[0]
+    moves, expected = _cases("Test_L1_R2")[number]
     root = GAME.new_position(moves)
-    marks = {}
-    for first in root.legal_moves():
-        root.play(first)
-        for second in root.legal_moves():
-            root.play(second)
-            key = root.key()
-            index = min(key, mirror(key)) % kernel.TABLE_SIZE
-            marks[kernel.BUSY_BASE + index % kernel.BUSY_SIZE] = index * kernel.BUSY_FACTOR + 2  # area 1
-            root.undo(second)
-        root.undo(first)
+    marks: dict[int, int] = {}
+    _mark_as_busy(root, 2, marks)
     table = np.zeros(kernel.TABLE_LENGTH, dtype=np.int64)
     work = np.zeros(kernel.WORK_SIZE, dtype=np.int64)
     for slot, mark in marks.items():

@@ -121,11 +121,11 @@ SPLIT_STATES = SPLIT_MOVES + MAX_SLOTS
 """Per child: FREE, TAKEN (a worker is searching it) or DONE."""
 WAIT_LOOKS = 1 << 22
 """How often a worker whose only children left are being searched by others looks for
-work below them (about a second) before it searches one of them too. Searching it at once
-made the worker follow the other one down, node for node (measured, 2 workers against 1,
-searching at once against waiting: Begin-Hard's first 20 positions 1.71x against 1.72x,
-its positions 21 and 23 from 0 1.26x against 1.31x and 1.37x against 1.45x); the limit
-keeps a solve going if a helper died."""
+work below them (a fraction of a second) before it searches one of them too. Searching
+it at once made the worker follow the other one down, node for node (measured, 2 workers
+against 1, searching at once against waiting: Begin-Hard's first 20 positions 1.71x
+against 1.72x, its positions 21 and 23 from 0 1.26x against 1.31x and 1.37x against
+1.45x); the limit keeps a solve going if a helper died."""
 ABORTED = 2
 """``work[STATE_STOP]`` when a worker unwinds to where it took a child (the solver stops
 workers with 1)."""
