@@ -387,16 +387,16 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
     )
     if settled:
         return value
-    busy = BUSY_BASE + index % BUSY_SIZE
+    busy_slot = BUSY_BASE + index % BUSY_SIZE
     mark = index * BUSY_FACTOR + work[STATE_PUBLISH]
-    other = table[busy]
+    other = table[busy_slot]
     if exclusive != 0 and other != 0 and other != mark and other // BUSY_FACTOR == index:
         return BUSY
-    table[busy] = mark
+    table[busy_slot] = mark
     alpha_original = alpha
     best, best_slot = search_shared(spec, current, mask, moves, alpha, beta, count, table, work)
-    if table[busy] == mark:
-        table[busy] = 0
+    if table[busy_slot] == mark:
+        table[busy_slot] = 0
     if work[STATE_STOP] != 0:
         return 0
     node_store(index, identity, best, best_slot, alpha_original, beta, table)
