@@ -50,11 +50,16 @@ def load(name: str, count: int) -> list[tuple[Any, int]]:
     return [(GAME.new_position(moves), int(score)) for moves, score in (line.split() for line in lines)]
 
 
+def per_position(correct: float, nodes: float, cpu: float, wall: float, count: int) -> dict[str, float]:
+    """A set's totals as the figures the table prints."""
+    return {"correct": correct, "nodes": nodes / count, "cpu": cpu / count, "wall": wall / count, "nps": nodes / cpu}
+
+
 def run_compiled(solver: CompiledSolver, cases: list[tuple[Any, int]]) -> dict[str, float]:
     """Solve every case once per pass; a set whose pass takes under ``MIN_SECONDS`` gets
     ``SHORT_PASSES`` passes (one pass of End-Easy takes 10 ms: a single hiccup of the
     machine would show), and the figures are the pass with the median CPU time. Before
-    each pass, reading ``EVICT_BYTES`` of other memory empties the CPU caches, so no pass
+    each pass, reading ``EVICT`` (other memory) empties the CPU caches, so no pass
     finds the table's lines warm from the one before."""
     solver.warm_up(cases[0][0], wait_for_helpers=True)
     passes: list[dict[str, float]] = []
@@ -67,10 +72,7 @@ def run_compiled(solver: CompiledSolver, cases: list[tuple[Any, int]]) -> dict[s
             correct += value == expected
             nodes += searched
         cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
-        count = len(cases)
-        passes.append(
-            {"correct": correct, "nodes": nodes / count, "cpu": cpu / count, "wall": wall / count, "nps": nodes / cpu}
-        )
+        passes.append(per_position(correct, nodes, cpu, wall, len(cases)))
     return sorted(passes, key=lambda figures: figures["cpu"])[len(passes) // 2]
 
 
@@ -90,15 +92,8 @@ def run_paired(single: CompiledSolver, multi: CompiledSolver, cases: list[tuple[
             totals[which]["wall"] += time.perf_counter() - start_wall
             totals[which]["correct"] += value == expected
             totals[which]["nodes"] += searched
-    count = len(cases)
     return [
-        {
-            "correct": figures["correct"],
-            "nodes": figures["nodes"] / count,
-            "cpu": figures["cpu"] / count,
-            "wall": figures["wall"] / count,
-            "nps": figures["nodes"] / figures["cpu"],
-        }
+        per_position(figures["correct"], figures["nodes"], figures["cpu"], figures["wall"], len(cases))
         for figures in totals
     ]
 

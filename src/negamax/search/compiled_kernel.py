@@ -79,8 +79,8 @@ STATE_WATCH_VERSION = STATE_SIZE + 2
 STATE_VERSIONS = STATE_SIZE + 3
 """The versions this worker has handed out."""
 STATE_TASK = STATE_SIZE + 4
-"""``find_task`` leaves its task here: block, child, version, current, mask, moves,
-alpha, beta, move."""
+"""``find_task`` leaves its task here: child, version, current, mask, moves, alpha, beta,
+move (it returns the block)."""
 STATE_EXCLUSIVE = STATE_TASK + 8
 """Set by a parent just before it searches a child it may put off; the child reads and
 clears it on entry, and answers ``BUSY`` if another worker is searching it."""
