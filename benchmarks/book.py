@@ -31,7 +31,7 @@ from negamax.parallel.book_build import build_book
 from negamax.parallel.cases import read_cases
 from negamax.parallel.pools import make_pool
 from negamax.parallel.worker import BatchJob
-from negamax.search.compiled import CompiledSolver
+from negamax.search.compiled.placement import CompiledSolver
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 GAME = get_game("connect4")

@@ -25,7 +25,7 @@ import numpy as np
 from negamax.cli.report import duration_text
 from negamax.games.connect4 import Connect4Game
 from negamax.search import solve
-from negamax.search.compiled import CompiledSolver
+from negamax.search.compiled.placement import CompiledSolver
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 GAME = Connect4Game()

@@ -13,7 +13,7 @@ import os
 import time
 
 from negamax.games.connect4 import Connect4Game
-from negamax.search.compiled import CompiledSolver
+from negamax.search.compiled.placement import CompiledSolver
 
 PONS_CPU_SECONDS = 425.0
 

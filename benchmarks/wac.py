@@ -19,7 +19,7 @@ import chess
 from negamax.core.types import SearchLimits
 from negamax.engines.engine import ENGINES, Engine
 from negamax.games.chess import ChessGame
-from negamax.search import deepening_kernel as kernel
+from negamax.search.compiled import move_list_kernel as kernel
 
 FEATURES = {
     "check-extension": kernel.CHECK_EXTENSION,
@@ -53,12 +53,12 @@ def main() -> None:
     engine = Engine(ChessGame(), hash_mib=arguments.hash, engine=arguments.engine)
     engine.warm_up()
     if arguments.without:
-        from negamax.search.compiled_deepening import CompiledDeepening
+        from negamax.search.compiled.move_list import CompiledSearcher
 
         features = kernel.ALL_FEATURES
         for name in arguments.without:
             features &= ~FEATURES[name]
-        searcher = CompiledDeepening(arguments.hash, features=features)
+        searcher = CompiledSearcher(arguments.hash, features=features)
         analyse = searcher.search
     else:
         analyse = engine.analyse

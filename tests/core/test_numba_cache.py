@@ -38,9 +38,9 @@ def test_digest_changes_with_any_kernel_source_and_only_with_them(tmp_path: Path
 
 def test_kernels_and_game_primitives_are_stamped_with_the_package_digest() -> None:
     from negamax.games import connect4_compiled, draughts_compiled  # noqa: F401
-    from negamax.search import compiled_kernel, deepening_kernel
+    from negamax.search.compiled import move_list_kernel, placement_kernel
 
-    for dispatcher in (compiled_kernel.solve, deepening_kernel.search, draughts_compiled.generate):
+    for dispatcher in (placement_kernel.solve, move_list_kernel.search, draughts_compiled.generate):
         locator = dispatcher._cache._impl.locator
         assert type(locator).negamax_package_locator
         _own_stamp, digest = locator.get_source_stamp()

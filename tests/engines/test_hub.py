@@ -36,9 +36,9 @@ def compiled_kernel_on_disk() -> None:
     """Compile the draughts kernel once here, so each engine below loads it from numba's
     cache within its ``init``."""
     from negamax.games.draughts import DraughtsGame
-    from negamax.search.compiled_deepening import CompiledDeepening
+    from negamax.search.compiled.move_list import CompiledSearcher
 
-    CompiledDeepening(hash_mib=1).warm_up(DraughtsGame("draughts").new_position(None))
+    CompiledSearcher(hash_mib=1).warm_up(DraughtsGame("draughts").new_position(None))
 
 
 def test_the_client_plays_complete_games_with_it() -> None:

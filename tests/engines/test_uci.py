@@ -28,9 +28,9 @@ def compiled_kernel_on_disk() -> None:
     """Compile the chess kernel once here (a fresh install takes tens of seconds), so each
     engine process below loads it from numba's cache in well under a second."""
     from negamax.games.chess import ChessGame
-    from negamax.search.compiled_deepening import CompiledDeepening
+    from negamax.search.compiled.move_list import CompiledSearcher
 
-    CompiledDeepening(hash_mib=1).warm_up(ChessGame().new_position(None))
+    CompiledSearcher(hash_mib=1).warm_up(ChessGame().new_position(None))
 
 
 @pytest.fixture

@@ -124,7 +124,7 @@ def _mates_after(board: chess.Board, reply: chess.Move, moves: int) -> bool:
 )
 def test_mates_are_found_and_are_real(fen: str, moves: int) -> None:
     position = GAME.new_position(fen)
-    result = search(position, SearchLimits(depth=2 * moves + 1, time=60))
+    result = search(position, SearchLimits(depth=2 * moves + 1, time=60), engine="python")
     assert result.score == win_in(2 * moves - 1)
     board = chess.Board(fen)
     board.push(result.best_move)

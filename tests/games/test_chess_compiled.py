@@ -89,7 +89,7 @@ def test_moves_translate_both_ways() -> None:
     position = GAME.new_position(POSITION_4)
     board = position.board
     for move in board.legal_moves:
-        assert position.compiled_line([chess_compiled.encode(board, move)]) == [move]
+        assert position.moves_from_codes([chess_compiled.encode(board, move)]) == [move]
 
 
 def test_repetitions_in_the_game_history_are_seen() -> None:

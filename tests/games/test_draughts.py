@@ -47,7 +47,7 @@ def test_the_maximum_capture_is_compulsory() -> None:
     # 32x21 takes one man; 32x23x12 takes two, so it is the only legal move
     position = INTERNATIONAL.new_position("W:W32:B27,28,18")
     assert position.legal_moves() == ["32x23x12"] == sorted(their_moves(position.board))
-    result = search(position, SearchLimits(depth=2))
+    result = search(position, SearchLimits(depth=2), engine="python")
     assert result.best_move == "32x23x12"
 
 
@@ -86,11 +86,11 @@ def test_draws_by_repetition_and_the_terminal_values() -> None:
 def test_the_search_finds_a_shot_and_a_won_race() -> None:
     # 33-28 forces 22x33, then 38x29x18x7... White wins men: the search sees the combination
     position = INTERNATIONAL.new_position("W:W27,28,32,33,37,38:B8,12,13,17,18")
-    result = search(position, SearchLimits(depth=6))
+    result = search(position, SearchLimits(depth=6), engine="python")
     assert result.score > 100 and result.best_move in position.legal_moves()
     # two men against one far from promotion: White wins
     race = DraughtsGame("checkers").new_position("W:W17,18:B1")
-    assert search(race, SearchLimits(depth=8)).score > 0
+    assert search(race, SearchLimits(depth=8), engine="python").score > 0
 
 
 def test_bad_input_gets_clear_errors() -> None:

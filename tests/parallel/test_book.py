@@ -20,7 +20,7 @@ from negamax.parallel.book_build import build_book, enumerate_levels
 from negamax.parallel.cases import Case
 from negamax.parallel.pools import serial_pool
 from negamax.parallel.worker import BatchJob
-from negamax.search.compiled import CompiledSolver
+from negamax.search.compiled.placement import CompiledSolver
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GAME = get_game("connect4")

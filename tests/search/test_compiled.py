@@ -15,9 +15,9 @@ from negamax.core.score import Bound
 from negamax.core.types import SearchLimits
 from negamax.games.connect4 import Connect4Game, mirror
 from negamax.games.tictactoe import TicTacToe
-from negamax.search import compiled_kernel as kernel
 from negamax.search import solve
-from negamax.search.compiled import CompiledSolver, pons_to_distance
+from negamax.search.compiled import placement_kernel as kernel
+from negamax.search.compiled.placement import CompiledSolver, pons_to_distance
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GAME = Connect4Game()
@@ -108,7 +108,7 @@ def test_limits_and_stop_give_proven_bounds(solver: CompiledSolver) -> None:
     timed = solver.solve(empty, SearchLimits(time=0.3))
     assert not timed.completed and timed.lower <= timed.upper
     progress: list[object] = []
-    solver.solve(GAME.new_position("4453"), SearchLimits(time=0.6), on_progress=progress.append)
+    solver.solve(GAME.new_position("4453"), SearchLimits(time=0.6), on_iteration=progress.append)
     assert progress  # reported while the kernel ran
 
 
@@ -176,7 +176,7 @@ def test_a_child_another_worker_is_in_is_put_off_and_still_searched(number: int)
     for slot, mark in marks.items():
         table[slot] = mark
     work[kernel.STATE_PUBLISH] = 1  # area 0: the shared search, alone
-    spec, current, mask, count = root.compiled_form()
+    spec, current, mask, count = root.placement_form()
     assert kernel.solve(spec, current, mask, count, 1, 1 << 62, table, work) == expected
     assert work[kernel.STATE_PUT_OFF] > 0
     busy = table[kernel.BUSY_BASE : kernel.BUSY_BASE + kernel.BUSY_SIZE]
@@ -198,7 +198,7 @@ def test_helpers_join_a_solve_that_starts_while_they_load(monkeypatch: pytest.Mo
     # cache in a new process: a fraction of a second) and the solve begins at once, so
     # the helper is not ready when the main worker would split. The main worker goes on
     # alone a while, then looks again (it once went on alone to the end).
-    from negamax.search import solver_helpers
+    from negamax.search.compiled import placement_helpers as solver_helpers
 
     moves, expected = _cases("Test_L1_R3")[1]
     position = GAME.new_position(moves)

@@ -17,8 +17,8 @@ from negamax.games.chess import ChessGame
 from negamax.search import search
 from negamax.search.params import options_for
 
-kernel = pytest.importorskip("negamax.search.deepening_kernel")
-from negamax.search.compiled_deepening import CompiledDeepening  # noqa: E402
+kernel = pytest.importorskip("negamax.search.compiled.move_list_kernel")
+from negamax.search.compiled.move_list import CompiledSearcher  # noqa: E402
 
 GAME = ChessGame()
 WAC = Path(__file__).resolve().parents[1] / "data" / "chess" / "wac.epd"
@@ -35,8 +35,8 @@ POSITIONS = [
 
 
 @pytest.fixture(scope="module")
-def searcher() -> CompiledDeepening:
-    return CompiledDeepening(hash_mib=16)
+def searcher() -> CompiledSearcher:
+    return CompiledSearcher(hash_mib=16)
 
 
 def python_value(fen: str, depth: int) -> int:
@@ -51,7 +51,7 @@ def python_value(fen: str, depth: int) -> int:
     ids=["plain", "ordered-pvs"],
 )
 def test_without_pruning_it_computes_the_python_fixed_depth_value(fen: str, features: int) -> None:
-    searcher = CompiledDeepening(hash_mib=1, features=features)
+    searcher = CompiledSearcher(hash_mib=1, features=features)
     for depth in (1, 2, 3):
         result = searcher.search(GAME.new_position(fen), SearchLimits(depth=depth))
         assert result.score == python_value(fen, depth), (fen, depth)
@@ -66,7 +66,7 @@ def test_without_pruning_it_computes_the_python_fixed_depth_value(fen: str, feat
         ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3),  # WAC.003's line
     ],
 )
-def test_every_feature_on_still_finds_the_shortest_mate(searcher: CompiledDeepening, fen: str, moves: int) -> None:
+def test_every_feature_on_still_finds_the_shortest_mate(searcher: CompiledSearcher, fen: str, moves: int) -> None:
     result = searcher.search(GAME.new_position(fen), SearchLimits(time=20))
     assert result.score == win_in(2 * moves - 1)
     board = chess.Board(fen)
@@ -75,7 +75,7 @@ def test_every_feature_on_still_finds_the_shortest_mate(searcher: CompiledDeepen
     assert board.is_checkmate() and len(result.pv) == 2 * moves - 1
 
 
-def test_a_lost_position_reports_its_loss(searcher: CompiledDeepening) -> None:
+def test_a_lost_position_reports_its_loss(searcher: CompiledSearcher) -> None:
     # Black to move is mated at once (Qh5xf7 has happened): no move, score -WIN
     mated = searcher.search(GAME.new_position("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"))
     assert (mated.best_move, mated.score) == (None, -WIN)
@@ -84,7 +84,7 @@ def test_a_lost_position_reports_its_loss(searcher: CompiledDeepening) -> None:
     assert result.score == loss_in(2)
 
 
-def test_it_solves_the_first_wac_positions_at_a_fixed_node_budget(searcher: CompiledDeepening) -> None:
+def test_it_solves_the_first_wac_positions_at_a_fixed_node_budget(searcher: CompiledSearcher) -> None:
     solved = []
     lines = [line for line in WAC.read_text().splitlines() if line and not line.startswith("#")]
     for line in lines[:30]:
@@ -96,7 +96,7 @@ def test_it_solves_the_first_wac_positions_at_a_fixed_node_budget(searcher: Comp
     assert len(solved) >= 27, solved  # measured: 29 of 30 (not WAC.002, a pawn ending)
 
 
-def test_limits_are_honoured(searcher: CompiledDeepening) -> None:
+def test_limits_are_honoured(searcher: CompiledSearcher) -> None:
     position = GAME.new_position("startpos")
     start = time.perf_counter()
     timed = searcher.search(position, SearchLimits(time=0.3))
@@ -128,7 +128,7 @@ def test_draughts_without_pruning_computes_the_python_fixed_depth_value(text: st
     from negamax.games.draughts import DraughtsGame
 
     game = DraughtsGame("draughts")
-    searcher = CompiledDeepening(hash_mib=1, features=kernel.EXACT_FEATURES)
+    searcher = CompiledSearcher(hash_mib=1, features=kernel.EXACT_FEATURES)
     options = dataclasses.replace(options_for("alphabeta"), quiescence=True)
     for depth in (1, 2, 3):
         compiled = searcher.search(game.new_position(text), SearchLimits(depth=depth)).score
@@ -141,5 +141,5 @@ def test_draughts_every_feature_on_avoids_the_losing_recapture() -> None:
 
     # 37x28 lets Black shoot 19-23 28x19 13x24x35 and win a man; 38x27 holds
     position = DraughtsGame("draughts").new_position("start moves 32-28 18-23 35-30 23x32")
-    result = CompiledDeepening(hash_mib=16).search(position, SearchLimits(depth=8))
+    result = CompiledSearcher(hash_mib=16).search(position, SearchLimits(depth=8))
     assert result.best_move == "38x27" and abs(result.score) < 50

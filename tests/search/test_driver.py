@@ -27,7 +27,7 @@ def test_iterations_reach_the_callback_and_the_position_is_untouched() -> None:
     position = GAME.new_position("4453")
     key = position.key()
     seen: list[SearchResult[Any]] = []
-    result = search(position, SearchLimits(depth=6), on_iteration=seen.append)
+    result = search(position, SearchLimits(depth=6), on_iteration=seen.append, engine="python")
     assert [item.depth for item in seen] == [1, 2, 3, 4, 5, 6]
     assert seen[-1].score == result.score and result.completed
     assert position.key() == key and position.moves == 4
@@ -38,7 +38,7 @@ def test_iterations_reach_the_callback_and_the_position_is_untouched() -> None:
 
 def test_node_limit_returns_the_last_completed_iteration() -> None:
     position = GAME.new_position("")
-    result = search(position, SearchLimits(depth=30, nodes=5_000))
+    result = search(position, SearchLimits(depth=30, nodes=5_000), engine="python")
     assert not result.completed
     assert result.nodes <= 5_000 + 1
     assert 1 <= result.depth < 30
@@ -48,15 +48,15 @@ def test_node_limit_returns_the_last_completed_iteration() -> None:
 def test_stop_event_and_time_limit() -> None:
     stop = threading.Event()
     stop.set()
-    result = search(GAME.new_position(""), SearchLimits(depth=30, stop=stop))
+    result = search(GAME.new_position(""), SearchLimits(depth=30, stop=stop), engine="python")
     assert not result.completed and result.best_move is not None
-    timed = search(GAME.new_position(""), SearchLimits(time=0.2))
+    timed = search(GAME.new_position(""), SearchLimits(time=0.2), engine="python")
     assert not timed.completed and timed.wall_time < 1.0 and timed.depth >= 1
 
 
 def test_interrupted_solve_reports_proven_bounds() -> None:
     position = GAME.new_position("")  # the empty board: far too big for pure Python
-    result = solve(position, SearchLimits(nodes=20_000))
+    result = solve(position, SearchLimits(nodes=20_000), engine="python")
     assert not result.completed
     assert result.lower <= 1 <= result.upper  # the true value is +1 (a first-player win)
 
@@ -64,12 +64,12 @@ def test_interrupted_solve_reports_proven_bounds() -> None:
 def test_game_over_position() -> None:
     position = TicTacToeGame().new_position("0314")
     position.play(2)  # X completes the top row
-    result = solve(position)
+    result = solve(position, engine="python")
     assert result.best_move is None and result.score_text == "loss in 0" and result.nodes == 0
 
 
 def test_deepening_stops_when_the_tree_is_exhausted() -> None:
-    result = search(TicTacToeGame().new_position(""), SearchLimits(time=30))
+    result = search(TicTacToeGame().new_position(""), SearchLimits(time=30), engine="python")
     assert result.completed and result.depth == 9 and result.score == 0
 
 

@@ -16,13 +16,13 @@ from typing import Any, TextIO
 
 from negamax.cli.report import dumps, duration_text, result_record, result_text
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
-from negamax.core.game import HasCompiledSearch, Position
+from negamax.core.game import Position
 from negamax.core.rules import Game, pv_text
 from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe
 from negamax.core.types import SearchLimits, SearchResult
-from negamax.games import available_games, get_game
+from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import read_cases
-from negamax.search import search, solve
+from negamax.search import backend, choose_engine, search, solve
 from negamax.search.params import SearchOptions, options_for
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
@@ -115,6 +115,20 @@ def run_games(arguments: argparse.Namespace) -> int:
     for name in available_games():
         game = get_game(name)
         print(f"{name:<10} {game.description}\n{'':<10} position: {game.position_help}")
+    installed = installed_games()
+    if installed:
+        print("\ninstalled by other packages:")
+    for name in installed:
+        try:
+            game = get_game(name)
+        except NegamaxError as error:
+            print(f"{name:<10} (cannot be loaded: {error})")
+            continue
+        print(f"{name:<10} {game.description}\n{'':<10} position: {game.position_help}")
+    print(
+        "\nalso: openspiel:NAME for OpenSpiel's two-player games (pip install 'negamax[openspiel]'),"
+        "\n      module.path:GameClass or path/to/file.py:GameClass for a game of your own"
+    )
     return EXIT_OK
 
 
@@ -147,39 +161,95 @@ def run_analyze(arguments: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
 
 
-def _engine(arguments: argparse.Namespace, position: Position[Any]) -> str:
-    """The engine a solve runs on: compiled when the game has it and nothing asks otherwise."""
-    compiled = hasattr(position, "compiled_form")
-    engine: str | None = arguments.engine
-    if engine == "compiled":
-        _check_compiled_request(arguments, compiled, "solve")
+def _engine_name(arguments: argparse.Namespace) -> str:
+    engine: str | None = getattr(arguments, "engine", None)
+    return engine or "auto"
+
+
+def _python_only(arguments: argparse.Namespace) -> str:
+    """What the command line asked for that only the python engine does ("" for nothing)."""
+    return f"--algorithm {arguments.algorithm}" if arguments.algorithm != "auto" else ""
+
+
+_SEARCHERS: dict[tuple[str, float | None, int | None, bool], Any] = {}
+
+
+def _compiled_searcher(arguments: argparse.Namespace, kind: str) -> Any:
+    """The compiled searcher of ``kind`` the options describe, made once per process (its
+    table lives from one search to the next, across the moves of a game)."""
+    threads = getattr(arguments, "threads", None)
+    processes = bool(getattr(arguments, "processes", False))
+    if kind == backend.PLACEMENT:
         if arguments.hash is not None:
             raise InvalidOptionError(
-                "the compiled engine's table has a fixed size (128 MiB); --hash needs --engine python"
+                "the compiled solver's table has a fixed size (128 MiB); --hash needs --engine python"
             )
-        return "compiled"
-    if engine is None and compiled and arguments.algorithm == "auto" and arguments.hash is None:
-        return "compiled"
-    if arguments.threads is not None or getattr(arguments, "processes", False):
-        raise InvalidOptionError("--threads and --processes run the compiled engine; the python engine has one worker")
-    return "python"
+        key = (kind, None, threads, processes)
+    else:
+        if threads is not None or processes:
+            raise InvalidOptionError("--threads and --processes are for the compiled solver of placement games")
+        key = (kind, arguments.hash, None, False)
+    if key not in _SEARCHERS:
+        if kind == backend.PLACEMENT:
+            from negamax.search.compiled.placement import CompiledSolver  # imports numba
+
+            workers = threads if threads is not None else (os.cpu_count() or 1)
+            solver = CompiledSolver(threads=workers, processes=processes)
+            if solver.helper_note:
+                print(f"note: {solver.helper_note}", file=sys.stderr)
+            _SEARCHERS[key] = solver
+        else:
+            from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
+
+            _SEARCHERS[key] = CompiledSearcher(hash_mib=arguments.hash if arguments.hash is not None else 64.0)
+    return _SEARCHERS[key]
 
 
-def _check_compiled_request(arguments: argparse.Namespace, available: bool, job: str) -> None:
-    if not available:
-        raise InvalidOptionError(f"the compiled engine does not {job} {arguments.game}; use --engine python")
-    if arguments.algorithm != "auto":
-        raise InvalidOptionError("the compiled engine has one algorithm; --algorithm needs --engine python")
+def _compiled_for(arguments: argparse.Namespace, position: Position[Any], solving: bool) -> Any:
+    """The compiled searcher to run ``position`` on, or ``None`` for the python engine (the
+    choice is the backend's; the options only say what was asked)."""
+    engine = choose_engine(position, _engine_name(arguments), solving=solving, python_only=_python_only(arguments))
+    if engine == "python":
+        if getattr(arguments, "threads", None) is not None or getattr(arguments, "processes", False):
+            raise InvalidOptionError(
+                "--threads and --processes run the compiled engine; the python engine has one worker"
+            )
+        return None
+    kind = backend.compiled_kind(position, solving)
+    assert kind is not None
+    searcher = _compiled_searcher(arguments, kind)
+    if not getattr(searcher, "negamax_warm", False):
+        if sys.stderr.isatty():
+            sys.stderr.write("loading the compiled engine (its very first run compiles it: about 20 s)\r")
+            sys.stderr.flush()
+        searcher.warm_up(position)  # load the kernel before any clock starts
+        searcher.negamax_warm = True
+        if sys.stderr.isatty():
+            sys.stderr.write("\x1b[K")
+    return searcher
 
 
-def _compiled_solver(arguments: argparse.Namespace) -> Any:
-    from negamax.search.compiled import CompiledSolver
-
-    threads = arguments.threads if arguments.threads is not None else (os.cpu_count() or 1)
-    solver = CompiledSolver(threads=threads, processes=getattr(arguments, "processes", False))
-    if solver.helper_note:
-        print(f"note: {solver.helper_note}", file=sys.stderr)
-    return solver
+def _solve(
+    arguments: argparse.Namespace,
+    position: Position[Any],
+    limits: SearchLimits,
+    progress: Callable[[SearchResult[Any]], None] | None,
+    pv_plies: int | None = None,
+) -> SearchResult[Any]:
+    searcher = _compiled_for(arguments, position, solving=True)
+    if searcher is None:
+        return solve(
+            position,
+            limits,
+            engine="python",
+            algorithm=arguments.algorithm,
+            options=_options(arguments),
+            on_iteration=progress,
+        )
+    if pv_plies is not None and backend.compiled_kind(position, True) == backend.PLACEMENT:
+        result: SearchResult[Any] = searcher.solve(position, limits, on_iteration=progress, pv_plies=pv_plies)
+        return result
+    return solve(position, limits, searcher=searcher, on_iteration=progress)
 
 
 def run_solve(arguments: argparse.Namespace) -> int:
@@ -191,7 +261,7 @@ def run_solve(arguments: argparse.Namespace) -> int:
             raise InvalidOptionError("give either a position or --file, not both")
         return _solve_file(arguments, game)
     position = game.new_position(arguments.position)
-    options = _options(arguments)
+    _options(arguments)  # a bad --algorithm or --hash fails here, before any search
     with _book(arguments, game) as book, _stop_on_interrupt() as stop:
         answer = _book_answer(book, game, position)
         if answer is not None:
@@ -199,12 +269,7 @@ def run_solve(arguments: argparse.Namespace) -> int:
             return EXIT_OK
         limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
         progress = _progress_printer(game, position, sys.stderr) if sys.stderr.isatty() and not arguments.json else None
-        if _engine(arguments, position) == "compiled":
-            solver = _compiled_solver(arguments)
-            solver.warm_up(position)
-            result = solver.solve(position, limits, on_progress=progress)
-        else:
-            result = solve(position, limits, algorithm=arguments.algorithm, options=options, on_iteration=progress)
+        result = _solve(arguments, position, limits, progress)
         if progress is not None:
             sys.stderr.write("\r\x1b[K")
         _print_result(arguments, game, position, arguments.position or "", result)
@@ -212,9 +277,8 @@ def run_solve(arguments: argparse.Namespace) -> int:
 
 
 def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
-    options = _options(arguments)
+    _options(arguments)
     cases = list(read_cases(arguments.file))
-    solver: Any = None
     show_progress = sys.stderr.isatty()
     correct = checked = failures = total_nodes = 0
     total_cpu = 0.0
@@ -233,13 +297,8 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
             answer = _book_answer(book, game, position)
             if answer is not None:
                 result = answer
-            elif _engine(arguments, position) == "compiled":
-                if solver is None:
-                    solver = _compiled_solver(arguments)
-                    solver.warm_up(position)
-                result = solver.solve(position, limits, pv_plies=None if arguments.json else 0)
             else:
-                result = solve(position, limits, algorithm=arguments.algorithm, options=options)
+                result = _solve(arguments, position, limits, None, pv_plies=None if arguments.json else 0)
             if not result.completed:
                 failures += 1
                 print(f"line {number}: stopped before the end ({text})", file=sys.stderr)
@@ -324,9 +383,6 @@ def _engine_move(
     return _heuristic_search(arguments, position, limits, options, None)
 
 
-_DEEPENING: dict[float, Any] = {}
-
-
 def _heuristic_search(
     arguments: argparse.Namespace,
     position: Position[Any],
@@ -334,27 +390,13 @@ def _heuristic_search(
     options: SearchOptions,
     progress: Callable[[SearchResult[Any]], None] | None,
 ) -> SearchResult[Any]:
-    """A depth-, time- or node-limited search: on the compiled deepening kernel when the
-    game has it and nothing asks otherwise, else the python engine."""
-    compiled = isinstance(position, HasCompiledSearch)
-    engine: str | None = arguments.engine
-    if engine == "compiled":
-        _check_compiled_request(arguments, compiled, "analyse")
-    if not compiled or engine == "python" or arguments.algorithm != "auto":
-        return search(position, limits, algorithm=arguments.algorithm, options=options, on_iteration=progress)
-    mib = arguments.hash if arguments.hash is not None else 64.0
-    if mib not in _DEEPENING:  # one table per size, kept between the moves of a game
-        from negamax.search.compiled_deepening import CompiledDeepening  # imports numba
-
-        _DEEPENING[mib] = CompiledDeepening(hash_mib=mib)
-        if sys.stderr.isatty():
-            sys.stderr.write("loading the compiled engine (its very first run compiles it: about 20 s)\r")
-            sys.stderr.flush()
-        _DEEPENING[mib].warm_up(position)  # load the kernel before the clock starts
-        if sys.stderr.isatty():
-            sys.stderr.write("\x1b[K")
-    result: SearchResult[Any] = _DEEPENING[mib].search(position, limits, on_iteration=progress)
-    return result
+    """A depth-, time- or node-limited search, on the engine the backend chooses."""
+    searcher = _compiled_for(arguments, position, solving=False)
+    if searcher is None:
+        return search(
+            position, limits, engine="python", algorithm=arguments.algorithm, options=options, on_iteration=progress
+        )
+    return search(position, limits, searcher=searcher, on_iteration=progress)
 
 
 def run_play(arguments: argparse.Namespace) -> int:

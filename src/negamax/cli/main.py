@@ -14,6 +14,7 @@ from typing import NoReturn
 from negamax.core.errors import NegamaxError
 
 EXIT_USAGE = 2
+ENGINE_CHOICES = ("auto", "compiled", "python")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,8 +37,9 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
         command.add_argument("--depth", "-d", type=int, help="search this many plies")
         command.add_argument(
             "--engine",
-            choices=("compiled", "python"),
-            help="compiled (numba; the default for games that have it, such as chess) or python (every algorithm)",
+            choices=ENGINE_CHOICES,
+            help="auto (the default: compiled where the game has it and --algorithm is auto), compiled (numba)"
+            " or python (every algorithm)",
         )
     command.add_argument("--time", "-t", type=float, help="stop after this many seconds")
     command.add_argument("--nodes", "-n", type=int, help="stop after about this many nodes")
@@ -56,8 +58,8 @@ def _add_pool_options(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument(
         "--engine",
-        choices=("compiled", "python"),
-        help="for solves: compiled (default where the game has it) or python",
+        choices=ENGINE_CHOICES,
+        help="auto (the default: compiled where the game has it), compiled or python",
     )
 
 
@@ -88,8 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--check", action="store_true", help="with --file: compare with the expected scores")
     solve.add_argument(
         "--engine",
-        choices=("compiled", "python"),
-        help="compiled (numba; the default for games that have it, such as connect4 and tictactoe)"
+        choices=ENGINE_CHOICES,
+        help="auto (the default: compiled where the game has it and --algorithm is auto), compiled (numba)"
         " or python (every algorithm)",
     )
     solve.add_argument(

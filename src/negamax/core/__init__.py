@@ -1,28 +1,42 @@
 """The game protocol, the score domain, value objects and errors; imports nothing else."""
 
 from negamax.core.errors import (
+    GameDefinitionError,
     IllegalMoveError,
     InvalidOptionError,
     InvalidPositionError,
     NegamaxError,
     UnknownGameError,
 )
-from negamax.core.game import HasCanonicalKey, HasNoisyMoves, HasSafeMoves, Position
-from negamax.core.score import DRAW, INF, WIN, Bound, describe, loss_in, win_in
+from negamax.core.game import (
+    CompiledRules,
+    HasCanonicalKey,
+    HasNoisyMoves,
+    HasSafeMoves,
+    MoveListPosition,
+    PlacementPosition,
+    Position,
+)
+from negamax.core.score import DRAW, INF, ONGOING, WIN, Bound, describe, loss_in, win_in
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 
 __all__ = [
     "DRAW",
     "INF",
+    "ONGOING",
     "WIN",
     "Bound",
+    "CompiledRules",
+    "GameDefinitionError",
     "HasCanonicalKey",
     "HasNoisyMoves",
     "HasSafeMoves",
     "IllegalMoveError",
     "InvalidOptionError",
     "InvalidPositionError",
+    "MoveListPosition",
     "NegamaxError",
+    "PlacementPosition",
     "Position",
     "SearchLimits",
     "SearchResult",

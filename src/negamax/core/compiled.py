@@ -1,8 +1,8 @@
 """The compiled game protocols: what a game provides to a compiled search kernel.
 
 Two kernels, two protocols: bitboard *placement* games (Connect 4, tic-tac-toe) for the
-exact solver ``negamax.search.compiled_kernel``, and *move-list* games (chess) for the
-heuristic deepening search ``negamax.search.deepening_kernel``. The placement protocol:
+exact solver ``negamax.search.compiled.placement_kernel``, and *move-list* games (chess) for the
+heuristic deepening search ``negamax.search.compiled.move_list_kernel``. The placement protocol:
 
 A state is three int64 values: ``current`` (the stones of the side to move), ``mask``
 (every stone) and ``moves`` (stones played). A move is the one-bit board of the cell it
@@ -126,6 +126,12 @@ static_value = _stub("static_value")
 
 state_key = _stub("state_key")
 """``state_key(spec, state) -> int``: the position's hash key."""
+
+game_result = _stub("game_result")
+"""``game_result(spec, state) -> int``: ``ONGOING`` (``negamax.core.score``) while the game
+goes on, else its value for the side to move (``-WIN``, ``DRAW``, ``WIN`` or a plain score),
+relative to this node. Chess and draughts end by having no legal move, and return
+``ONGOING`` always."""
 
 drawn_by_rule = _stub("drawn_by_rule")
 """``drawn_by_rule(spec, state) -> bool``: a draw by repetition, move count or material."""

@@ -21,3 +21,8 @@ class UnknownGameError(NegamaxError, ValueError):
 
 class InvalidOptionError(NegamaxError, ValueError):
     """A search option or limit is out of range or unknown."""
+
+
+class GameDefinitionError(NegamaxError, ValueError):
+    """A game's definition breaks the library's contract (a compiled game's rules that do
+    not compile, return the wrong kind of value, or misbehave when played)."""

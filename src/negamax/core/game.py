@@ -40,8 +40,12 @@ the last stone wins):
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, Final, Protocol, TypeVar, runtime_checkable
+
+MOVE_LIST_MAX_MOVES: Final = 256
+"""The most legal moves a position of a move-list game may have (the compiled search's
+buffer for each ply)."""
 
 MoveT = TypeVar("MoveT", bound=Hashable)
 """The type of a game's moves (an ``int`` for the built-in small games)."""
@@ -124,17 +128,60 @@ class HasSafeMoves(Protocol[MoveT_co]):
 
 
 @runtime_checkable
-class HasCompiledSearch(Protocol[MoveT_co]):
-    """Capability: the position runs on the compiled deepening kernel (see
-    ``negamax.core.compiled``, the move-list protocol)."""
+class PlacementPosition(Position[MoveT], Protocol[MoveT]):
+    """A position the compiled exact solver runs on: a game of placing stones on at most 62
+    cells, where a finished line wins (Connect 4, tic-tac-toe).
 
-    def compiled_search_form(self) -> tuple[Any, Any]:
-        """``(spec, state)``: the game's spec and a fresh int64 state array (imports numba)."""
+    The solver works on bitboards: one bit per cell, ``current`` the stones of the side to
+    move, ``mask`` every stone, ``moves`` the number of stones played. The game provides
+    the primitives the solver calls, compiled by numba for its *spec* type (see
+    ``negamax.core.compiled``, the placement primitives). Scores follow Pascal Pons'
+    convention, documented in ``negamax.search.compiled.placement_kernel``.
+    """
+
+    def placement_form(self) -> tuple[Any, int, int, int]:
+        """``(spec, current, mask, moves)``: the game's spec and the bitboards (imports numba)."""
         ...
 
-    def compiled_line(self, codes: Sequence[int]) -> Sequence[MoveT_co]:
+
+@runtime_checkable
+class MoveListPosition(Position[MoveT], Protocol[MoveT]):
+    """A position the compiled search runs on, both to a limit and to the end: any game whose
+    state fits an int64 array and whose moves are int64 codes.
+
+    The game provides the primitives the search calls (generate the moves into a buffer,
+    play, undo, evaluate, key, ...; ``negamax.core.compiled``, the move-list primitives),
+    or writes its rules as a ``negamax.CompiledGame``, which provides them.
+    """
+
+    def move_list_form(self) -> tuple[Any, Any]:
+        """``(spec, state)``: the game's spec and a fresh int64 state array (imports numba
+        for the built-in games)."""
+        ...
+
+    def moves_from_codes(self, codes: Sequence[int]) -> Sequence[MoveT]:
         """The moves that compiled ``codes`` stand for, played one after the other from this
         position (it stops early at a code that is not legal there)."""
+        ...
+
+
+@runtime_checkable
+class CompiledRules(Protocol):
+    """A game's rules as plain functions over an int64 state array, which the compiled search
+    compiles into a kernel of the game's own (``negamax.CompiledGame`` provides them).
+
+    The ``spec`` of a ``MoveListPosition`` may be such an object instead of a spec type with
+    registered primitives.
+    """
+
+    name: str
+    """A name for messages and for the directory the game's kernels are cached in."""
+    state_size: int
+    max_moves: int
+
+    def rule_functions(self) -> Mapping[str, Callable[..., Any]]:
+        """The rules by name: ``legal_moves``, ``play``, ``undo``, ``outcome``, ``evaluate``,
+        ``key``, and optionally ``noisy_moves`` and ``canonical_key``."""
         ...
 
 

@@ -11,12 +11,22 @@ times, so nothing but the content tells the versions apart.
 ``install()`` puts locators in front of numba's own, for this package's files only, whose
 source stamp adds a digest of every module under ``core/``, ``games/`` and ``search/``:
 any edit there invalidates every cached kernel of the package, and nothing else's.
+
+Kernels compiled for a game from outside the package (``negamax.search.compiled.families``)
+are copies of the package's functions. Left to the locators above, their entries would land
+in the package's own cache index, which names the game's types: numba reads a whole index
+at once, so once the game's module is gone every built-in kernel would fail to load. A
+copy therefore carries a ``FamilyCache`` (``FAMILY_ATTRIBUTE``), and the first locator
+serves it from that family's own directory with that family's stamp, apart from the
+package's entries.
+
 Importing this module imports numba; ``negamax.core.compiled`` calls ``install()``, and
 every module with compiled code imports that before its first ``@njit``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from functools import cache
 from pathlib import Path
@@ -29,12 +39,26 @@ KERNEL_SOURCES = ("core", "games", "search")
 """The subpackages whose modules compiled code is built from."""
 
 
+FAMILY_ATTRIBUTE = "__negamax_cache__"
+"""The attribute of a copied kernel function that says where its family is cached."""
+
+
+@dataclasses.dataclass(frozen=True)
+class FamilyCache:
+    """Where the kernels of one outside game are cached, and what makes them fresh."""
+
+    directory: str
+    stamp: str
+    """Changes whenever the package or the game's code does."""
+
+
 def sources_digest(root: Path, subpackages: tuple[str, ...] = KERNEL_SOURCES) -> str:
-    """A digest of the names and contents of every ``*.py`` file in ``subpackages``."""
+    """A digest of the names and contents of every ``*.py`` file in ``subpackages`` (and
+    their own subpackages)."""
     digest = hashlib.sha256()
     for subpackage in subpackages:
-        for path in sorted((root / subpackage).glob("*.py")):
-            digest.update(f"{subpackage}/{path.name}\0".encode())
+        for path in sorted((root / subpackage).rglob("*.py")):
+            digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -72,6 +96,38 @@ def _package_locator(base: Any) -> Any:
     return locator
 
 
+def _family_locator(caching: Any) -> Any:
+    """A numba locator for copied kernel functions: each family's own directory and stamp."""
+
+    class NegamaxFamilyLocator(caching._CacheLocator):  # type: ignore[misc]
+        negamax_package_locator = True
+
+        def __init__(self, py_func: Any, py_file: str) -> None:
+            family: FamilyCache = getattr(py_func, FAMILY_ATTRIBUTE)
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._family = family
+
+        def get_cache_path(self) -> str:
+            return self._family.directory
+
+        def get_source_stamp(self) -> Any:
+            return self._family.stamp
+
+        def get_disambiguator(self) -> str:
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if getattr(py_func, FAMILY_ATTRIBUTE, None) is None:
+                return None
+            # The family checked that its directory is writable before asking for a cache;
+            # never fall through to the package's locators from here.
+            return cls(py_func, py_file)
+
+    return NegamaxFamilyLocator
+
+
 def _cache_impl_class(caching: Any) -> Any:
     # numba 0.60 names it _CacheImpl; later versions CacheImpl
     return getattr(caching, "CacheImpl", None) or caching._CacheImpl
@@ -85,7 +141,7 @@ def install() -> None:
     classes = implementation._locator_classes
     if any(getattr(locator, "negamax_package_locator", False) for locator in classes):
         return
-    ours = []
+    ours = [_family_locator(caching)]
     for base in classes:
         if issubclass(base, caching._SourceFileBackedLocatorMixin):
             locator = _package_locator(base)

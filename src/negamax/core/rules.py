@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
+from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.game import Position
 
 
@@ -82,6 +83,26 @@ class BaseGame:
 
     def symmetric_move_text(self, text: str, symmetry: int) -> str:
         return text
+
+
+def play_move_texts(game: Game, position: Position[Any], text: str | None) -> Position[Any]:
+    """``position`` after the moves ``text`` lists (as ``game.move_text`` writes them,
+    separated by spaces or commas; nothing or ``start``: none).
+
+    :raises InvalidPositionError: naming the move that is not legal, or comes after the end.
+    """
+    words = (text or "").replace(",", " ").split()
+    if words in ([], ["start"]):
+        return position
+    for number, word in enumerate(words, start=1):
+        if position.is_terminal():
+            raise InvalidPositionError(f"{game.name} position {text!r}: the game is over before move {number}")
+        try:
+            move = game.parse_move(position, word)
+        except IllegalMoveError as error:
+            raise InvalidPositionError(f"{game.name} position {text!r}: move {number}: {error}") from None
+        position.play(move)
+    return position
 
 
 def pv_text(game: Game, position: Position[Any], pv: tuple[Any, ...]) -> list[str]:

@@ -38,6 +38,9 @@ WIN_THRESHOLD: Final = WIN - MAX_PLY
 
 DRAW: Final = 0
 
+ONGOING: Final = INF + 1
+"""Not a score: what a compiled game's ``outcome`` returns while the game goes on."""
+
 
 class Bound(enum.IntEnum):
     """What a score says about the true value of a node."""

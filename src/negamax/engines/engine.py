@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError
-from negamax.core.game import HasCompiledSearch, Position
+from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.core.types import SearchLimits, SearchResult
-from negamax.search import search
+from negamax.search import choose_engine, search
 from negamax.search.params import options_for
 from negamax.search.tt import TranspositionTable
 
@@ -64,26 +64,18 @@ def time_budget(limits: GoLimits) -> float | None:
     return max(0.001, min(share, ceiling))
 
 
-ENGINES = ("auto", "compiled", "python")
-
-
 class Engine:
     """Searches ``game`` positions one at a time on a worker thread.
 
-    ``engine``: ``compiled`` runs the compiled deepening kernel (the game must offer it;
-    numba compiles it on first use, then loads it from disk), ``python`` the pure-Python
-    search, ``auto`` the compiled one when the game has it.
+    ``engine`` as for ``negamax.search``: ``auto`` runs the compiled search when the game
+    has one (numba compiles it on first use, then loads it from disk), ``compiled`` insists
+    on it, ``python`` runs the pure-Python search.
     """
 
     def __init__(self, game: Game, hash_mib: float = DEFAULT_HASH_MIB, engine: str = "auto") -> None:
-        if engine not in ENGINES:
-            raise InvalidOptionError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
         self.game = game
         self.position: Position[Any] = game.new_position(None)
-        compiled = isinstance(self.position, HasCompiledSearch)
-        if engine == "compiled" and not compiled:
-            raise InvalidOptionError(f"the compiled engine does not play {game.name}")
-        self.engine = "compiled" if compiled and engine != "python" else "python"
+        self.engine = choose_engine(self.position, engine, solving=False)
         self.options = dataclasses.replace(options_for("auto"), check_every=CHECK_EVERY_NODES)
         self.hash_mib = hash_mib
         self.table = TranspositionTable(mib=hash_mib if self.engine == "python" else 1)
@@ -94,17 +86,15 @@ class Engine:
 
     def _searcher(self) -> Any:
         if self._compiled is None:
-            from negamax.search.compiled_deepening import CompiledDeepening  # imports numba
+            from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
 
-            self._compiled = CompiledDeepening(self.hash_mib)
+            self._compiled = CompiledSearcher(self.hash_mib)
         return self._compiled
 
     def warm_up(self) -> None:
         """Load (or compile) the compiled kernel now rather than during the first search."""
         if self.engine == "compiled":
-            searcher = self._searcher()
-            searcher.warm_up(self.game.new_position(None))
-            searcher.hashfull()  # its compiled helper too: the first info line must not load it
+            self._searcher().warm_up(self.game.new_position(None))
         self._warm.set()
 
     def warm_up_in_background(self) -> None:
@@ -186,7 +176,16 @@ class Engine:
                     limits = dataclasses.replace(limits, time=max(0.001, budget - (time.perf_counter() - started)))
             if self.engine == "compiled" and not self._warm.is_set():
                 # still compiling (the first run after installing): the python engine answers
-                on_done(search(position, limits, options=self.options, table=self.table, on_iteration=on_info))
+                on_done(
+                    search(
+                        position,
+                        limits,
+                        engine="python",
+                        options=self.options,
+                        table=self.table,
+                        on_iteration=on_info,
+                    )
+                )
                 return
             on_done(self.analyse(position, limits, on_info))
 
@@ -200,9 +199,8 @@ class Engine:
         if self.engine == "compiled":
             if not self._warm.is_set():
                 self.warm_up()
-            result: SearchResult[Any] = self._searcher().search(position, limits, on_iteration=on_info)
-            return result
-        return search(position, limits, options=self.options, table=self.table, on_iteration=on_info)
+            return search(position, limits, searcher=self._searcher(), on_iteration=on_info)
+        return search(position, limits, engine="python", options=self.options, table=self.table, on_iteration=on_info)
 
     def stop(self) -> None:
         """End the search now; its ``on_done`` still runs, with the best move so far."""

@@ -1,4 +1,6 @@
-"""The built-in games, looked up by name; each game module is imported only when used."""
+"""The games, looked up by name: the built-in ones (each module imported only when used),
+OpenSpiel's (``openspiel:NAME``), and games from outside (``module.path:GameClass``,
+``path/to/file.py:GameClass``, or registered by an installed package; see ``plugins``)."""
 
 from __future__ import annotations
 
@@ -20,20 +22,46 @@ _REGISTRY = {
     "tree": ("negamax.games.tree", "TreeGame"),
     "random": ("negamax.games.random_tree", "RandomTreeGame"),
 }
+OPENSPIEL_PREFIX = "openspiel:"
 
 
 def available_games() -> list[str]:
+    """The built-in games' names."""
     return list(_REGISTRY)
 
 
+def installed_games() -> list[str]:
+    """The names of the games installed packages register (``negamax.games`` entry points)."""
+    from negamax.games import plugins
+
+    return sorted(plugins.entry_point_games())
+
+
 def get_game(name: str) -> Game:
-    """The game registered as ``name``.
+    """The game ``name`` names: a built-in game, ``openspiel:GAME`` (with OpenSpiel's
+    parameters, ``openspiel:breakthrough(rows=6,columns=6)``), a game an installed package
+    registers, or ``module.path:GameClass`` / ``path/to/file.py:GameClass``.
 
     :raises UnknownGameError: if there is none.
     """
-    try:
-        module_name, class_name = _REGISTRY[name.lower()]
-    except KeyError:
-        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(_REGISTRY)}") from None
-    game: Game = getattr(importlib.import_module(module_name), class_name)()
-    return game
+    found = _REGISTRY.get(name.lower())
+    if found is not None:
+        module_name, class_name = found
+        game: Game = getattr(importlib.import_module(module_name), class_name)()
+        return game
+    if name.lower().startswith(OPENSPIEL_PREFIX):
+        from negamax.games.openspiel import OpenSpielGame
+
+        return OpenSpielGame(name[len(OPENSPIEL_PREFIX) :])
+    from negamax.games import plugins
+
+    if plugins.is_reference(name):
+        return plugins.load_reference(name)
+    registered = plugins.load_entry_point(name)
+    if registered is not None:
+        return registered
+    known = ", ".join([*_REGISTRY, *installed_games()])
+    raise UnknownGameError(
+        f"unknown game {name!r}; known games: {known}; or openspiel:NAME, module.path:GameClass,"
+        " path/to/file.py:GameClass"
+    )

@@ -182,13 +182,13 @@ class ChessPosition:
     def key(self) -> Hashable:
         return self.keys[-1]
 
-    def compiled_search_form(self) -> tuple[Any, Any]:
+    def move_list_form(self) -> tuple[Any, Any]:
         """(spec, state) for the compiled deepening kernel (imports numba)."""
         from negamax.games import chess_compiled  # only when the compiled path runs
 
         return chess_compiled.SPEC, chess_compiled.new_state(self.board)
 
-    def compiled_line(self, codes: Sequence[int]) -> list[chess.Move]:
+    def moves_from_codes(self, codes: Sequence[int]) -> list[chess.Move]:
         return [_decoded(code) for code in codes]
 
     def player(self) -> int:

@@ -33,6 +33,7 @@ from numba import njit
 
 from negamax.core import compiled
 from negamax.core.compiled import implements
+from negamax.core.score import ONGOING
 from negamax.games.chess import ENDGAME, MIDGAME, ORDER_VALUES, PHASE, TEMPO
 from negamax.games.chess_tables import FULL_PHASE
 
@@ -497,6 +498,11 @@ def _static_value(spec: Any, state: Any) -> Any:
 @implements(compiled.state_key, ChessSpec)
 def _state_key(spec: Any, state: Any) -> Any:
     return state[HASH]
+
+
+@implements(compiled.game_result, ChessSpec)
+def _game_result(spec: Any, state: Any) -> Any:
+    return ONGOING  # the game ends when the side to move has no legal move
 
 
 @implements(compiled.drawn_by_rule, ChessSpec)

@@ -167,7 +167,7 @@ class Connect4:
         key = self.current + self.mask
         return min(key, mirror(key))
 
-    def compiled_form(self) -> tuple[Any, int, int, int]:
+    def placement_form(self) -> tuple[Any, int, int, int]:
         """(spec, current, mask, moves) for the compiled solver (imports numba)."""
         return _compiled_spec(), self.current, self.mask, self.moves
 

@@ -193,13 +193,13 @@ class InternationalPosition(DraughtsPosition):
 
     __slots__ = ()
 
-    def compiled_search_form(self) -> tuple[Any, Any]:
+    def move_list_form(self) -> tuple[Any, Any]:
         """(spec, state) for the compiled deepening kernel (imports numba)."""
         from negamax.games import draughts_compiled  # only when the compiled path runs
 
         return draughts_compiled.SPEC, draughts_compiled.new_state(self)
 
-    def compiled_line(self, codes: Sequence[int]) -> list[str]:
+    def moves_from_codes(self, codes: Sequence[int]) -> list[str]:
         from negamax.games.draughts_compiled import code_of
 
         walk = self.copy()

@@ -32,6 +32,7 @@ from numba import njit
 
 from negamax.core import compiled
 from negamax.core.compiled import implements
+from negamax.core.score import ONGOING
 from negamax.games.draughts import KING, TEMPO, DraughtsPosition
 
 
@@ -341,6 +342,11 @@ def _static_value(spec: Any, state: Any) -> Any:
 @implements(compiled.state_key, DraughtsSpec)
 def _state_key(spec: Any, state: Any) -> Any:
     return state[HASH]
+
+
+@implements(compiled.game_result, DraughtsSpec)
+def _game_result(spec: Any, state: Any) -> Any:
+    return ONGOING  # the game ends when the side to move has no legal move
 
 
 @implements(compiled.drawn_by_rule, DraughtsSpec)

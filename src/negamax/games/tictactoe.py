@@ -134,7 +134,7 @@ class TicTacToe:
             return [threats.bit_length() - 1]
         return [cell for cell in PREFERRED_ORDER if empty >> cell & 1]
 
-    def compiled_form(self) -> tuple[Any, int, int, int]:
+    def placement_form(self) -> tuple[Any, int, int, int]:
         """(spec, current, mask, moves) for the compiled solver (imports numba)."""
         return _compiled_spec(), self.mover_stones(), self.crosses | self.noughts, self.played
 

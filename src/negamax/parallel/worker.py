@@ -21,6 +21,8 @@ from negamax.core.score import describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import get_game
 from negamax.parallel.cases import Case
+from negamax.search import ENGINES, choose_engine, search, solve
+from negamax.search.backend import PLACEMENT, compiled_kind
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,7 +37,7 @@ class BatchJob:
     """Seconds per position."""
     nodes: int | None = None
     engine: str | None = None
-    """``compiled``, ``python``, or ``None``: compiled where the game has it (solves only)."""
+    """``auto`` (or ``None``): compiled where the game has it; ``compiled``; ``python``."""
 
     def __post_init__(self) -> None:
         get_game(self.game)
@@ -43,8 +45,8 @@ class BatchJob:
             raise InvalidOptionError("a solve goes to the end of the game; --depth needs an analysis, not --solve")
         if not self.solve and self.depth is None and self.time is None and self.nodes is None:
             raise InvalidOptionError("give --solve, or a limit for the analysis: --depth, --time or --nodes")
-        if not self.solve and self.engine == "compiled":
-            raise InvalidOptionError("the compiled engine only solves; use --solve or --engine python")
+        if self.engine not in (None, *ENGINES):
+            raise InvalidOptionError(f"unknown engine {self.engine!r}; choose one of {', '.join(ENGINES)}")
         SearchLimits(depth=self.depth, nodes=self.nodes, time=self.time)  # validates the numbers
 
 
@@ -82,34 +84,41 @@ class _Searcher:
         self.job = job
         self.game: Game = get_game(job.game)
         self.limits = SearchLimits(depth=job.depth, nodes=job.nodes, time=job.time)
-        self.solver: Any = None
+        self.searcher: Any = None
 
-    def uses_compiled(self, position: Position[Any]) -> bool:
-        compiled = hasattr(position, "compiled_form")
-        if self.job.engine == "compiled" and not compiled:
-            raise InvalidOptionError(f"the compiled engine does not play {self.job.game}; use --engine python")
-        return self.job.solve and compiled and self.job.engine != "python"
+    def compiled(self, position: Position[Any]) -> Any:
+        """The compiled searcher for ``position`` (made on first use, with its table), or
+        ``None`` when the backend chooses the python engine."""
+        engine = choose_engine(position, self.job.engine or "auto", solving=self.job.solve)
+        if engine == "python":
+            return None
+        if self.searcher is None:
+            kind = compiled_kind(position, self.job.solve)
+            if kind == PLACEMENT:
+                from negamax.search.compiled.placement import CompiledSolver
+
+                self.searcher = CompiledSolver(threads=1)
+            else:
+                from negamax.search.compiled.move_list import CompiledSearcher
+
+                self.searcher = CompiledSearcher()
+            self.searcher.warm_up(position)
+        return self.searcher
 
     def load(self, position: Position[Any]) -> None:
-        """Make the compiled solver (its table, its kernel) if this job uses it."""
-        if self.solver is None and self.uses_compiled(position):
-            from negamax.search.compiled import CompiledSolver
-
-            self.solver = CompiledSolver(threads=1)
-            self.solver.warm_up(position)
+        """Make the compiled searcher (its table, its kernel) if this job uses it."""
+        self.compiled(position)
 
     def run(self, position: Position[Any]) -> SearchResult[Any]:
-        if self.uses_compiled(position):
-            self.load(position)
-            # The first move of the line is proven by null-window tests; the rest of the
-            # line would cost more than some solves, and a batch wants values.
-            result: SearchResult[Any] = self.solver.solve(position, self.limits, pv_plies=1)
-            return result
-        from negamax.search import search, solve
-
+        searcher = self.compiled(position)
         if self.job.solve:
-            return solve(position, self.limits)
-        return search(position, self.limits)
+            if compiled_kind(position, True) == PLACEMENT and searcher is not None:
+                # The first move of the line is proven by null-window tests; the rest of the
+                # line would cost more than some solves, and a batch wants values.
+                result: SearchResult[Any] = searcher.solve(position, self.limits, pv_plies=1)
+                return result
+            return solve(position, self.limits, engine=self.job.engine or "auto", searcher=searcher)
+        return search(position, self.limits, engine=self.job.engine or "auto", searcher=searcher)
 
     def record(self, case: Case, position: Position[Any], result: SearchResult[Any]) -> dict[str, Any]:
         game = self.game

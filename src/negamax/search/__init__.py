@@ -1,7 +1,17 @@
-"""Search algorithms: the seeds' reference versions and the optimised engine."""
+"""Search algorithms: the seeds' reference versions, the optimised pure-Python engine, and
+the compiled kernels, chosen between by ``backend``."""
 
-from negamax.search.driver import search, solve
+from negamax.search.backend import ENGINES, choose_engine, search, solve
 from negamax.search.params import ALGORITHMS, SearchOptions, options_for
 from negamax.search.tt import TranspositionTable
 
-__all__ = ["ALGORITHMS", "SearchOptions", "TranspositionTable", "options_for", "search", "solve"]
+__all__ = [
+    "ALGORITHMS",
+    "ENGINES",
+    "SearchOptions",
+    "TranspositionTable",
+    "choose_engine",
+    "options_for",
+    "search",
+    "solve",
+]

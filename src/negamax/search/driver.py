@@ -20,6 +20,7 @@ from negamax.search.alphabeta import NodeSearch, SearchAborted
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
+from negamax.search.windows import probe_point
 
 OnIteration = Callable[[SearchResult[Any]], None]
 
@@ -164,7 +165,7 @@ class _Run:
         lower, upper = -WIN + 1, WIN - 1
         best_move = None
         while lower < upper:
-            middle = _probe_point(lower, upper)
+            middle = probe_point(lower, upper)
             before = self.search.node_count()
             self.search.forget_root_move()
             value = self.root(depth, middle, middle + 1)
@@ -224,16 +225,8 @@ def _first_known(move: Any, fallback: Any) -> Any:
     return fallback if move is None else move
 
 
-def _probe_point(lower: int, upper: int) -> int:
-    """Where to test next: the draw line first (as Pons does), then halfway."""
-    if lower <= 0 < upper:
-        return 0  # is it a win?
-    if lower < 0 == upper:
-        return -1  # a draw, or a loss?
-    return lower + (upper - lower) // 2
-
-
-def _game_over(position: Position[Any], algorithm: str) -> SearchResult[Any]:
+def game_over(position: Position[Any], algorithm: str) -> SearchResult[Any]:
+    """The result of a search of a finished game: its value, no move, no node."""
     value = from_node(position.terminal_value(), 0)
     return SearchResult(None, value, Bound.EXACT, (), 0, 0, 0.0, 0.0, algorithm, lower=value, upper=value)
 
@@ -267,7 +260,7 @@ def search(
     if limits.depth is None and limits.nodes is None and limits.time is None:
         raise InvalidOptionError("give a depth, node or time limit (or call solve() to search to the end)")
     if position.is_terminal():
-        return _game_over(position, algorithm)
+        return game_over(position, algorithm)
     run = _Run(position, limits, algorithm, options, table, on_iteration, trace)
     max_depth = limits.depth if limits.depth is not None else SOLVE_DEPTH
     try:
@@ -313,7 +306,7 @@ def solve(
     if limits.depth is not None:
         raise InvalidOptionError("solve() searches to the end of the game; use search() for a depth limit")
     if position.is_terminal():
-        return _game_over(position, algorithm)
+        return game_over(position, algorithm)
     if algorithm == "auto" and options.driver == "deepening":
         options = dataclasses.replace(options, driver="bisection")
     run = _Run(position, limits, algorithm, options, table, on_iteration, trace)

@@ -1,5 +1,5 @@
 """Helpers for the compiled solver: they share its table and search the children of the
-split points other workers publish in it (``compiled_kernel.help_workers``), until it
+split points other workers publish in it (``placement_kernel.help_workers``), until it
 says stop. ``HelperThreads`` run in this process (the kernel holds no interpreter lock);
 ``HelperProcesses`` are processes that map the table from shared memory. Both have the
 same interface.
@@ -10,7 +10,7 @@ split points included) and its own ``work`` array, so the solver can raise the k
 pair. Helpers start once, with the solver, and load the kernel in their first task
 (numba's on-disk cache makes that a fraction of a second).
 
-A helper is ``python -m negamax.search.solver_helpers``, not a ``multiprocessing`` child:
+A helper is ``python -m negamax.search.compiled.placement_helpers``, not a ``multiprocessing`` child:
 the "spawn" start method would run the user's main script again in every helper (a
 script without an ``if __name__ == "__main__":`` guard would repeat its work there), and
 "fork" is unsafe in a process that has threads.
@@ -36,7 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from negamax.search import compiled_kernel as kernel
+from negamax.search.compiled import families
+from negamax.search.compiled import placement_kernel as kernel
 
 STOP_POLL_SECONDS = 0.001
 SHM_DIRECTORY = "/dev/shm"
@@ -90,8 +91,9 @@ def _serve(connection: Connection, table_name: str, work_name: str) -> None:
 
 def _help(spec: Any, area: int, table: Any, work: Any) -> int:
     """Help while the table says so; return the nodes searched."""
+    kernels, spec = families.kernels_for(kernel, spec)
     work[kernel.STATE_PUBLISH] = area + 1
-    return int(kernel.help_workers(spec, table, work))
+    return int(kernels.help_workers(spec, table, work))
 
 
 class HelperThreads:

@@ -35,6 +35,7 @@ from numba import njit
 
 from negamax.core.compiled import (
     drawn_by_rule,
+    game_result,
     generate_moves,
     history_slot,
     in_check,
@@ -50,11 +51,12 @@ from negamax.core.compiled import (
     unplay_move,
     unplay_null_move,
 )
-from negamax.core.score import INF, WIN, WIN_THRESHOLD
+from negamax.core.game import MOVE_LIST_MAX_MOVES
+from negamax.core.score import INF, ONGOING, WIN, WIN_THRESHOLD
 
 MAX_PLY = 96
 """The deepest ply, quiescence included; a node there is evaluated."""
-MAX_MOVES = 256
+MAX_MOVES = MOVE_LIST_MAX_MOVES
 HISTORY_SLOTS = 32768
 
 W_NODES = 0
@@ -76,13 +78,22 @@ W_FEATURES = 15
 W_NULL_CUTOFFS = 16
 W_REDUCED = 17
 W_NEXT_CHECK = 18
+W_ERROR = 19
+"""Nonzero when a game's rules broke their contract (``ERROR_*``); the search then unwinds."""
+W_ERROR_VALUE = 20
+"""The offending number (a move count, a move)."""
+W_HORIZON = 21
+"""Nodes evaluated because they were at the deepest ply: a solve that met one is not exact."""
 KILLERS = 32
 HISTORY = KILLERS + 2 * MAX_PLY
 MOVES = HISTORY + HISTORY_SLOTS
 SCORES = MOVES + MAX_PLY * MAX_MOVES
 PV_LENGTHS = SCORES + MAX_PLY * MAX_MOVES
 PV = PV_LENGTHS + MAX_PLY
-WORK_SIZE = PV + MAX_PLY * MAX_PLY
+ERROR_STATE = PV + MAX_PLY * MAX_PLY
+"""A copy of the state where the rules broke their contract (its first ERROR_STATE_SIZE words)."""
+ERROR_STATE_SIZE = 64
+WORK_SIZE = ERROR_STATE + ERROR_STATE_SIZE
 CHECK_EVERY = 1024
 
 # The features, bits of ``work[W_FEATURES]``.
@@ -96,11 +107,14 @@ CHECK_EXTENSION = 64
 NULL_MOVE = 128
 LATE_MOVE_REDUCTIONS = 256
 EXACT_TERMINALS = 512
+"""Quiescence nodes look for mate and stalemate too (as the pure-Python search does);
+costly, and off in play, where the full-width nodes find mates."""
 FORCED_NOISY_MOVES = 1024
 """Quiescence does not stand pat where the game forces a noisy move (draughts: captures
 are compulsory); the pure-Python search always stands pat."""
-"""Quiescence nodes look for mate and stalemate too (as the pure-Python search does);
-costly, and off in play, where the full-width nodes find mates."""
+SOLVING = 2048
+"""Search to the end of the game: the depth is never used up (every node has the root's
+depth, so every table entry answers any node), and only the deepest ply is a horizon."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -115,6 +129,15 @@ ALL_FEATURES = (
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
+RULES_FEATURES = TRANSPOSITION_TABLE | PVS | KILLER_MOVES | HISTORY_HEURISTIC
+"""For games written as rules (``negamax.CompiledGame``): the features that never change a
+fixed-depth value (plus ``QUIESCENCE`` when the game has noisy moves); the rules end the
+game themselves, so ``EXACT_TERMINALS`` is not needed."""
+SOLVE_FEATURES = TRANSPOSITION_TABLE | PVS | KILLER_MOVES | HISTORY_HEURISTIC | SOLVING
+"""Exact solving: ordering and the table only; nothing that prunes by a guess."""
+SOLVE_DEPTH = 254
+"""The depth of every node of a solve, deeper than any limited search goes, so that the table's
+exact entries serve later searches and their entries never serve a solve."""
 
 DELTA_MARGIN = 200
 MOVE_BITS = (1 << 20) - 1
@@ -212,10 +235,19 @@ def search(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, a
     features = work[W_FEATURES]
     pv_node = beta - alpha > 1
 
-    # Step 2. Draws by rule, the ply limit, and mate-distance pruning.
+    # Step 2. The game over by its rules, draws by rule, the ply limit, and mate-distance
+    # pruning.
+    result = game_result(spec, state)
+    if result != ONGOING:
+        if result >= WIN_THRESHOLD:
+            return result - ply
+        if result <= -WIN_THRESHOLD:
+            return result + ply
+        return result
     if ply > 0 and drawn_by_rule(spec, state):
         return 0
     if ply >= MAX_PLY - 1:
+        work[W_HORIZON] += 1
         return static_value(spec, state)
     in_quiescence = depth < 0
     checked = False
@@ -361,6 +393,7 @@ def search(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, a
     alpha_original = alpha
     use_pvs = features & PVS
     reduce_late = features & LATE_MOVE_REDUCTIONS
+    new_depth = depth if features & SOLVING else depth - 1
     for index in range(start, end):
         move = _pick(work, index, end)
         quiet = work[SCORES - MOVES + index] < KILLER_ORDER
@@ -368,7 +401,6 @@ def search(spec: Any, state: Any, keys: Any, data: Any, work: Any, depth: int, a
             unplay_move(spec, state, move)
             continue
         legal += 1
-        new_depth = depth - 1
         if legal == 1 or not use_pvs:
             score = -search(spec, state, keys, data, work, new_depth, -beta, -alpha, ply + 1)
         else:

@@ -1,9 +1,10 @@
-"""Exact solving on the compiled kernel: limits, progress, the principal variation, and
-the translation of results into the library's ``SearchResult``.
+"""Exact solving of placement games on the compiled kernel: limits, progress, the principal
+variation, and the translation of results into the library's ``SearchResult``.
 
-The position must offer ``compiled_form()`` -> ``(spec, current, mask, moves)`` (see
-``negamax.core.compiled``). Importing this module imports numba; nothing else in the
-library does until this path is chosen.
+The position is a ``PlacementPosition`` (``negamax.core.game``). Its spec selects the
+kernels: the package's own for the built-in games, a family of their own for any other
+game (``families``). Importing this module imports numba; nothing else in the library does
+until this path is chosen.
 
 With limits or a progress callback, the kernel runs on a worker thread without the
 interpreter lock; the calling thread watches the stop event, the clock and Ctrl-C,
@@ -19,16 +20,17 @@ import time
 import weakref
 from collections.abc import Callable
 from multiprocessing.shared_memory import SharedMemory
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from negamax.core.errors import InvalidOptionError
-from negamax.core.game import Position
+from negamax.core.game import PlacementPosition
 from negamax.core.score import Bound, loss_in, win_in
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
-from negamax.search import compiled_kernel as kernel
-from negamax.search.solver_helpers import HelperProcesses, HelperThreads, shared_array
+from negamax.search.compiled import families
+from negamax.search.compiled import placement_kernel as kernel
+from negamax.search.compiled.placement_helpers import HelperProcesses, HelperThreads, shared_array
 
 NO_LIMIT = 1 << 62
 HELPERS_AFTER_NODES = 50_000
@@ -37,7 +39,7 @@ nodes alone (a few tens of milliseconds): smaller solves do not pay for threads.
 PROGRESS_SECONDS = 0.25
 WATCH_SECONDS = 0.02
 
-OnProgress = Callable[[SearchResult[Any]], None]
+OnIteration = Callable[[SearchResult[Any]], None]
 
 
 class CompiledSolver:
@@ -150,57 +152,67 @@ class CompiledSolver:
                 self.tag = 1
         return self.tag
 
-    def warm_up(self, position: Position[Any], wait_for_helpers: bool = False) -> None:
+    def warm_up(self, position: PlacementPosition[Any], wait_for_helpers: bool = False) -> None:
         """Load (or compile) the kernel for this game now, so no timed solve pays for it.
         Helpers load it too, meanwhile sitting out any solve; ``wait_for_helpers`` returns
         only once they are ready (for measurements)."""
-        spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
+        kernels, spec, current, mask, moves = self._form(position)
         tag = self._next_tag(True)
         if self._helpers is not None and self._helpers.idle():
             # without waiting: a helper still loading sits out the solves until it is ready
             self.table[kernel.SPLIT_RUN] = 0
             self._helpers.start(spec)
-        kernel.solve(spec, current, mask, moves, tag, 1, self.table, self.works[0])
+        kernels.solve(spec, current, mask, moves, tag, 1, self.table, self.works[0])
         if wait_for_helpers and self._helpers is not None:
             self._helpers.stop()
 
-    def probe(self, position: Position[Any], alpha: int, beta: int) -> int:
+    def probe(self, position: PlacementPosition[Any], alpha: int, beta: int) -> int:
         """One fail-soft search of ``position`` with the window (alpha, beta) in Pons' units,
         sharing the current solve's table."""
-        spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
-        return int(kernel.negamax(spec, current, mask, moves, alpha, beta, self.table, self.works[0]))
+        kernels, spec, current, mask, moves = self._form(position)
+        return int(kernels.negamax(spec, current, mask, moves, alpha, beta, self.table, self.works[0]))
 
-    def solve_value(self, position: Position[Any]) -> tuple[int, int]:
+    def solve_value(self, position: PlacementPosition[Any]) -> tuple[int, int]:
         """The exact value in Pons' units and the nodes searched (by every worker): the
         lean path that Pons' benchmark measures (no best move, no limits, no result)."""
-        spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
+        kernels, spec, current, mask, moves = self._form(position)
         if self.threads == 1:
-            solve = self._solve_entries.get(type(spec)) or self._solve_entry(spec)
+            solve = self._solve_entries.get(type(spec)) or self._solve_entry(kernels, spec)
             value = solve(spec, current, mask, moves, self._next_tag(True), NO_LIMIT, self.table, self.works[0])
             return int(value), int(self.state[kernel.STATE_NODES])
-        nodes = self._search(spec, current, mask, moves, self._next_tag(True), NO_LIMIT, SearchLimits(), None, None)
+        nodes = self._search(
+            kernels, spec, current, mask, moves, self._next_tag(True), NO_LIMIT, SearchLimits(), None, None
+        )
         return int(self.state[kernel.STATE_LOWER]), nodes
 
-    def _solve_entry(self, spec: Any) -> Callable[..., Any]:
-        """``kernel.solve`` as compiled for this game, called without numba's dispatch
-        (which types every argument at every call: a microsecond, a tenth of an End-Easy
-        solve); until it is compiled, the dispatcher itself."""
+    def _form(self, position: PlacementPosition[Any]) -> tuple[Any, Any, int, int, int]:
+        """The kernels for the position's game, its spec for them, and its bitboards."""
+        spec, current, mask, moves = position.placement_form()
+        kernels, spec = families.kernels_for(kernel, spec)
+        if kernels is not kernel and self.processes:
+            raise InvalidOptionError("helper processes solve the built-in games only; use helper threads")
+        return kernels, spec, current, mask, moves
+
+    def _solve_entry(self, kernels: Any, spec: Any) -> Callable[..., Any]:
+        """``solve`` as compiled for this game, called without numba's dispatch (which
+        types every argument at every call: a microsecond, a tenth of an End-Easy solve);
+        until it is compiled, the dispatcher itself."""
         from numba import typeof
 
         arguments = (spec, 0, 0, 0, 0, 0, self.table, self.works[0])
         types = tuple(typeof(argument) for argument in arguments)  # type: ignore[no-untyped-call]
-        compiled: Any = kernel.solve.overloads.get(types)
+        compiled: Any = kernels.solve.overloads.get(types)
         if compiled is None:
-            return kernel.solve
+            return kernels.solve  # type: ignore[no-any-return]
         entry: Callable[..., Any] = compiled.entry_point
         self._solve_entries[type(spec)] = entry
         return entry
 
     def solve(
         self,
-        position: Position[Any],
+        position: PlacementPosition[Any],
         limits: SearchLimits | None = None,
-        on_progress: OnProgress | None = None,
+        on_iteration: OnIteration | None = None,
         pv_plies: int | None = None,
         fresh_table: bool = True,
     ) -> SearchResult[Any]:
@@ -217,7 +229,7 @@ class CompiledSolver:
         limits = limits or SearchLimits()
         if limits.depth is not None:
             raise InvalidOptionError("the compiled solver searches to the end of the game; no depth limit")
-        spec, current, mask, moves = position.compiled_form()  # type: ignore[attr-defined]
+        kernels, spec, current, mask, moves = self._form(position)
         state = self.state
         start_cpu, start_wall = time.process_time(), time.perf_counter()
         node_limit = limits.nodes if limits.nodes is not None else NO_LIMIT
@@ -226,7 +238,7 @@ class CompiledSolver:
             return self._result(position, (), start_cpu, start_wall)
 
         tag = self._next_tag(fresh_table)
-        nodes = self._search(spec, current, mask, moves, tag, node_limit, limits, on_progress, snapshot)
+        nodes = self._search(kernels, spec, current, mask, moves, tag, node_limit, limits, on_iteration, snapshot)
         exact = state[kernel.STATE_LOWER] == state[kernel.STATE_UPPER] and not state[kernel.STATE_STOP]
         pv: tuple[Any, ...] = ()
         if exact and pv_plies != 0:
@@ -237,6 +249,7 @@ class CompiledSolver:
 
     def _search(
         self,
+        kernels: Any,
         spec: Any,
         current: int,
         mask: int,
@@ -244,7 +257,7 @@ class CompiledSolver:
         tag: int,
         node_limit: int,
         limits: SearchLimits,
-        on_progress: OnProgress | None,
+        on_iteration: OnIteration | None,
         snapshot: Callable[[], SearchResult[Any]] | None,
     ) -> int:
         """Run the main worker (and, for long solves, the helpers); return all their nodes."""
@@ -256,7 +269,7 @@ class CompiledSolver:
         chunk = HELPERS_AFTER_NODES if helpers is not None else node_limit
         while True:
             limit = min(chunk, node_limit - nodes)
-            self._run((spec, current, mask, moves, tag, limit), limits, on_progress, snapshot, False)
+            self._run(kernels, (spec, current, mask, moves, tag, limit), limits, on_iteration, snapshot, False)
             nodes += int(main[kernel.STATE_NODES])
             if not main[kernel.STATE_STOP] or self._user_stopped or nodes >= node_limit:
                 return nodes
@@ -268,7 +281,7 @@ class CompiledSolver:
             # look again.
             chunk *= 2
         # Phase 2: the main worker starts over on the warm table, publishing its split
-        # points; the helpers search children of those (see compiled_kernel).
+        # points; the helpers search children of those (see placement_kernel).
         table = self.table
         table[kernel.SPLIT_HEADER : kernel.SPLIT_BASE + self.threads * kernel.SPLIT_AREA] = 0
         table[kernel.BUSY_BASE : kernel.BUSY_BASE + kernel.BUSY_SIZE] = 0
@@ -278,7 +291,9 @@ class CompiledSolver:
         main[kernel.STATE_PUBLISH] = 1
         helpers.start(spec)
         try:
-            self._run((spec, current, mask, moves, tag, node_limit - nodes), limits, on_progress, snapshot, True)
+            self._run(
+                kernels, (spec, current, mask, moves, tag, node_limit - nodes), limits, on_iteration, snapshot, True
+            )
         finally:
             main[kernel.STATE_PUBLISH] = 0
             table[kernel.SPLIT_RUN] = 0
@@ -287,18 +302,19 @@ class CompiledSolver:
 
     def _run(
         self,
+        kernels: Any,
         arguments: tuple[Any, ...],
         limits: SearchLimits,
-        on_progress: OnProgress | None,
+        on_iteration: OnIteration | None,
         snapshot: Callable[[], SearchResult[Any]] | None,
         helpers: bool,
     ) -> None:
         """Run the main worker's solve; watch the limits and report progress meanwhile."""
         call = (*arguments, self.table, self.works[0])
-        if limits.stop is None and limits.time is None and on_progress is None and not helpers:
-            kernel.solve(*call)  # nothing to watch: run on this thread
+        if limits.stop is None and limits.time is None and on_iteration is None and not helpers:
+            kernels.solve(*call)  # nothing to watch: run on this thread
             return
-        worker = threading.Thread(target=kernel.solve, args=call, daemon=True)
+        worker = threading.Thread(target=kernels.solve, args=call, daemon=True)
         deadline = None if limits.time is None else time.perf_counter() + limits.time
         next_report = time.perf_counter() + PROGRESS_SECONDS
         worker.start()
@@ -309,8 +325,8 @@ class CompiledSolver:
                 if (limits.stop is not None and limits.stop.is_set()) or (deadline is not None and now >= deadline):
                     self._user_stopped = True
                     self.works[0][kernel.STATE_STOP] = 1
-                if on_progress is not None and snapshot is not None and now >= next_report and worker.is_alive():
-                    on_progress(snapshot())
+                if on_iteration is not None and snapshot is not None and now >= next_report and worker.is_alive():
+                    on_iteration(snapshot())
                     next_report = now + PROGRESS_SECONDS
         except KeyboardInterrupt:
             self._user_stopped = True
@@ -318,10 +334,10 @@ class CompiledSolver:
             worker.join()
             raise
 
-    def _principal_variation(self, position: Position[Any], value: int, plies: int) -> tuple[Any, ...]:
+    def _principal_variation(self, position: PlacementPosition[Any], value: int, plies: int) -> tuple[Any, ...]:
         """Follow moves that keep the value, each found by null-window tests of the children."""
         saved = self.state.copy()
-        board = position.copy()
+        board = cast(PlacementPosition[Any], position.copy())
         line: list[Any] = []
         self.state[kernel.STATE_ROOT_MOVES] = -1  # these tests need no root bookkeeping
         while not board.is_terminal() and len(line) < plies:
@@ -343,7 +359,7 @@ class CompiledSolver:
         return tuple(line)
 
     def _result(
-        self, position: Position[Any], pv: tuple[Any, ...], start_cpu: float, start_wall: float
+        self, position: PlacementPosition[Any], pv: tuple[Any, ...], start_cpu: float, start_wall: float
     ) -> SearchResult[Any]:
         state = self.state
         probes = min(int(state[kernel.STATE_PROBES]), kernel.MAX_LOGGED_PROBES)
@@ -388,18 +404,18 @@ def _release(helpers: HelperThreads | HelperProcesses | None, table_memory: Shar
             table_memory.unlink()
 
 
-def _terminal_score(board: Position[Any]) -> int:
+def _terminal_score(board: PlacementPosition[Any]) -> int:
     """A finished game's score in Pons' units, for the side to move (who has lost or drawn)."""
-    spec, _, _, moves = board.compiled_form()  # type: ignore[attr-defined]
+    spec, _, _, moves = board.placement_form()
     if board.terminal_value() == 0:
         return 0
     cells: int = spec.width * spec.height
     return -((cells + 2 - int(moves)) // 2)
 
 
-def pons_to_distance(position: Position[Any], score: int) -> int:
+def pons_to_distance(position: PlacementPosition[Any], score: int) -> int:
     """A Pons-convention score of ``position`` as the library's distance score."""
-    spec, _, _, moves = position.compiled_form()  # type: ignore[attr-defined]
+    spec, _, _, moves = position.placement_form()
     cells = spec.width * spec.height
     if score == 0:
         return 0

@@ -1,0 +1,349 @@
+"""Write a game's rules once, as plain functions over an int64 array, and get both the
+ordinary position protocol and the compiled search (``negamax.CompiledGame``).
+
+A subclass defines the size of its state, the most moves a position can have, and its
+rules as static functions in numba's subset of Python (integers, loops, indexing, and
+calls of other plain functions of the same module):
+
+================================  ======================================================
+``start(state)``                  set up the first position in a zeroed array
+``legal_moves(state, moves)``     write the legal moves (integers >= 0) into ``moves``,
+                                  best guess first; return how many
+``play(state, move)``             make ``move``; the opponent is then to move
+``undo(state, move)``             take back ``move``, the last move played
+``outcome(state)``                ``ONGOING``, or the result for the side to move:
+                                  ``-WIN`` (it has lost), ``DRAW``, ``WIN`` or a score
+``evaluate(state)``               a heuristic score for the side to move
+``key(state)``                    an integer identity of the position (below 2**63)
+``noisy_moves(state, moves)``     optional: the moves a quiescence search looks at
+``canonical_key(state)``          optional: a key shared by symmetric positions
+``player(state)``                 optional: 0 or 1, the side to move (default: taken
+                                  from the number of moves played)
+================================  ======================================================
+
+The pure-Python protocol runs the same functions in Python over a NumPy array (for
+tracing, teaching and any search option); the compiled search compiles them (numba, on
+first use, then from a cache of the game's own). Before compiling, the rules are played
+through some random games in Python, so that a broken contract is reported as a
+``GameDefinitionError`` naming the rule, instead of a crash inside compiled code.
+
+The text side (``new_position``, ``parse_move``, ``move_text``, ``render``) has defaults
+(a position is the moves played from the start, a move is its number) that a subclass may
+override like any ``Game`` method.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, ClassVar, cast
+
+import numpy as np
+
+from negamax.core.errors import GameDefinitionError, IllegalMoveError
+from negamax.core.game import MOVE_LIST_MAX_MOVES, Position
+from negamax.core.rules import BaseGame, play_move_texts
+from negamax.core.score import DRAW, ONGOING, WIN, WIN_THRESHOLD
+
+RULE_PARAMETERS = {
+    "start": ("state",),
+    "legal_moves": ("state", "moves"),
+    "play": ("state", "move"),
+    "undo": ("state", "move"),
+    "outcome": ("state",),
+    "evaluate": ("state",),
+    "key": ("state",),
+    "noisy_moves": ("state", "moves"),
+    "canonical_key": ("state",),
+    "player": ("state",),
+}
+REQUIRED = ("start", "legal_moves", "play", "undo", "outcome", "evaluate", "key")
+COMPILED = ("legal_moves", "play", "undo", "outcome", "evaluate", "key", "noisy_moves", "canonical_key")
+"""The rules the compiled search calls (``start`` and ``player`` run in Python only)."""
+MOVE_LIMIT = 1 << 62
+CHECK_GAMES = 12
+CHECK_PLIES = 2_000
+"""The self-check plays this many random games, of at most this many plies in all."""
+
+
+class GameRules:
+    """One game's rules: the functions, sizes, and the checks of their contract. It is the
+    ``spec`` of the game's positions (``negamax.core.game.CompiledRules``)."""
+
+    def __init__(self, name: str, state_size: int, max_moves: int, functions: Mapping[str, Callable[..., Any]]):
+        self.name = name
+        self.state_size = state_size
+        self.max_moves = max_moves
+        self.functions = dict(functions)
+        self._checked = False
+
+    def rule_functions(self) -> Mapping[str, Callable[..., Any]]:
+        return {name: function for name, function in self.functions.items() if name in COMPILED}
+
+    def __repr__(self) -> str:
+        return f"GameRules({self.name!r})"
+
+    def new_state(self) -> Any:
+        state = np.zeros(self.state_size, dtype=np.int64)
+        self.call("start", state)
+        return state
+
+    def call(self, rule: str, *arguments: Any) -> Any:
+        """A rule run in Python, its failures reported as ``GameDefinitionError``."""
+        try:
+            return self.functions[rule](*arguments)
+        except IndexError as error:
+            if rule in ("legal_moves", "noisy_moves") and len(arguments) == 2 and "out of bounds" in str(error):
+                raise GameDefinitionError(
+                    f"{self.name}.{rule} wrote past the end of its moves array: a position has more than"
+                    f" max_moves ({self.max_moves}) moves"
+                ) from None
+            raise GameDefinitionError(f"{self.name}.{rule} raised IndexError: {error}") from None
+        except GameDefinitionError:
+            raise
+        except Exception as error:
+            raise GameDefinitionError(f"{self.name}.{rule} raised {type(error).__name__}: {error}") from None
+
+    def moves(self, state: Any, buffer: Any, rule: str = "legal_moves") -> list[int]:
+        count = int(self.call(rule, state, buffer))
+        if not 0 <= count <= self.max_moves:
+            raise GameDefinitionError(f"{self.name}.{rule} returned {count} moves; max_moves is {self.max_moves}")
+        return [int(move) for move in buffer[:count]]
+
+    def check(self) -> None:
+        """Play random games through the rules in Python and check their contract: moves in
+        range, ``undo`` restoring ``play``, a move whenever the game goes on, values in range.
+        Done once per game and process, before the first compiled search.
+
+        :raises GameDefinitionError: naming the rule that broke the contract.
+        """
+        if self._checked:
+            return
+        generator = random.Random(0)
+        buffer = np.zeros(self.max_moves, dtype=np.int64)
+        plies = 0
+        for _ in range(CHECK_GAMES):
+            state = self.new_state()
+            line: list[int] = []
+            while plies < CHECK_PLIES:
+                plies += 1
+                where = f" (after the moves {line})" if line else " (at the start)"
+                result = int(self.call("outcome", state))
+                if result != ONGOING:
+                    _check_result(self.name, result, where)
+                    break
+                moves = self.moves(state, buffer)
+                if not moves:
+                    raise GameDefinitionError(
+                        f"{self.name}.legal_moves returned no move, but outcome says the game goes on{where}"
+                    )
+                for move in moves:
+                    if not 0 <= move < MOVE_LIMIT:
+                        raise GameDefinitionError(f"{self.name}.legal_moves wrote the move {move}{where}")
+                self._check_values(state, buffer, moves, where)
+                move = generator.choice(moves)
+                before = state.copy()
+                key = int(self.call("key", state))
+                self.call("play", state, move)
+                after = state.copy()
+                self.call("undo", state, move)
+                if not np.array_equal(state, before) or int(self.call("key", state)) != key:
+                    raise GameDefinitionError(f"{self.name}.undo did not restore the state after move {move}{where}")
+                state[:] = after
+                line.append(move)
+        self._checked = True
+
+    def _check_values(self, state: Any, buffer: Any, moves: list[int], where: str) -> None:
+        evaluation = int(self.call("evaluate", state))
+        if not -WIN_THRESHOLD < evaluation < WIN_THRESHOLD:
+            raise GameDefinitionError(
+                f"{self.name}.evaluate returned {evaluation}, outside the heuristic range"
+                f" (-{WIN_THRESHOLD}, {WIN_THRESHOLD}){where}"
+            )
+        for rule in ("key", "canonical_key"):
+            if rule in self.functions and not 0 <= int(self.call(rule, state)) < 1 << 63:
+                raise GameDefinitionError(f"{self.name}.{rule} must return an integer from 0 to 2**63 - 1{where}")
+        if "noisy_moves" in self.functions:
+            noisy = self.moves(state, buffer, "noisy_moves")
+            if not set(noisy) <= set(moves):
+                raise GameDefinitionError(f"{self.name}.noisy_moves returned moves that are not legal{where}")
+
+
+def _check_result(name: str, result: int, where: str) -> None:
+    if result in (WIN, -WIN, DRAW) or -WIN_THRESHOLD < result < WIN_THRESHOLD:
+        return
+    raise GameDefinitionError(
+        f"{name}.outcome returned {result}: expected ONGOING, -WIN, DRAW, WIN or a score inside"
+        f" (-{WIN_THRESHOLD}, {WIN_THRESHOLD}){where}"
+    )
+
+
+class RulesPosition:
+    """A position of a game written as rules: its state array and the moves that led to it."""
+
+    __slots__ = ("_buffer", "history", "rules", "state")
+
+    def __init__(self, rules: GameRules, state: Any, history: Sequence[int] = ()) -> None:
+        self.rules = rules
+        self.state = state
+        self.history = list(history)
+        self._buffer = np.zeros(rules.max_moves, dtype=np.int64)
+
+    def legal_moves(self) -> list[int]:
+        return self.rules.moves(self.state, self._buffer)
+
+    def play(self, move: int) -> None:
+        self.rules.functions["play"](self.state, move)
+        self.history.append(move)
+
+    def undo(self, move: int) -> None:
+        self.rules.functions["undo"](self.state, move)
+        self.history.pop()
+
+    def is_terminal(self) -> bool:
+        return int(self.rules.functions["outcome"](self.state)) != ONGOING
+
+    def terminal_value(self) -> int:
+        return int(self.rules.functions["outcome"](self.state))
+
+    def evaluate(self) -> int:
+        return int(self.rules.functions["evaluate"](self.state))
+
+    def key(self) -> Hashable:
+        return int(self.rules.functions["key"](self.state))
+
+    def player(self) -> int:
+        player = self.rules.functions.get("player")
+        return int(player(self.state)) if player is not None else len(self.history) & 1
+
+    def copy(self) -> RulesPosition:
+        return type(self)(self.rules, self.state.copy(), self.history)
+
+    def move_list_form(self) -> tuple[Any, Any]:
+        """``(rules, state)`` for the compiled search, once the rules have passed their check."""
+        self.rules.check()
+        return self.rules, self.state.copy()
+
+    def moves_from_codes(self, codes: Sequence[int]) -> list[int]:
+        board = self.copy()
+        line = []
+        for code in codes:
+            move = int(code) - 1
+            if board.is_terminal() or move not in board.legal_moves():
+                break
+            board.play(move)
+            line.append(move)
+        return line
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.state.tolist()})"
+
+
+class _NoisyMoves:
+    __slots__ = ()
+
+    def noisy_moves(self: Any) -> list[int]:
+        return self.rules.moves(self.state, self._buffer, "noisy_moves")  # type: ignore[no-any-return]
+
+
+class _CanonicalKey:
+    __slots__ = ()
+
+    def canonical_key(self: Any) -> Hashable:
+        return int(self.rules.functions["canonical_key"](self.state))
+
+
+class CompiledGame(BaseGame):
+    """Subclass me with a game's rules (see this module); an instance is the game (the
+    ``Game`` protocol), and its positions run on the compiled search by default."""
+
+    name = ""
+    """The game's name (default: the class name in lower case)."""
+    description = ""
+    position_help = "the moves played from the start, separated by spaces, or 'start'"
+    state_size: ClassVar[int] = 0
+    """How many int64 values the state array holds."""
+    max_moves: ClassVar[int] = 0
+    """The most legal moves any position can have (at most 256)."""
+    rules: ClassVar[GameRules]
+    position_class: ClassVar[type[RulesPosition]]
+
+    def __init_subclass__(cls, **keywords: Any) -> None:
+        super().__init_subclass__(**keywords)
+        cls.name = cls.__dict__.get("name") or cls.__name__.lower()
+        cls.description = cls.description or (inspect.getdoc(cls) or cls.name).splitlines()[0]
+        functions = _rule_functions(cls)
+        if not isinstance(cls.state_size, int) or cls.state_size < 1:
+            raise GameDefinitionError(f"{cls.__name__}.state_size must be a positive integer, not {cls.state_size!r}")
+        if not isinstance(cls.max_moves, int) or not 1 <= cls.max_moves <= MOVE_LIST_MAX_MOVES:
+            raise GameDefinitionError(
+                f"{cls.__name__}.max_moves must be an integer from 1 to {MOVE_LIST_MAX_MOVES}, not {cls.max_moves!r}"
+            )
+        cls.rules = GameRules(cls.name, cls.state_size, cls.max_moves, functions)
+        bases: tuple[type, ...] = (RulesPosition,)
+        if "noisy_moves" in functions:
+            bases += (_NoisyMoves,)
+        if "canonical_key" in functions:
+            bases += (_CanonicalKey,)
+        cls.position_class = type(f"{cls.__name__}Position", bases, {"__slots__": (), "__module__": cls.__module__})
+
+    # -- the Game protocol ----------------------------------------------------------------
+
+    def new_position(self, text: str | None = None) -> Position[Any]:
+        """The start, or the position after the moves ``text`` lists (as ``move_text``
+        writes them, separated by spaces or commas)."""
+        return play_move_texts(self, self.position_class(self.rules, self.rules.new_state()), text)
+
+    def parse_move(self, position: Position[Any], text: str) -> Hashable:
+        text = text.strip()
+        moves = position.legal_moves()
+        for move in moves:
+            if self.move_text(position, move) == text:
+                return cast(Hashable, move)
+        shown = ", ".join(self.move_text(position, move) for move in list(moves)[:20])
+        raise IllegalMoveError(f"{text!r} is not a legal move here; legal: {shown}{', ...' if len(moves) > 20 else ''}")
+
+    def move_text(self, position: Position[Any], move: Hashable) -> str:
+        return str(move)
+
+    def position_text(self, position: Position[Any]) -> str:
+        assert isinstance(position, RulesPosition)
+        board = self.position_class(self.rules, self.rules.new_state())
+        written = []
+        for move in position.history:
+            written.append(self.move_text(board, move))
+            board.play(move)
+        return " ".join(written) or "start"
+
+    def render(self, position: Position[Any]) -> str:
+        assert isinstance(position, RulesPosition)
+        return f"state {position.state.tolist()}, player {position.player() + 1} to move"
+
+
+def _rule_functions(cls: type) -> dict[str, Callable[..., Any]]:
+    """The rules a game class defines, unwrapped from ``staticmethod`` and checked for
+    their parameters."""
+    functions: dict[str, Callable[..., Any]] = {}
+    for rule, parameters in RULE_PARAMETERS.items():
+        found = inspect.getattr_static(cls, rule, None)
+        if isinstance(found, staticmethod):
+            found = found.__func__
+        if found is None:
+            if rule in REQUIRED:
+                raise GameDefinitionError(f"{cls.__name__} must define {rule}({', '.join(parameters)})")
+            continue
+        target = getattr(found, "py_func", found)
+        if not callable(target):
+            raise GameDefinitionError(f"{cls.__name__}.{rule} must be a function")
+        try:
+            count = len(inspect.signature(target).parameters)
+        except (TypeError, ValueError):
+            count = len(parameters)
+        if count != len(parameters):
+            hint = " (write the rules as @staticmethod functions, without self)" if count == len(parameters) + 1 else ""
+            raise GameDefinitionError(
+                f"{cls.__name__}.{rule} must take ({', '.join(parameters)}); it takes {count} parameter(s){hint}"
+            )
+        functions[rule] = found
+    return functions

@@ -1,0 +1,183 @@
+"""Games from outside the package: ``module.path:GameClass``, ``path/to/file.py:GameClass``,
+and games that installed packages register under the ``negamax.games`` entry-point group.
+
+A game is an object with the ``Game`` protocol's ``new_position``, ``parse_move`` and
+``move_text`` (a ``negamax.CompiledGame`` subclass has them all), or a class whose
+instances are one. What it leaves out gets the built-in games' defaults: no symmetries,
+the search's own scores, a picture that is the position's ``repr``.
+
+A package registers its games in its ``pyproject.toml``::
+
+    [project.entry-points."negamax.games"]
+    othello6 = "mypackage.othello:Othello6"
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+from negamax.core.errors import NegamaxError, UnknownGameError
+from negamax.core.game import Position
+from negamax.core.rules import Game
+
+ENTRY_POINT_GROUP = "negamax.games"
+REQUIRED = ("new_position", "parse_move", "move_text")
+
+
+def is_reference(name: str) -> bool:
+    """Whether ``name`` points at an object (``module:Attribute`` or ``file.py:Attribute``)."""
+    return ":" in name and not name.lower().startswith("openspiel:")
+
+
+def load_reference(reference: str) -> Game:
+    """The game ``module.path:Attribute`` or ``path/to/file.py:Attribute`` names.
+
+    :raises UnknownGameError: if the module, the file or the attribute cannot be found, or
+        the object is not a game.
+    """
+    location, _, attribute = reference.rpartition(":")
+    if not location or not attribute:
+        raise UnknownGameError(f"{reference!r}: write a game as module.path:GameClass or path/to/file.py:GameClass")
+    module = _module_from_file(location, reference) if location.endswith(".py") else _module(location, reference)
+    target: Any = module
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise UnknownGameError(f"{reference!r}: {location} has no {attribute!r}") from None
+    return as_game(target, reference)
+
+
+def entry_point_games() -> dict[str, Any]:
+    """The games installed packages register, by name (not loaded yet)."""
+    from importlib.metadata import entry_points
+
+    return {entry.name: entry for entry in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def load_entry_point(name: str) -> Game | None:
+    """The registered game ``name``, or ``None`` if no package registers it."""
+    entry = entry_point_games().get(name)
+    if entry is None:
+        return None
+    try:
+        target = entry.load()
+    except Exception as error:
+        raise UnknownGameError(
+            f"game {name!r} (registered by {entry.value}) cannot be loaded: {type(error).__name__}: {error}"
+        ) from None
+    return as_game(target, name)
+
+
+def as_game(target: Any, name: str) -> Game:
+    """``target`` as a game: an instance of a game class, or the game itself."""
+    if inspect.isclass(target):
+        try:
+            target = target()
+        except Exception as error:
+            raise UnknownGameError(
+                f"{name!r}: {target.__name__}() failed ({type(error).__name__}: {error}); a game class must be"
+                " constructible without arguments"
+            ) from None
+    missing = [method for method in REQUIRED if not callable(getattr(target, method, None))]
+    if missing:
+        hint = ""
+        if callable(getattr(target, "legal_moves", None)):
+            hint = " (it looks like a position: give the game, which makes positions from text)"
+        raise UnknownGameError(f"{name!r} is not a game: it has no {', '.join(missing)}{hint}")
+    return target if _complete(target) else PluginGame(target, name)
+
+
+def _complete(game: Any) -> bool:
+    names = ("name", "description", "position_help", "position_text", "render", "game_score", "book_key")
+    return all(hasattr(game, attribute) for attribute in (*names, "symmetric_move_text"))
+
+
+class PluginGame:
+    """A game from outside with the defaults it leaves out."""
+
+    def __init__(self, game: Any, name: str) -> None:
+        self._game = game
+        self.name: str = getattr(game, "name", None) or name
+        doc = inspect.getdoc(type(game)) or ""
+        self.description: str = getattr(game, "description", None) or (doc.splitlines()[0] if doc else name)
+        self.position_help: str = getattr(game, "position_help", None) or "see the game's documentation"
+
+    def new_position(self, text: str | None = None) -> Position[Any]:
+        position: Position[Any] = self._game.new_position(text)
+        return position
+
+    def parse_move(self, position: Position[Any], text: str) -> Hashable:
+        move: Hashable = self._game.parse_move(position, text)
+        return move
+
+    def move_text(self, position: Position[Any], move: Hashable) -> str:
+        return str(self._game.move_text(position, move))
+
+    def position_text(self, position: Position[Any]) -> str:
+        method = getattr(self._game, "position_text", None)
+        return str(method(position)) if method is not None else repr(position)
+
+    def render(self, position: Position[Any]) -> str:
+        method = getattr(self._game, "render", None)
+        return str(method(position)) if method is not None else repr(position)
+
+    def game_score(self, position: Position[Any], score: int) -> int:
+        method = getattr(self._game, "game_score", None)
+        return int(method(position, score)) if method is not None else score
+
+    def book_key(self, position: Position[Any]) -> tuple[str, int]:
+        method = getattr(self._game, "book_key", None)
+        if method is not None:
+            key, symmetry = method(position)
+            return str(key), int(symmetry)
+        return repr(position.key()), 0
+
+    def symmetric_move_text(self, text: str, symmetry: int) -> str:
+        method = getattr(self._game, "symmetric_move_text", None)
+        return str(method(text, symmetry)) if method is not None else text
+
+
+def _module(name: str, reference: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except NegamaxError:
+        raise
+    except ModuleNotFoundError as error:
+        if error.name is not None and name.startswith(error.name):
+            raise UnknownGameError(f"{reference!r}: no module named {error.name!r}") from None
+        raise UnknownGameError(f"{reference!r}: importing {name} failed: {error}") from None
+    except Exception as error:
+        raise UnknownGameError(f"{reference!r}: importing {name} failed: {type(error).__name__}: {error}") from None
+
+
+def _module_from_file(location: str, reference: str) -> Any:
+    path = Path(location).expanduser().resolve()
+    if not path.is_file():
+        raise UnknownGameError(f"{reference!r}: no file {location}")
+    module_name = path.stem
+    loaded = sys.modules.get(module_name)
+    loaded_file = getattr(loaded, "__file__", None)
+    if loaded_file is not None and Path(loaded_file).resolve() == path:
+        return loaded
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise UnknownGameError(f"{reference!r}: {location} is not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    # registered under its name, so that numba's cache and pickling can find its functions
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except NegamaxError:
+        del sys.modules[module_name]
+        raise
+    except Exception as error:
+        del sys.modules[module_name]
+        raise UnknownGameError(f"{reference!r}: running {location} failed: {type(error).__name__}: {error}") from None
+    return module

@@ -1,0 +1,205 @@
+"""``search()`` and ``solve()``: the one place that decides between the pure-Python search
+and a compiled kernel, for every caller (the library, the command line, the engines, batches
+and the web app).
+
+``engine="auto"`` runs a compiled kernel whenever the position declares one and nothing
+asks for the pure-Python search's extras (another algorithm, its options, its table, a
+trace); ``"compiled"`` insists on the kernel, ``"python"`` on the pure-Python search. The
+kernels: for solving, the placement solver (``PlacementPosition``) or the move-list search
+(``MoveListPosition``); for a search to a limit, the move-list search. Values are the same
+either way; only the speed differs.
+
+This module never imports numba: the compiled modules are imported when first chosen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from negamax.core.errors import InvalidOptionError
+from negamax.core.game import MoveListPosition, PlacementPosition, Position
+from negamax.core.types import SearchLimits, SearchResult
+from negamax.search import driver
+from negamax.search.params import SearchOptions
+from negamax.search.trace import SearchTrace
+from negamax.search.tt import TranspositionTable
+
+if TYPE_CHECKING:
+    from negamax.search.compiled.move_list import CompiledSearcher
+    from negamax.search.compiled.placement import CompiledSolver
+
+ENGINES = ("auto", "python", "compiled")
+"""The engines a search may ask for."""
+PLACEMENT = "placement"
+MOVE_LIST = "move list"
+
+OnIteration = Callable[[SearchResult[Any]], None]
+
+
+def compiled_kind(position: Position[Any], solving: bool) -> str | None:
+    """Which compiled search can take ``position`` (``PLACEMENT`` or ``MOVE_LIST``), or ``None``."""
+    if solving and isinstance(position, PlacementPosition):
+        return PLACEMENT
+    if isinstance(position, MoveListPosition):
+        return MOVE_LIST
+    return None
+
+
+def choose_engine(position: Position[Any], engine: str = "auto", *, solving: bool, python_only: str = "") -> str:
+    """``"python"`` or ``"compiled"``: the engine a search of ``position`` runs on.
+
+    ``python_only`` names what the caller asked for that only the pure-Python search does
+    (``"the algorithm 'mtdf'"``, ``"a trace"``), or is empty.
+
+    :raises InvalidOptionError: for an unknown engine, or ``"compiled"`` where it cannot run.
+    """
+    if engine not in ENGINES:
+        raise InvalidOptionError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if engine == "python":
+        return "python"
+    available = compiled_kind(position, solving) is not None
+    if engine == "compiled":
+        if not available:
+            job = "solve" if solving else "search to a limit"
+            raise InvalidOptionError(f"there is no compiled engine to {job} this game; use the python engine")
+        if python_only:
+            raise InvalidOptionError(f"the compiled engine has one algorithm; {python_only} needs the python engine")
+        return "compiled"
+    return "compiled" if available and not python_only else "python"
+
+
+def python_only_request(
+    algorithm: str, options: SearchOptions | None, table: TranspositionTable | None, trace: SearchTrace | None
+) -> str:
+    """What in a request only the pure-Python search does, in words ("" for nothing)."""
+    if algorithm != "auto":
+        return f"the algorithm {algorithm!r}"
+    if options is not None:
+        return "search options"
+    if table is not None:
+        return "a python transposition table"
+    if trace is not None:
+        return "a trace"
+    return ""
+
+
+def search(
+    position: Position[Any],
+    limits: SearchLimits | None = None,
+    *,
+    engine: str = "auto",
+    algorithm: str = "auto",
+    options: SearchOptions | None = None,
+    table: TranspositionTable | None = None,
+    on_iteration: OnIteration | None = None,
+    trace: SearchTrace | None = None,
+    searcher: CompiledSearcher | None = None,
+) -> SearchResult[Any]:
+    """Search ``position`` within ``limits`` (a depth, node count or time is required).
+
+    Deepens one ply at a time (the plain algorithms given a depth search it once) and
+    reports each completed iteration to ``on_iteration``. ``position`` is never changed.
+
+    ``engine``: ``"auto"`` (a compiled kernel when the game has one, see this module),
+    ``"compiled"`` or ``"python"``. ``algorithm``, ``options``, ``table`` and ``trace``
+    are the pure-Python search's. ``searcher`` is the compiled search to run on (its table
+    lives from one call to the next); by default one this process keeps.
+
+    :raises InvalidOptionError: if no limit is given, or for an unknown algorithm or
+        engine, or an engine that cannot do what is asked.
+    """
+    limits = limits or SearchLimits()
+    if limits.depth is None and limits.nodes is None and limits.time is None:
+        raise InvalidOptionError("give a depth, node or time limit (or call solve() to search to the end)")
+    chosen = _route(position, engine, False, python_only_request(algorithm, options, table, trace), searcher)
+    if position.is_terminal():
+        return driver.game_over(position, algorithm if chosen == "python" else "compiled")
+    if chosen == "python":
+        return driver.search(
+            position, limits, algorithm=algorithm, options=options, table=table, on_iteration=on_iteration, trace=trace
+        )
+    assert isinstance(position, MoveListPosition)
+    with _lend(MOVE_LIST, searcher) as compiled:
+        result: SearchResult[Any] = compiled.search(position, limits, on_iteration)
+    return result
+
+
+def solve(
+    position: Position[Any],
+    limits: SearchLimits | None = None,
+    *,
+    engine: str = "auto",
+    algorithm: str = "auto",
+    options: SearchOptions | None = None,
+    table: TranspositionTable | None = None,
+    on_iteration: OnIteration | None = None,
+    trace: SearchTrace | None = None,
+    searcher: CompiledSolver | CompiledSearcher | None = None,
+) -> SearchResult[Any]:
+    """The game-theoretic value of ``position``: search to the end of the game.
+
+    Wins and losses carry their distance. ``limits`` may bound nodes or time; a solve cut
+    short returns the bounds proven so far (``lower``/``upper``, ``completed=False``).
+    ``engine``, ``algorithm``, ``options``, ``table``, ``trace`` and ``searcher`` as for
+    ``search()`` (a ``CompiledSolver`` for placement games).
+
+    :raises InvalidOptionError: for a depth limit, an unknown algorithm or engine, or an
+        engine that cannot do what is asked.
+    """
+    limits = limits or SearchLimits()
+    if limits.depth is not None:
+        raise InvalidOptionError("solve() searches to the end of the game; use search() for a depth limit")
+    chosen = _route(position, engine, True, python_only_request(algorithm, options, table, trace), searcher)
+    if position.is_terminal():
+        return driver.game_over(position, algorithm if chosen == "python" else "compiled")
+    if chosen == "python":
+        return driver.solve(
+            position, limits, algorithm=algorithm, options=options, table=table, on_iteration=on_iteration, trace=trace
+        )
+    kind = compiled_kind(position, solving=True)
+    with _lend(kind or MOVE_LIST, searcher) as compiled:
+        result: SearchResult[Any] = compiled.solve(position, limits, on_iteration)
+    return result
+
+
+def _route(position: Position[Any], engine: str, solving: bool, python_only: str, searcher: Any) -> str:
+    """The engine for a call of ``search`` or ``solve``: a compiled searcher given is a
+    request for the compiled engine, unless something asks for the python one."""
+    if searcher is not None and engine == "auto" and not python_only:
+        engine = "compiled"
+    return choose_engine(position, engine, solving=solving, python_only=python_only)
+
+
+_idle: dict[str, list[Any]] = {PLACEMENT: [], MOVE_LIST: []}
+_idle_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _lend(kind: str, searcher: Any) -> Iterator[Any]:
+    """``searcher`` if given, else a compiled searcher of ``kind`` used by no other thread
+    (one this process keeps for the next call, with its table)."""
+    if searcher is not None:
+        yield searcher
+        return
+    with _idle_lock:
+        lent = _idle[kind].pop() if _idle[kind] else None
+    if lent is None:
+        lent = _new_searcher(kind)
+    try:
+        yield lent
+    finally:
+        with _idle_lock:
+            _idle[kind].append(lent)
+
+
+def _new_searcher(kind: str) -> Any:
+    if kind == PLACEMENT:
+        from negamax.search.compiled.placement import CompiledSolver  # imports numba
+
+        return CompiledSolver()
+    from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
+
+    return CompiledSearcher()

@@ -1,0 +1,329 @@
+"""Kernels for games from outside the package, compiled and cached apart from its own.
+
+numba compiles a kernel once per spec type and keeps every compiled version of a function
+in one cache index, which it reads whole. Had a user's game been compiled into the
+package's own kernels, that index would name the user's types, and every built-in kernel
+would fail to load wherever the user's module cannot be imported. So a game from outside
+gets a *family*: copies of every compiled function of a kernel module, sharing one
+namespace in which the copies call each other, compiled for that game alone and cached in
+a directory of its own (``cache_root()``), stamped with digests of the package and of the
+game's code.
+
+Two kinds of outside game:
+
+* a spec type from another package whose primitives are registered with
+  ``negamax.core.compiled.implements``: the family's copies call the same stubs, which
+  numba resolves by the spec's type;
+* rules written as plain functions (``negamax.CompiledGame``, the ``CompiledRules``
+  protocol): the family's copies call adapters (``move_list_bindings``) in place of the
+  stubs, and the adapters call the rules, which are compiled here too, with every plain
+  function of the game's module they call.
+
+Importing this module imports numba.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import marshal
+import os
+import re
+import sys
+import tempfile
+import threading
+import types
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, cast
+
+import numba
+import numpy as np
+from numba.core.dispatcher import Dispatcher
+
+from negamax.core import numba_cache
+from negamax.core.errors import GameDefinitionError
+from negamax.core.game import CompiledRules
+from negamax.search.compiled import move_list_bindings, move_list_kernel
+
+CACHE_DIRECTORY_VARIABLE = "NEGAMAX_CACHE_DIR"
+PACKAGE_PREFIX = "negamax."
+RULES = ("legal_moves", "play", "undo", "outcome", "evaluate", "key", "noisy_moves", "canonical_key")
+"""The rules the compiled search calls; the last two are optional."""
+STATE = numba.types.int64[::1]
+RULE_SIGNATURES: dict[str, tuple[Any, ...]] = {
+    "legal_moves": (STATE, STATE),
+    "noisy_moves": (STATE, STATE),
+    "play": (STATE, numba.types.int64),
+    "undo": (STATE, numba.types.int64),
+    "outcome": (STATE,),
+    "evaluate": (STATE,),
+    "key": (STATE,),
+    "canonical_key": (STATE,),
+}
+RETURNS_INTEGER = frozenset(("legal_moves", "noisy_moves", "outcome", "evaluate", "key", "canonical_key"))
+
+
+def cache_root() -> Path:
+    """Where outside games' kernels are cached: ``$NEGAMAX_CACHE_DIR``, else beside numba's
+    own cache when ``NUMBA_CACHE_DIR`` is set, else the user's cache directory."""
+    chosen = os.environ.get(CACHE_DIRECTORY_VARIABLE)
+    if chosen:
+        return Path(chosen)
+    numba_directory = getattr(numba.config, "CACHE_DIR", "")
+    if numba_directory:
+        return Path(numba_directory) / "negamax-games"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "negamax" / "games"
+
+
+class KernelFamily:
+    """Copies of a kernel module's compiled functions, bound to one game.
+
+    Attributes are the copies where the module has a compiled function of that name, and
+    the module's own values otherwise (its constants).
+    """
+
+    def __init__(
+        self,
+        module: types.ModuleType,
+        replacements: Mapping[str, Any],
+        cache: numba_cache.FamilyCache | None,
+    ) -> None:
+        self.module = module
+        self.cache = cache
+        namespace = dict(vars(module))
+        namespace.update(replacements)
+        self._functions: dict[str, Dispatcher] = {}
+        for name, dispatcher in _compiled_functions(module):
+            copy = _copy_function(cast(types.FunctionType, dispatcher.py_func), namespace, cache)
+            options = {key: value for key, value in dispatcher.targetoptions.items() if key != "nopython"}
+            jitted = numba.njit(cache=cache is not None, **options)(copy)
+            namespace[name] = jitted
+            self._functions[name] = jitted
+
+    def __getattr__(self, name: str) -> Any:
+        functions = self.__dict__.get("_functions", {})
+        if name in functions:
+            return functions[name]
+        return getattr(self.__dict__["module"], name)
+
+    def is_cached(self, function: str) -> bool:
+        """Whether ``function`` has a compiled version on disk (then loading it is quick)."""
+        if self.cache is None:
+            return False
+        directory = Path(self.cache.directory)
+        return any(directory.glob(f"{Path(self.module.__file__ or '').stem}.{function}-*.nbi"))
+
+
+_families: dict[Any, tuple[KernelFamily, Any]] = {}
+_families_lock = threading.Lock()
+
+
+def kernels_for(module: types.ModuleType, spec: Any) -> tuple[Any, Any]:
+    """The kernels of ``module`` to run a game with ``spec`` on, and the spec to pass them:
+    the module itself for the package's own games, a family for any other."""
+    if isinstance(spec, CompiledRules):
+        key: Any = (module.__name__, id(spec))
+    elif type(spec).__module__.startswith(PACKAGE_PREFIX):
+        return module, spec
+    else:
+        key = (module.__name__, type(spec))
+    with _families_lock:
+        found = _families.get(key)
+        if found is None:
+            found = _rules_family(module, spec) if isinstance(spec, CompiledRules) else _typed_family(module, spec)
+            _families[key] = found
+    return found
+
+
+def _typed_family(module: types.ModuleType, spec: Any) -> tuple[KernelFamily, Any]:
+    spec_type = type(spec)
+    digest = hashlib.sha256(_module_source(spec_type.__module__))
+    name = f"{spec_type.__module__}.{spec_type.__qualname__}"
+    return KernelFamily(module, {}, _cache_location(f"{module.__name__}-{name}", digest.hexdigest())), spec
+
+
+def _rules_family(module: types.ModuleType, rules: CompiledRules) -> tuple[KernelFamily, Any]:
+    if module is not move_list_kernel:
+        raise GameDefinitionError(f"{rules.name}: games written as rules run on the move-list search only")
+    functions = rules.rule_functions()
+    digest = rules_digest(rules)
+    cache = _cache_location(f"{module.__name__}-{rules.name}", digest)
+    jitted = compile_rules(rules.name, functions, cache)
+    bindings = bind_rules(rules, jitted, cache)
+    return KernelFamily(module, bindings, cache), 0
+
+
+def compile_rules(
+    name: str, functions: Mapping[str, Callable[..., Any]], cache: numba_cache.FamilyCache | None
+) -> dict[str, Dispatcher]:
+    """Each rule compiled for its signature, with every plain function of its module it
+    calls; a rule numba cannot compile, or of the wrong kind, raises ``GameDefinitionError``
+    naming it."""
+    done: dict[int, Any] = {}
+    jitted: dict[str, Dispatcher] = {}
+    for rule, function in functions.items():
+        dispatcher = _jit_with_helpers(function, cache, done)
+        signature = RULE_SIGNATURES[rule]
+        try:
+            dispatcher.compile(signature)
+        except numba.core.errors.NumbaError as error:
+            raise GameDefinitionError(
+                f"{name}.{rule} cannot be compiled: {condensed_numba_error(str(error))}"
+            ) from None
+        returned = dispatcher.overloads[signature].signature.return_type
+        if rule in RETURNS_INTEGER and not isinstance(returned, (numba.types.Integer, numba.types.Boolean)):
+            raise GameDefinitionError(f"{name}.{rule} must return an integer; it returns {returned}")
+        jitted[rule] = dispatcher
+    return jitted
+
+
+def bind_rules(
+    rules: CompiledRules, jitted: Mapping[str, Dispatcher], cache: numba_cache.FamilyCache | None
+) -> dict[str, Dispatcher]:
+    """The kernel's stubs, each an adapter calling the compiled rules."""
+    max_moves = min(rules.max_moves, move_list_kernel.MAX_MOVES)
+    namespace = dict(vars(move_list_bindings))
+    for helper in move_list_bindings.HELPERS:
+        copy = _copy_function(getattr(move_list_bindings, helper), namespace, cache)
+        namespace[helper] = numba.njit(cache=cache is not None, nogil=True)(copy)
+    namespace.update(
+        {
+            "rules_legal_moves": jitted["legal_moves"],
+            "rules_noisy_moves": jitted.get("noisy_moves", namespace["no_noisy_moves"]),
+            "rules_play": jitted["play"],
+            "rules_undo": jitted["undo"],
+            "rules_outcome": jitted["outcome"],
+            "rules_evaluate": jitted["evaluate"],
+            "rules_key": jitted.get("canonical_key", jitted["key"]),
+            "MAX_MOVES": max_moves,
+        }
+    )
+    bound: dict[str, Dispatcher] = {}
+    for stub in move_list_bindings.STUBS:
+        function = getattr(move_list_bindings, stub)
+        copy = _copy_function(function, namespace, cache)
+        bound[stub] = numba.njit(cache=cache is not None, nogil=True)(copy)
+        namespace[stub] = bound[stub]
+    return bound
+
+
+def rules_digest(rules: CompiledRules) -> str:
+    """A digest of the rules' code, the plain functions they call and the constants they
+    read, and of the game's sizes: the game's part of its kernels' cache stamp."""
+    digest = hashlib.sha256(f"{rules.state_size}:{rules.max_moves}".encode())
+    seen: set[int] = set()
+    for rule, function in sorted(rules.rule_functions().items()):
+        digest.update(rule.encode())
+        _digest_function(function, digest, seen)
+    return digest.hexdigest()
+
+
+def _digest_function(function: Any, digest: Any, seen: set[int]) -> None:
+    function = getattr(function, "py_func", function)
+    if id(function) in seen:
+        return
+    seen.add(id(function))
+    digest.update(marshal.dumps(function.__code__))
+    for name in sorted(_global_names(function.__code__)):
+        value = function.__globals__.get(name)
+        if _is_helper(value, function):
+            _digest_function(value, digest, seen)
+        elif isinstance(value, np.ndarray):
+            digest.update(f"{name}:{value.dtype}:{value.shape}".encode() + value.tobytes())
+        elif isinstance(value, (bool, int, float, str, tuple, np.generic)):
+            digest.update(f"{name}={value!r}".encode())
+
+
+def _jit_with_helpers(function: Any, cache: numba_cache.FamilyCache | None, done: dict[int, Any]) -> Any:
+    """``function`` compiled, with every plain function of its module that it calls."""
+    if isinstance(function, Dispatcher):
+        return function  # compiled by the user already, with the user's own options
+    if id(function) in done:
+        return done[id(function)]
+    namespace = dict(function.__globals__)
+    copy = _copy_function(function, namespace, cache)
+    jitted = numba.njit(cache=cache is not None, nogil=True)(copy)
+    done[id(function)] = jitted
+    for name in _global_names(function.__code__):
+        value = function.__globals__.get(name)
+        if _is_helper(value, function):
+            namespace[name] = _jit_with_helpers(value, cache, done)
+    return jitted
+
+
+def _is_helper(value: Any, caller: Any) -> bool:
+    """A plain function defined in the caller's module (or compiled from one by the user)."""
+    if isinstance(value, Dispatcher):
+        return True
+    return isinstance(value, types.FunctionType) and value.__module__ == caller.__module__
+
+
+def _global_names(code: types.CodeType) -> Iterator[str]:
+    yield from code.co_names
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            yield from _global_names(constant)
+
+
+def _copy_function(
+    function: types.FunctionType, namespace: dict[str, Any], cache: numba_cache.FamilyCache | None
+) -> types.FunctionType:
+    copy = types.FunctionType(
+        function.__code__, namespace, function.__name__, function.__defaults__, function.__closure__
+    )
+    copy.__qualname__ = function.__qualname__
+    copy.__module__ = function.__module__
+    copy.__doc__ = function.__doc__
+    setattr(copy, numba_cache.FAMILY_ATTRIBUTE, cache)
+    return copy
+
+
+def _compiled_functions(module: types.ModuleType) -> Iterator[tuple[str, Dispatcher]]:
+    for name, value in vars(module).items():
+        if isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__:
+            yield name, value
+
+
+def _module_source(module_name: str) -> bytes:
+    module = sys.modules.get(module_name)
+    path = getattr(module, "__file__", None)
+    if path is None:
+        return module_name.encode()
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return module_name.encode()
+
+
+def _cache_location(name: str, digest: str) -> numba_cache.FamilyCache | None:
+    """The family's cache directory, or ``None`` (compile in memory only) when it cannot
+    be written."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:80]
+    directory = cache_root() / f"{safe}-{digest[:16]}"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError:
+        return None
+    return numba_cache.FamilyCache(str(directory), f"{numba_cache.package_digest()}:{digest}")
+
+
+def condensed_numba_error(message: str) -> str:
+    """numba's typing error cut to what a game author needs: its first sentence and where."""
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", message)
+    lines = [line.strip() for line in plain.splitlines() if line.strip()]
+    first = next((line for line in lines if not line.startswith(("-", "During:", "No implementation"))), "")
+    if first.startswith("Failed in nopython mode pipeline"):
+        first = next((line for line in lines[1:] if not line.startswith(("During:", "-"))), first)
+    where = next((line for line in lines if line.startswith("File ")), "")
+    found = re.search(r'File "([^"]+)", line (\d+)', where)
+    located = f" ({Path(found.group(1)).name}, line {found.group(2)})" if found else ""
+    return (first or "numba could not compile it") + located
+
+
+def rule_parameters(function: Any) -> list[str]:
+    """The parameter names of a rule, for checking its signature before compiling it."""
+    target = getattr(function, "py_func", function)
+    return list(inspect.signature(target).parameters)

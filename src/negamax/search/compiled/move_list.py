@@ -1,0 +1,411 @@
+"""The compiled search of move-list games: iterative deepening with aspiration windows to a
+limit, exact solving by null-window bisection, limits, and the translation of the kernel's
+results into the library's ``SearchResult``.
+
+The position is a ``MoveListPosition`` (``negamax.core.game``). Its spec selects the
+kernels: the package's own for the built-in games, a family of their own for any other
+game (``families``). Importing this module imports numba; nothing else in the library does
+until this path is chosen.
+
+The kernel runs in the calling thread without the interpreter lock; a watcher thread
+raises the kernel's stop flag when the stop event is set or the time is up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from negamax.core.errors import GameDefinitionError, InvalidOptionError, NegamaxError
+from negamax.core.game import CompiledRules, MoveListPosition
+from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
+from negamax.core.types import SearchLimits, SearchResult, SearchStats
+from negamax.search.compiled import families, move_list_bindings
+from negamax.search.compiled import move_list_kernel as kernel
+from negamax.search.windows import probe_point
+
+NO_LIMIT = 1 << 62
+ENTRY_BYTES = 16
+ASPIRATION_WINDOW = 25
+ASPIRATION_FROM_DEPTH = 4
+WATCH_SECONDS = 0.002
+DEEPEST = kernel.MAX_PLY - 8
+"""Iterations stop here: the deepest lines need room for extensions and quiescence."""
+
+OnIteration = Callable[[SearchResult[Any]], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Bound:
+    """A position's state with the kernels and spec it runs on."""
+
+    kernels: Any
+    spec: Any
+    state: Any
+    features: int
+    rules: CompiledRules | None
+
+
+class CompiledSearcher:
+    """Searches and solves positions of move-list games; owns the kernel's table (sized in
+    MiB, rounded down to a power of two of entries) and working memory, reused between
+    searches so that the table carries knowledge from one move to the next.
+
+    ``features`` (bits of ``move_list_kernel``) applies to searches to a limit; by default
+    every feature for the built-in games and, for games written as rules, the ones that
+    never change a fixed-depth value (``RULES_FEATURES``). Solves use ``SOLVE_FEATURES``.
+    """
+
+    def __init__(self, hash_mib: float = 64, features: int | None = None) -> None:
+        if not 0 < hash_mib <= 65536:
+            raise InvalidOptionError(f"the table size must be above 0 and at most 65536 MiB, not {hash_mib}")
+        entries = 1 << max(10, int(hash_mib * 2**20 // ENTRY_BYTES).bit_length() - 1)
+        self.keys = np.zeros(entries, dtype=np.int64)
+        self.data = np.zeros(entries, dtype=np.int64)
+        self.work = np.zeros(kernel.WORK_SIZE, dtype=np.int64)
+        self.features = features
+        self.generation = 0
+        self._kernels: Any = kernel
+
+    @property
+    def entries(self) -> int:
+        return int(self.keys.size)
+
+    def clear(self) -> None:
+        """Forget everything learnt (a new game)."""
+        self.keys[:] = 0
+        self.data[:] = 0
+        self.work[:] = 0
+        self.generation = 0
+
+    def hashfull(self) -> int:
+        """Per mille of the table used by the last search (UCI's ``hashfull``)."""
+        return int(self._kernels.hash_permille(self.keys, self.data, self.generation))
+
+    def warm_up(self, position: MoveListPosition[Any]) -> None:
+        """Load (or compile) the kernel for this game now, so no timed search pays for it."""
+        self.search(position, SearchLimits(depth=1))
+        self.hashfull()  # its compiled helper too
+
+    def _bind(self, position: MoveListPosition[Any]) -> _Bound:
+        spec, state = position.move_list_form()
+        kernels, kernel_spec = families.kernels_for(kernel, spec)
+        self._kernels = kernels
+        if isinstance(spec, CompiledRules):
+            default = kernel.RULES_FEATURES | (kernel.QUIESCENCE if "noisy_moves" in spec.rule_functions() else 0)
+            return _Bound(kernels, kernel_spec, state, default if self.features is None else self.features, spec)
+        features = kernel.ALL_FEATURES if self.features is None else self.features
+        return _Bound(kernels, kernel_spec, state, features, None)
+
+    def search(
+        self,
+        position: MoveListPosition[Any],
+        limits: SearchLimits | None = None,
+        on_iteration: OnIteration | None = None,
+    ) -> SearchResult[Any]:
+        """Deepens until a limit: ``depth`` iterations, ``nodes``, ``time`` seconds, or the
+        ``stop`` event. Returns the last completed iteration (with a better move from the
+        interrupted one, if it found one), ``completed=False`` when a limit cut it short."""
+        limits = limits or SearchLimits()
+        start_wall, start_cpu = time.perf_counter(), time.process_time()
+        bound = self._bind(position)
+        if position.is_terminal():
+            return self._game_over(position, from_node(position.terminal_value(), 0), start_wall, start_cpu)
+        work = self.work
+        self._prepare(limits, bound.features)
+        iterations: list[int] = []
+        last: SearchResult[Any] | None = None
+        score = 0
+        with self._watching(limits, start_wall):
+            for depth in range(1, min(limits.depth or DEEPEST, DEEPEST) + 1):
+                before = int(work[kernel.W_NODES])
+                value = self._iterate(bound, depth, score)
+                code = int(work[kernel.W_BEST_MOVE])
+                if work[kernel.W_ABORTED]:
+                    if (
+                        last is not None
+                        and code != 0
+                        and list(position.moves_from_codes([code]))[:1] != [last.best_move]
+                    ):
+                        # the unfinished iteration proved a new move better than the old best
+                        partial = int(work[kernel.W_BEST_SCORE])
+                        last = self._result(position, partial, depth - 1, [code], iterations, start_wall, start_cpu)
+                    break
+                if code == 0:
+                    return self._game_over(position, value, start_wall, start_cpu)
+                score = value
+                iterations.append(int(work[kernel.W_NODES]) - before)
+                last = self._result(position, score, depth, self._line(), iterations, start_wall, start_cpu)
+                if on_iteration is not None:
+                    on_iteration(last)
+                if limits.depth is None and abs(score) >= WIN_THRESHOLD and depth >= WIN - abs(score):
+                    break  # a mate, proved to its end
+        if last is None:
+            return self._game_over(position, None, start_wall, start_cpu)
+        if work[kernel.W_ABORTED] and not (limits.depth is not None and last.depth >= limits.depth):
+            # the unfinished iteration's nodes and time count too
+            return dataclasses.replace(
+                last,
+                completed=False,
+                nodes=int(work[kernel.W_NODES]),
+                cpu_time=time.process_time() - start_cpu,
+                wall_time=time.perf_counter() - start_wall,
+            )
+        return last
+
+    def solve(
+        self,
+        position: MoveListPosition[Any],
+        limits: SearchLimits | None = None,
+        on_iteration: OnIteration | None = None,
+    ) -> SearchResult[Any]:
+        """The exact value of ``position`` with its distance (``win in 7``), its best move
+        and principal variation: null-window tests that halve the range of possible values,
+        then one narrow search for the line. ``on_iteration`` gets each test's proven bounds;
+        a solve cut short by a limit returns them (``completed=False``).
+
+        :raises InvalidOptionError: for a depth limit, or a game longer than the deepest ply
+            the kernel reaches (it cannot be solved exactly here).
+        """
+        limits = limits or SearchLimits()
+        if limits.depth is not None:
+            raise InvalidOptionError("solve() searches to the end of the game; use search() for a depth limit")
+        start_wall, start_cpu = time.perf_counter(), time.process_time()
+        bound = self._bind(position)
+        if position.is_terminal():
+            return self._game_over(position, from_node(position.terminal_value(), 0), start_wall, start_cpu)
+        work = self.work
+        self._prepare(limits, kernel.SOLVE_FEATURES)
+        lower, upper = -WIN + 1, WIN - 1
+        best_code = 0
+        probes: list[int] = []
+        with self._watching(limits, start_wall):
+            while lower < upper:
+                middle = probe_point(lower, upper)
+                before = int(work[kernel.W_NODES])
+                value = self._root(bound, kernel.SOLVE_DEPTH, middle, middle + 1)
+                if work[kernel.W_ABORTED]:
+                    break
+                self._check_exact(position)
+                probes.append(int(work[kernel.W_NODES]) - before)
+                if value <= middle:
+                    upper = value
+                else:
+                    lower = value
+                    best_code = int(work[kernel.W_BEST_MOVE]) or best_code
+                if lower < upper and on_iteration is not None:
+                    on_iteration(self._bounds(position, lower, upper, best_code, probes, start_wall, start_cpu))
+            if lower < upper:
+                return self._bounds(position, lower, upper, best_code, probes, start_wall, start_cpu)
+            # the line: one search just around the value, whose PV nodes are never cut short
+            nodes = int(work[kernel.W_NODES])
+            found = self._root(bound, kernel.SOLVE_DEPTH, lower - 1, lower + 1)
+            line = self._line() if not work[kernel.W_ABORTED] and found == lower else []
+            work[kernel.W_NODES] = nodes  # the line's search is not part of the solve's count
+        if not line and best_code:
+            line = [best_code]
+        result = self._result(position, lower, len(line), line, probes, start_wall, start_cpu)
+        if on_iteration is not None:
+            on_iteration(result)
+        return result
+
+    def _check_exact(self, position: MoveListPosition[Any]) -> None:
+        if self.work[kernel.W_HORIZON]:
+            self.clear()  # its entries claim values to the end of the game they do not have
+            raise InvalidOptionError(
+                f"a line of this game goes on past {kernel.MAX_PLY - 1} plies, deeper than the compiled"
+                " search can solve; search() to a limit instead"
+            )
+
+    def _prepare(self, limits: SearchLimits, features: int) -> None:
+        work = self.work
+        work[: kernel.HISTORY] = 0  # the counters and the killers
+        history = work[kernel.HISTORY : kernel.HISTORY + kernel.HISTORY_SLOTS]
+        history //= 8  # old successes still count, a little
+        work[kernel.W_FEATURES] = features
+        work[kernel.W_NODE_LIMIT] = limits.nodes if limits.nodes is not None else NO_LIMIT
+        self.generation = self.generation % 255 + 1
+        work[kernel.W_GENERATION] = self.generation
+
+    @contextlib.contextmanager
+    def _watching(self, limits: SearchLimits, start: float) -> Iterator[None]:
+        """While the block runs, a thread raises the kernel's stop flag when the stop event
+        is set or the time is up (the kernel holds no interpreter lock)."""
+        if limits.time is None and limits.stop is None:
+            yield
+            return
+        deadline = None if limits.time is None else start + limits.time
+        stop_event, work, done = limits.stop, self.work, threading.Event()
+
+        def watch() -> None:
+            while not done.wait(WATCH_SECONDS):
+                if (stop_event is not None and stop_event.is_set()) or (
+                    deadline is not None and time.perf_counter() >= deadline
+                ):
+                    work[kernel.W_STOP] = 1
+                    return
+
+        watcher = threading.Thread(target=watch, name="search-watch", daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
+            watcher.join()
+
+    def _root(self, bound: _Bound, depth: int, alpha: int, beta: int) -> int:
+        """One search of the root, with a game's broken rules turned into an error."""
+        try:
+            value = int(
+                bound.kernels.search_root(bound.spec, bound.state, self.keys, self.data, self.work, depth, alpha, beta)
+            )
+        except NegamaxError:
+            raise
+        except Exception as error:
+            if bound.rules is None:
+                raise
+            raise GameDefinitionError(
+                f"{bound.rules.name}'s rules raised {type(error).__name__} in the compiled search: {error}"
+            ) from None
+        if self.work[kernel.W_ERROR] and bound.rules is not None:
+            raise GameDefinitionError(self._rules_error(bound.rules))
+        return value
+
+    def _rules_error(self, rules: CompiledRules) -> str:
+        work = self.work
+        template = move_list_bindings.ERROR_MESSAGES[int(work[kernel.W_ERROR])]
+        text = template.format(value=int(work[kernel.W_ERROR_VALUE]), max_moves=rules.max_moves)
+        size = min(rules.state_size, kernel.ERROR_STATE_SIZE)
+        state = [int(value) for value in work[kernel.ERROR_STATE : kernel.ERROR_STATE + size]]
+        shown = ", ".join(map(str, state)) + (", ..." if rules.state_size > size else "")
+        self.clear()  # the search stopped halfway: nothing it stored can be trusted
+        return f"{rules.name}: {text} (in the state [{shown}])"
+
+    def _iterate(self, bound: _Bound, depth: int, guess: int) -> int:
+        """One depth, with an aspiration window around ``guess`` from
+        ``ASPIRATION_FROM_DEPTH`` on, widened until the value falls inside."""
+        if depth < ASPIRATION_FROM_DEPTH or abs(guess) >= WIN_THRESHOLD:
+            return self._root(bound, depth, -INF, INF)
+        width = ASPIRATION_WINDOW
+        alpha, beta = guess - width, guess + width
+        while True:
+            value = self._root(bound, depth, alpha, beta)
+            if self.work[kernel.W_ABORTED]:
+                return value
+            if value <= alpha:
+                alpha = max(value - width, -INF)
+            elif value >= beta:
+                beta = min(value + width, INF)
+            else:
+                return value
+            width *= 4
+            if width > 1000:
+                alpha, beta = -INF, INF
+            self.work[kernel.W_RESEARCHES] += 1
+
+    def _line(self) -> list[int]:
+        length = int(self.work[kernel.PV_LENGTHS])
+        return [int(self.work[kernel.PV + index]) for index in range(length)]
+
+    def _result(
+        self,
+        position: MoveListPosition[Any],
+        score: int,
+        depth: int,
+        line: list[int],
+        iterations: list[int],
+        start_wall: float,
+        start_cpu: float,
+    ) -> SearchResult[Any]:
+        pv = tuple(position.moves_from_codes(line)) or tuple(position.moves_from_codes(line[:1]))
+        if not pv:
+            pv = tuple(position.legal_moves())[:1]  # stopped before any move was proven best
+        return SearchResult(
+            best_move=pv[0] if pv else None,
+            score=score,
+            bound=Bound.EXACT,
+            pv=pv,
+            depth=depth,
+            nodes=int(self.work[kernel.W_NODES]),
+            cpu_time=time.process_time() - start_cpu,
+            wall_time=time.perf_counter() - start_wall,
+            algorithm="compiled",
+            stats=self._stats(iterations),
+            lower=score,
+            upper=score,
+        )
+
+    def _bounds(
+        self,
+        position: MoveListPosition[Any],
+        lower: int,
+        upper: int,
+        best_code: int,
+        probes: list[int],
+        start_wall: float,
+        start_cpu: float,
+    ) -> SearchResult[Any]:
+        """What a solve has proven so far: the value lies in [lower, upper]."""
+        moves = list(position.moves_from_codes([best_code])) if best_code else []
+        best = moves[0] if moves else next(iter(position.legal_moves()), None)
+        score = lower if lower > -WIN + 1 else upper
+        return SearchResult(
+            best_move=best,
+            score=score,
+            bound=Bound.LOWER if score == lower else Bound.UPPER,
+            pv=() if best is None else (best,),
+            depth=0,
+            nodes=int(self.work[kernel.W_NODES]),
+            cpu_time=time.process_time() - start_cpu,
+            wall_time=time.perf_counter() - start_wall,
+            algorithm="compiled",
+            stats=self._stats(probes),
+            lower=lower if lower > -WIN + 1 else -INF,
+            upper=upper if upper < WIN - 1 else INF,
+            completed=False,
+        )
+
+    def _stats(self, iterations: list[int]) -> SearchStats:
+        work = self.work
+        return SearchStats(
+            beta_cutoffs=int(work[kernel.W_BETA_CUTOFFS]),
+            first_move_cutoffs=int(work[kernel.W_FIRST_MOVE_CUTOFFS]),
+            tt_probes=int(work[kernel.W_TT_PROBES]),
+            tt_hits=int(work[kernel.W_TT_HITS]),
+            tt_cutoffs=int(work[kernel.W_TT_CUTOFFS]),
+            researches=int(work[kernel.W_RESEARCHES]),
+            quiescence_nodes=int(work[kernel.W_QUIESCENCE_NODES]),
+            seldepth=int(work[kernel.W_SELDEPTH]),
+            null_move_cutoffs=int(work[kernel.W_NULL_CUTOFFS]),
+            reduced_moves=int(work[kernel.W_REDUCED]),
+            iterations_nodes=tuple(iterations),
+        )
+
+    def _game_over(
+        self, position: MoveListPosition[Any], value: int | None, start_wall: float, start_cpu: float
+    ) -> SearchResult[Any]:
+        """The game is over (``value`` is its result), or the search stopped before depth 1
+        finished (``None``: any legal move, unsearched)."""
+        moves = position.legal_moves() if value is None else ()
+        best = moves[0] if moves else None
+        return SearchResult(
+            best_move=best,
+            score=value or 0,
+            bound=Bound.EXACT if best is None else Bound.LOWER,
+            pv=() if best is None else (best,),
+            depth=0,
+            nodes=int(self.work[kernel.W_NODES]),
+            cpu_time=time.process_time() - start_cpu,
+            wall_time=time.perf_counter() - start_wall,
+            algorithm="compiled",
+            stats=self._stats([]),
+            lower=value if value is not None else -INF,
+            upper=value if value is not None else INF,
+            completed=best is None,
+        )
