@@ -64,7 +64,9 @@ COMPILED = ("legal_moves", "play", "undo", "outcome", "evaluate", "key", "noisy_
 MOVE_LIMIT = 1 << 62
 CHECK_GAMES = 12
 CHECK_PLIES = 2_000
-"""The self-check plays this many random games, of at most this many plies in all."""
+"""The self-check plays this many random games, of at most this many plies in all..."""
+CHECK_EVERY_MOVE_PLIES = 4
+"""...and tries every legal move in their first plies."""
 
 
 class GameRules:
@@ -143,16 +145,20 @@ class GameRules:
                         raise GameDefinitionError(f"{self.name}.legal_moves wrote the move {move}{where}")
                 self._check_values(state, buffer, moves, where)
                 move = generator.choice(moves)
-                before = state.copy()
-                key = int(self.call("key", state))
+                # every move near the start of each game, then the ones played
+                for tried in moves if len(line) < CHECK_EVERY_MOVE_PLIES else [move]:
+                    self._check_undo(state, tried, where)
                 self.call("play", state, move)
-                after = state.copy()
-                self.call("undo", state, move)
-                if not np.array_equal(state, before) or int(self.call("key", state)) != key:
-                    raise GameDefinitionError(f"{self.name}.undo did not restore the state after move {move}{where}")
-                state[:] = after
                 line.append(move)
         self._checked = True
+
+    def _check_undo(self, state: Any, move: int, where: str) -> None:
+        before = state.copy()
+        key = int(self.call("key", state))
+        self.call("play", state, move)
+        self.call("undo", state, move)
+        if not np.array_equal(state, before) or int(self.call("key", state)) != key:
+            raise GameDefinitionError(f"{self.name}.undo did not restore the state after move {move}{where}")
 
     def _check_values(self, state: Any, buffer: Any, moves: list[int], where: str) -> None:
         evaluation = int(self.call("evaluate", state))
@@ -226,15 +232,10 @@ class RulesPosition:
         return self.rules, self.state.copy()
 
     def moves_from_codes(self, codes: Sequence[int]) -> list[int]:
-        board = self.copy()
-        line = []
-        for code in codes:
-            move = int(code) - 1
-            if board.is_terminal() or move not in board.legal_moves():
-                break
-            board.play(move)
-            line.append(move)
-        return line
+        """The compiled search's codes are the moves plus one; it only reports moves it
+        played, so they need no check against ``legal_moves`` (which in Python would cost
+        more than the search itself on small searches)."""
+        return [int(code) - 1 for code in codes]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.state.tolist()})"

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import marshal
 import os
 import re
 import sys
@@ -124,7 +123,7 @@ def kernels_for(module: types.ModuleType, spec: Any) -> tuple[Any, Any]:
     """The kernels of ``module`` to run a game with ``spec`` on, and the spec to pass them:
     the module itself for the package's own games, a family for any other."""
     if isinstance(spec, CompiledRules):
-        key: Any = (module.__name__, id(spec))
+        key: Any = (module.__name__, spec)  # the rules themselves: an id could be reused
     elif type(spec).__module__.startswith(PACKAGE_PREFIX):
         return module, spec
     else:
@@ -225,7 +224,7 @@ def _digest_function(function: Any, digest: Any, seen: set[int]) -> None:
     if id(function) in seen:
         return
     seen.add(id(function))
-    digest.update(marshal.dumps(function.__code__))
+    _digest_code(function.__code__, digest)
     for name in sorted(_global_names(function.__code__)):
         value = function.__globals__.get(name)
         if _is_helper(value, function):
@@ -234,6 +233,19 @@ def _digest_function(function: Any, digest: Any, seen: set[int]) -> None:
             digest.update(f"{name}:{value.dtype}:{value.shape}".encode() + value.tobytes())
         elif isinstance(value, (bool, int, float, str, tuple, np.generic)):
             digest.update(f"{name}={value!r}".encode())
+
+
+def _digest_code(code: types.CodeType, digest: Any) -> None:
+    """What a function's code does, and where it starts (numba names its cache files by
+    line), but not which file holds it: the same game from another copy of the file
+    finds the same cache."""
+    digest.update(code.co_code)
+    digest.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_firstlineno)).encode())
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            _digest_code(constant, digest)
+        else:
+            digest.update(repr(constant).encode())
 
 
 def _jit_with_helpers(function: Any, cache: numba_cache.FamilyCache | None, done: dict[int, Any]) -> Any:

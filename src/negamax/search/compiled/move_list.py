@@ -66,27 +66,27 @@ class CompiledSearcher:
         if not 0 < hash_mib <= 65536:
             raise InvalidOptionError(f"the table size must be above 0 and at most 65536 MiB, not {hash_mib}")
         entries = 1 << max(10, int(hash_mib * 2**20 // ENTRY_BYTES).bit_length() - 1)
-        self.keys = np.zeros(entries, dtype=np.int64)
-        self.data = np.zeros(entries, dtype=np.int64)
+        self.table = np.zeros(2 * entries, dtype=np.int64)
+        self.table[:] = 0  # touch every page now, not in the middle of the first searches
         self.work = np.zeros(kernel.WORK_SIZE, dtype=np.int64)
         self.features = features
         self.generation = 0
         self._kernels: Any = kernel
+        self._game: Any = None
 
     @property
     def entries(self) -> int:
-        return int(self.keys.size)
+        return int(self.table.size // 2)
 
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""
-        self.keys[:] = 0
-        self.data[:] = 0
+        self.table[:] = 0
         self.work[:] = 0
         self.generation = 0
 
     def hashfull(self) -> int:
         """Per mille of the table used by the last search (UCI's ``hashfull``)."""
-        return int(self._kernels.hash_permille(self.keys, self.data, self.generation))
+        return int(self._kernels.hash_permille(self.table, self.generation))
 
     def warm_up(self, position: MoveListPosition[Any]) -> None:
         """Load (or compile) the kernel for this game now, so no timed search pays for it."""
@@ -96,6 +96,9 @@ class CompiledSearcher:
     def _bind(self, position: MoveListPosition[Any]) -> _Bound:
         spec, state = position.move_list_form()
         kernels, kernel_spec = families.kernels_for(kernel, spec)
+        if spec is not self._game:
+            self.clear()  # another game's entries would answer for this one's keys
+            self._game = spec
         self._kernels = kernels
         if isinstance(spec, CompiledRules):
             default = kernel.RULES_FEATURES | (kernel.QUIESCENCE if "noisy_moves" in spec.rule_functions() else 0)
@@ -262,9 +265,7 @@ class CompiledSearcher:
     def _root(self, bound: _Bound, depth: int, alpha: int, beta: int) -> int:
         """One search of the root, with a game's broken rules turned into an error."""
         try:
-            value = int(
-                bound.kernels.search_root(bound.spec, bound.state, self.keys, self.data, self.work, depth, alpha, beta)
-            )
+            value = int(bound.kernels.search_root(bound.spec, bound.state, self.table, self.work, depth, alpha, beta))
         except NegamaxError:
             raise
         except Exception as error:

@@ -1,0 +1,135 @@
+"""A game written by a user, both ways: plain Python against ``CompiledGame``, in one run.
+
+* Breakthrough 5x5 (``examples/breakthrough.py``): the same value on every one of
+  ``--positions`` random positions (a depth-4 search with no table on both sides: the
+  plain fixed-depth minimax value), the same exact value on ``--solves`` late positions,
+  then nodes per CPU-second of each engine's default search on the same positions.
+* 4x4 tic-tac-toe (``docs/your-own-game.md``): the empty board solved both ways.
+
+    python benchmarks/your_game.py [--positions 200] [--solves 20] [--depth 8]
+
+The compiled kernels are compiled (or loaded) before any clock starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from negamax import SearchLimits, search, solve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_module(name: str, path: Path, source: str | None = None) -> Any:
+    if source is not None:
+        path.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def guide_module(directory: Path) -> Any:
+    """The code of the guide's blocks (not its interactive examples), as a module."""
+    text = (ROOT / "docs" / "your-own-game.md").read_text()
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    source = "\n\n".join(block for block in blocks if not block.lstrip().startswith(">>>"))
+    return load_module("your_own_game", directory / "your_own_game.py", source)
+
+
+def random_pairs(module: Any, count: int, plies: range, seed: int) -> list[tuple[Any, Any]]:
+    game = module.Breakthrough()
+    generator = random.Random(seed)
+    pairs = []
+    while len(pairs) < count:
+        compiled, plain = game.new_position(), module.BreakthroughPosition()
+        for _ in range(generator.choice(plies)):
+            if compiled.is_terminal():
+                break
+            move = generator.choice(compiled.legal_moves())
+            compiled.play(move)
+            plain.play(move)
+        if not compiled.is_terminal():
+            pairs.append((compiled, plain))
+    return pairs
+
+
+def timed(function: Any) -> tuple[Any, float]:
+    start = time.process_time()
+    result = function()
+    return result, time.process_time() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--solves", type=int, default=20)
+    parser.add_argument("--depth", type=int, default=8, help="depth of the speed comparison's searches")
+    parser.add_argument("--speed-positions", type=int, default=20)
+    arguments = parser.parse_args()
+
+    from negamax.search.compiled import move_list_kernel
+    from negamax.search.compiled.move_list import CompiledSearcher
+
+    breakthrough = load_module("breakthrough", ROOT / "examples" / "breakthrough.py")
+    no_table = CompiledSearcher(hash_mib=1, features=move_list_kernel.PVS | move_list_kernel.KILLER_MOVES)
+    warm = breakthrough.Breakthrough().new_position()
+    no_table.search(warm, SearchLimits(depth=2))
+    solve(warm, SearchLimits(nodes=1000))
+
+    mismatches = 0
+    for compiled, plain in random_pairs(breakthrough, arguments.positions, range(0, 20), seed=1):
+        expected = search(plain, SearchLimits(depth=4), algorithm="alphabeta").score
+        mismatches += no_table.search(compiled, SearchLimits(depth=4)).score != expected
+    print(f"Breakthrough 5x5, depth 4, no table: {arguments.positions - mismatches}/{arguments.positions} equal")
+    solved_equal = 0
+    for compiled, plain in random_pairs(breakthrough, arguments.solves, range(16, 24), seed=2):
+        solved_equal += solve(compiled).score == solve(plain, engine="python").score
+    print(f"Breakthrough 5x5, exact solves: {solved_equal}/{arguments.solves} equal")
+
+    plain_nodes = compiled_nodes = 0
+    plain_cpu = compiled_cpu = 0.0
+    for compiled, plain in random_pairs(breakthrough, arguments.speed_positions, range(0, 10), seed=3):
+        limits = SearchLimits(depth=arguments.depth)
+        result, cpu = timed(lambda plain=plain, limits=limits: search(plain, limits))
+        plain_nodes, plain_cpu = plain_nodes + result.nodes, plain_cpu + cpu
+        result, cpu = timed(lambda compiled=compiled, limits=limits: search(compiled, limits))
+        compiled_nodes, compiled_cpu = compiled_nodes + result.nodes, compiled_cpu + cpu
+    plain_rate, compiled_rate = plain_nodes / plain_cpu, compiled_nodes / compiled_cpu
+    print(f"Breakthrough 5x5, depth {arguments.depth} from {arguments.speed_positions} positions, default engines:")
+    print(f"  plain Python  {plain_nodes:>12,} nodes {plain_cpu:8.2f} CPU-s {plain_rate:>12,.0f} nodes/CPU-s")
+    print(f"  compiled      {compiled_nodes:>12,} nodes {compiled_cpu:8.2f} CPU-s {compiled_rate:>12,.0f} nodes/CPU-s")
+    ratio, time_ratio = compiled_rate / plain_rate, plain_cpu / compiled_cpu
+    print(f"  ratio of nodes per CPU-second: {ratio:.1f}x; of CPU time: {time_ratio:.1f}x")
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as directory:
+        guide = guide_module(Path(directory))
+        game = guide.FourInARow()
+        solve(game.new_position("5 6 9 10 0 3 12 15"))  # compile or load before the clock
+        plain_result, plain_cpu = timed(lambda: solve(guide.FourInARowPosition(), engine="python"))
+        from negamax import CompiledSearcher
+
+        fresh = CompiledSearcher()  # an empty table, made before the clock
+        compiled_result, compiled_cpu = timed(lambda: solve(game.new_position(), searcher=fresh))
+    print("4x4 tic-tac-toe, the empty board solved:")
+    print(f"  plain Python  {plain_result.score_text:>6} {plain_result.nodes:>10,} nodes {plain_cpu:7.3f} CPU-s")
+    print(
+        f"  compiled      {compiled_result.score_text:>6} {compiled_result.nodes:>10,} nodes {compiled_cpu:7.3f} CPU-s"
+    )
+    print(f"  ratio of CPU time: {plain_cpu / compiled_cpu:.1f}x")
+    return 0 if mismatches == 0 and solved_equal == arguments.solves else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

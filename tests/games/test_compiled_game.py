@@ -1,0 +1,220 @@
+"""Games written as rules (``negamax.CompiledGame``): the contract checked with messages
+that name the rule, the compiled search's values equal to the pure-Python search's, and
+the example game of ``examples/``."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from negamax import DRAW, ONGOING, WIN, CompiledGame, GameDefinitionError, SearchLimits, search, solve
+from negamax.core.errors import InvalidPositionError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def take_away_rules(**changes: Any) -> dict[str, Any]:
+    """A take-away game (take 1, 2 or 3 of state[0] stones; who takes the last one wins)."""
+
+    def start(state: Any) -> None:
+        state[0] = 9
+
+    def legal_moves(state: Any, moves: Any) -> int:
+        count = 0
+        for take in (3, 2, 1):
+            if take <= state[0]:
+                moves[count] = take
+                count += 1
+        return count
+
+    def play(state: Any, move: int) -> None:
+        state[0] -= move
+        state[1] += 1
+
+    def undo(state: Any, move: int) -> None:
+        state[0] += move
+        state[1] -= 1
+
+    def outcome(state: Any) -> int:
+        return -WIN if state[0] == 0 else ONGOING
+
+    def evaluate(state: Any) -> int:
+        return 0
+
+    def key(state: Any) -> int:
+        return int(state[0])
+
+    rules = {
+        "start": start,
+        "legal_moves": legal_moves,
+        "play": play,
+        "undo": undo,
+        "outcome": outcome,
+        "evaluate": evaluate,
+        "key": key,
+    }
+    rules.update(changes)
+    return {name: staticmethod(function) if callable(function) else function for name, function in rules.items()}
+
+
+def take_away(name: str = "TakeAway", **changes: Any) -> type[CompiledGame]:
+    namespace = {"state_size": 2, "max_moves": 3, **take_away_rules(**changes)}
+    return type(name, (CompiledGame,), namespace)
+
+
+def test_the_pure_protocol_runs_the_rules_in_python() -> None:
+    game = take_away()()
+    position = game.new_position("3 2")
+    assert position.legal_moves() == [3, 2, 1] and position.player() == 0
+    assert game.position_text(position) == "3 2"
+    result = solve(position, engine="python")
+    assert result.score_text == "loss in 2"  # 4 stones left: whatever it takes, the rest goes next
+    with pytest.raises(InvalidPositionError, match="move 2"):
+        game.new_position("3 7")
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"state_size": 0}, "state_size must be a positive integer"),
+        ({"max_moves": 300}, "max_moves must be an integer from 1 to 256"),
+        ({"outcome": None}, "must define outcome"),
+        ({"evaluate": lambda: 0}, "evaluate must take (state); it takes 0"),
+        ({"legal_moves": lambda self, state, moves: 0}, "without self"),
+    ],
+)
+def test_a_malformed_game_is_refused_when_it_is_defined(changes: dict[str, Any], message: str) -> None:
+    sizes = {key: changes.pop(key) for key in ("state_size", "max_moves") if key in changes}
+    rules = take_away_rules()
+    for name, value in changes.items():
+        if value is None:
+            del rules[name]
+        else:
+            rules[name] = staticmethod(value)
+    with pytest.raises(GameDefinitionError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        type("Bad", (CompiledGame,), {"state_size": 2, "max_moves": 3, **rules, **sizes})
+
+
+def _too_many(state: Any, moves: Any) -> int:
+    for index in range(4):
+        moves[index] = 1
+    return 4
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"legal_moves": _too_many}, "wrote past the end of its moves array"),
+        ({"legal_moves": lambda state, moves: 0}, "returned no move, but outcome says the game goes on"),
+        ({"outcome": lambda state: 5 * WIN if state[0] == 0 else ONGOING}, "outcome returned 500000"),
+        ({"evaluate": lambda state: WIN}, "evaluate returned 100000, outside the heuristic range"),
+        ({"undo": lambda state, move: None}, "undo did not restore the state after move 3 (at the start)"),
+        ({"key": lambda state: -1}, "key must return an integer from 0"),
+        ({"evaluate": lambda state: 1 // int(state[0] - state[0])}, "evaluate raised ZeroDivisionError"),
+    ],
+)
+def test_a_broken_contract_is_named_before_anything_is_compiled(changes: dict[str, Any], message: str) -> None:
+    game = take_away(**changes)()
+    with pytest.raises(GameDefinitionError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        solve(game.new_position())
+
+
+def test_a_rule_numba_cannot_compile_is_named_with_its_line() -> None:
+    pytest.importorskip("numba")
+
+    def evaluate(state: Any) -> int:
+        return len(state.tolist())  # numba has no ndarray.tolist
+
+    game = take_away("Uncompilable", evaluate=lambda state: 0)()
+    game.rules.functions["evaluate"] = evaluate
+    with pytest.raises(GameDefinitionError, match=r"uncompilable\.evaluate cannot be compiled: .*test_compiled_game"):
+        solve(game.new_position())
+
+
+def test_a_contract_broken_deep_in_the_search_is_reported_from_compiled_code() -> None:
+    pytest.importorskip("numba")
+
+    def legal_moves(state: Any, moves: Any) -> int:
+        count = 0
+        for take in (3, 2, 1):
+            if take <= state[0] and state[0] != 2:  # bug: no move with 2 stones left
+                moves[count] = take
+                count += 1
+        return count
+
+    game = take_away("DeepBug", legal_moves=legal_moves)()
+    game.rules._checked = True  # as if the random games had not met the bug
+    with pytest.raises(GameDefinitionError, match=r"deepbug: legal_moves returned no move.*in the state \[2, "):
+        solve(game.new_position())
+
+
+def load_example(name: str) -> Any:
+    path = ROOT / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def breakthrough() -> Any:
+    return load_example("breakthrough")
+
+
+def random_positions(module: Any, count: int, seed: int, plies: range) -> list[tuple[Any, Any]]:
+    """(compiled position, plain Python position) pairs after the same random moves."""
+    game = module.Breakthrough()
+    generator = random.Random(seed)
+    pairs = []
+    while len(pairs) < count:
+        compiled, plain = game.new_position(), module.BreakthroughPosition()
+        for _ in range(generator.choice(plies)):
+            if compiled.is_terminal():
+                break
+            move = generator.choice(compiled.legal_moves())
+            compiled.play(move)
+            plain.play(move)
+        if not compiled.is_terminal():
+            assert compiled.legal_moves() == plain.legal_moves()
+            pairs.append((compiled, plain))
+    return pairs
+
+
+def test_the_example_written_both_ways_searches_to_the_same_values(breakthrough: Any) -> None:
+    pytest.importorskip("numba")
+    from negamax.search.compiled import move_list_kernel
+    from negamax.search.compiled.move_list import CompiledSearcher
+
+    # no table on either side: both compute the plain fixed-depth minimax value
+    searcher = CompiledSearcher(hash_mib=1, features=move_list_kernel.PVS | move_list_kernel.KILLER_MOVES)
+    for compiled, plain in random_positions(breakthrough, 25, seed=1, plies=range(0, 14)):
+        expected = search(plain, SearchLimits(depth=3), algorithm="alphabeta").score
+        assert searcher.search(compiled, SearchLimits(depth=3)).score == expected
+    for compiled, plain in random_positions(breakthrough, 6, seed=2, plies=range(16, 22)):
+        assert solve(compiled).score == solve(plain, engine="python").score
+
+
+def test_the_example_has_its_own_text(breakthrough: Any) -> None:
+    game = breakthrough.Breakthrough()
+    position = game.new_position("b2b3 c4c3")
+    assert game.position_text(position) == "b2b3 c4c3"
+    assert game.render(position).splitlines()[-1] == "White to move"
+    assert np.array_equal(position.state, game.new_position(game.position_text(position)).state)
+
+
+def test_a_game_with_noisy_moves_and_symmetries_offers_both_capabilities() -> None:
+    from negamax.core.game import HasCanonicalKey, HasNoisyMoves
+
+    game = take_away("Capable", noisy_moves=lambda state, moves: 0, canonical_key=lambda state: int(state[0]))()
+    position = game.new_position()
+    assert isinstance(position, HasNoisyMoves) and isinstance(position, HasCanonicalKey)
+    assert not isinstance(take_away()().new_position(), HasNoisyMoves)
+    assert DRAW == 0

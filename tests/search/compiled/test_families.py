@@ -1,0 +1,108 @@
+"""A game from outside the package is compiled into kernels of its own, cached apart from
+the package's: its module can disappear and every built-in kernel still loads, and a script
+run twice compiles once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+import negamax
+
+GAME = '''
+from negamax import ONGOING, WIN, CompiledGame
+
+
+class TakeAway(CompiledGame):
+    """Take 1, 2 or 3 stones; whoever takes the last one wins."""
+
+    state_size = 1
+    max_moves = 3
+
+    @staticmethod
+    def start(state):
+        state[0] = 21
+
+    @staticmethod
+    def legal_moves(state, moves):
+        count = 0
+        for take in (3, 2, 1):
+            if take <= state[0]:
+                moves[count] = take
+                count += 1
+        return count
+
+    @staticmethod
+    def play(state, take):
+        state[0] -= take
+
+    @staticmethod
+    def undo(state, take):
+        state[0] += take
+
+    @staticmethod
+    def outcome(state):
+        return -WIN if state[0] == 0 else ONGOING
+
+    @staticmethod
+    def evaluate(state):
+        return 0
+
+    @staticmethod
+    def key(state):
+        return state[0]
+
+
+if __name__ == "__main__":
+    from negamax import solve
+
+    print(solve(TakeAway().new_position()).score_text)
+'''
+
+
+def package_cache_files() -> list[Path]:
+    """Every file numba may keep the package's kernels in."""
+    from numba.core import config
+    from numba.misc.appdirs import AppDirs
+
+    places = [Path(negamax.__file__).parent, Path(AppDirs(appname="numba", appauthor=False).user_cache_dir)]
+    if config.CACHE_DIR:
+        places.append(Path(config.CACHE_DIR))
+    return [path for place in places if place.is_dir() for path in place.rglob("*.nb[ic]")]
+
+
+def run(arguments: list[str], environment: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *arguments], capture_output=True, text=True, env=environment, cwd=cwd, timeout=600
+    )
+
+
+def test_a_deleted_game_module_leaves_the_package_kernels_loadable(tmp_path: Path) -> None:
+    module_name = f"isolated_{uuid.uuid4().hex[:12]}"
+    script = tmp_path / f"{module_name}.py"
+    script.write_text(GAME)
+    environment = {**os.environ, "NEGAMAX_CACHE_DIR": str(tmp_path / "games")}
+    compiled = run([str(script)], environment, tmp_path)
+    assert compiled.returncode == 0, compiled.stderr
+    assert compiled.stdout.startswith("win in")  # 21 stones: take 1, leave a multiple of 4
+    family = [path for path in (tmp_path / "games").rglob("*.nbi")]
+    assert any(module_name in path.name for path in family), family
+    assert not any(module_name.encode() in path.read_bytes() for path in package_cache_files())
+
+    # the game's second run loads everything it compiled: nothing is written again
+    written = {path: path.stat().st_mtime_ns for path in (tmp_path / "games").rglob("*")}
+    again = run([str(script)], environment, tmp_path)
+    assert again.returncode == 0 and again.stdout == compiled.stdout
+    assert {path: path.stat().st_mtime_ns for path in (tmp_path / "games").rglob("*")} == written
+
+    script.unlink()
+    solved = run(["-m", "negamax", "solve", "connect4", "44455554221"], environment, tmp_path)
+    assert solved.returncode == 0, solved.stderr
+    assert solved.stdout.split()[:2] == ["score", "-15"]

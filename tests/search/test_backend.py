@@ -1,0 +1,98 @@
+"""One place decides between the pure-Python search and a compiled kernel: what it picks,
+what it refuses, and that both give the same values."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import negamax
+from negamax import InvalidOptionError, SearchLimits, search, solve
+from negamax.games.chess import ChessGame
+from negamax.games.connect4 import Connect4Game
+from negamax.games.nim import NimGame
+from negamax.games.tictactoe import TicTacToeGame
+from negamax.search import choose_engine
+from negamax.search.trace import SearchTrace
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        "2252576253462244111563365343671351441",  # Pons' Middle-Easy set, a win
+        pytest.param("4453", marks=pytest.mark.slow),  # minutes in pure Python
+    ],
+)
+def test_solve_runs_connect4_on_the_compiled_solver_by_default(moves: str) -> None:
+    pytest.importorskip("numba")
+    position = Connect4Game().new_position(moves)
+    compiled = negamax.solve(position)
+    python = negamax.solve(position, engine="python")
+    assert compiled.algorithm == "compiled" and python.algorithm == "auto"
+    assert compiled.score == python.score and compiled.completed and python.completed
+
+
+def test_the_choice() -> None:
+    connect4 = Connect4Game().new_position("44")
+    chess = ChessGame().new_position("startpos")
+    nim = NimGame().new_position("3,4")
+    assert choose_engine(connect4, solving=True) == "compiled"
+    assert choose_engine(connect4, solving=False) == "python"  # the placement solver only solves
+    assert choose_engine(chess, solving=False) == "compiled"
+    assert choose_engine(chess, solving=False, python_only="a trace") == "python"
+    assert choose_engine(nim, solving=True) == "python"
+    assert choose_engine(connect4, "python", solving=True) == "python"
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: solve(NimGame().new_position("3,4"), engine="compiled"), "no compiled engine to solve"),
+        (
+            lambda: search(Connect4Game().new_position(), SearchLimits(depth=2), engine="compiled"),
+            "to search to a limit",
+        ),
+        (lambda: solve(TicTacToeGame().new_position(), engine="compiled", algorithm="mtdf"), "'mtdf' needs the python"),
+        (lambda: solve(TicTacToeGame().new_position(), engine="compiled", trace=SearchTrace()), "a trace needs"),
+        (lambda: solve(TicTacToeGame().new_position(), engine="gpu"), "unknown engine 'gpu'"),
+    ],
+)
+def test_what_the_compiled_engine_cannot_do_is_refused(call: object, message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=message):
+        call()  # type: ignore[operator]
+
+
+def test_extras_of_the_python_search_choose_it() -> None:
+    position = TicTacToeGame().new_position("04")
+    traced = solve(position, trace=SearchTrace())
+    assert traced.algorithm == "auto"
+    assert solve(position, algorithm="negamax").algorithm == "negamax"
+
+
+def test_a_finished_game_is_answered_without_a_search_on_either_engine() -> None:
+    position = TicTacToeGame().new_position("0314")
+    position.play(2)  # X completes the top row
+    for engine in ("auto", "python"):
+        result = solve(position, engine=engine)
+        assert (result.best_move, result.score_text, result.nodes) == (None, "loss in 0", 0)
+
+
+def test_a_given_searcher_is_used_and_keeps_its_table() -> None:
+    pytest.importorskip("numba")
+    from negamax import CompiledSearcher
+
+    searcher = CompiledSearcher(hash_mib=4)
+    position = ChessGame().new_position("startpos")
+    first = search(position, SearchLimits(depth=4), searcher=searcher)
+    assert first.algorithm == "compiled" and searcher.hashfull() > 0
+
+
+def test_importing_the_library_or_its_command_line_does_not_import_numba() -> None:
+    code = (
+        "import sys, negamax; from negamax.cli.main import build_parser; build_parser().format_help();"
+        " print('numba' in sys.modules, 'numpy' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["False", "False"], done.stderr
