@@ -17,7 +17,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.games import get_game
 from negamax.parallel.batch import BatchProgress, BatchSummary, Sink, run_batch
 from negamax.parallel.book import Book, BookSink
-from negamax.parallel.cases import read_cases
+from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.outputs import open_output
 from negamax.parallel.pools import WorkerPool, make_pool
 from negamax.parallel.worker import BatchJob
@@ -146,7 +146,7 @@ def run_batch_command(arguments: argparse.Namespace) -> int:
     if arguments.book is not None and not arguments.solve:
         raise InvalidOptionError("a book holds exact values: --book needs --solve")
     job = _job(arguments)
-    cases = list(read_cases(arguments.input))
+    cases = list(read_cases(arguments.input, position_test(get_game(job.game))))
     sinks: list[Sink] = []
     closers: list[Callable[[], None]] = []
     try:

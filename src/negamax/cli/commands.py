@@ -21,7 +21,7 @@ from negamax.core.rules import Game, pv_text
 from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game, installed_games
-from negamax.parallel.cases import read_cases
+from negamax.parallel.cases import position_test, read_cases
 from negamax.search import backend, choose_engine, search, solve
 from negamax.search.params import SearchOptions, options_for
 
@@ -278,7 +278,7 @@ def run_solve(arguments: argparse.Namespace) -> int:
 
 def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
     _options(arguments)
-    cases = list(read_cases(arguments.file))
+    cases = list(read_cases(arguments.file, position_test(game)))
     show_progress = sys.stderr.isatty()
     correct = checked = failures = total_nodes = 0
     total_cpu = 0.0
@@ -526,7 +526,7 @@ def run_serve(arguments: argparse.Namespace) -> int:
     from negamax.viz.server import serve
 
     try:
-        server = serve(arguments.host, arguments.port)
+        server = serve(arguments.host, arguments.port, engine=arguments.engine)
     except OSError as error:
         raise InvalidOptionError(f"cannot listen on {arguments.host}:{arguments.port}: {error.strerror}") from None
     host, port = server.server_address[:2]

@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="play in a browser and watch the engine think")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--engine", choices=ENGINE_CHOICES, default="auto", help="auto (the default), compiled or python"
+    )
 
     batch = commands.add_parser(
         "batch", help="analyse or solve every position of a file on all cores or a Dask cluster (resumable)"

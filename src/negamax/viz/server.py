@@ -22,13 +22,14 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from negamax.core.errors import NegamaxError
+from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.core.score import WIN_THRESHOLD, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import get_game
-from negamax.search import search
+from negamax.search import ENGINES, search
+from negamax.search.backend import compiled_kind
 from negamax.search.trace import SearchTrace, TraceLimitExceeded
 from negamax.viz.page import PAGE
 from negamax.viz.render import to_svg
@@ -105,6 +106,8 @@ def iteration_record(game: Game, position: Position[Any], result: SearchResult[A
 
 class Handler(BaseHTTPRequestHandler):
     server_version = "negamax"
+    engine = "auto"
+    """The engine the searches run on (``negamax.search.ENGINES``)."""
 
     def log_message(self, format: str, *args: Any) -> None:
         return  # quiet: the terminal belongs to the user
@@ -200,6 +203,7 @@ class Handler(BaseHTTPRequestHandler):
         result = search(
             position,
             SearchLimits(time=seconds, stop=stop),
+            engine=self.engine if compiled_kind(position, solving=False) is not None else "python",
             on_iteration=lambda item: emit("iteration", iteration_record(game, position, item)),
         )
         emit("done", iteration_record(game, position, result))
@@ -220,9 +224,15 @@ class Handler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.OK, svg.encode(), "image/svg+xml")
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, ready: threading.Event | None = None) -> ThreadingHTTPServer:
-    """Start serving on a background thread and return the server (``shutdown()`` stops it)."""
-    server = ThreadingHTTPServer((host, port), Handler)
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, ready: threading.Event | None = None, engine: str = "auto"
+) -> ThreadingHTTPServer:
+    """Start serving on a background thread and return the server (``shutdown()`` stops it).
+    The engine's searches run on ``engine`` where the game has it, else on the python one."""
+    if engine not in ENGINES:
+        raise InvalidOptionError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    handler = type("EngineHandler", (Handler,), {"engine": engine})
+    server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
