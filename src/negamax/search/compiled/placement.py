@@ -43,54 +43,21 @@ OnIteration = Callable[[SearchResult[Any]], None]
 
 
 class CompiledSolver:
-    """Solves positions of compiled games with ``threads`` workers sharing one table.
+    """Solves positions of placement games with ``threads`` workers sharing one table.
 
     Owns the kernel's memory (a 128 MiB table, and each worker's counters and buffers)
     and reuses it between solves: each solve gets a fresh tag, so nothing is cleared.
 
-    With several workers (at most ``compiled_kernel.MAX_WORKERS``), the solver starts
+    With several workers (at most ``placement_kernel.MAX_WORKERS``), the solver starts
     ``threads - 1`` helpers sharing the table: threads by default, or with
-    ``processes=True`` processes that map it from shared memory (see ``solver_helpers``).
+    ``processes=True`` processes that map it from shared memory (``placement_helpers``).
     ``close()`` ends them (so does leaving a ``with`` block, collecting the solver, or
-    exiting). The main worker, in this thread, searches alone for ``HELPERS_AFTER_NODES``
-    nodes (small solves never pay for helpers). Then it starts over on the warm table and
-    publishes split points (YBWC): each node with 20 or more empty cells whose first two
-    children failed to cut. Helpers search that node's other children, from the last one back, with
-    its window; the owner puts off a child another worker took and, once only those are
-    left, helps below them (see ``compiled_kernel``). Workers also mark the shared nodes
-    they are in, and put off a child another worker reached by another path
-    (a transposition) until their other children are done. Helpers only ever add proven
-    bounds to the table, so the value is the main worker's and never depends on the number
-    of workers; node counts vary from run to run.
-
-    Measured, 2 workers against 1 on the 20 Begin-Hard positions of the benchmark (wall
-    time, each position solved by both in one process, on a busy machine): 1.53x when a
-    node with 16 or more empty cells was published after its first child, 1.59x after
-    two; with 20 or more empty cells, 1.60-1.67x on the first 10 and 1.69x on the next 10.
-    Putting off transpositions took the 20 from 1.56x to 1.66x and from 1.65x to 1.73x
-    (two paired runs), and waiting for a child another worker took (instead of searching
-    it too) to 1.72x. The next 20 positions gain less (1.36x to 1.39x): two of them take
-    most of the time, and there the helper mostly searches nodes that are cut later.
-    With helper processes instead of threads, 1.52x against 1.57x (first 10, 16 cells).
-    The empty board: 133.3 s wall against 179.5 s on one worker (1.35x).
-
-    Threads are the default because they measured faster than processes for the design
-    before this one (1.26-1.43x against 1.11-1.23x on the first 10 Begin-Hard positions):
-    shared memory cannot use transparent huge pages here (``shmem_enabled`` is ``never``),
-    and a solve on it ran 2-9 % slower on one worker.
-
-    Designs measured before, 2 workers against 1 on the first Begin-Hard positions:
-    helpers solving the root's children exactly, from the second on (down to the first
-    node with a choice) 1.15-1.39x, and slower on the empty board (197 s against 170 s);
-    lazy SMP (helpers on the same probes, in a rotated move order near the root or not)
-    0.95x; ABDADA (all threads on each probe, children busy elsewhere put off) 0.90x;
-    helpers running each probe's null windows on the root's other children 1.06x; ABDADA's
-    deferral kept in a small table of nodes being searched 1.11x and 1.18x (marking nodes
-    alone cost the main worker 8 %); the root's children handed out from the last one back
-    0.89x; the first child's children before the root's other children 1.13-1.34x.
-    A first version of the split points that let every node of every worker check for
-    them cost one worker 3-7 %; the workers now run a second search function
-    (``negamax_shared``) and the single worker's search is unchanged.
+    exiting). The main worker searches alone for ``HELPERS_AFTER_NODES`` nodes, then starts
+    over on the warm table and publishes split points that the helpers search (YBWC with
+    helpful masters; ``docs/parallel-solver.md`` tells the design and the designs measured
+    and dropped). Helpers only ever add proven bounds to the table, so the value is the
+    main worker's and never depends on the number of workers; node counts vary from run
+    to run.
     """
 
     def __init__(self, threads: int = 1, processes: bool = False) -> None:
