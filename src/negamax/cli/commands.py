@@ -16,13 +16,13 @@ from typing import Any, TextIO
 
 from negamax.cli.report import dumps, duration_text, result_record, result_text
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
-from negamax.core.game import Position
+from negamax.core.game import MoveListPosition, PlacementPosition, Position
 from negamax.core.rules import Game, pv_text
 from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import position_test, read_cases
-from negamax.search import backend, choose_engine, search, solve
+from negamax.search import backend, choose_engine, search, solve, warmup
 from negamax.search.params import SearchOptions, options_for
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
@@ -219,14 +219,45 @@ def _compiled_for(arguments: argparse.Namespace, position: Position[Any], solvin
     assert kind is not None
     searcher = _compiled_searcher(arguments, kind)
     if not getattr(searcher, "negamax_warm", False):
-        if sys.stderr.isatty():
-            sys.stderr.write("loading the compiled engine (its very first run compiles it: about 20 s)\r")
-            sys.stderr.flush()
-        searcher.warm_up(position)  # load the kernel before any clock starts
+        # load the kernel before any clock starts; compile it in another process first if
+        # it is not on disk yet, saying so
+        with _announcer() as announce:
+            warmup.prepare(searcher, position, arguments.game, announce)
         searcher.negamax_warm = True
-        if sys.stderr.isatty():
-            sys.stderr.write("\x1b[K")
     return searcher
+
+
+@contextlib.contextmanager
+def _announcer() -> Iterator[Callable[[str], None]]:
+    """A one-line notice on stderr for a long wait, with the seconds passing on a terminal."""
+    done = threading.Event()
+    ticker: threading.Thread | None = None
+
+    def announce(message: str) -> None:
+        nonlocal ticker
+        if not sys.stderr.isatty():
+            print(f"negamax: {message}", file=sys.stderr, flush=True)
+            return
+        start = time.perf_counter()
+
+        def tick() -> None:
+            while not done.wait(0.5):
+                sys.stderr.write(f"\r{message}: {time.perf_counter() - start:.0f} s\x1b[K")
+                sys.stderr.flush()
+
+        sys.stderr.write(f"{message}...")
+        sys.stderr.flush()
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+
+    try:
+        yield announce
+    finally:
+        done.set()
+        if ticker is not None:
+            ticker.join()
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 def _solve(
@@ -537,3 +568,54 @@ def run_serve(arguments: argparse.Namespace) -> int:
     finally:
         server.shutdown()
     return EXIT_OK
+
+
+COMPILED_GAMES = ("connect4", "tictactoe", "chess", "draughts")
+"""The built-in games with compiled kernels, which ``negamax warmup`` prepares by default."""
+
+
+def run_warmup(arguments: argparse.Namespace) -> int:
+    """Compile (or load) the compiled kernels of some games ahead of their first use."""
+    failed = 0
+    for name in arguments.games or COMPILED_GAMES:
+        try:
+            game = get_game(name)
+            position = game.new_position(None)
+        except NegamaxError as error:
+            if not arguments.games and name == "draughts":
+                _say(arguments, f"{name}: skipped ({error})")
+                continue
+            raise
+        if not isinstance(position, PlacementPosition | MoveListPosition):
+            _say(arguments, f"{name}: no compiled kernel (it runs on the python engine)")
+            continue
+        start = time.perf_counter()
+        try:
+            if isinstance(position, PlacementPosition):
+                from negamax.search.compiled.placement import CompiledSolver  # imports numba
+
+                with CompiledSolver(threads=2) as solver:
+                    cached = solver.cached(position)
+                    solver.warm_up(position, wait_for_helpers=True)
+                _say(arguments, f"{name}: solver {_loaded(cached)} in {time.perf_counter() - start:.1f} s")
+            if isinstance(position, MoveListPosition):
+                from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
+
+                start = time.perf_counter()
+                searcher = CompiledSearcher(hash_mib=1)
+                cached = searcher.cached(position)
+                searcher.warm_up(position)
+                _say(arguments, f"{name}: search {_loaded(cached)} in {time.perf_counter() - start:.1f} s")
+        except NegamaxError as error:
+            failed += 1
+            print(f"{name}: {error}", file=sys.stderr)
+    return EXIT_MISMATCH if failed else EXIT_OK
+
+
+def _loaded(cached: bool | None) -> str:
+    return "loaded from the cache" if cached else "compiled"
+
+
+def _say(arguments: argparse.Namespace, text: str) -> None:
+    if not arguments.quiet:
+        print(text, flush=True)

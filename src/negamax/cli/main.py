@@ -175,6 +175,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--book", required=True, metavar="FILE")
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
 
+    warmup = commands.add_parser(
+        "warmup", help="compile the compiled kernels now, not on first use (default: every built-in game's)"
+    )
+    warmup.add_argument(
+        "games", nargs="*", metavar="GAME", help="the games (default: connect4 tictactoe chess draughts)"
+    )
+    warmup.add_argument("--quiet", "-q", action="store_true", help="print nothing")
+
     bench = commands.add_parser("bench", help="fixed searches; prints the node signature and speed")
     bench.add_argument("--json", action="store_true")
     return parser

@@ -28,6 +28,7 @@ from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families, move_list_bindings
 from negamax.search.compiled import move_list_kernel as kernel
+from negamax.search.compiled.loading import all_cached, load_from_cache
 from negamax.search.windows import probe_point
 
 NO_LIMIT = 1 << 62
@@ -92,6 +93,19 @@ class CompiledSearcher:
         """Load (or compile) the kernel for this game now, so no timed search pays for it."""
         self.search(position, SearchLimits(depth=1))
         self.hashfull()  # its compiled helper too
+
+    def cached(self, position: MoveListPosition[Any]) -> bool | None:
+        """Whether the kernels for this game are loaded now, from numba's disk cache if they
+        are there (``False``: they must be compiled first; ``None``: cannot tell)."""
+        bound = self._bind(position)
+        return all_cached(
+            [
+                load_from_cache(
+                    bound.kernels.search_root, (bound.spec, bound.state, self.table, self.work, 1, -INF, INF)
+                ),
+                load_from_cache(bound.kernels.hash_permille, (self.table, 1)),
+            ]
+        )
 
     def _bind(self, position: MoveListPosition[Any]) -> _Bound:
         spec, state = position.move_list_form()

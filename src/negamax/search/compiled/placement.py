@@ -30,6 +30,7 @@ from negamax.core.score import Bound, loss_in, win_in
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families
 from negamax.search.compiled import placement_kernel as kernel
+from negamax.search.compiled.loading import all_cached, load_from_cache
 from negamax.search.compiled.placement_helpers import HelperProcesses, HelperThreads, shared_array
 
 NO_LIMIT = 1 << 62
@@ -132,6 +133,19 @@ class CompiledSolver:
         kernels.solve(spec, current, mask, moves, tag, 1, self.table, self.works[0])
         if wait_for_helpers and self._helpers is not None:
             self._helpers.stop()
+
+    def cached(self, position: PlacementPosition[Any]) -> bool | None:
+        """Whether the kernels for this game are loaded now, from numba's disk cache if they
+        are there (``False``: they must be compiled first; ``None``: cannot tell)."""
+        kernels, spec, current, mask, moves = self._form(position)
+        work = self.works[0]
+        checks = [
+            load_from_cache(kernels.solve, (spec, current, mask, moves, 1, 1, self.table, work)),
+            load_from_cache(kernels.negamax, (spec, current, mask, moves, 0, 1, self.table, work)),
+        ]
+        if self._helpers is not None:
+            checks.append(load_from_cache(kernels.help_workers, (spec, self.table, work)))
+        return all_cached(checks)
 
     def probe(self, position: PlacementPosition[Any], alpha: int, beta: int) -> int:
         """One fail-soft search of ``position`` with the window (alpha, beta) in Pons' units,
