@@ -576,6 +576,8 @@ COMPILED_GAMES = ("connect4", "tictactoe", "chess", "draughts")
 
 def run_warmup(arguments: argparse.Namespace) -> int:
     """Compile (or load) the compiled kernels of some games ahead of their first use."""
+    if arguments.nice and hasattr(os, "nice"):
+        os.nice(10)
     failed = 0
     for name in arguments.games or COMPILED_GAMES:
         try:
@@ -609,6 +611,8 @@ def run_warmup(arguments: argparse.Namespace) -> int:
         except NegamaxError as error:
             failed += 1
             print(f"{name}: {error}", file=sys.stderr)
+            continue
+        warmup.mark_on_disk(name)
     return EXIT_MISMATCH if failed else EXIT_OK
 
 

@@ -182,6 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
         "games", nargs="*", metavar="GAME", help="the games (default: connect4 tictactoe chess draughts)"
     )
     warmup.add_argument("--quiet", "-q", action="store_true", help="print nothing")
+    warmup.add_argument(
+        "--nice", action="store_true", help="at a low priority (as engines run it, while they answer meanwhile)"
+    )
 
     bench = commands.add_parser("bench", help="fixed searches; prints the node signature and speed")
     bench.add_argument("--json", action="store_true")

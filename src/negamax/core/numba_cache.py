@@ -20,6 +20,12 @@ copy therefore carries a ``FamilyCache`` (``FAMILY_ATTRIBUTE``), and the first l
 serves it from that family's own directory with that family's stamp, apart from the
 package's entries.
 
+``load_from_cache`` loads a compiled function from the disk cache without ever compiling
+it, and ``call_without_compiling`` runs a compiled function as plain Python when it is
+not on disk yet: a kernel's first compilation takes tens of seconds with the interpreter
+lock held, so it belongs in another process (``negamax.search.warmup``), not in the setup
+of a search.
+
 Importing this module imports numba; ``negamax.core.compiled`` calls ``install()``, and
 every module with compiled code imports that before its first ``@njit``.
 """
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import types
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -149,3 +156,67 @@ def install() -> None:
             ours.append(locator)
     # a new list: numba's class attribute is shared, and the user may hold it
     implementation._locator_classes = ours + list(classes)
+
+
+def load_from_cache(dispatcher: Any, arguments: tuple[Any, ...]) -> bool | None:
+    """Whether ``dispatcher``'s version for ``arguments`` is loaded now, after trying its disk
+    cache (``False``: it must be compiled; ``None``: numba's internals could not tell).
+
+    numba has no public call for "load, but do not compile": this mirrors the cache step of
+    ``Dispatcher.compile`` (numba 0.60 to 0.68); where they differ, the answer is ``None``.
+    """
+    try:
+        from numba import typeof
+        from numba.core.compiler_lock import global_compiler_lock
+
+        signature = tuple(typeof(argument) for argument in arguments)  # type: ignore[no-untyped-call]
+        with global_compiler_lock:
+            if dispatcher.overloads.get(signature) is not None:
+                return True
+            loaded = dispatcher._cache.load_overload(signature, dispatcher.targetctx)
+            if loaded is None:
+                return False
+            dispatcher._cache_hits[signature] += 1
+            if not loaded.objectmode:
+                dispatcher.targetctx.insert_user_function(loaded.entry_point, loaded.fndesc, [loaded.library])
+            dispatcher.add_overload(loaded)
+            return True
+    except (AttributeError, TypeError, KeyError):
+        return None
+
+
+def all_cached(checks: list[bool | None]) -> bool | None:
+    """``False`` if any function must be compiled, ``None`` if any could not be told, else ``True``."""
+    if False in checks:
+        return False
+    return None if None in checks else True
+
+
+def call_without_compiling(dispatcher: Any, *arguments: Any) -> Any:
+    """``dispatcher(*arguments)``, compiled if it is loaded or on disk, else run as plain
+    Python (with every compiled function it calls run as Python too)."""
+    if load_from_cache(dispatcher, arguments) is False:
+        return _python_version(dispatcher)(*arguments)
+    return dispatcher(*arguments)
+
+
+_python_versions: dict[int, types.FunctionType] = {}
+
+
+def _python_version(dispatcher: Any) -> types.FunctionType:
+    """The compiled function as plain Python, calling the plain Python versions of the
+    compiled functions it calls."""
+    found = _python_versions.get(id(dispatcher))
+    if found is not None:
+        return found
+    function = dispatcher.py_func
+    namespace = dict(function.__globals__)
+    version = types.FunctionType(function.__code__, namespace, function.__name__, function.__defaults__)
+    _python_versions[id(dispatcher)] = version
+    from numba.core.dispatcher import Dispatcher
+
+    for name in function.__code__.co_names:
+        value = namespace.get(name)
+        if isinstance(value, Dispatcher):
+            namespace[name] = _python_version(value)
+    return version

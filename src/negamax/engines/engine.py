@@ -17,7 +17,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.core.types import SearchLimits, SearchResult
-from negamax.search import choose_engine, search
+from negamax.search import choose_engine, search, warmup
 from negamax.search.params import options_for
 from negamax.search.tt import TranspositionTable
 
@@ -43,8 +43,8 @@ class GoLimits:
     moves_to_go: int | None = None
 
 
-WARM_UP_WAIT = 1.0
-"""Longest wait of a search for the compiled kernel to load (it is then given less time)."""
+CLOSE_WAIT_SECONDS = 1.0
+"""Longest wait on closing for the compiling process to be stopped."""
 SAFETY_SECONDS = 0.06
 """Kept back from every time budget for the reply to travel."""
 
@@ -81,6 +81,10 @@ class Engine:
         self.table = TranspositionTable(mib=hash_mib if self.engine == "python" else 1)
         self._compiled: Any = None
         self._warm = threading.Event()
+        self._compiling = threading.Event()
+        """Set while another process compiles the kernel (no one should wait for it)."""
+        self._closing = threading.Event()
+        self._warming: threading.Thread | None = None
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
 
@@ -92,16 +96,47 @@ class Engine:
         return self._compiled
 
     def warm_up(self) -> None:
-        """Load (or compile) the compiled kernel now rather than during the first search."""
+        """Load the compiled kernel now rather than during the first search: from numba's
+        disk cache, or compiled first in another process (``negamax warmup``)."""
         if self.engine == "compiled":
-            self._searcher().warm_up(self.game.new_position(None))
-        self._warm.set()
+            warmup.prepare(
+                self._searcher(), self.game.new_position(None), self.game.name, self._compiling_started, self._closing
+            )
+        self._compiling.clear()
+        if not self._closing.is_set():
+            self._warm.set()
+
+    def _compiling_started(self, message: str) -> None:
+        self._compiling.set()
 
     def warm_up_in_background(self) -> None:
         """Load the compiled kernel on a thread; searches use the python engine until it is
-        ready (the first compilation takes tens of seconds, loading it later well under one)."""
-        if self.engine == "compiled" and not self._warm.is_set():
-            threading.Thread(target=self.warm_up, name="warm-up", daemon=True).start()
+        ready. A kernel not yet on disk is compiled by another process first, while this
+        one imports nothing of numba, so the python engine gets the CPU it needs."""
+        if self.engine != "compiled" or self._warm.is_set():
+            return
+        if not warmup.kernels_on_disk(self.game.name):
+            self._compiling.set()  # known at once: no one waits for it
+        self._warming = threading.Thread(target=self._warm_up_quietly, name="warm-up", daemon=True)
+        self._warming.start()
+
+    def _warm_up_quietly(self) -> None:
+        if self._compiling.is_set() and warmup.compile_elsewhere(self.game.name, self._closing):
+            warmup.mark_on_disk(self.game.name)
+        if not self._closing.is_set():
+            self.warm_up()
+
+    @property
+    def compiling(self) -> bool:
+        """Whether another process is compiling the kernel (searches use the python engine)."""
+        return self._compiling.is_set()
+
+    def close(self) -> None:
+        """Stop any search, and stop the process compiling the kernel if there is one."""
+        self._closing.set()
+        self.wait()
+        if self._warming is not None and self._compiling.is_set():
+            self._warming.join(CLOSE_WAIT_SECONDS)
 
     def with_engine(self, engine: str) -> Engine:
         """This engine's position and table size on ``engine`` (a new table)."""
@@ -112,8 +147,17 @@ class Engine:
         return other
 
     def ready(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for the compiled kernel to be loaded."""
-        return self.engine == "python" or self._warm.wait(timeout)
+        """Wait up to ``timeout`` seconds for the compiled kernel to be loaded from the disk
+        cache; not at all while it is being compiled (the python engine answers meanwhile)."""
+        if self.engine == "python" or self._warm.is_set():
+            return True
+        deadline = time.perf_counter() + timeout
+        while not self._warm.is_set() and not self._compiling.is_set():
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return False
+            self._warm.wait(min(left, 0.01))
+        return self._warm.is_set()
 
     def set_hash(self, mib: float) -> None:
         if not 1 <= mib <= 65536:
@@ -127,8 +171,9 @@ class Engine:
                 self._searcher()  # the kernel is loaded: only the table is new
 
     def hashfull(self) -> int:
-        """Per mille of the table in use (UCI's ``hashfull``)."""
-        if self.engine == "compiled":
+        """Per mille of the table in use (UCI's ``hashfull``): the python engine's until the
+        compiled kernel is ready (asking the kernel would load it now)."""
+        if self.engine == "compiled" and self._warm.is_set():
             return int(self._searcher().hashfull())
         return self.table.hashfull()
 
@@ -163,23 +208,15 @@ class Engine:
         if search_limits.depth is None and search_limits.nodes is None and search_limits.time is None:
             search_limits = dataclasses.replace(search_limits, depth=64)  # "go infinite": until stopped
         position = self.position
-        started = time.perf_counter()
 
         def run() -> None:
-            limits = search_limits
             if self.engine == "compiled" and not self._warm.is_set():
-                # Loading the kernel from numba's cache takes well under a second, and holds
-                # the interpreter lock in long stretches: wait for it rather than race it.
-                budget = limits.time
-                self._warm.wait(WARM_UP_WAIT if budget is None else min(WARM_UP_WAIT, budget / 2))
-                if budget is not None:
-                    limits = dataclasses.replace(limits, time=max(0.001, budget - (time.perf_counter() - started)))
-            if self.engine == "compiled" and not self._warm.is_set():
-                # still compiling (the first run after installing): the python engine answers
+                # the first run after installing: the python engine answers until the kernel
+                # is ready, without waiting for it
                 on_done(
                     search(
                         position,
-                        limits,
+                        search_limits,
                         engine="python",
                         options=self.options,
                         table=self.table,
@@ -187,7 +224,7 @@ class Engine:
                     )
                 )
                 return
-            on_done(self.analyse(position, limits, on_info))
+            on_done(self.analyse(position, search_limits, on_info))
 
         self._worker = threading.Thread(target=run, name="search", daemon=True)
         self._worker.start()

@@ -221,8 +221,10 @@ class HubSession:
         self.send("pong")
 
     def halt(self) -> None:
-        """Stop any search and wait for it to report, and for every line to be written."""
+        """Stop any search and wait for it to report, and for every line to be written; give
+        up any kernel still being compiled (the input has ended)."""
         self._halt()
+        self.engine.close()
         self.lines.drain()
 
     def _halt(self) -> None:

@@ -100,13 +100,16 @@ class UciSession:
 
     def _isready(self, arguments: list[str]) -> None:
         # Loading the compiled kernel takes well under a second once numba has cached it;
-        # its first compilation takes longer, and searches use the python engine meanwhile.
+        # while another process compiles it (the first run), the python engine answers and
+        # isready does not wait.
         self.engine.ready(READY_WAIT_SECONDS)
         self.send("readyok")
 
     def halt(self) -> None:
-        """Stop any search and wait for it to report."""
+        """Stop any search and wait for it to report; give up any kernel still being
+        compiled (the input has ended)."""
         self._halt()
+        self.engine.close()
 
     def _halt(self) -> None:
         """End a search still running (a GUI should have sent ``stop``; not all do)."""

@@ -33,6 +33,7 @@ from numba import njit
 
 from negamax.core import compiled
 from negamax.core.compiled import implements
+from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
 from negamax.games.chess import ENDGAME, MIDGAME, ORDER_VALUES, PHASE, TEMPO
 from negamax.games.chess_tables import FULL_PHASE
@@ -586,7 +587,7 @@ def _load_board(state: Any, board: chess.Board) -> None:
     state[EN_PASSANT] = 0 if passant is None else mailbox(passant)
     state[CLOCK] = board.halfmove_clock
     state[PLY] = 0
-    _refresh(state)
+    call_without_compiling(_refresh, state)
 
 
 def new_state(board: chess.Board) -> Any:
@@ -597,7 +598,7 @@ def new_state(board: chess.Board) -> Any:
     replay = [start.pop() for _ in range(kept)][::-1]
     _load_board(state, start)
     for move in replay:
-        legal = play(state, encode(start, move))
+        legal = call_without_compiling(play, state, encode(start, move))
         assert legal, "python-chess played a move the compiled rules reject"
         start.push(move)
     state[ROOT] = state[PLY]

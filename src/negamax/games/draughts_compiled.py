@@ -32,6 +32,7 @@ from numba import njit
 
 from negamax.core import compiled
 from negamax.core.compiled import implements
+from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
 from negamax.games.draughts import KING, TEMPO, DraughtsPosition
 
@@ -424,7 +425,7 @@ def new_state(position: DraughtsPosition) -> Any:
         state[MAILBOX[square]] = piece
     state[SIDE] = position.player()
     state[CLOCK] = min(board.halfmove_clock, DRAW_CLOCK)
-    _refresh(state)
+    call_without_compiling(_refresh, state)
     # the earlier positions within the clock, for repetitions (their keys, in order)
     earlier = [_key_of(key) for key in position.keys[-1 - min(board.halfmove_clock, 200) : -1]]
     for index, key in enumerate(earlier):

@@ -7,25 +7,87 @@ process, ``negamax warmup GAME``, while this process keeps its lock (an engine g
 answering with the pure-Python search), and then loaded from the cache it wrote. A game
 that another process cannot find by name (a class defined in a notebook) is compiled here.
 
+Whether a game's kernels are on disk is first read from a marker that ``negamax warmup``
+(or a first load) leaves in negamax's cache directory, stamped with the package's sources,
+numba's version and numba's cache directory: reading it costs milliseconds and imports
+nothing, so an engine knows at once whether to wait for the kernel or answer without it.
+The marker can be wrong (the cache deleted since); the load then finds out, and compiles.
+
 Nothing here imports numba: the searchers do, when they are made.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
+import re
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+from negamax.core import numba_cache
 from negamax.core.game import Position
 
 COMPILE_SECONDS = {"placement": 20, "move list": 15}
 """About how long the first compilation of each kind of kernel takes on one core of a
 laptop-class machine (measured: 15-20 s and 9-14 s), for the message that announces it."""
+CACHE_DIRECTORY_VARIABLE = "NEGAMAX_CACHE_DIR"
 
 Announce = Callable[[str], None]
+
+
+def cache_root() -> Path:
+    """negamax's own cache directory: ``$NEGAMAX_CACHE_DIR``, else beside numba's cache when
+    ``NUMBA_CACHE_DIR`` is set, else the user's cache directory."""
+    chosen = os.environ.get(CACHE_DIRECTORY_VARIABLE)
+    if chosen:
+        return Path(chosen)
+    numba_directory = os.environ.get("NUMBA_CACHE_DIR")
+    if numba_directory:
+        return Path(numba_directory) / "negamax"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "negamax"
+
+
+@cache
+def _stamp() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        numba_version = version("numba")
+    except PackageNotFoundError:
+        numba_version = "none"
+    parts = (
+        numba_cache.package_digest(),
+        numba_version,
+        sys.version,
+        os.environ.get("NUMBA_CACHE_DIR", ""),
+        str(numba_cache.PACKAGE_ROOT),
+    )
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:20]
+
+
+def marker(game_name: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", game_name)[:60]
+    return cache_root() / "ready" / f"{safe}-{_stamp()}"
+
+
+def kernels_on_disk(game_name: str) -> bool:
+    """Whether ``game_name``'s kernels were compiled into the disk cache (by the marker)."""
+    return marker(game_name).exists()
+
+
+def mark_on_disk(game_name: str) -> None:
+    """Leave the marker that ``game_name``'s kernels are in the disk cache (if it can)."""
+    path = marker(game_name)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
 
 
 def kernel_kind(searcher: Any) -> str:
@@ -33,8 +95,25 @@ def kernel_kind(searcher: Any) -> str:
 
 
 def warmup_command(names: list[str]) -> list[str]:
-    """The command that compiles the kernels of the games ``names`` into the disk cache."""
+    """The command that compiles the kernels of the games ``names`` into the disk cache (at
+    the usual priority: on a busy machine a lower one starved it for minutes)."""
     return [sys.executable, "-m", "negamax", "warmup", "--quiet", *names]
+
+
+def compile_elsewhere(game_name: str, stop: threading.Event | None = None) -> bool:
+    """Have ``negamax warmup game_name`` compile the game's kernels in another process and
+    wait for it (``stop`` abandons it). Returns whether it succeeded."""
+    process = subprocess.Popen(
+        warmup_command([game_name]), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    while process.poll() is None:
+        if stop is not None and stop.is_set():
+            process.kill()
+            process.wait()
+            return False
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(0.05)
+    return process.returncode == 0
 
 
 def prepare(
@@ -47,24 +126,20 @@ def prepare(
     """Load ``searcher``'s kernel for ``position``'s game: from the disk cache if it is there,
     else compiled first by ``negamax warmup game_name`` in another process (told to
     ``announce`` first), else here. Returns whether a compilation was needed. ``stop``
-    abandons the wait (the kernel then loads later, or compiles here, on first use)."""
-    cached = searcher.cached(position)
-    if cached is not False:
-        searcher.warm_up(position)
-        return False
+    abandons the wait (the kernel then compiles here, on first use)."""
+    if game_name is None or kernels_on_disk(game_name):
+        cached = searcher.cached(position)
+        if cached is not False:
+            searcher.warm_up(position)
+            if game_name is not None:
+                mark_on_disk(game_name)
+            return False
     if announce is not None:
         seconds = COMPILE_SECONDS[kernel_kind(searcher)]
         announce(f"compiling {game_name or 'the game'}'s kernel, first run only, about {seconds} s")
-    if game_name is not None:
-        process = subprocess.Popen(
-            warmup_command([game_name]), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        while process.poll() is None:
-            if stop is not None and stop.wait(0.05):
-                process.kill()
-                process.wait()
-                return True
-            if stop is None:
-                time.sleep(0.05)
+    if game_name is not None and compile_elsewhere(game_name, stop):
+        mark_on_disk(game_name)
+    if stop is not None and stop.is_set():
+        return True
     searcher.warm_up(position)
     return True

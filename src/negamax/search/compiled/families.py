@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import os
 import re
 import sys
 import tempfile
@@ -43,9 +42,9 @@ from numba.core.dispatcher import Dispatcher
 from negamax.core import numba_cache
 from negamax.core.errors import GameDefinitionError
 from negamax.core.game import CompiledRules
+from negamax.search import warmup
 from negamax.search.compiled import move_list_bindings, move_list_kernel
 
-CACHE_DIRECTORY_VARIABLE = "NEGAMAX_CACHE_DIR"
 PACKAGE_PREFIX = "negamax."
 RULES = ("legal_moves", "play", "undo", "outcome", "evaluate", "key", "noisy_moves", "canonical_key")
 """The rules the compiled search calls; the last two are optional."""
@@ -64,16 +63,9 @@ RETURNS_INTEGER = frozenset(("legal_moves", "noisy_moves", "outcome", "evaluate"
 
 
 def cache_root() -> Path:
-    """Where outside games' kernels are cached: ``$NEGAMAX_CACHE_DIR``, else beside numba's
-    own cache when ``NUMBA_CACHE_DIR`` is set, else the user's cache directory."""
-    chosen = os.environ.get(CACHE_DIRECTORY_VARIABLE)
-    if chosen:
-        return Path(chosen)
-    numba_directory = getattr(numba.config, "CACHE_DIR", "")
-    if numba_directory:
-        return Path(numba_directory) / "negamax-games"
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "negamax" / "games"
+    """Where outside games' kernels are cached: ``games`` in negamax's cache directory
+    (``negamax.search.warmup.cache_root``)."""
+    return warmup.cache_root() / "games"
 
 
 class KernelFamily:
@@ -106,13 +98,6 @@ class KernelFamily:
         if name in functions:
             return functions[name]
         return getattr(self.__dict__["module"], name)
-
-    def is_cached(self, function: str) -> bool:
-        """Whether ``function`` has a compiled version on disk (then loading it is quick)."""
-        if self.cache is None:
-            return False
-        directory = Path(self.cache.directory)
-        return any(directory.glob(f"{Path(self.module.__file__ or '').stem}.{function}-*.nbi"))
 
 
 _families: dict[Any, tuple[KernelFamily, Any]] = {}

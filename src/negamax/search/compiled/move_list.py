@@ -24,11 +24,11 @@ import numpy as np
 
 from negamax.core.errors import GameDefinitionError, InvalidOptionError, NegamaxError
 from negamax.core.game import CompiledRules, MoveListPosition
+from negamax.core.numba_cache import all_cached, load_from_cache
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families, move_list_bindings
 from negamax.search.compiled import move_list_kernel as kernel
-from negamax.search.compiled.loading import all_cached, load_from_cache
 from negamax.search.windows import probe_point
 
 NO_LIMIT = 1 << 62

@@ -26,11 +26,11 @@ import numpy as np
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import PlacementPosition
+from negamax.core.numba_cache import all_cached, load_from_cache
 from negamax.core.score import Bound, loss_in, win_in
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families
 from negamax.search.compiled import placement_kernel as kernel
-from negamax.search.compiled.loading import all_cached, load_from_cache
 from negamax.search.compiled.placement_helpers import HelperProcesses, HelperThreads, shared_array
 
 NO_LIMIT = 1 << 62
