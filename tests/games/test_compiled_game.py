@@ -133,7 +133,7 @@ def test_a_rule_numba_cannot_compile_is_named_with_its_line() -> None:
 
     game = take_away("Uncompilable", evaluate=lambda state: 0)()
     game.rules.functions["evaluate"] = evaluate
-    with pytest.raises(GameDefinitionError, match=r"uncompilable\.evaluate cannot be compiled: .*test_compiled_game"):
+    with pytest.raises(GameDefinitionError, match=r"Uncompilable\.evaluate cannot be compiled: .*test_compiled_game"):
         solve(game.new_position())
 
 
@@ -150,7 +150,7 @@ def test_a_contract_broken_deep_in_the_search_is_reported_from_compiled_code() -
 
     game = take_away("DeepBug", legal_moves=legal_moves)()
     game.rules._checked = True  # as if the random games had not met the bug
-    with pytest.raises(GameDefinitionError, match=r"deepbug: legal_moves returned no move.*in the state \[2, "):
+    with pytest.raises(GameDefinitionError, match=r"DeepBug: legal_moves returned no move.*in the state \[2, "):
         solve(game.new_position())
 
 

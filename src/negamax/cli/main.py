@@ -7,13 +7,17 @@ one line on stderr and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from negamax.core.errors import NegamaxError
 
+EXIT_FAILURE = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 ENGINE_CHOICES = ("auto", "compiled", "python")
 
 
@@ -206,19 +210,45 @@ def _handler(arguments: argparse.Namespace) -> Callable[[argparse.Namespace], in
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; whatever happens, the user sees one line, never a traceback
+    (``NEGAMAX_TRACEBACK=1`` shows it, for a bug report)."""
     parser = build_parser()
     arguments = parser.parse_args(argv)
     try:
         status: int = _handler(arguments)(arguments)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return status
     except NegamaxError as error:
-        print(f"negamax: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return _fail(f"negamax: error: {error}", EXIT_USAGE)
     except KeyboardInterrupt:
-        print("negamax: interrupted", file=sys.stderr)
-        return 130
+        return _fail("negamax: interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:
+        _silence_stdout()  # the reader left: nothing more to say, to it or at exit
         return 0
+    except OSError as error:
+        _silence_stdout()
+        where = f": {error.filename}" if error.filename else ""
+        return _fail(f"negamax: error: {error.strerror or error}{where}", EXIT_FAILURE)
+    except Exception as error:
+        if os.environ.get("NEGAMAX_TRACEBACK"):
+            raise
+        text = str(error).splitlines()[0][:200] if str(error) else ""
+        return _fail(
+            f"negamax: internal error {type(error).__name__}: {text} (NEGAMAX_TRACEBACK=1 shows where)", EXIT_FAILURE
+        )
+
+
+def _fail(message: str, status: int) -> int:
+    with contextlib.suppress(OSError):
+        print(message, file=sys.stderr)
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush cannot fail."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -37,8 +37,9 @@ def result_record(game: Game, position: Position[Any], position_text: str, resul
 
 def result_text(record: dict[str, Any]) -> str:
     bound = "" if record["bound"] == "exact" else f" ({record['bound']} bound)"
+    reading = "" if record["score_text"] == str(record["score"]) else f"  [{record['score_text']}]"
     lines = [
-        f"score      {record['score']}{bound}  [{record['score_text']}]",
+        f"score      {record['score']}{bound}{reading}",
         f"best move  {record['best_move'] if record['best_move'] is not None else '(game over)'}",
         f"pv         {' '.join(record['pv'])}",
         f"depth      {record['depth']}",

@@ -85,13 +85,14 @@ class BaseGame:
         return text
 
 
-def play_move_texts(game: Game, position: Position[Any], text: str | None) -> Position[Any]:
+def play_move_texts(game: Game, position: Position[Any], text: str | None, commas: bool = True) -> Position[Any]:
     """``position`` after the moves ``text`` lists (as ``game.move_text`` writes them,
-    separated by spaces or commas; nothing or ``start``: none).
+    separated by spaces, or commas unless the moves' own names hold them; nothing or
+    ``start``: none).
 
     :raises InvalidPositionError: naming the move that is not legal, or comes after the end.
     """
-    words = (text or "").replace(",", " ").split()
+    words = ((text or "").replace(",", " ") if commas else (text or "")).split()
     if words in ([], ["start"]):
         return position
     for number, word in enumerate(words, start=1):

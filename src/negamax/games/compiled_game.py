@@ -95,20 +95,27 @@ class GameRules:
         """A rule run in Python, its failures reported as ``GameDefinitionError``."""
         try:
             return self.functions[rule](*arguments)
-        except IndexError as error:
-            if rule in ("legal_moves", "noisy_moves") and len(arguments) == 2 and "out of bounds" in str(error):
-                raise GameDefinitionError(
-                    f"{self.name}.{rule} wrote past the end of its moves array: a position has more than"
-                    f" max_moves ({self.max_moves}) moves"
-                ) from None
-            raise GameDefinitionError(f"{self.name}.{rule} raised IndexError: {error}") from None
         except GameDefinitionError:
             raise
         except Exception as error:
-            raise GameDefinitionError(f"{self.name}.{rule} raised {type(error).__name__}: {error}") from None
+            raise self.broken(rule, error) from None
+
+    def broken(self, rule: str, error: Exception) -> GameDefinitionError:
+        """The error to raise for an exception a rule raised in Python."""
+        if isinstance(error, IndexError) and rule in ("legal_moves", "noisy_moves") and "out of bounds" in str(error):
+            return GameDefinitionError(
+                f"{self.name}.{rule} wrote past the end of its moves array: a position has more than"
+                f" max_moves ({self.max_moves}) moves"
+            )
+        return GameDefinitionError(f"{self.name}.{rule} raised {type(error).__name__}: {error}")
 
     def moves(self, state: Any, buffer: Any, rule: str = "legal_moves") -> list[int]:
-        count = int(self.call(rule, state, buffer))
+        count = self.call(rule, state, buffer)
+        if not isinstance(count, int | np.integer):
+            raise GameDefinitionError(
+                f"{self.name}.{rule} must return how many moves it wrote, not {type(count).__name__}"
+            )
+        count = int(count)
         if not 0 <= count <= self.max_moves:
             raise GameDefinitionError(f"{self.name}.{rule} returned {count} moves; max_moves is {self.max_moves}")
         return [int(move) for move in buffer[:count]]
@@ -200,28 +207,43 @@ class RulesPosition:
         return self.rules.moves(self.state, self._buffer)
 
     def play(self, move: int) -> None:
-        self.rules.functions["play"](self.state, move)
+        try:
+            self.rules.functions["play"](self.state, move)
+        except Exception as error:
+            raise self.rules.broken("play", error) from None
         self.history.append(move)
 
     def undo(self, move: int) -> None:
-        self.rules.functions["undo"](self.state, move)
+        try:
+            self.rules.functions["undo"](self.state, move)
+        except Exception as error:
+            raise self.rules.broken("undo", error) from None
         self.history.pop()
 
     def is_terminal(self) -> bool:
-        return int(self.rules.functions["outcome"](self.state)) != ONGOING
+        return self.terminal_value() != ONGOING
 
     def terminal_value(self) -> int:
-        return int(self.rules.functions["outcome"](self.state))
+        try:
+            return int(self.rules.functions["outcome"](self.state))
+        except Exception as error:
+            raise self.rules.broken("outcome", error) from None
 
     def evaluate(self) -> int:
-        return int(self.rules.functions["evaluate"](self.state))
+        try:
+            return int(self.rules.functions["evaluate"](self.state))
+        except Exception as error:
+            raise self.rules.broken("evaluate", error) from None
 
     def key(self) -> Hashable:
-        return int(self.rules.functions["key"](self.state))
+        try:
+            return int(self.rules.functions["key"](self.state))
+        except Exception as error:
+            raise self.rules.broken("key", error) from None
 
     def player(self) -> int:
         player = self.rules.functions.get("player")
-        return int(player(self.state)) if player is not None else len(self.history) & 1
+        return int(self.rules.call("player", self.state)) if player is not None else len(self.history) & 1
 
     def copy(self) -> RulesPosition:
         return type(self)(self.rules, self.state.copy(), self.history)
@@ -281,7 +303,7 @@ class CompiledGame(BaseGame):
             raise GameDefinitionError(
                 f"{cls.__name__}.max_moves must be an integer from 1 to {MOVE_LIST_MAX_MOVES}, not {cls.max_moves!r}"
             )
-        cls.rules = GameRules(cls.name, cls.state_size, cls.max_moves, functions)
+        cls.rules = GameRules(cls.__name__, cls.state_size, cls.max_moves, functions)
         bases: tuple[type, ...] = (RulesPosition,)
         if "noisy_moves" in functions:
             bases += (_NoisyMoves,)
@@ -293,7 +315,10 @@ class CompiledGame(BaseGame):
 
     def new_position(self, text: str | None = None) -> Position[Any]:
         """The start, or the position after the moves ``text`` lists (as ``move_text``
-        writes them, separated by spaces or commas)."""
+        writes them, separated by spaces or commas). The first position a game makes runs
+        the rules' check (``GameRules.check``), so a broken rule is named at once, whichever
+        engine then searches."""
+        self.rules.check()
         return play_move_texts(self, self.position_class(self.rules, self.rules.new_state()), text)
 
     def parse_move(self, position: Position[Any], text: str) -> Hashable:

@@ -84,7 +84,9 @@ class OpenSpielGame(BaseGame):
             with _quiet_stderr():
                 self.spiel = pyspiel.load_game(spiel_name)
         except Exception as error:
-            message = str(error).splitlines()[0] if str(error) else type(error).__name__
+            message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            if message.startswith("Unknown game"):
+                message = "no such game (see pyspiel.registered_names())"
             raise UnknownGameError(f"OpenSpiel cannot load {spiel_name!r}: {message}") from None
         refusal = accepted(self.spiel)
         if refusal:
@@ -96,7 +98,7 @@ class OpenSpielGame(BaseGame):
         self.undo_works, self.multi_action = _probe(self.spiel)
 
     def new_position(self, text: str | None = None) -> Position[Any]:
-        return play_move_texts(self, OpenSpielPosition(self, self.spiel.new_initial_state()), text)
+        return play_move_texts(self, OpenSpielPosition(self, self.spiel.new_initial_state()), text, commas=False)
 
     def parse_move(self, position: Position[Any], text: str) -> Hashable:
         assert isinstance(position, OpenSpielPosition)

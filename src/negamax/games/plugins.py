@@ -145,6 +145,9 @@ class PluginGame:
 
 
 def _module(name: str, reference: str) -> Any:
+    # the current directory, as ``python -m`` would have it (a console script does not)
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.append(str(Path.cwd()))
     try:
         return importlib.import_module(name)
     except NegamaxError:
@@ -170,8 +173,11 @@ def _module_from_file(location: str, reference: str) -> Any:
     if spec is None or spec.loader is None:
         raise UnknownGameError(f"{reference!r}: {location} is not a Python module")
     module = importlib.util.module_from_spec(spec)
-    # registered under its name, so that numba's cache and pickling can find its functions
+    # registered under its name, so that numba's cache and pickling can find its functions,
+    # with its directory on the path, so that it can import the modules beside it
     sys.modules[module_name] = module
+    if str(path.parent) not in sys.path:
+        sys.path.append(str(path.parent))
     try:
         spec.loader.exec_module(module)
     except NegamaxError:

@@ -123,6 +123,7 @@ def search(
         )
     assert isinstance(position, MoveListPosition)
     with _lend(MOVE_LIST, searcher) as compiled:
+        _load(compiled, position)
         result: SearchResult[Any] = compiled.search(position, limits, on_iteration)
     return result
 
@@ -161,8 +162,16 @@ def solve(
         )
     kind = compiled_kind(position, solving=True)
     with _lend(kind or MOVE_LIST, searcher) as compiled:
+        _load(compiled, position)
         result: SearchResult[Any] = compiled.solve(position, limits, on_iteration)
     return result
+
+
+def _load(searcher: Any, position: Position[Any]) -> None:
+    """The kernel for this game loaded (or compiled) before the search's clock starts, so
+    that its time and nodes describe the search alone."""
+    if searcher.cached(position) is not True:
+        searcher.warm_up(position)
 
 
 def _route(position: Position[Any], engine: str, solving: bool, python_only: str, searcher: Any) -> str:
@@ -173,6 +182,8 @@ def _route(position: Position[Any], engine: str, solving: bool, python_only: str
     return choose_engine(position, engine, solving=solving, python_only=python_only)
 
 
+LENT_TABLE_MIB = 16
+"""The table of the move-list searcher a call gets when it brings none (cleared each call)."""
 _idle: dict[str, list[Any]] = {PLACEMENT: [], MOVE_LIST: []}
 _idle_lock = threading.Lock()
 
@@ -188,6 +199,8 @@ def _lend(kind: str, searcher: Any) -> Iterator[Any]:
         lent = _idle[kind].pop() if _idle[kind] else None
     if lent is None:
         lent = _new_searcher(kind)
+    elif kind == MOVE_LIST:
+        lent.clear()  # a fresh table, as the python engine's: a result never depends on earlier calls
     try:
         yield lent
     finally:
@@ -202,4 +215,4 @@ def _new_searcher(kind: str) -> Any:
         return CompiledSolver()
     from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
 
-    return CompiledSearcher()
+    return CompiledSearcher(hash_mib=LENT_TABLE_MIB)
