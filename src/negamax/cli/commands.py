@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from negamax.cli.report import dumps, duration_text, result_record, result_text
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
 from negamax.core.game import MoveListPosition, PlacementPosition, Position
-from negamax.core.rules import Game, pv_text
+from negamax.core.rules import Game, pv_text, refuse_hopeless_solve
 from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game, installed_games
@@ -193,7 +193,11 @@ def _compiled_searcher(arguments: argparse.Namespace, kind: str) -> Any:
         if kind == backend.PLACEMENT:
             from negamax.search.compiled.placement import CompiledSolver  # imports numba
 
-            workers = threads if threads is not None else (os.cpu_count() or 1)
+            cores = os.cpu_count() or 1
+            workers = threads if threads is not None else cores
+            if workers > cores:
+                print(f"note: {cores} workers, one per core (not {workers})", file=sys.stderr)
+                workers = cores
             solver = CompiledSolver(threads=workers, processes=processes)
             if solver.helper_note:
                 print(f"note: {solver.helper_note}", file=sys.stderr)
@@ -285,6 +289,11 @@ def _solve(
 
 def run_solve(arguments: argparse.Namespace) -> int:
     game = get_game(arguments.game)
+    refuse_hopeless_solve(
+        game,
+        arguments.time is not None or arguments.nodes is not None,
+        f"analyse it (negamax analyze {arguments.game} ... --time 5), or give solve a --time or --nodes limit",
+    )
     if arguments.check and not arguments.file:
         raise InvalidOptionError("--check compares a --file's expected scores; give --file")
     if arguments.file:
@@ -507,6 +516,7 @@ def run_trace(arguments: argparse.Namespace) -> int:
     from negamax.viz.render import render
 
     game = get_game(arguments.game)
+    refuse_hopeless_solve(game, arguments.depth is not None, "give a --depth")
     position = game.new_position(arguments.position)
     options_for(arguments.algorithm)  # an unknown name fails here, before any search
     if arguments.max_nodes < 1:
@@ -533,6 +543,7 @@ def run_trace(arguments: argparse.Namespace) -> int:
 
 def run_compare(arguments: argparse.Namespace) -> int:
     game = get_game(arguments.game)
+    refuse_hopeless_solve(game, arguments.depth is not None, "give a --depth")
     position = game.new_position(arguments.position)
     names = [name.strip() for name in arguments.algorithms.split(",") if name.strip()]
     for name in names:

@@ -67,6 +67,16 @@ def _add_pool_options(command: argparse.ArgumentParser) -> None:
     )
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535)")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="negamax",
@@ -138,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="play in a browser and watch the engine think")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000, help="0-65535 (0: any free port; default 8000)")
     serve.add_argument(
         "--engine", choices=ENGINE_CHOICES, default="auto", help="auto (the default), compiled or python"
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
-from negamax.core.errors import IllegalMoveError, InvalidPositionError
+from negamax.core.errors import IllegalMoveError, InvalidOptionError, InvalidPositionError
 from negamax.core.game import Position
 
 
@@ -24,6 +24,10 @@ class Game(Protocol):
 
     position_help: str
     """How positions are written, with an example."""
+
+    solvable: bool
+    """False for games whose exact value is out of reach from most positions (chess,
+    draughts): the command line then solves them only within a time or node limit."""
 
     def new_position(self, text: str | None = None) -> Position[Any]:
         """The start position, or the position ``text`` describes.
@@ -74,6 +78,7 @@ class BaseGame:
     name = ""
     description = ""
     position_help = ""
+    solvable = True
 
     def game_score(self, position: Position[Any], score: int) -> int:
         return score
@@ -128,3 +133,13 @@ def repeated_in_search(keys: Sequence[Hashable], root_length: int, reversible_pl
     key = keys[-1]
     oldest = max(0, len(keys) - 1 - reversible_plies)
     return any(keys[index] == key for index in range(len(keys) - 3, oldest - 1, -2))
+
+
+def refuse_hopeless_solve(game: Game, limited: bool, hint: str) -> None:
+    """Refuse to solve a game that is not ``solvable`` without a limit (``hint`` says what
+    to do instead).
+
+    :raises InvalidOptionError: for such a request.
+    """
+    if not game.solvable and not limited:
+        raise InvalidOptionError(f"{game.name} cannot be solved exactly here (its game tree is far too large); {hint}")

@@ -216,6 +216,8 @@ class InternationalPosition(DraughtsPosition):
 class DraughtsGame(BaseGame):
     """One of py-draughts' variants (see ``VARIANTS``); international by default."""
 
+    solvable = False
+
     def __init__(self, variant: str = "draughts") -> None:
         if variant not in VARIANTS:
             raise InvalidPositionError(f"unknown draughts variant {variant!r}; choose one of {', '.join(VARIANTS)}")

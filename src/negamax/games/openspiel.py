@@ -38,6 +38,10 @@ BOARD_KEYED = frozenset(
     ("tic_tac_toe", "connect_four", "breakthrough", "clobber", "othello", "hex", "mnk", "gomoku", "pentago", "nim")
 )
 """Games whose state text (with the player to move) is the whole position."""
+SOLVABLE_LENGTH = 64
+SOLVABLE_ACTIONS = 64
+"""Games no longer and no wider than this may be solved without a limit (tic-tac-toe,
+Connect Four, Nim); others (chess, go, hex 11x11) only within a time or node limit."""
 PROBE_GAMES = 4
 PROBE_PLIES = 300
 MAX_TURNS = 20_000
@@ -95,6 +99,9 @@ class OpenSpielGame(BaseGame):
         self.name = f"openspiel:{spiel_name}"
         self.description = f"OpenSpiel's {self.spiel.get_type().long_name}"
         self.board_keyed = self.short_name in BOARD_KEYED
+        self.solvable = self.spiel.max_game_length() <= SOLVABLE_LENGTH and (
+            self.spiel.num_distinct_actions() <= SOLVABLE_ACTIONS
+        )
         self.undo_works, self.multi_action = _probe(self.spiel)
 
     def new_position(self, text: str | None = None) -> Position[Any]:

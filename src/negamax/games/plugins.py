@@ -95,7 +95,7 @@ def as_game(target: Any, name: str) -> Game:
 
 
 def _complete(game: Any) -> bool:
-    names = ("name", "description", "position_help", "position_text", "render", "game_score", "book_key")
+    names = ("name", "description", "position_help", "solvable", "position_text", "render", "game_score", "book_key")
     return all(hasattr(game, attribute) for attribute in (*names, "symmetric_move_text"))
 
 
@@ -108,6 +108,7 @@ class PluginGame:
         doc = inspect.getdoc(type(game)) or ""
         self.description: str = getattr(game, "description", None) or (doc.splitlines()[0] if doc else name)
         self.position_help: str = getattr(game, "position_help", None) or "see the game's documentation"
+        self.solvable: bool = bool(getattr(game, "solvable", True))
 
     def new_position(self, text: str | None = None) -> Position[Any]:
         position: Position[Any] = self._game.new_position(text)

@@ -16,7 +16,7 @@ from typing import Any
 
 from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.game import Position
-from negamax.core.rules import Game, pv_text
+from negamax.core.rules import Game, pv_text, refuse_hopeless_solve
 from negamax.core.score import describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import get_game
@@ -40,7 +40,9 @@ class BatchJob:
     """``auto`` (or ``None``): compiled where the game has it; ``compiled``; ``python``."""
 
     def __post_init__(self) -> None:
-        get_game(self.game)
+        game = get_game(self.game)
+        if self.solve:
+            refuse_hopeless_solve(game, self.time is not None or self.nodes is not None, "give --time or --nodes")
         if self.solve and self.depth is not None:
             raise InvalidOptionError("a solve goes to the end of the game; --depth needs an analysis, not --solve")
         if not self.solve and self.depth is None and self.time is None and self.nodes is None:
