@@ -26,7 +26,7 @@ from negamax.core.errors import NegamaxError
 from negamax.core.score import is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
-from negamax.engines.session import serve
+from negamax.engines.session import bounded_number, clipped, serve
 from negamax.engines.spaced_output import SpacedOutput
 from negamax.games.draughts import DraughtsGame, DraughtsPosition
 
@@ -36,6 +36,8 @@ HUB_VARIANTS = {"normal": "draughts", "frisian": "frisian"}
 SQUARES = 50
 LINE_GAP_SECONDS = 0.02
 READY_WAIT_SECONDS = 5.0
+MAX_DEPTH = 64
+MAX_SECONDS = 7 * 24 * 3600.0
 
 
 class HubProtocolError(NegamaxError, ValueError):
@@ -120,10 +122,10 @@ class HubSession:
                 return False
             handler = self._commands().get(command)
             if handler is None:
-                raise HubProtocolError(f"unknown command {command!r}")
+                raise HubProtocolError(f"unknown command {clipped(command, 40)!r}")
             handler(arguments)
         except NegamaxError as error:
-            self.send(f'error message="{str(error).replace(chr(34), chr(39))}"')
+            self.send(f'error message="{clipped(str(error)).replace(chr(34), chr(39))}"')
         return True
 
     def _commands(self) -> dict[str, Callable[[dict[str, str]], None]]:
@@ -161,10 +163,7 @@ class HubSession:
             self.engine = Engine(DraughtsGame(HUB_VARIANTS[value]), self.engine.hash_mib)
             self.engine.warm_up_in_background()
         elif name == "hash":
-            try:
-                self.engine.set_hash(float(value))
-            except ValueError:
-                raise HubProtocolError(f"hash must be a number of MiB, not {value!r}") from None
+            self.engine.set_hash(self._number(value, "hash (MiB)", 1, 65536))
         else:
             raise HubProtocolError(f"unknown parameter {name!r} (parameters: variant, hash)")
 
@@ -183,21 +182,25 @@ class HubSession:
         position.root_length = len(position.keys)
         self.engine.position = position
 
+    @staticmethod
+    def _number(text: str, what: str, low: float, high: float) -> float:
+        try:
+            return bounded_number(text, what, low, high)
+        except ValueError as error:
+            raise HubProtocolError(str(error)) from None
+
     def _level(self, arguments: dict[str, str]) -> None:
-        def number(name: str) -> float:
-            try:
-                return float(arguments[name])
-            except ValueError:
-                raise HubProtocolError(f"level {name} needs a number, not {arguments[name]!r}") from None
+        def number(name: str, low: float, high: float) -> float:
+            return self._number(arguments[name], f"level {name}", low, high)
 
         if "depth" in arguments:
-            self.limits = GoLimits(depth=int(number("depth")))
+            self.limits = GoLimits(depth=int(number("depth", 1, MAX_DEPTH)))
         elif "move-time" in arguments:
-            self.limits = GoLimits(move_time=number("move-time"))
+            self.limits = GoLimits(move_time=number("move-time", 0.001, MAX_SECONDS))
         elif "time" in arguments:
-            moves = int(number("moves")) if "moves" in arguments else None
-            increment = number("inc") if "inc" in arguments else 0.0
-            self.limits = GoLimits(time_left=number("time"), increment=increment, moves_to_go=moves)
+            moves = int(number("moves", 1, 10_000)) if "moves" in arguments else None
+            increment = number("inc", 0, MAX_SECONDS) if "inc" in arguments else 0.0
+            self.limits = GoLimits(time_left=number("time", 0, MAX_SECONDS), increment=increment, moves_to_go=moves)
         elif "infinite" in arguments:
             self.limits = GoLimits(infinite=True)
         else:

@@ -3,8 +3,31 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from typing import Protocol
+
+REPLY_LIMIT = 160
+"""The longest error text sent back: a GUI that sends 100 kB of garbage gets a line."""
+
+
+def clipped(text: str, limit: int = REPLY_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters (with ``...``), for replies that quote input."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def bounded_number(text: str, what: str, low: float, high: float) -> float:
+    """``text`` as a finite number from ``low`` to ``high``.
+
+    :raises ValueError: with a message naming ``what`` and the range.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{what} needs a number, not {clipped(text, 40)!r}") from None
+    if not math.isfinite(value) or not low <= value <= high:
+        raise ValueError(f"{what} must be from {low:g} to {high:g}, not {clipped(text, 40)}")
+    return value
 
 
 class Session(Protocol):

@@ -19,7 +19,7 @@ from negamax.core.errors import NegamaxError
 from negamax.core.score import WIN, is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
-from negamax.engines.session import serve
+from negamax.engines.session import bounded_number, clipped, serve
 from negamax.games import get_game
 
 NAME = f"negamax {__version__}"
@@ -69,12 +69,12 @@ class UciSession:
             return False
         handler = self._commands().get(command)
         if handler is None:
-            self.send(f"info string unknown command: {line.strip()[:80]}")
+            self.send(f"info string unknown command: {clipped(line.strip(), 80)}")
             return True
         try:
             handler(arguments)
         except NegamaxError as error:
-            self.send(f"info string {error}")
+            self.send(f"info string {clipped(str(error))}")
         return True
 
     def _commands(self) -> dict[str, Callable[[list[str]], None]]:
@@ -138,9 +138,9 @@ class UciSession:
         if option != "hash":
             raise UciProtocolError(f"unknown option {name.strip()!r} (options: Hash, Engine)")
         try:
-            mib = float(value)
-        except ValueError:
-            raise UciProtocolError(f"Hash must be a number of MiB, not {value!r}") from None
+            mib = bounded_number(value.strip(), "Hash (MiB)", 1, 65536)
+        except ValueError as error:
+            raise UciProtocolError(str(error)) from None
         self.engine.set_hash(mib)
 
     def _position(self, arguments: list[str]) -> None:
