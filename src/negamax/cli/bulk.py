@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
@@ -63,6 +64,31 @@ def _progress_bar(stream: TextIO) -> Callable[[BatchProgress], None]:
         stream.flush()
 
     return show
+
+
+PROGRESS_LINE_SECONDS = 5.0
+
+
+def _progress_lines(stream: TextIO) -> Callable[[BatchProgress], None]:
+    """Off a terminal (a log, a pipe): a line every few seconds instead of a bar."""
+    next_line = time.perf_counter() + PROGRESS_LINE_SECONDS
+
+    def show(progress: BatchProgress) -> None:
+        nonlocal next_line
+        if time.perf_counter() < next_line and progress.done < progress.total:
+            return
+        next_line = time.perf_counter() + PROGRESS_LINE_SECONDS
+        stream.write(
+            f"negamax: {progress.done}/{progress.total} done, {progress.rate:,.1f} positions/s,"
+            f" {_clock(progress.eta)} left\n"
+        )
+        stream.flush()
+
+    return show
+
+
+def _progress_display(stream: TextIO) -> Callable[[BatchProgress], None]:
+    return _progress_bar(stream) if stream.isatty() else _progress_lines(stream)
 
 
 class _ErrorLog:
@@ -161,10 +187,10 @@ def run_batch_command(arguments: argparse.Namespace) -> int:
         errors = _ErrorLog(arguments.errors or f"{arguments.out or arguments.book}.errors")
         pool = _pool(arguments, job)
         closers.append(pool.close)
-        progress = _progress_bar(sys.stderr) if sys.stderr.isatty() else None
+        progress = _progress_display(sys.stderr)
         with _graceful_interrupt(sys.stderr) as stop:
             summary = run_batch(job, cases, sinks, pool, arguments.chunk_size, progress, errors, stop)
-        if progress is not None:
+        if sys.stderr.isatty():
             sys.stderr.write("\r\x1b[K")
     finally:
         for close in reversed(closers):
@@ -191,7 +217,7 @@ def run_book_build(arguments: argparse.Namespace) -> int:
         errors = _ErrorLog(arguments.errors or f"{arguments.book}.errors")
         pool = _pool(arguments, job)
         try:
-            progress = _progress_bar(sys.stderr) if sys.stderr.isatty() else None
+            progress = _progress_display(sys.stderr)
             with _graceful_interrupt(sys.stderr) as stop:
                 built = build_book(
                     game,
@@ -206,7 +232,7 @@ def run_book_build(arguments: argparse.Namespace) -> int:
                     lambda text: print(text, flush=True),
                     stop,
                 )
-            if progress is not None:
+            if sys.stderr.isatty():
                 sys.stderr.write("\r\x1b[K")
         finally:
             pool.close()

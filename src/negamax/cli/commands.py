@@ -52,12 +52,34 @@ def _stop_on_interrupt() -> Iterator[threading.Event]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _progress_printer(game: Game, position: Position[Any], stream: TextIO) -> Any:
+PROGRESS_LINE_SECONDS = 5.0
+"""Off a terminal, a long search says how it is doing this often (and never before)."""
+
+
+def _progress(arguments: argparse.Namespace, game: Game, position: Position[Any]) -> Any:
+    """The progress callback of a search: live on a terminal; a line every few seconds of a
+    long search otherwise (a log, a pipe); none with --json on a terminal's behalf."""
+    if arguments.json and sys.stderr.isatty():
+        return None
+    return _progress_printer(game, position, sys.stderr, live=sys.stderr.isatty())
+
+
+def _progress_printer(game: Game, position: Position[Any], stream: TextIO, live: bool = True) -> Any:
+    next_line = time.perf_counter() + PROGRESS_LINE_SECONDS
+
     def show(result: SearchResult[Any]) -> None:
+        nonlocal next_line
+        if not live:
+            if time.perf_counter() < next_line:
+                return
+            next_line = time.perf_counter() + PROGRESS_LINE_SECONDS
         if result.lower != result.upper and result.bound.name != "EXACT":
             low, high = _bound_text(game, position, result.lower), _bound_text(game, position, result.upper)
             speed = f"{result.nodes_per_second:,.0f} n/s"
-            stream.write(f"\rvalue in [{low}, {high}]  nodes {result.nodes:,}  {speed}  {result.wall_time:.1f} s\x1b[K")
+            text = f"value in [{low}, {high}]  nodes {result.nodes:,}  {speed}  {result.wall_time:.1f} s"
+            stream.write(f"\r{text}\x1b[K" if live else f"negamax: {text}\n")
+        elif not live:
+            stream.write(f"negamax: depth {result.depth}  nodes {result.nodes:,}  {result.wall_time:.1f} s\n")
         else:
             moves = " ".join(pv_text(game, position, result.pv))
             stream.write(
@@ -155,7 +177,7 @@ def run_analyze(arguments: argparse.Namespace) -> int:
             time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
             stop=stop,
         )
-        progress = _progress_printer(game, position, sys.stderr) if sys.stderr.isatty() and not arguments.json else None
+        progress = _progress(arguments, game, position)
         result = _heuristic_search(arguments, position, limits, options, progress)
         _print_result(arguments, game, position, arguments.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
@@ -308,9 +330,9 @@ def run_solve(arguments: argparse.Namespace) -> int:
             _print_result(arguments, game, position, arguments.position or "", answer)
             return EXIT_OK
         limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
-        progress = _progress_printer(game, position, sys.stderr) if sys.stderr.isatty() and not arguments.json else None
+        progress = _progress(arguments, game, position)
         result = _solve(arguments, position, limits, progress)
-        if progress is not None:
+        if progress is not None and sys.stderr.isatty():
             sys.stderr.write("\r\x1b[K")
         _print_result(arguments, game, position, arguments.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK

@@ -24,6 +24,8 @@ from negamax.parallel.cases import Case
 from negamax.parallel.pools import WorkerPool
 from negamax.parallel.worker import BatchJob
 
+ESTIMATE_SAMPLE = 4
+"""Positions per worker solved first, to estimate how long a build takes."""
 MAX_LEVEL_POSITIONS = 5_000_000
 """A level larger than this would not fit in memory comfortably: refuse it."""
 
@@ -129,6 +131,16 @@ def build_book(
     if on_stage is not None:
         on_stage(f"positions per ply below the root{'s' if len(roots) > 1 else ''}: {sizes}")
     leaves = [Case(number, text) for number, (text, _) in enumerate(levels[-1].positions.values(), start=1)]
+    sample = leaves[: ESTIMATE_SAMPLE * pool.workers]
+    if on_stage is not None and len(leaves) > len(sample):
+        # a first few solves (kept in the book) say roughly how long the rest will take
+        timed = run_batch(job, sample, [BookSink(book)], pool, chunk_size, None, on_error, stop)
+        if timed.completed and not timed.stopped:
+            seconds = timed.elapsed / timed.completed * (len(leaves) - len(sample))
+            on_stage(
+                f"{len(leaves):,} positions to solve; the first {timed.completed} took {timed.elapsed:.1f} s,"
+                f" so the rest should take roughly {_duration(seconds)} (progress follows)"
+            )
     solved = run_batch(job, leaves, [BookSink(book)], pool, chunk_size, on_progress, on_error, stop)
     if solved.stopped or solved.errors:
         return BuildSummary(sizes, solved, 0, 0.0, [])
@@ -142,3 +154,11 @@ def build_book(
         assert entry is not None, "every root is backed up"
         values.append((text, entry.game_score))
     return BuildSummary(sizes, solved, backed, time.perf_counter() - start, values)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
