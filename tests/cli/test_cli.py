@@ -63,10 +63,13 @@ def test_helper_processes_solve_a_file_like_threads() -> None:
 
 
 def test_engines_agree_and_the_choice_is_checked() -> None:
-    compiled = run_json("solve", "connect4", "2252576253462244111563365343671351441")
+    compiled = run_json("solve", "connect4", "2252576253462244111563365343671351441", "--engine", "compiled")
     python = run_json("solve", "connect4", "2252576253462244111563365343671351441", "--engine", "python")
     assert compiled["algorithm"] == "compiled" and python["algorithm"] == "auto"
     assert compiled["score"] == python["score"] == -1
+    # auto: a position this quick is answered before the compiled kernel is even loaded
+    assert run_json("solve", "connect4", "2252576253462244111563365343671351441")["algorithm"] == "auto"
+    assert run_json("solve", "connect4", "4453", "--nodes", "100000")["algorithm"] == "compiled"
     assert run_json("solve", "tictactoe", "--engine", "compiled")["score"] == 0
 
 

@@ -27,6 +27,8 @@ from negamax.search.trace import SearchTrace
 )
 def test_solve_runs_connect4_on_the_compiled_solver_by_default(moves: str) -> None:
     pytest.importorskip("numba")
+    import negamax.search.compiled.placement  # numba loaded: no quick python answer first  # noqa: F401
+
     position = Connect4Game().new_position(moves)
     compiled = negamax.solve(position)
     python = negamax.solve(position, engine="python")
@@ -96,3 +98,13 @@ def test_importing_the_library_or_its_command_line_does_not_import_numba() -> No
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["False", "False"], done.stderr
+
+
+def test_a_quick_solve_is_answered_before_numba_is_loaded() -> None:
+    code = (
+        "import sys, negamax; from negamax.games.connect4 import Connect4Game;"
+        " result = negamax.solve(Connect4Game().new_position('44455554221'));"
+        " print(result.score_text, result.algorithm, 'numba' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["loss", "in", "2", "auto", "False"], done.stderr

@@ -293,6 +293,13 @@ def _solve(
     progress: Callable[[SearchResult[Any]], None] | None,
     pv_plies: int | None = None,
 ) -> SearchResult[Any]:
+    engine = choose_engine(position, _engine_name(arguments), solving=True, python_only=_python_only(arguments))
+    if pv_plies is None and engine == "compiled" and _engine_name(arguments) == "auto":
+        # the backend may answer a quick solve before the kernel is loaded; else it makes the
+        # searcher the options describe
+        return solve(
+            position, limits, searcher=lambda: _compiled_for(arguments, position, solving=True), on_iteration=progress
+        )
     searcher = _compiled_for(arguments, position, solving=True)
     if searcher is None:
         return solve(

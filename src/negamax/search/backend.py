@@ -15,6 +15,8 @@ This module never imports numba: the compiled modules are imported when first ch
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -138,14 +140,19 @@ def solve(
     table: TranspositionTable | None = None,
     on_iteration: OnIteration | None = None,
     trace: SearchTrace | None = None,
-    searcher: CompiledSolver | CompiledSearcher | None = None,
+    searcher: CompiledSolver | CompiledSearcher | Callable[[], Any] | None = None,
 ) -> SearchResult[Any]:
     """The game-theoretic value of ``position``: search to the end of the game.
 
     Wins and losses carry their distance. ``limits`` may bound nodes or time; a solve cut
     short returns the bounds proven so far (``lower``/``upper``, ``completed=False``).
     ``engine``, ``algorithm``, ``options``, ``table``, ``trace`` and ``searcher`` as for
-    ``search()`` (a ``CompiledSolver`` for placement games).
+    ``search()`` (a ``CompiledSolver`` for placement games, or a function that makes one
+    when it is needed).
+
+    With ``engine="auto"``, before numba is loaded in this process (half a second, or a
+    first compilation), a position the pure-Python search solves within ``QUICK_NODES``
+    nodes is answered by it: loading the kernel would cost more than the solve.
 
     :raises InvalidOptionError: for a depth limit, an unknown algorithm or engine, or an
         engine that cannot do what is asked.
@@ -160,6 +167,14 @@ def solve(
         return driver.solve(
             position, limits, algorithm=algorithm, options=options, table=table, on_iteration=on_iteration, trace=trace
         )
+    if engine == "auto" and "numba" not in sys.modules:
+        quick = driver.solve(position, dataclasses.replace(limits, nodes=min(limits.nodes or QUICK_NODES, QUICK_NODES)))
+        if quick.completed:
+            if on_iteration is not None:
+                on_iteration(quick)
+            return quick
+    if callable(searcher):
+        searcher = searcher()
     kind = compiled_kind(position, solving=True)
     with _lend(kind or MOVE_LIST, searcher) as compiled:
         _load(compiled, position)
@@ -182,6 +197,9 @@ def _route(position: Position[Any], engine: str, solving: bool, python_only: str
     return choose_engine(position, engine, solving=solving, python_only=python_only)
 
 
+QUICK_NODES = 5_000
+"""How many nodes the pure-Python search may try before the compiled kernel is loaded:
+about 50 ms, against half a second for loading numba."""
 LENT_TABLE_MIB = 16
 """The table of the move-list searcher a call gets when it brings none (cleared each call)."""
 _idle: dict[str, list[Any]] = {PLACEMENT: [], MOVE_LIST: []}
