@@ -118,8 +118,8 @@ def main() -> None:
         "--only", action="append", metavar="SET", help="run this set only (e.g. Begin-Hard); repeatable"
     )
     arguments = parser.parse_args()
-    single = CompiledSolver(threads=1)
-    multi = CompiledSolver(threads=arguments.threads) if arguments.threads > 1 else None
+    single = CompiledSolver(threads=1, prefault=True)
+    multi = CompiledSolver(threads=arguments.threads, prefault=True) if arguments.threads > 1 else None
     header = (
         f"{'set':<14}{'positions':>10}{'correct':>9}{'mean nodes':>13}{'Pons nodes':>12}{'ratio':>7}"
         f"{'CPU/pos':>11}{'Pons CPU':>11}{'ratio':>7}{'Mnodes/s':>10}"

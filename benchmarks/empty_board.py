@@ -26,7 +26,7 @@ def main() -> None:
     position = Connect4Game().new_position("")
     runs = ([] if arguments.skip_single else [1]) + ([arguments.threads] if arguments.threads > 1 else [])
     for threads in runs:
-        solver = CompiledSolver(threads=threads)
+        solver = CompiledSolver(threads=threads, prefault=True)
         solver.warm_up(position, wait_for_helpers=True)
         start_cpu, start_wall = time.process_time(), time.perf_counter()
         value, nodes = solver.solve_value(position)

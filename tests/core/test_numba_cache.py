@@ -37,14 +37,18 @@ def test_digest_changes_with_any_kernel_source_and_only_with_them(tmp_path: Path
 
 
 def test_kernels_and_game_primitives_are_stamped_with_the_package_digest() -> None:
-    from negamax.games import connect4_compiled, draughts_compiled  # noqa: F401
-    from negamax.search.compiled import move_list_kernel, placement_kernel
+    from negamax.games import connect4_compiled, draughts_compiled
+    from negamax.search.compiled import families, move_list_kernel, placement_kernel
 
-    for dispatcher in (placement_kernel.solve, move_list_kernel.search, draughts_compiled.generate):
-        locator = dispatcher._cache._impl.locator
-        assert type(locator).negamax_package_locator
-        _own_stamp, digest = locator.get_source_stamp()
-        assert digest == numba_cache.sources_digest(numba_cache.PACKAGE_ROOT)
+    digest = numba_cache.sources_digest(numba_cache.PACKAGE_ROOT)
+    locator = draughts_compiled.generate._cache._impl.locator
+    assert type(locator).negamax_package_locator and locator.get_source_stamp()[1] == digest
+    for module, spec in ((placement_kernel, connect4_compiled.SPEC), (move_list_kernel, draughts_compiled.SPEC)):
+        kernels, _ = families.kernels_for(module, spec)
+        for name in ("solve", "search") if module is placement_kernel else ("search",):
+            if hasattr(kernels.module, name):
+                family_locator = getattr(kernels, name)._cache._impl.locator
+                assert family_locator.get_source_stamp().startswith(digest)
 
 
 def test_other_code_keeps_numba_default_locators(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from negamax.search.trace import SearchTrace
 )
 def test_solve_runs_connect4_on_the_compiled_solver_by_default(moves: str) -> None:
     pytest.importorskip("numba")
-    import negamax.search.compiled.placement  # numba loaded: no quick python answer first  # noqa: F401
+    from negamax.search.compiled import placement  # noqa: F401  (numba loaded: no quick python answer first)
 
     position = Connect4Game().new_position(moves)
     compiled = negamax.solve(position)

@@ -1,19 +1,19 @@
-"""Kernels for games from outside the package, compiled and cached apart from its own.
+"""Kernels compiled and cached for one game each.
 
 numba compiles a kernel once per spec type and keeps every compiled version of a function
-in one cache index, which it reads whole. Had a user's game been compiled into the
-package's own kernels, that index would name the user's types, and every built-in kernel
-would fail to load wherever the user's module cannot be imported. So a game from outside
-gets a *family*: copies of every compiled function of a kernel module, sharing one
-namespace in which the copies call each other, compiled for that game alone and cached in
-a directory of its own (``cache_root()``), stamped with digests of the package and of the
-game's code.
+in one cache index, which it reads whole. Had every game been compiled into one set of
+kernels, that index would name every game's types: loading chess's kernel would import
+draughts (and py-draughts), and once a user's game was in it, every built-in kernel would
+fail to load wherever the user's module cannot be imported. So each game gets a *family*:
+copies of every compiled function of a kernel module, sharing one namespace in which the
+copies call each other, compiled for that game alone and cached in a directory of its own
+(``cache_root()``), stamped with digests of the package and of the game's code.
 
-Two kinds of outside game:
+Two kinds of game:
 
-* a spec type from another package whose primitives are registered with
-  ``negamax.core.compiled.implements``: the family's copies call the same stubs, which
-  numba resolves by the spec's type;
+* a spec type (the built-in games, or another package's) whose primitives are registered
+  with ``negamax.core.compiled.implements``: the family's copies call the same stubs,
+  which numba resolves by the spec's type;
 * rules written as plain functions (``negamax.CompiledGame``, the ``CompiledRules``
   protocol): the family's copies call adapters (``move_list_bindings``) in place of the
   stubs, and the adapters call the rules, which are compiled here too, with every plain
@@ -63,9 +63,9 @@ RETURNS_INTEGER = frozenset(("legal_moves", "noisy_moves", "outcome", "evaluate"
 
 
 def cache_root() -> Path:
-    """Where outside games' kernels are cached: ``games`` in negamax's cache directory
-    (``negamax.search.warmup.cache_root``)."""
-    return warmup.cache_root() / "games"
+    """Where games' kernels are cached: ``kernels`` in negamax's cache directory
+    (``negamax.search.warmup.cache_root``), one directory a game and version."""
+    return warmup.cache_root() / "kernels"
 
 
 class KernelFamily:
@@ -106,11 +106,10 @@ _families_lock = threading.Lock()
 
 def kernels_for(module: types.ModuleType, spec: Any) -> tuple[Any, Any]:
     """The kernels of ``module`` to run a game with ``spec`` on, and the spec to pass them:
-    the module itself for the package's own games, a family for any other."""
+    a family of the game's own, whether it is built in or not, so that loading one game's
+    kernel never reads (nor imports the modules of) another game's entries."""
     if isinstance(spec, CompiledRules):
         key: Any = (module.__name__, spec)  # the rules themselves: an id could be reused
-    elif type(spec).__module__.startswith(PACKAGE_PREFIX):
-        return module, spec
     else:
         key = (module.__name__, type(spec))
     with _families_lock:
@@ -123,9 +122,11 @@ def kernels_for(module: types.ModuleType, spec: Any) -> tuple[Any, Any]:
 
 def _typed_family(module: types.ModuleType, spec: Any) -> tuple[KernelFamily, Any]:
     spec_type = type(spec)
-    digest = hashlib.sha256(_module_source(spec_type.__module__))
+    # the package's own games change with the package (its digest is in every stamp)
+    source = b"" if spec_type.__module__.startswith(PACKAGE_PREFIX) else _module_source(spec_type.__module__)
     name = f"{spec_type.__module__}.{spec_type.__qualname__}"
-    return KernelFamily(module, {}, _cache_location(f"{module.__name__}-{name}", digest.hexdigest())), spec
+    digest = hashlib.sha256(name.encode() + b"\0" + source).hexdigest()
+    return KernelFamily(module, {}, _cache_location(f"{module.__name__.rpartition('.')[2]}-{name}", digest)), spec
 
 
 def _rules_family(module: types.ModuleType, rules: CompiledRules) -> tuple[KernelFamily, Any]:

@@ -63,12 +63,13 @@ class CompiledSearcher:
     never change a fixed-depth value (``RULES_FEATURES``). Solves use ``SOLVE_FEATURES``.
     """
 
-    def __init__(self, hash_mib: float = 64, features: int | None = None) -> None:
+    def __init__(self, hash_mib: float = 64, features: int | None = None, prefault: bool = False) -> None:
         if not 0 < hash_mib <= 65536:
             raise InvalidOptionError(f"the table size must be above 0 and at most 65536 MiB, not {hash_mib}")
         entries = 1 << max(10, int(hash_mib * 2**20 // ENTRY_BYTES).bit_length() - 1)
         self.table = np.zeros(2 * entries, dtype=np.int64)
-        self.table[:] = 0  # touch every page now, not in the middle of the first searches
+        if prefault:  # map every page now, not in the middle of the first (timed) searches
+            self.table[:] = 0
         self.work = np.zeros(kernel.WORK_SIZE, dtype=np.int64)
         self.features = features
         self.generation = 0

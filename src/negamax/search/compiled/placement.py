@@ -61,7 +61,7 @@ class CompiledSolver:
     to run.
     """
 
-    def __init__(self, threads: int = 1, processes: bool = False) -> None:
+    def __init__(self, threads: int = 1, processes: bool = False, prefault: bool = False) -> None:
         if threads < 1:
             raise InvalidOptionError(f"threads must be at least 1, not {threads}")
         self.threads = min(threads, kernel.MAX_WORKERS)
@@ -83,10 +83,12 @@ class CompiledSolver:
                 except OSError as error:
                     self.helper_note = f"helper threads: {error}"
         if self._table_memory is None:
-            # An all-zero entry is empty; touching every page now saves a page fault per
-            # entry in the middle of the first solves.
+            # An all-zero entry is empty. The operating system maps the pages as they are first
+            # written (a third of a second for all of them here, more than most solves take);
+            # a benchmark asks for them all up front (prefault), so no timed solve pays.
             self.table = np.zeros(kernel.TABLE_LENGTH, dtype=np.int64)
-            self.table[:] = 0
+            if prefault:
+                self.table[:] = 0
         if threads > 1 and self._helpers is None:
             self._helpers = HelperThreads(threads - 1, self.table)
         self.works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64)]
@@ -169,9 +171,9 @@ class CompiledSolver:
     def _form(self, position: PlacementPosition[Any]) -> tuple[Any, Any, int, int, int]:
         """The kernels for the position's game, its spec for them, and its bitboards."""
         spec, current, mask, moves = position.placement_form()
-        kernels, spec = families.kernels_for(kernel, spec)
-        if kernels is not kernel and self.processes:
+        if self.processes and not type(spec).__module__.startswith(families.PACKAGE_PREFIX):
             raise InvalidOptionError("helper processes solve the built-in games only; use helper threads")
+        kernels, spec = families.kernels_for(kernel, spec)
         return kernels, spec, current, mask, moves
 
     def _solve_entry(self, kernels: Any, spec: Any) -> Callable[..., Any]:
