@@ -10,9 +10,10 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
 
+from negamax.cli import bulk, commands
 from negamax.core.errors import NegamaxError
 
 EXIT_FAILURE = 1
@@ -87,17 +88,20 @@ def build_parser() -> argparse.ArgumentParser:
     from negamax import __version__
 
     parser.add_argument("--version", action="version", version=f"negamax {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    commands.required = True
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subcommands.required = True
 
-    commands.add_parser("games", help="list the built-in games and how to write their positions")
+    games = subcommands.add_parser("games", help="list the built-in games and how to write their positions")
+    games.set_defaults(handler=commands.run_games)
 
-    analyze = commands.add_parser("analyze", help="search a position to a depth, time or node limit")
+    analyze = subcommands.add_parser("analyze", help="search a position to a depth, time or node limit")
+    analyze.set_defaults(handler=commands.run_analyze)
     analyze.add_argument("game")
     analyze.add_argument("position", nargs="?", default=None)
     _add_search_options(analyze, limits=True)
 
-    solve = commands.add_parser("solve", help="search to the end of the game: the exact value")
+    solve = subcommands.add_parser("solve", help="search to the end of the game: the exact value")
+    solve.set_defaults(handler=commands.run_solve)
     solve.add_argument("game")
     solve.add_argument("position", nargs="?", default=None)
     solve.add_argument("--file", "-f", help="solve every '<position> [expected score]' line of a file")
@@ -122,14 +126,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_search_options(solve, limits=False)
 
-    play = commands.add_parser("play", help="play against the engine in the terminal")
+    play = subcommands.add_parser("play", help="play against the engine in the terminal")
+    play.set_defaults(handler=commands.run_play)
     play.add_argument("game")
     play.add_argument("position", nargs="?", default=None)
     play.add_argument("--side", choices=("first", "second"), default="first", help="the side you play")
     play.add_argument("--self", dest="self_play", action="store_true", help="let the engine play both sides")
     _add_search_options(play, limits=True)
 
-    trace = commands.add_parser("trace", help="record a search node by node and draw it")
+    trace = subcommands.add_parser("trace", help="record a search node by node and draw it")
+    trace.set_defaults(handler=commands.run_trace)
     trace.add_argument("game")
     trace.add_argument("position", nargs="?", default=None)
     trace.add_argument("--algorithm", "-a", default="alphabeta", metavar="NAME", help="default: alphabeta")
@@ -138,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
     trace.add_argument("--max-nodes", type=int, default=20_000, help="refuse traces larger than this (default 20000)")
 
-    compare = commands.add_parser("compare", help="the same position under several algorithms")
+    compare = subcommands.add_parser("compare", help="the same position under several algorithms")
+    compare.set_defaults(handler=commands.run_compare)
     compare.add_argument("game")
     compare.add_argument("position", nargs="?", default=None)
     compare.add_argument(
@@ -146,16 +153,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("--depth", "-d", type=int, help="search this many plies (default: to the end)")
 
-    serve = commands.add_parser("serve", help="play in a browser and watch the engine think")
+    serve = subcommands.add_parser("serve", help="play in a browser and watch the engine think")
+    serve.set_defaults(handler=commands.run_serve)
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=_port, default=8000, help="0-65535 (0: any free port; default 8000)")
     serve.add_argument(
         "--engine", choices=ENGINE_CHOICES, default="auto", help="auto (the default), compiled or python"
     )
 
-    batch = commands.add_parser(
+    batch = subcommands.add_parser(
         "batch", help="analyse or solve every position of a file on all cores or a Dask cluster (resumable)"
     )
+    batch.set_defaults(handler=bulk.run_batch_command)
     batch.add_argument("game")
     batch.add_argument("input", help="one position a line, optionally followed by its expected score")
     batch.add_argument("--out", "-o", metavar="FILE", help="results: .jsonl, .csv or .sqlite (re-running resumes)")
@@ -168,10 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--json", action="store_true", help="print the summary as JSON")
     _add_pool_options(batch)
 
-    book = commands.add_parser("book", help="build, inspect and export a book of solved positions")
+    book = subcommands.add_parser("book", help="build, inspect and export a book of solved positions")
     book_commands = book.add_subparsers(dest="book_command", metavar="ACTION", parser_class=_Parser)
     book_commands.required = True
     build = book_commands.add_parser("build", help="solve every position N plies below a root, then back up")
+    build.set_defaults(handler=bulk.run_book_build)
     build.add_argument("game")
     build.add_argument("--root", action="append", metavar="POSITION", help="a root (repeatable; default: the start)")
     build.add_argument("--plies", type=int, required=True, help="solve the positions this many plies below the root")
@@ -181,17 +191,20 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--errors", metavar="FILE", help="where failed positions are listed (default: BOOK.errors)")
     _add_pool_options(build)
     stats = book_commands.add_parser("stats", help="what a book holds")
+    stats.set_defaults(handler=bulk.run_book_stats)
     stats.add_argument("game")
     stats.add_argument("--book", required=True, metavar="FILE")
     stats.add_argument("--json", action="store_true")
     export = book_commands.add_parser("export", help="every position of a book as JSON Lines")
+    export.set_defaults(handler=bulk.run_book_export)
     export.add_argument("game")
     export.add_argument("--book", required=True, metavar="FILE")
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
 
-    warmup = commands.add_parser(
+    warmup = subcommands.add_parser(
         "warmup", help="compile the compiled kernels now, not on first use (default: every built-in game's)"
     )
+    warmup.set_defaults(handler=commands.run_warmup)
     warmup.add_argument(
         "games", nargs="*", metavar="GAME", help="the games (default: connect4 tictactoe chess draughts)"
     )
@@ -200,23 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--nice", action="store_true", help="at a low priority (as engines run it, while they answer meanwhile)"
     )
 
-    bench = commands.add_parser("bench", help="fixed searches; prints the node signature and speed")
+    bench = subcommands.add_parser("bench", help="fixed searches; prints the node signature and speed")
+    bench.set_defaults(handler=commands.run_bench)
     bench.add_argument("--json", action="store_true")
     return parser
-
-
-def _handler(arguments: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
-    handler: Callable[[argparse.Namespace], int]
-    if arguments.command in ("batch", "book"):
-        from negamax.cli import bulk
-
-        name = "run_batch_command" if arguments.command == "batch" else f"run_book_{arguments.book_command}"
-        handler = getattr(bulk, name)
-        return handler
-    from negamax.cli import commands
-
-    handler = getattr(commands, f"run_{arguments.command}")
-    return handler
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -225,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     arguments = parser.parse_args(argv)
     try:
-        status: int = _handler(arguments)(arguments)
+        status: int = arguments.handler(arguments)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return status
     except NegamaxError as error:

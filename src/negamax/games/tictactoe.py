@@ -1,9 +1,9 @@
-"""Tic-tac-toe on cells 0-8 (row by row), X first, as in the seed notebook.
+"""Tic-tac-toe on cells 0-8 (row by row), X first.
 
 A position is written either as the cells played, in order (``"048"``: X 0, O 4, X 8), or
 as nine board characters row by row (``"x...o...x"``, with ``x``, ``o`` and ``.``).
 
-The evaluation is the seed textbook's: lines still open for the side to move minus lines
+The evaluation is the textbook one: lines still open for the side to move minus lines
 still open for the opponent.
 """
 
@@ -158,7 +158,7 @@ def board_text(position: TicTacToe) -> str:
 
 class TicTacToeGame(BaseGame):
     name = "tictactoe"
-    description = "Tic-tac-toe, cells 0-8 row by row, X first (the seed notebook's game)"
+    description = "Tic-tac-toe, cells 0-8 row by row, X first"
     position_help = "cells played in order, e.g. 048, or nine board characters, e.g. x...o...."
 
     def new_position(self, text: str | None = None) -> TicTacToe:

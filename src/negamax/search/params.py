@@ -75,7 +75,7 @@ bisection of the score range when solving.
 """
 
 ALGORITHM_HELP = {
-    "negamax": "plain negamax, no pruning (the seeds' base algorithm)",
+    "negamax": "plain negamax, no pruning: every node searched (the textbook algorithm)",
     "alphabeta": "fail-soft alpha-beta, game move order",
     "alphabeta-tt": "fail-soft alpha-beta with a transposition table",
     "pvs": "principal-variation search with TT, killers, history, iterative deepening",

@@ -121,11 +121,9 @@ SPLIT_STATES = SPLIT_MOVES + MAX_SLOTS
 """Per child: FREE, TAKEN (a worker is searching it) or DONE."""
 WAIT_LOOKS = 1 << 22
 """How often a worker whose only children left are being searched by others looks for
-work below them (a fraction of a second) before it searches one of them too. Searching
-it at once made the worker follow the other one down, node for node (measured, 2 workers
-against 1, searching at once against waiting: Begin-Hard's first 20 positions 1.71x
-against 1.72x, its positions 21 and 23 from 0 1.26x against 1.31x and 1.37x against
-1.45x); the limit keeps a solve going if a helper died."""
+work below them (a fraction of a second) before it searches one of them too: searching
+one at once made it follow the other worker down, node for node; the limit keeps a solve
+going if a helper died (``docs/parallel-solver.md`` has the measurements)."""
 ABORTED = 2
 """``work[STATE_STOP]`` when a worker unwinds to where it took a child (the solver stops
 workers with 1)."""
@@ -134,15 +132,13 @@ TAKEN = 1
 DONE = 2
 MAX_WORKERS = 64
 SPLIT_AFTER = 2
-"""A node is published once this many children failed to cut (measured on the first 10
-Begin-Hard positions, 2 workers against 1: after 1 child 1.47-1.52x, 2 children 1.58x, 3
-children 1.54x; a node whose first child fails to cut is still often cut by a later one,
-and the helpers' work on it is then lost)."""
+"""A node is published once this many children failed to cut: a node whose first child
+fails to cut is still often cut by a later one, and the helpers' work on it is then lost
+(the counts tried are in ``docs/parallel-solver.md``)."""
 SPLIT_MIN_EMPTY = 20
 """Nodes with fewer empty cells are not published (their subtrees are too small to share),
-and below them the workers run the plain search. Measured on Begin-Hard positions, 2
-workers against 1, paired: 12 1.54x, 16 1.57x, 20 1.60-1.67x (1.69x on the next 10),
-24 1.63x (1.65x on the next 10), all on the first 10."""
+and below them the workers run the plain search (the sizes tried are in
+``docs/parallel-solver.md``)."""
 SPLIT_AREA = MAX_PLIES * SPLIT_STRIDE
 """One worker's split points: worker ``w``'s block for ``moves`` stones is at
 ``SPLIT_BASE + w * SPLIT_AREA + moves * SPLIT_STRIDE``."""
@@ -153,10 +149,7 @@ BUSY_SIZE = 1 << 16
 table slot), and clears the mark on leaving. A worker reaching a node that another worker
 is in puts it off, unless it is the node's first child, and comes back to it once its
 other children are done, when the bound it needs is usually in the table. Without this,
-two workers meeting at a transposition search it in step, each doing all the work.
-Measured on the 20 Begin-Hard positions, 2 workers against 1, paired in one run: 1.56x
-without, 1.66x with (1.65x against 1.73x in a second run); main worker's nodes 0.60 and
-0.58 of one worker's, all workers' 1.17 and 1.14."""
+two workers meeting at a transposition search it in step, each doing all the work."""
 BUSY_FACTOR = 128
 """Above ``MAX_WORKERS``: a mark's area is ``mark % BUSY_FACTOR - 1``."""
 BUSY = 64
@@ -171,9 +164,7 @@ near the end of the game a search is cheaper than the table look-ups."""
 ETC_AFTER_NODES = 20_000
 """...and only once the solve has searched this many nodes. A transposition cut-off saves
 a subtree; in a small solve those are small, and the up to seven table loads per node cost
-more than they save (measured, one worker, ETC from the first node against from 20k:
-Begin-Easy 391 against 314 us per position, Middle-Medium 4.78 against 4.86 ms, Begin-Medium
-162 against 161 ms; Middle-Easy 389 against 409 nodes but 57 against 53 us)."""
+more than they save."""
 
 
 @njit(cache=True, inline="always")
