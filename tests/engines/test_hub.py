@@ -58,6 +58,7 @@ def test_the_client_plays_complete_games_with_it() -> None:
             assert board.game_over, fen
 
 
+@pytest.mark.timing
 def test_a_time_limit_is_kept_and_pings_are_answered() -> None:
     import time
 

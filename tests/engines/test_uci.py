@@ -72,11 +72,18 @@ def test_analysis_with_depth_nodes_and_time_limits(engine: chess.engine.SimpleEn
     assert info["score"].white() == chess.engine.Mate(1)
     by_nodes = engine.analyse(chess.Board(), chess.engine.Limit(nodes=300))
     assert by_nodes["nodes"] <= 300 + 64
-    started = time.perf_counter()
     by_time = engine.analyse(chess.Board(), chess.engine.Limit(time=0.5))
-    assert time.perf_counter() - started < 0.55 + 0.5 and by_time["depth"] >= 1
+    assert by_time["depth"] >= 1
 
 
+@pytest.mark.timing
+def test_a_time_limit_is_kept(engine: chess.engine.SimpleEngine) -> None:
+    started = time.perf_counter()
+    engine.analyse(chess.Board(), chess.engine.Limit(time=0.5))
+    assert time.perf_counter() - started < 0.55 + 0.5
+
+
+@pytest.mark.timing
 def test_movetime_is_kept(engine: chess.engine.SimpleEngine) -> None:
     board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8")
     engine.ping()  # isready, as a GUI sends after starting an engine: the kernel is loaded
@@ -89,11 +96,19 @@ def test_movetime_is_kept(engine: chess.engine.SimpleEngine) -> None:
 def test_stop_ends_an_infinite_analysis(engine: chess.engine.SimpleEngine) -> None:
     with engine.analysis(chess.Board()) as analysis:
         time.sleep(0.5)
-        started = time.perf_counter()
         analysis.stop()
         best = analysis.wait()
-        assert time.perf_counter() - started < 0.3
     assert best.move in chess.Board().legal_moves
+
+
+@pytest.mark.timing
+def test_stop_is_prompt(engine: chess.engine.SimpleEngine) -> None:
+    with engine.analysis(chess.Board()) as analysis:
+        time.sleep(0.5)
+        started = time.perf_counter()
+        analysis.stop()
+        analysis.wait()
+        assert time.perf_counter() - started < 0.3
 
 
 def uci_session(lines: str) -> list[str]:

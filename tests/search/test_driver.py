@@ -4,7 +4,7 @@ from typing import Any
 import pytest
 
 from negamax.core.errors import InvalidOptionError
-from negamax.core.score import Bound
+from negamax.core.score import WIN, WIN_THRESHOLD, Bound
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games.connect4 import Connect4Game
 from negamax.games.random_tree import RandomTree, TreeShape
@@ -51,14 +51,19 @@ def test_stop_event_and_time_limit() -> None:
     result = search(GAME.new_position(""), SearchLimits(depth=30, stop=stop), engine="python")
     assert not result.completed and result.best_move is not None
     timed = search(GAME.new_position(""), SearchLimits(time=0.2), engine="python")
-    assert not timed.completed and timed.wall_time < 1.0 and timed.depth >= 1
+    assert not timed.completed and timed.depth >= 1
 
 
 def test_interrupted_solve_reports_proven_bounds() -> None:
-    position = GAME.new_position("")  # the empty board: far too big for pure Python
-    result = solve(position, SearchLimits(nodes=20_000), engine="python")
+    # a win in 23 (a Middle-Medium position of Pons' sets), which pure Python solves in
+    # about 100k nodes: a quarter of that proves it a win, not yet how long
+    position = GAME.new_position("2531276566711153")
+    exact = solve(position, engine="python")
+    assert exact.score_text == "win in 23"
+    result = solve(position, SearchLimits(nodes=25_000), engine="python")
     assert not result.completed
-    assert result.lower <= 1 <= result.upper  # the true value is +1 (a first-player win)
+    assert WIN_THRESHOLD <= result.lower <= exact.score <= result.upper < WIN  # a proven win, its distance open
+    assert result.lower < result.upper
 
 
 def test_game_over_position() -> None:
