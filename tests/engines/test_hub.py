@@ -39,6 +39,9 @@ def compiled_kernel_on_disk() -> None:
     from negamax.search.compiled.move_list import CompiledSearcher
 
     CompiledSearcher(hash_mib=1).warm_up(DraughtsGame("draughts").new_position(None))
+    from negamax.search import warmup
+
+    warmup.mark_on_disk("draughts")  # as negamax warmup would: the engine loads it, no compile
 
 
 def test_the_client_plays_complete_games_with_it() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from negamax import DRAW, ONGOING, WIN, CompiledGame, GameDefinitionError, SearchLimits, search, solve
+from negamax import ONGOING, WIN, CompiledGame, GameDefinitionError, SearchLimits, search, solve
 from negamax.core.errors import InvalidPositionError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -217,4 +217,3 @@ def test_a_game_with_noisy_moves_and_symmetries_offers_both_capabilities() -> No
     position = game.new_position()
     assert isinstance(position, HasNoisyMoves) and isinstance(position, HasCanonicalKey)
     assert not isinstance(take_away()().new_position(), HasNoisyMoves)
-    assert DRAW == 0

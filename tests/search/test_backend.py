@@ -83,12 +83,20 @@ def test_a_finished_game_is_answered_without_a_search_on_either_engine() -> None
 
 def test_a_given_searcher_is_used_and_keeps_its_table() -> None:
     pytest.importorskip("numba")
-    from negamax import CompiledSearcher
+    from negamax import CompiledSearcher, CompiledSolver
 
     searcher = CompiledSearcher(hash_mib=4)
-    position = ChessGame().new_position("startpos")
-    first = search(position, SearchLimits(depth=4), searcher=searcher)
-    assert first.algorithm == "compiled" and searcher.hashfull() > 0
+    position = ChessGame().new_position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    first = search(position, SearchLimits(depth=5), searcher=searcher)
+    second = search(position, SearchLimits(depth=5), searcher=searcher)
+    assert first.algorithm == second.algorithm == "compiled"
+    assert second.nodes < first.nodes  # the second search starts from the first one's table
+    # a library call without a searcher starts from an empty table, every time
+    assert search(position, SearchLimits(depth=5)).nodes == search(position, SearchLimits(depth=5)).nodes
+    with pytest.raises(InvalidOptionError, match="a CompiledSearcher searches move list games; this one needs a"):
+        solve(Connect4Game().new_position("4453"), searcher=searcher)
+    with pytest.raises(InvalidOptionError, match="a CompiledSolver searches placement games"):
+        search(position, SearchLimits(depth=2), searcher=CompiledSolver())
 
 
 def test_importing_the_library_or_its_command_line_does_not_import_numba() -> None:

@@ -65,14 +65,17 @@ def _progress(arguments: argparse.Namespace, game: Game, position: Position[Any]
 
 
 def _progress_printer(game: Game, position: Position[Any], stream: TextIO, live: bool = True) -> Any:
-    next_line = time.perf_counter() + PROGRESS_LINE_SECONDS
+    next_line: float | None = None  # counted from the search's first report (a kernel may load first)
 
     def show(result: SearchResult[Any]) -> None:
         nonlocal next_line
         if not live:
-            if time.perf_counter() < next_line:
+            now = time.perf_counter()
+            if next_line is None:
+                next_line = now + PROGRESS_LINE_SECONDS
+            if now < next_line:
                 return
-            next_line = time.perf_counter() + PROGRESS_LINE_SECONDS
+            next_line = now + PROGRESS_LINE_SECONDS
         if result.lower != result.upper and result.bound.name != "EXACT":
             low, high = _bound_text(game, position, result.lower), _bound_text(game, position, result.upper)
             speed = f"{result.nodes_per_second:,.0f} n/s"
@@ -188,12 +191,23 @@ def _engine_name(arguments: argparse.Namespace) -> str:
     return engine or "auto"
 
 
-def _python_only(arguments: argparse.Namespace) -> str:
+def _python_only(arguments: argparse.Namespace, position: Position[Any], solving: bool) -> str:
     """What the command line asked for that only the python engine does ("" for nothing)."""
-    return f"--algorithm {arguments.algorithm}" if arguments.algorithm != "auto" else ""
+    if arguments.algorithm != "auto":
+        return f"--algorithm {arguments.algorithm}"
+    if getattr(arguments, "hash", None) is not None and backend.compiled_kind(position, solving) == backend.PLACEMENT:
+        return "--hash (the compiled solver's table has a fixed size)"
+    return ""
 
 
 _SEARCHERS: dict[tuple[str, float | None, int | None, bool], Any] = {}
+_LOADED: set[tuple[int, str]] = set()
+"""(searcher, game) pairs whose kernels are loaded: the searchers live as long as the process."""
+
+
+def _no_workers_for_python(arguments: argparse.Namespace) -> None:
+    if getattr(arguments, "threads", None) is not None or getattr(arguments, "processes", False):
+        raise InvalidOptionError("--threads and --processes run the compiled engine; the python engine has one worker")
 
 
 def _compiled_searcher(arguments: argparse.Namespace, kind: str) -> Any:
@@ -202,10 +216,6 @@ def _compiled_searcher(arguments: argparse.Namespace, kind: str) -> Any:
     threads = getattr(arguments, "threads", None)
     processes = bool(getattr(arguments, "processes", False))
     if kind == backend.PLACEMENT:
-        if arguments.hash is not None:
-            raise InvalidOptionError(
-                "the compiled solver's table has a fixed size (128 MiB); --hash needs --engine python"
-            )
         key = (kind, None, threads, processes)
     else:
         if threads is not None or processes:
@@ -234,22 +244,22 @@ def _compiled_searcher(arguments: argparse.Namespace, kind: str) -> Any:
 def _compiled_for(arguments: argparse.Namespace, position: Position[Any], solving: bool) -> Any:
     """The compiled searcher to run ``position`` on, or ``None`` for the python engine (the
     choice is the backend's; the options only say what was asked)."""
-    engine = choose_engine(position, _engine_name(arguments), solving=solving, python_only=_python_only(arguments))
+    python_only = _python_only(arguments, position, solving)
+    engine = choose_engine(position, _engine_name(arguments), solving=solving, python_only=python_only)
     if engine == "python":
-        if getattr(arguments, "threads", None) is not None or getattr(arguments, "processes", False):
-            raise InvalidOptionError(
-                "--threads and --processes run the compiled engine; the python engine has one worker"
-            )
+        _no_workers_for_python(arguments)
         return None
     kind = backend.compiled_kind(position, solving)
     assert kind is not None
     searcher = _compiled_searcher(arguments, kind)
-    if not getattr(searcher, "negamax_warm", False):
+    if (id(searcher), arguments.game) not in _LOADED:
         # load the kernel before any clock starts; compile it in another process first if
         # it is not on disk yet, saying so
-        with _announcer() as announce:
-            warmup.prepare(searcher, position, arguments.game, announce)
-        searcher.negamax_warm = True
+        with _announcer() as announce, _stop_on_interrupt() as stop:
+            warmup.prepare(searcher, position, arguments.game, announce, stop)
+        if stop.is_set():
+            raise KeyboardInterrupt
+        _LOADED.add((id(searcher), arguments.game))
     return searcher
 
 
@@ -292,16 +302,21 @@ def _solve(
     limits: SearchLimits,
     progress: Callable[[SearchResult[Any]], None] | None,
     pv_plies: int | None = None,
+    one_of_many: bool = False,
 ) -> SearchResult[Any]:
-    engine = choose_engine(position, _engine_name(arguments), solving=True, python_only=_python_only(arguments))
-    if pv_plies is None and engine == "compiled" and _engine_name(arguments) == "auto":
-        # the backend may answer a quick solve before the kernel is loaded; else it makes the
-        # searcher the options describe
-        return solve(
-            position, limits, searcher=lambda: _compiled_for(arguments, position, solving=True), on_iteration=progress
-        )
-    searcher = _compiled_for(arguments, position, solving=True)
-    if searcher is None:
+    """Solve on the engine the backend chooses. One position alone may be answered by a
+    quick pure-Python solve before any kernel is loaded; ``one_of_many`` (a file of them)
+    goes to the kernel at once. ``pv_plies`` as for ``CompiledSolver``."""
+
+    def compiled_searcher() -> Any:
+        searcher = _compiled_for(arguments, position, solving=True)
+        if searcher is not None and searcher.kind == backend.PLACEMENT:
+            searcher.pv_plies = pv_plies
+        return searcher
+
+    python_only = _python_only(arguments, position, solving=True)
+    if choose_engine(position, _engine_name(arguments), solving=True, python_only=python_only) == "python":
+        _no_workers_for_python(arguments)
         return solve(
             position,
             limits,
@@ -310,9 +325,7 @@ def _solve(
             options=_options(arguments),
             on_iteration=progress,
         )
-    if pv_plies is not None and backend.compiled_kind(position, True) == backend.PLACEMENT:
-        result: SearchResult[Any] = searcher.solve(position, limits, on_iteration=progress, pv_plies=pv_plies)
-        return result
+    searcher = compiled_searcher() if one_of_many or _engine_name(arguments) == "compiled" else compiled_searcher
     return solve(position, limits, searcher=searcher, on_iteration=progress)
 
 
@@ -367,7 +380,7 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
             if answer is not None:
                 result = answer
             else:
-                result = _solve(arguments, position, limits, None, pv_plies=None if arguments.json else 0)
+                result = _solve(arguments, position, limits, None, None if arguments.json else 0, one_of_many=True)
             if not result.completed:
                 failures += 1
                 print(f"line {number}: stopped before the end ({text})", file=sys.stderr)

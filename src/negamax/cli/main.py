@@ -157,9 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(handler=commands.run_serve)
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=_port, default=8000, help="0-65535 (0: any free port; default 8000)")
-    serve.add_argument(
-        "--engine", choices=ENGINE_CHOICES, default="auto", help="auto (the default), compiled or python"
-    )
+    serve.add_argument("--engine", choices=("auto", "python"), default="auto", help="auto (the default) or python")
 
     batch = subcommands.add_parser(
         "batch", help="analyse or solve every position of a file on all cores or a Dask cluster (resumable)"
@@ -210,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     warmup.add_argument("--quiet", "-q", action="store_true", help="print nothing")
     warmup.add_argument(
-        "--nice", action="store_true", help="at a low priority (as engines run it, while they answer meanwhile)"
+        "--nice", action="store_true", help="at a low priority (on a machine that has other work to do)"
     )
 
     bench = subcommands.add_parser("bench", help="fixed searches; prints the node signature and speed")

@@ -35,6 +35,10 @@ CACHED: Any = {"cache": True}
 
 Implementation = TypeVar("Implementation", bound=Callable[..., Any])
 
+implementation_modules: dict[type, set[str]] = {}
+"""For each spec class, the modules its implementations come from: a game's kernels are
+stamped with their sources, so that editing any of them compiles the kernels again."""
+
 
 def implements(stub: Any, spec_class: type) -> Callable[[Implementation], Implementation]:
     """Register the decorated function as ``stub``'s compiled implementation for games whose
@@ -48,6 +52,8 @@ def implements(stub: Any, spec_class: type) -> Callable[[Implementation], Implem
     from numba.extending import overload
 
     def register(implementation: Implementation) -> Implementation:
+        implementation_modules.setdefault(spec_class, set()).add(implementation.__module__)
+
         def select(*argument_types: Any) -> Any:
             spec = argument_types[0]
             matches = isinstance(spec, types.BaseNamedTuple) and getattr(spec, "instance_class", None) is spec_class

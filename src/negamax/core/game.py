@@ -46,6 +46,9 @@ from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 MOVE_LIST_MAX_MOVES: Final = 256
 """The most legal moves a position of a move-list game may have (the compiled search's
 buffer for each ply)."""
+MOVE_LIST_MOVE_LIMIT: Final = 1 << 62
+"""A move of a game written as rules is an integer from 0 to this, exclusive (the search
+codes it as the move plus one)."""
 
 MoveT = TypeVar("MoveT", bound=Hashable)
 """The type of a game's moves (an ``int`` for the built-in small games)."""

@@ -26,8 +26,10 @@ not on disk yet: a kernel's first compilation takes tens of seconds with the int
 lock held, so it belongs in another process (``negamax.search.warmup``), not in the setup
 of a search.
 
-Importing this module imports numba; ``negamax.core.compiled`` calls ``install()``, and
-every module with compiled code imports that before its first ``@njit``.
+Importing this module does not import numba (``negamax.search.warmup`` reads the package
+digest without it); ``install()`` and the loading functions do. ``negamax.core.compiled``
+calls ``install()``, and every module with compiled code imports that before its first
+``@njit``.
 """
 
 from __future__ import annotations

@@ -97,13 +97,20 @@ class Engine:
 
     def warm_up(self) -> None:
         """Load the compiled kernel now rather than during the first search: from numba's
-        disk cache, or compiled first in another process (``negamax warmup``)."""
+        disk cache, or compiled first in another process (``negamax warmup``). If that
+        process fails, the engine stays on the python engine rather than compile here."""
+        loaded = True
         if self.engine == "compiled":
-            warmup.prepare(
-                self._searcher(), self.game.new_position(None), self.game.name, self._compiling_started, self._closing
+            loaded = warmup.prepare(
+                self._searcher(),
+                self.game.new_position(None),
+                self.game.name,
+                self._compiling_started,
+                self._closing,
+                compile_here=False,
             )
         self._compiling.clear()
-        if not self._closing.is_set():
+        if loaded and not self._closing.is_set():
             self._warm.set()
 
     def _compiling_started(self, message: str) -> None:
@@ -121,7 +128,10 @@ class Engine:
         self._warming.start()
 
     def _warm_up_quietly(self) -> None:
-        if self._compiling.is_set() and warmup.compile_elsewhere(self.game.name, self._closing):
+        if self._compiling.is_set():
+            if not warmup.compile_elsewhere(self.game.name, self._closing):
+                self._compiling.clear()
+                return  # the python engine answers on
             warmup.mark_on_disk(self.game.name)
         if not self._closing.is_set():
             self.warm_up()
@@ -139,8 +149,9 @@ class Engine:
             self._warming.join(CLOSE_WAIT_SECONDS)
 
     def with_engine(self, engine: str) -> Engine:
-        """This engine's position and table size on ``engine`` (a new table)."""
-        self.wait()
+        """This engine's position and table size on ``engine`` (a new table); this one is
+        closed (its kernel's compilation stopped, if it was running)."""
+        self.close()
         other = Engine(self.game, self.hash_mib, engine)
         other.position = self.position
         other.warm_up_in_background()

@@ -160,6 +160,7 @@ class HubSession:
         if name == "variant":
             if value not in HUB_VARIANTS:
                 raise HubProtocolError(f"variant must be one of {', '.join(HUB_VARIANTS)}, not {value!r}")
+            self.engine.close()
             self.engine = Engine(DraughtsGame(HUB_VARIANTS[value]), self.engine.hash_mib)
             self.engine.warm_up_in_background()
         elif name == "hash":

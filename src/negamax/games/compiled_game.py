@@ -42,7 +42,7 @@ from typing import Any, ClassVar, cast
 import numpy as np
 
 from negamax.core.errors import GameDefinitionError, IllegalMoveError
-from negamax.core.game import MOVE_LIST_MAX_MOVES, Position
+from negamax.core.game import MOVE_LIST_MAX_MOVES, MOVE_LIST_MOVE_LIMIT, Position
 from negamax.core.rules import BaseGame, play_move_texts
 from negamax.core.score import DRAW, ONGOING, WIN, WIN_THRESHOLD
 
@@ -61,7 +61,6 @@ RULE_PARAMETERS = {
 REQUIRED = ("start", "legal_moves", "play", "undo", "outcome", "evaluate", "key")
 COMPILED = ("legal_moves", "play", "undo", "outcome", "evaluate", "key", "noisy_moves", "canonical_key")
 """The rules the compiled search calls (``start`` and ``player`` run in Python only)."""
-MOVE_LIMIT = 1 << 62
 CHECK_GAMES = 12
 CHECK_PLIES = 2_000
 """The self-check plays this many random games, of at most this many plies in all..."""
@@ -148,7 +147,7 @@ class GameRules:
                         f"{self.name}.legal_moves returned no move, but outcome says the game goes on{where}"
                     )
                 for move in moves:
-                    if not 0 <= move < MOVE_LIMIT:
+                    if not 0 <= move < MOVE_LIST_MOVE_LIMIT:
                         raise GameDefinitionError(f"{self.name}.legal_moves wrote the move {move}{where}")
                 self._check_values(state, buffer, moves, where)
                 move = generator.choice(moves)
@@ -274,7 +273,10 @@ class _CanonicalKey:
     __slots__ = ()
 
     def canonical_key(self: Any) -> Hashable:
-        return int(self.rules.functions["canonical_key"](self.state))
+        try:
+            return int(self.rules.functions["canonical_key"](self.state))
+        except Exception as error:
+            raise self.rules.broken("canonical_key", error) from None
 
 
 class CompiledGame(BaseGame):

@@ -42,6 +42,8 @@ SOLVABLE_LENGTH = 64
 SOLVABLE_ACTIONS = 64
 """Games no longer and no wider than this may be solved without a limit (tic-tac-toe,
 Connect Four, Nim); others (chess, go, hex 11x11) only within a time or node limit."""
+MULTI_ACTION = frozenset(("amazons", "checkers", "chinese_checkers", "dots_and_boxes"))
+"""Games known to let a player act several times in a row (the random probe may miss it)."""
 PROBE_GAMES = 4
 PROBE_PLIES = 300
 MAX_TURNS = 20_000
@@ -103,6 +105,7 @@ class OpenSpielGame(BaseGame):
             self.spiel.num_distinct_actions() <= SOLVABLE_ACTIONS
         )
         self.undo_works, self.multi_action = _probe(self.spiel)
+        self.multi_action = self.multi_action or self.short_name in MULTI_ACTION
 
     def new_position(self, text: str | None = None) -> Position[Any]:
         return play_move_texts(self, OpenSpielPosition(self, self.spiel.new_initial_state()), text, commas=False)
@@ -180,6 +183,7 @@ class OpenSpielPosition:
 
     def play(self, move: Any) -> None:
         actions = (move,) if isinstance(move, int) else move
+        mover = self.state.current_player()
         if self.game.undo_works:
             for action in actions:
                 self._movers.append(self.state.current_player())
@@ -191,6 +195,12 @@ class OpenSpielPosition:
                 self._movers.append(state.current_player())
                 state.apply_action(action)
             self.state = state
+        if not self.game.multi_action and not self.state.is_terminal() and self.state.current_player() == mover:
+            # the search's signs would be wrong from here on: refuse rather than mislead
+            raise InvalidPositionError(
+                f"{self.game.name}: a player acted twice in a row, which the random games played when"
+                " the game was loaded never showed; the search cannot go on"
+            )
 
     def undo(self, move: Any) -> None:
         actions = (move,) if isinstance(move, int) else move

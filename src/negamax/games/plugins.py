@@ -14,6 +14,7 @@ A package registers its games in its ``pyproject.toml``::
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -165,7 +166,9 @@ def _module_from_file(location: str, reference: str) -> Any:
     path = Path(location).expanduser().resolve()
     if not path.is_file():
         raise UnknownGameError(f"{reference!r}: no file {location}")
-    module_name = path.stem
+    # a name of its own (the same in every process), so that the file never stands in for
+    # a module of the same name (a chess.py for python-chess), nor one file for another
+    module_name = f"negamax_game_{path.stem}_{hashlib.sha1(str(path).encode()).hexdigest()[:10]}"
     loaded = sys.modules.get(module_name)
     loaded_file = getattr(loaded, "__file__", None)
     if loaded_file is not None and Path(loaded_file).resolve() == path:

@@ -99,7 +99,9 @@ class _Searcher:
             if kind == PLACEMENT:
                 from negamax.search.compiled.placement import CompiledSolver
 
-                self.searcher = CompiledSolver(threads=1)
+                # The first move of the line is proven by null-window tests; the rest of
+                # the line would cost more than some solves, and a batch wants values.
+                self.searcher = CompiledSolver(threads=1, pv_plies=1)
             else:
                 from negamax.search.compiled.move_list import CompiledSearcher
 
@@ -114,11 +116,6 @@ class _Searcher:
     def run(self, position: Position[Any]) -> SearchResult[Any]:
         searcher = self.compiled(position)
         if self.job.solve:
-            if compiled_kind(position, True) == PLACEMENT and searcher is not None:
-                # The first move of the line is proven by null-window tests; the rest of the
-                # line would cost more than some solves, and a batch wants values.
-                result: SearchResult[Any] = searcher.solve(position, self.limits, pv_plies=1)
-                return result
             return solve(position, self.limits, engine=self.job.engine or "auto", searcher=searcher)
         return search(position, self.limits, engine=self.job.engine or "auto", searcher=searcher)
 

@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 ENGINES = ("auto", "python", "compiled")
 """The engines a search may ask for."""
 PLACEMENT = "placement"
+"""Games the compiled placement solver takes (``CompiledSolver.kind``)."""
 MOVE_LIST = "move list"
+"""Games the compiled move-list search takes (``CompiledSearcher.kind``)."""
 
 OnIteration = Callable[[SearchResult[Any]], None]
 
@@ -68,7 +70,7 @@ def choose_engine(position: Position[Any], engine: str = "auto", *, solving: boo
             job = "solve" if solving else "search to a limit"
             raise InvalidOptionError(f"there is no compiled engine to {job} this game; use the python engine")
         if python_only:
-            raise InvalidOptionError(f"the compiled engine has one algorithm; {python_only} needs the python engine")
+            raise InvalidOptionError(f"{python_only} needs the python engine; the compiled one has a single algorithm")
         return "compiled"
     return "compiled" if available and not python_only else "python"
 
@@ -124,6 +126,7 @@ def search(
             position, limits, algorithm=algorithm, options=options, table=table, on_iteration=on_iteration, trace=trace
         )
     assert isinstance(position, MoveListPosition)
+    _check_kind(searcher, MOVE_LIST)
     with _lend(MOVE_LIST, searcher) as compiled:
         _load(compiled, position)
         result: SearchResult[Any] = compiled.search(position, limits, on_iteration)
@@ -167,7 +170,7 @@ def solve(
         return driver.solve(
             position, limits, algorithm=algorithm, options=options, table=table, on_iteration=on_iteration, trace=trace
         )
-    if engine == "auto" and "numba" not in sys.modules:
+    if engine == "auto" and (searcher is None or callable(searcher)) and "numba" not in sys.modules:
         quick = driver.solve(position, dataclasses.replace(limits, nodes=min(limits.nodes or QUICK_NODES, QUICK_NODES)))
         if quick.completed:
             if on_iteration is not None:
@@ -175,8 +178,9 @@ def solve(
             return quick
     if callable(searcher):
         searcher = searcher()
-    kind = compiled_kind(position, solving=True)
-    with _lend(kind or MOVE_LIST, searcher) as compiled:
+    kind = compiled_kind(position, solving=True) or MOVE_LIST
+    _check_kind(searcher, kind)
+    with _lend(kind, searcher) as compiled:
         _load(compiled, position)
         result: SearchResult[Any] = compiled.solve(position, limits, on_iteration)
     return result
@@ -187,6 +191,14 @@ def _load(searcher: Any, position: Position[Any]) -> None:
     that its time and nodes describe the search alone."""
     if searcher.cached(position) is not True:
         searcher.warm_up(position)
+
+
+def _check_kind(searcher: Any, kind: str) -> None:
+    if searcher is not None and searcher.kind != kind:
+        needed = "CompiledSolver" if kind == PLACEMENT else "CompiledSearcher"
+        raise InvalidOptionError(
+            f"a {type(searcher).__name__} searches {searcher.kind} games; this one needs a {needed}"
+        )
 
 
 def _route(position: Position[Any], engine: str, solving: bool, python_only: str, searcher: Any) -> str:
@@ -202,6 +214,8 @@ QUICK_NODES = 5_000
 about 50 ms, against half a second for loading numba."""
 LENT_TABLE_MIB = 16
 """The table of the move-list searcher a call gets when it brings none (cleared each call)."""
+MAX_IDLE = 1
+"""Searchers of each kind kept for the next call (calls at once get one each)."""
 _idle: dict[str, list[Any]] = {PLACEMENT: [], MOVE_LIST: []}
 _idle_lock = threading.Lock()
 
@@ -223,7 +237,8 @@ def _lend(kind: str, searcher: Any) -> Iterator[Any]:
         yield lent
     finally:
         with _idle_lock:
-            _idle[kind].append(lent)
+            if len(_idle[kind]) < MAX_IDLE:  # more are dropped: a solver's table is 128 MiB
+                _idle[kind].append(lent)
 
 
 def _new_searcher(kind: str) -> Any:

@@ -90,10 +90,6 @@ def mark_on_disk(game_name: str) -> None:
         path.touch()
 
 
-def kernel_kind(searcher: Any) -> str:
-    return "placement" if type(searcher).__name__ == "CompiledSolver" else "move list"
-
-
 def warmup_command(names: list[str]) -> list[str]:
     """The command that compiles the kernels of the games ``names`` into the disk cache (at
     the usual priority: on a busy machine a lower one starved it for minutes)."""
@@ -103,16 +99,24 @@ def warmup_command(names: list[str]) -> list[str]:
 def compile_elsewhere(game_name: str, stop: threading.Event | None = None) -> bool:
     """Have ``negamax warmup game_name`` compile the game's kernels in another process and
     wait for it (``stop`` abandons it). Returns whether it succeeded."""
+    # a session of its own: Ctrl-C at the terminal is for this process, which stops it
     process = subprocess.Popen(
-        warmup_command([game_name]), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        warmup_command([game_name]),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
-    while process.poll() is None:
-        if stop is not None and stop.is_set():
+    try:
+        while process.poll() is None:
+            if stop is not None and stop.is_set():
+                return False
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(0.05)
+    finally:
+        if process.poll() is None:  # stopped, or interrupted: no compiler left behind
             process.kill()
             process.wait()
-            return False
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(0.05)
     return process.returncode == 0
 
 
@@ -122,24 +126,29 @@ def prepare(
     game_name: str | None,
     announce: Announce | None = None,
     stop: threading.Event | None = None,
+    compile_here: bool = True,
 ) -> bool:
     """Load ``searcher``'s kernel for ``position``'s game: from the disk cache if it is there,
     else compiled first by ``negamax warmup game_name`` in another process (told to
-    ``announce`` first), else here. Returns whether a compilation was needed. ``stop``
-    abandons the wait (the kernel then compiles here, on first use)."""
+    ``announce`` first), else (if that failed and ``compile_here``) here. Returns whether
+    the kernel is loaded. ``stop`` abandons the wait (and the compilation)."""
     if game_name is None or kernels_on_disk(game_name):
         cached = searcher.cached(position)
         if cached is not False:
             searcher.warm_up(position)
             if game_name is not None:
                 mark_on_disk(game_name)
-            return False
+            return True
     if announce is not None:
-        seconds = COMPILE_SECONDS[kernel_kind(searcher)]
+        seconds = COMPILE_SECONDS[searcher.kind]
         announce(f"compiling {game_name or 'the game'}'s kernel, first run only, about {seconds} s")
-    if game_name is not None and compile_elsewhere(game_name, stop):
-        mark_on_disk(game_name)
+    compiled = game_name is not None and compile_elsewhere(game_name, stop)
     if stop is not None and stop.is_set():
-        return True
+        return False
+    if compiled:
+        assert game_name is not None
+        mark_on_disk(game_name)
+    elif not compile_here:
+        return False
     searcher.warm_up(position)
     return True

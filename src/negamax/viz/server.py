@@ -28,13 +28,14 @@ from negamax.core.rules import Game
 from negamax.core.score import WIN_THRESHOLD, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import get_game
-from negamax.search import ENGINES, search
-from negamax.search.backend import compiled_kind
+from negamax.search import search
 from negamax.search.trace import SearchTrace, TraceLimitExceeded
 from negamax.viz.page import PAGE
 from negamax.viz.render import to_svg
 
 PLAYABLE = ("tictactoe", "nim", "connect4")
+SERVED_ENGINES = ("auto", "python")
+"""One engine for every game served: ``compiled`` would fail for the games without a kernel."""
 MAX_THINK_SECONDS = 3.0
 MAX_MOVES = 200
 MAX_BODY = 64 * 1024
@@ -107,7 +108,7 @@ def iteration_record(game: Game, position: Position[Any], result: SearchResult[A
 class Handler(BaseHTTPRequestHandler):
     server_version = "negamax"
     engine = "auto"
-    """The engine the searches run on (``negamax.search.ENGINES``)."""
+    """The engine the searches run on: ``auto`` or ``python`` (``SERVED_ENGINES``)."""
 
     def log_message(self, format: str, *args: Any) -> None:
         return  # quiet: the terminal belongs to the user
@@ -203,7 +204,7 @@ class Handler(BaseHTTPRequestHandler):
         result = search(
             position,
             SearchLimits(time=seconds, stop=stop),
-            engine=self.engine if compiled_kind(position, solving=False) is not None else "python",
+            engine=self.engine,
             on_iteration=lambda item: emit("iteration", iteration_record(game, position, item)),
         )
         emit("done", iteration_record(game, position, result))
@@ -227,10 +228,10 @@ class Handler(BaseHTTPRequestHandler):
 def serve(
     host: str = "127.0.0.1", port: int = 8000, ready: threading.Event | None = None, engine: str = "auto"
 ) -> ThreadingHTTPServer:
-    """Start serving on a background thread and return the server (``shutdown()`` stops it).
-    The engine's searches run on ``engine`` where the game has it, else on the python one."""
-    if engine not in ENGINES:
-        raise InvalidOptionError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    """Start serving on a background thread and return the server (``shutdown()`` stops it);
+    the engine's searches run on ``engine`` (``SERVED_ENGINES``)."""
+    if engine not in SERVED_ENGINES:
+        raise InvalidOptionError(f"the server runs engine auto or python, not {engine!r}")
     handler = type("EngineHandler", (Handler,), {"engine": engine})
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True

@@ -25,7 +25,6 @@ Importing this module imports numba.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import re
 import sys
 import tempfile
@@ -46,8 +45,6 @@ from negamax.search import warmup
 from negamax.search.compiled import move_list_bindings, move_list_kernel
 
 PACKAGE_PREFIX = "negamax."
-RULES = ("legal_moves", "play", "undo", "outcome", "evaluate", "key", "noisy_moves", "canonical_key")
-"""The rules the compiled search calls; the last two are optional."""
 STATE = numba.types.int64[::1]
 RULE_SIGNATURES: dict[str, tuple[Any, ...]] = {
     "legal_moves": (STATE, STATE),
@@ -102,6 +99,7 @@ class KernelFamily:
 
 _families: dict[Any, tuple[KernelFamily, Any]] = {}
 _families_lock = threading.Lock()
+_family_locks: dict[Any, threading.Lock] = {}
 
 
 def kernels_for(module: types.ModuleType, spec: Any) -> tuple[Any, Any]:
@@ -112,7 +110,12 @@ def kernels_for(module: types.ModuleType, spec: Any) -> tuple[Any, Any]:
         key: Any = (module.__name__, spec)  # the rules themselves: an id could be reused
     else:
         key = (module.__name__, type(spec))
+    found = _families.get(key)
+    if found is not None:
+        return found
     with _families_lock:
+        lock = _family_locks.setdefault(key, threading.Lock())
+    with lock:  # one family at a time is made, without holding up the others (compiling rules takes seconds)
         found = _families.get(key)
         if found is None:
             found = _rules_family(module, spec) if isinstance(spec, CompiledRules) else _typed_family(module, spec)
@@ -122,11 +125,17 @@ def kernels_for(module: types.ModuleType, spec: Any) -> tuple[Any, Any]:
 
 def _typed_family(module: types.ModuleType, spec: Any) -> tuple[KernelFamily, Any]:
     spec_type = type(spec)
-    # the package's own games change with the package (its digest is in every stamp)
-    source = b"" if spec_type.__module__.startswith(PACKAGE_PREFIX) else _module_source(spec_type.__module__)
     name = f"{spec_type.__module__}.{spec_type.__qualname__}"
-    digest = hashlib.sha256(name.encode() + b"\0" + source).hexdigest()
-    return KernelFamily(module, {}, _cache_location(f"{module.__name__.rpartition('.')[2]}-{name}", digest)), spec
+    digest = hashlib.sha256(name.encode())
+    # the package's own games change with the package (its digest is in every stamp);
+    # another package's, with the modules of the spec and of every primitive registered for it
+    if not spec_type.__module__.startswith(PACKAGE_PREFIX):
+        from negamax.core.compiled import implementation_modules
+
+        for source in sorted({spec_type.__module__, *implementation_modules.get(spec_type, ())}):
+            digest.update(source.encode() + b"\0" + _module_source(source))
+    location = _cache_location(f"{module.__name__.rpartition('.')[2]}-{name}", digest.hexdigest())
+    return KernelFamily(module, {}, location), spec
 
 
 def _rules_family(module: types.ModuleType, rules: CompiledRules) -> tuple[KernelFamily, Any]:
@@ -217,6 +226,8 @@ def _digest_function(function: Any, digest: Any, seen: set[int]) -> None:
             _digest_function(value, digest, seen)
         elif isinstance(value, np.ndarray):
             digest.update(f"{name}:{value.dtype}:{value.shape}".encode() + value.tobytes())
+        elif isinstance(value, types.ModuleType) and not _is_library(value):
+            digest.update(name.encode() + b"\0" + _module_source(value.__name__))  # a rule reads cfg.SIZE
         elif isinstance(value, (bool, int, float, str, tuple, np.generic)):
             digest.update(f"{name}={value!r}".encode())
 
@@ -284,6 +295,12 @@ def _compiled_functions(module: types.ModuleType) -> Iterator[tuple[str, Dispatc
             yield name, value
 
 
+def _is_library(module: types.ModuleType) -> bool:
+    """numpy, numba, the standard library, negamax itself: not the game's own code."""
+    root = module.__name__.partition(".")[0]
+    return root in ("numpy", "numba", "negamax", "math", "cmath") or root in sys.stdlib_module_names
+
+
 def _module_source(module_name: str) -> bytes:
     module = sys.modules.get(module_name)
     path = getattr(module, "__file__", None)
@@ -319,9 +336,3 @@ def condensed_numba_error(message: str) -> str:
     found = re.search(r'File "([^"]+)", line (\d+)', where)
     located = f" ({Path(found.group(1)).name}, line {found.group(2)})" if found else ""
     return (first or "numba could not compile it") + located
-
-
-def rule_parameters(function: Any) -> list[str]:
-    """The parameter names of a rule, for checking its signature before compiling it."""
-    target = getattr(function, "py_func", function)
-    return list(inspect.signature(target).parameters)

@@ -63,6 +63,9 @@ class CompiledSearcher:
     never change a fixed-depth value (``RULES_FEATURES``). Solves use ``SOLVE_FEATURES``.
     """
 
+    kind = "move list"
+    """The games it searches (``negamax.search.backend.MOVE_LIST``)."""
+
     def __init__(self, hash_mib: float = 64, features: int | None = None, prefault: bool = False) -> None:
         if not 0 < hash_mib <= 65536:
             raise InvalidOptionError(f"the table size must be above 0 and at most 65536 MiB, not {hash_mib}")

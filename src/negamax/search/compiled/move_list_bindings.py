@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from negamax.core.game import MOVE_LIST_MOVE_LIMIT
 from negamax.core.score import WIN_THRESHOLD
 from negamax.search.compiled.move_list_kernel import (
     ERROR_STATE,
@@ -35,7 +36,6 @@ ERROR_MESSAGES = {
     ERROR_NO_MOVES: "legal_moves returned no move, but outcome says the game goes on",
     ERROR_MOVE_CODE: "a move must be an integer from 0 to 2**62 - 1, not {value}",
 }
-MOVE_LIMIT = 1 << 62
 EVALUATION_LIMIT = WIN_THRESHOLD - 1
 
 STUBS = (
@@ -106,7 +106,7 @@ def generate_moves(spec: Any, state: Any, out: Any, start: int, noisy_only: bool
         return start
     for index in range(start, start + count):
         move = out[index]
-        if move < 0 or move >= MOVE_LIMIT:
+        if move < 0 or move >= MOVE_LIST_MOVE_LIMIT:
             fail(state, out, ERROR_MOVE_CODE, move)
             return start
         out[index] = move + 1

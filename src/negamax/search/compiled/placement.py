@@ -61,7 +61,12 @@ class CompiledSolver:
     to run.
     """
 
-    def __init__(self, threads: int = 1, processes: bool = False, prefault: bool = False) -> None:
+    kind = "placement"
+    """The games it searches (``negamax.search.backend.PLACEMENT``)."""
+
+    def __init__(
+        self, threads: int = 1, processes: bool = False, prefault: bool = False, pv_plies: int | None = None
+    ) -> None:
         if threads < 1:
             raise InvalidOptionError(f"threads must be at least 1, not {threads}")
         self.threads = min(threads, kernel.MAX_WORKERS)
@@ -98,6 +103,9 @@ class CompiledSolver:
         self._user_stopped = False
         self.helper_nodes = 0
         """The nodes the helpers searched in the last solve."""
+        self.pv_plies = pv_plies
+        """How much of the principal variation ``solve`` finds unless told (``None``: all
+        of it; 0: none, only the kernel's best move)."""
         self._release = weakref.finalize(self, _release, self._helpers, self._table_memory)
 
     def close(self) -> None:
@@ -200,8 +208,9 @@ class CompiledSolver:
         fresh_table: bool = True,
     ) -> SearchResult[Any]:
         """The exact value of ``position`` as a distance score (``win in 7``), its best move
-        and the first ``pv_plies`` moves of its principal variation (``None``: all of it;
-        ``0``: none, and the best move is the kernel's, which a bisection may leave unproven).
+        and the first ``pv_plies`` moves of its principal variation (by default the solver's
+        ``pv_plies``, all of it unless set; ``0``: none, and the best move is the kernel's,
+        which a bisection may leave unproven).
         A solve cut short by a limit returns the bounds proven so far (``completed=False``).
 
         ``nodes`` counts the value search only (by every worker), as Pons' benchmark does;
@@ -210,6 +219,7 @@ class CompiledSolver:
         :raises InvalidOptionError: for a depth limit (solving goes to the end).
         """
         limits = limits or SearchLimits()
+        plies = self.pv_plies if pv_plies is None else pv_plies
         if limits.depth is not None:
             raise InvalidOptionError("the compiled solver searches to the end of the game; no depth limit")
         kernels, spec, current, mask, moves = self._form(position)
@@ -224,9 +234,9 @@ class CompiledSolver:
         nodes = self._search(kernels, spec, current, mask, moves, tag, node_limit, limits, on_iteration, snapshot)
         exact = state[kernel.STATE_LOWER] == state[kernel.STATE_UPPER] and not state[kernel.STATE_STOP]
         pv: tuple[Any, ...] = ()
-        if exact and pv_plies != 0:
-            plies = kernel.MAX_PLIES if pv_plies is None else pv_plies
-            pv = self._principal_variation(position, int(state[kernel.STATE_LOWER]), plies)
+        if exact and plies != 0:
+            length = kernel.MAX_PLIES if plies is None else plies
+            pv = self._principal_variation(position, int(state[kernel.STATE_LOWER]), length)
         result = self._result(position, pv, start_cpu, start_wall)
         return dataclasses.replace(result, nodes=nodes, completed=bool(exact))
 
