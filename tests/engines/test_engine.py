@@ -1,0 +1,68 @@
+"""The Engine API under the protocol layers, driven directly: positions, limits, stop,
+the time budget, and the python engine while the compiled one is not ready."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from negamax.core.errors import InvalidOptionError, InvalidPositionError
+from negamax.core.types import SearchResult
+from negamax.engines.engine import SAFETY_SECONDS, Engine, GoLimits, time_budget
+from negamax.games import get_game
+
+
+def run(engine: Engine, limits: GoLimits) -> tuple[SearchResult[Any], list[SearchResult[Any]]]:
+    done = threading.Event()
+    found: list[SearchResult[Any]] = []
+    infos: list[SearchResult[Any]] = []
+    engine.go(limits, infos.append, lambda result: (found.append(result), done.set()))
+    assert done.wait(60)
+    return found[0], infos
+
+
+def test_the_time_budget() -> None:
+    assert time_budget(GoLimits(move_time=1.0)) == pytest.approx(1.0 - SAFETY_SECONDS)
+    assert time_budget(GoLimits(infinite=True)) is None
+    assert time_budget(GoLimits(depth=3)) is None
+    share = time_budget(GoLimits(time_left=60.0, increment=1.0))
+    assert share == pytest.approx(60 / 30 + 0.75)  # a thirtieth of the clock, most of the increment
+    assert time_budget(GoLimits(time_left=0.1)) < 0.1  # never the whole clock
+
+
+def test_positions_depths_and_a_bad_position_keeps_the_old_one() -> None:
+    engine = Engine(get_game("chess"), hash_mib=1, engine="python")
+    engine.set_position("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    result, infos = run(engine, GoLimits(depth=2))
+    assert result.best_move.uci() == "h5f7" and [info.depth for info in infos] == [1, 2]
+    with pytest.raises(InvalidPositionError):
+        engine.set_position("not a fen")
+    assert engine.position.board.fen().startswith("r1bqkb1r")
+
+
+def test_stop_ends_an_infinite_search_with_a_move() -> None:
+    engine = Engine(get_game("tictactoe"), hash_mib=1, engine="python")
+    engine.set_position("0")
+    done = threading.Event()
+    found: list[SearchResult[Any]] = []
+    engine.go(GoLimits(infinite=True), lambda result: None, lambda result: (found.append(result), done.set()))
+    engine.stop()
+    assert done.wait(10) and found[0].best_move in engine.position.legal_moves()
+
+
+def test_options_are_checked() -> None:
+    engine = Engine(get_game("chess"), hash_mib=1, engine="python")
+    with pytest.raises(InvalidOptionError, match="Hash must be 1-65536 MiB"):
+        engine.set_hash(0.5)
+    with pytest.raises(InvalidOptionError, match="no compiled engine"):
+        Engine(get_game("nim"), engine="compiled")
+
+
+def test_the_python_engine_answers_while_the_compiled_one_is_not_ready() -> None:
+    engine = Engine(get_game("chess"), hash_mib=1)  # compiled, but never warmed up here
+    assert engine.engine == "compiled" and not engine.ready(0.01)
+    result, _ = run(engine, GoLimits(depth=1))
+    assert result.algorithm == "auto"  # the python engine's name for its default algorithm
+    assert engine.hashfull() == 0  # the python table's, without touching the kernel
