@@ -78,7 +78,8 @@ def from_node(score: int, ply: int) -> int:
     """Turn a score relative to a node at ``ply`` into one relative to the root.
 
     Games report terminal values relative to the terminal node itself (``WIN``, ``-WIN``
-    or a plain value); the search shifts decisive scores by the node's ply.
+    or a plain value); the search shifts decisive scores by the node's ply. Both searches
+    use this and ``to_node`` (the compiled kernels compile them).
     """
     if score >= WIN_THRESHOLD:
         return score - ply
@@ -98,6 +99,49 @@ def to_node(score: int, ply: int) -> int:
     if score <= -WIN_THRESHOLD:
         return score - ply
     return score
+
+
+def mate_distance_window(alpha: int, beta: int, ply: int, has_a_move: bool) -> tuple[int, int]:
+    """(alpha, beta) narrowed to what a node at ``ply`` can be worth: at best a win with its
+    side's next move; at worst a loss right here, or, once the node is known to have a
+    move, one ply later. A window left empty (``alpha >= beta``) answers the node: with the
+    narrowed ``beta`` if that is what closed it, else with ``alpha``.
+
+    Both searches use this (the compiled kernels compile it), so their mate-distance
+    pruning is the same. Plain arithmetic, no calls: numba compiles it as it is.
+    """
+    ceiling = WIN - ply - 1
+    floor = -WIN + ply + 1 if has_a_move else -WIN + ply
+    if beta > ceiling:
+        beta = ceiling
+    if alpha < floor:
+        alpha = floor
+    return alpha, beta
+
+
+def pons_to_distance(score: int, cells: int, played: int) -> int:
+    """A score in Pascal Pons' convention (a placement game of ``cells`` cells, ``played``
+    stones down) as a distance score: a win with the ``n``-th stone scores
+    ``(cells + 2 - n) // 2`` for the winner, and that ``n`` is one of two numbers, told apart
+    by the winner's parity (the side to move places stones ``played + 1``, ``+ 3``...)."""
+    if score == 0:
+        return 0
+    first_choice = cells + 1 - 2 * abs(score)
+    winner_parity = (played + 1) % 2 if score > 0 else played % 2
+    stone = first_choice if first_choice % 2 == winner_parity else first_choice + 1
+    plies = stone - played
+    return win_in(plies) if score > 0 else loss_in(plies)
+
+
+def distance_to_pons(score: int, cells: int, played: int) -> int:
+    """A distance score in Pascal Pons' convention (``pons_to_distance`` undone): a win
+    or loss whose last stone is the ``n``-th scores ``(cells + 2 - n) // 2``, signed for the
+    side to move (for Connect 4, 22 minus the stones the winner has played)."""
+    if not is_decisive(score):
+        return score
+    stone = played + distance(score)
+    value = (cells + 2 - stone) // 2
+    return value if score > 0 else -value
 
 
 def describe(score: int) -> str:

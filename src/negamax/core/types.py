@@ -38,6 +38,14 @@ class SearchLimits:
         if self.time is not None and not self.time > 0:
             raise InvalidOptionError(f"time must be positive, not {self.time}")
 
+    def reached(self, start: float, now: float) -> bool:
+        """Whether a search that began at ``start`` must stop at ``now`` (both
+        ``time.perf_counter()`` seconds): its stop event is set or its time is up. Every
+        search watches its limits through this; each counts its own nodes."""
+        if self.stop is not None and self.stop.is_set():
+            return True
+        return self.time is not None and now - start >= self.time
+
     def __repr__(self) -> str:
         shown = [
             f"{field.name}={getattr(self, field.name)!r}"

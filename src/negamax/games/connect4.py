@@ -27,7 +27,7 @@ from typing import Any
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.game import Position
 from negamax.core.rules import BaseGame
-from negamax.core.score import DRAW, WIN, WIN_THRESHOLD
+from negamax.core.score import DRAW, WIN, distance_to_pons
 
 WIDTH = 7
 HEIGHT = 6
@@ -320,14 +320,7 @@ class Connect4Game(BaseGame):
     def game_score(self, position: Position[Any], score: int) -> int:
         """Pons' score: ``22 - stones the winner has played``, signed for the side to move."""
         assert isinstance(position, Connect4)
-        played = position.moves
-        if score >= WIN_THRESHOLD:
-            ply = WIN - score
-            return (CELLS + 2) // 2 - (played // 2 + (ply + 1) // 2)
-        if score <= -WIN_THRESHOLD:
-            ply = WIN + score
-            return -((CELLS + 2) // 2 - ((played + 1) // 2 + ply // 2))
-        return score
+        return distance_to_pons(score, CELLS, position.moves)
 
 
 @functools.cache

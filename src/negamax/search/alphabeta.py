@@ -18,7 +18,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from negamax.core.game import HasCanonicalKey, HasNoisyMoves, HasSafeMoves, Position
-from negamax.core.score import INF, MAX_PLY, WIN, WIN_THRESHOLD, Bound
+from negamax.core.score import INF, MAX_PLY, WIN, Bound, from_node, mate_distance_window, to_node
 from negamax.core.types import SearchLimits, SearchStats
 from negamax.search.ordering import HistoryTable, KillerTable, order_moves
 from negamax.search.params import SearchOptions
@@ -91,10 +91,8 @@ class NodeSearch:
         history_table = self.history if options.history else None
         reorder = use_tt or killer_table is not None or history_table is not None
         pv_table = self.pv_table
-        threshold = WIN_THRESHOLD
-        stop_event = limits.stop
         node_limit = limits.nodes
-        deadline = None if limits.time is None else self.start_wall + limits.time
+        start_wall = self.start_wall
         check_every = options.check_every
         perf_counter = time.perf_counter
 
@@ -111,21 +109,14 @@ class NodeSearch:
             nonlocal next_check
             if node_limit is not None and nodes >= node_limit:
                 raise SearchAborted
-            if stop_event is not None and stop_event.is_set():
-                raise SearchAborted
-            if deadline is not None and perf_counter() >= deadline:
+            if limits.reached(start_wall, perf_counter()):
                 raise SearchAborted
             next_check = nodes + check_every
             if node_limit is not None and next_check > node_limit:
                 next_check = node_limit
 
         def terminal_score(ply: int) -> int:
-            value = terminal_value()
-            if value >= threshold:
-                return value - ply
-            if value <= -threshold:
-                return value + ply
-            return value
+            return from_node(terminal_value(), ply)
 
         def winning_move() -> Any:
             for move in legal_moves():
@@ -202,14 +193,11 @@ class NodeSearch:
                         return quiesce(alpha, beta, ply)
                     return evaluate()
                 if mate_pruning:
-                    if beta > WIN - ply - 1:
-                        beta = WIN - ply - 1
-                        if alpha >= beta:
-                            return beta
-                    if alpha < -WIN + ply + 1:
-                        alpha = -WIN + ply + 1
-                        if alpha >= beta:
-                            return alpha
+                    # Step 3. Mate-distance pruning (the policy both searches share).
+                    narrowed_alpha, narrowed_beta = mate_distance_window(alpha, beta, ply, True)
+                    if narrowed_alpha >= narrowed_beta:
+                        return narrowed_beta if narrowed_beta < beta else narrowed_alpha
+                    alpha, beta = narrowed_alpha, narrowed_beta
 
             # Step 4. Transposition table lookup (before the game's costlier threat analysis).
             tt_move = None
@@ -221,11 +209,7 @@ class NodeSearch:
                     tt_hits += 1
                     tt_move = entry[4]
                     if entry[1] >= depth and ply > 0 and (pv_node_cutoffs or not pv_node):
-                        value = entry[2]
-                        if value >= threshold:
-                            value -= ply
-                        elif value <= -threshold:
-                            value += ply
+                        value = from_node(entry[2], ply)
                         bound = entry[3]
                         if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
                             tt_cutoffs += 1
@@ -310,11 +294,7 @@ class NodeSearch:
                     bound = LOWER
                 else:
                     bound = EXACT
-                stored = best
-                if stored >= threshold:
-                    stored += ply
-                elif stored <= -threshold:
-                    stored -= ply
+                stored = to_node(best, ply)
                 solved = horizon_hits == hits_before
                 store(key, SOLVED_DEPTH if solved else depth, stored, bound, best_move)  # type: ignore[misc]
             return best

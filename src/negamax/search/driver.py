@@ -20,7 +20,7 @@ from negamax.search.alphabeta import NodeSearch, SearchAborted
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
-from negamax.search.windows import probe_point
+from negamax.search.windows import ASPIRATION_FROM_DEPTH, aspiration_window, probe_point, widened
 
 OnIteration = Callable[[SearchResult[Any]], None]
 
@@ -127,17 +127,13 @@ class _Run:
     def aspiration(self, depth: int, guess: int) -> SearchResult[Any]:
         width = self.options.aspiration_window
         before = self.search.node_count()
-        alpha, beta = max(guess - width, -INF), min(guess + width, INF)
+        alpha, beta = aspiration_window(guess, width)
         while True:
             value = self.root(depth, alpha, beta)
-            if value <= alpha and alpha > -INF:
-                alpha, width = max(value - width * 4, -INF), width * 4
-            elif value >= beta and beta < INF:
-                beta, width = min(value + width * 4, INF), width * 4
-            else:
+            following = widened(alpha, beta, value, width)
+            if following is None:
                 break
-            if width > WIN:
-                alpha, beta = -INF, INF
+            alpha, beta, width = following
         self.finished(before)
         return self.exact(depth, value)
 
@@ -272,7 +268,7 @@ def search(
                 run.start_iteration()
                 if options.driver == "mtdf":
                     result = run.mtdf(depth, guess)
-                elif options.aspiration_window and depth > 1 and abs(guess) < WIN_THRESHOLD:
+                elif options.aspiration_window and depth >= ASPIRATION_FROM_DEPTH and abs(guess) < WIN_THRESHOLD:
                     result = run.aspiration(depth, guess)
                 else:
                     result = run.full_window(depth)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from negamax.core.errors import InvalidOptionError
+from negamax.search.windows import ASPIRATION_WINDOW
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,7 +67,7 @@ ALGORITHMS: dict[str, SearchOptions] = {
     "alphabeta-tt": dataclasses.replace(_PLAIN, alpha_beta=True, transposition_table=True),
     "pvs": SearchOptions(driver="deepening", aspiration_window=0),
     "mtdf": SearchOptions(driver="mtdf", pvs=False),
-    "auto": SearchOptions(driver="deepening", aspiration_window=25, history=False),
+    "auto": SearchOptions(driver="deepening", aspiration_window=ASPIRATION_WINDOW, history=False),
 }
 """The named algorithms: the seeds' plain variants and the optimised engine's drivers.
 

@@ -3,6 +3,40 @@ compiled runners, so that both searches probe the same way."""
 
 from __future__ import annotations
 
+from negamax.core.score import INF
+
+ASPIRATION_WINDOW = 25
+"""The half-width of an iteration's first window around the previous iteration's score
+(the ``auto`` preset's; a quarter of a pawn in chess)."""
+ASPIRATION_FROM_DEPTH = 2
+"""Iterations before this one search the full window: there is no score to aim at yet."""
+ASPIRATION_GROWTH = 4
+"""A window that failed grows this many times on the side it failed."""
+ASPIRATION_GIVE_UP = 1000
+"""A window grown wider than this becomes the full window (the score moved by more than
+a few pieces: guessing again costs more than searching once)."""
+
+
+def aspiration_window(guess: int, width: int) -> tuple[int, int]:
+    """The first window of an iteration: ``width`` either side of ``guess``."""
+    return max(guess - width, -INF), min(guess + width, INF)
+
+
+def widened(alpha: int, beta: int, value: int, width: int) -> tuple[int, int, int] | None:
+    """The next window after a search of (alpha, beta) returned ``value``, with the new
+    width; ``None`` when ``value`` lay inside (the search is done)."""
+    if value <= alpha and alpha > -INF:
+        width *= ASPIRATION_GROWTH
+        alpha = max(value - width, -INF)
+    elif value >= beta and beta < INF:
+        width *= ASPIRATION_GROWTH
+        beta = min(value + width, INF)
+    else:
+        return None
+    if width > ASPIRATION_GIVE_UP:
+        return -INF, INF, width
+    return alpha, beta, width
+
 
 def probe_point(lower: int, upper: int) -> int:
     """Where a solve's next null-window test goes, given the value is in [lower, upper]:

@@ -29,12 +29,16 @@ from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families, move_list_bindings
 from negamax.search.compiled import move_list_kernel as kernel
-from negamax.search.windows import probe_point
+from negamax.search.windows import (
+    ASPIRATION_FROM_DEPTH,
+    ASPIRATION_WINDOW,
+    aspiration_window,
+    probe_point,
+    widened,
+)
 
 NO_LIMIT = 1 << 62
 ENTRY_BYTES = 16
-ASPIRATION_WINDOW = 25
-ASPIRATION_FROM_DEPTH = 4
 WATCH_SECONDS = 0.002
 DEEPEST = kernel.MAX_PLY - 8
 """Iterations stop here: the deepest lines need room for extensions and quiescence."""
@@ -261,14 +265,11 @@ class CompiledSearcher:
         if limits.time is None and limits.stop is None:
             yield
             return
-        deadline = None if limits.time is None else start + limits.time
-        stop_event, work, done = limits.stop, self.work, threading.Event()
+        work, done = self.work, threading.Event()
 
         def watch() -> None:
             while not done.wait(WATCH_SECONDS):
-                if (stop_event is not None and stop_event.is_set()) or (
-                    deadline is not None and time.perf_counter() >= deadline
-                ):
+                if limits.reached(start, time.perf_counter()):
                     work[kernel.W_STOP] = 1
                     return
 
@@ -307,25 +308,21 @@ class CompiledSearcher:
         return f"{rules.name}: {text} (in the state [{shown}])"
 
     def _iterate(self, bound: _Bound, depth: int, guess: int) -> int:
-        """One depth, with an aspiration window around ``guess`` from
-        ``ASPIRATION_FROM_DEPTH`` on, widened until the value falls inside."""
+        """One depth, with an aspiration window around ``guess`` (the policy of
+        ``negamax.search.windows``, the pure-Python driver's), widened until the value
+        falls inside."""
         if depth < ASPIRATION_FROM_DEPTH or abs(guess) >= WIN_THRESHOLD:
             return self._root(bound, depth, -INF, INF)
         width = ASPIRATION_WINDOW
-        alpha, beta = guess - width, guess + width
+        alpha, beta = aspiration_window(guess, width)
         while True:
             value = self._root(bound, depth, alpha, beta)
             if self.work[kernel.W_ABORTED]:
                 return value
-            if value <= alpha:
-                alpha = max(value - width, -INF)
-            elif value >= beta:
-                beta = min(value + width, INF)
-            else:
+            following = widened(alpha, beta, value, width)
+            if following is None:
                 return value
-            width *= 4
-            if width > 1000:
-                alpha, beta = -INF, INF
+            alpha, beta, width = following
             self.work[kernel.W_RESEARCHES] += 1
 
     def _line(self) -> list[int]:

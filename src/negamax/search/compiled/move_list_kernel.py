@@ -34,6 +34,7 @@ from typing import Any
 
 from numba import njit
 
+from negamax.core import score
 from negamax.core.compiled import (
     drawn_by_rule,
     game_result,
@@ -54,6 +55,11 @@ from negamax.core.compiled import (
 )
 from negamax.core.game import MOVE_LIST_MAX_MOVES
 from negamax.core.score import INF, ONGOING, WIN, WIN_THRESHOLD
+
+# The policies the pure-Python search uses too, compiled from the same source.
+from_node = njit(cache=True, inline="always")(score.from_node)
+to_node = njit(cache=True, inline="always")(score.to_node)
+mate_distance_window = njit(cache=True, inline="always")(score.mate_distance_window)
 
 MAX_PLY = 96
 """The deepest ply, quiescence included; a node there is evaluated."""
@@ -242,11 +248,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     # pruning.
     result = game_result(spec, state)
     if result != ONGOING:
-        if result >= WIN_THRESHOLD:
-            return result - ply
-        if result <= -WIN_THRESHOLD:
-            return result + ply
-        return result
+        return from_node(result, ply)
     if ply > 0 and drawn_by_rule(spec, state):
         return 0
     if ply >= MAX_PLY - 1:
@@ -256,12 +258,11 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     checked = False
     if not in_quiescence:
         if ply > 0:
-            if alpha < -WIN + ply:
-                alpha = -WIN + ply
-            if beta > WIN - ply - 1:
-                beta = WIN - ply - 1
-            if alpha >= beta:
-                return alpha
+            # the node may still turn out to have no move: its floor is a loss right here
+            narrowed_alpha, narrowed_beta = mate_distance_window(alpha, beta, ply, False)
+            if narrowed_alpha >= narrowed_beta:
+                return narrowed_beta if narrowed_beta < beta else narrowed_alpha
+            alpha, beta = narrowed_alpha, narrowed_beta
         checked = in_check(spec, state)
         # Step 3. Check extension: a check is searched a ply deeper, so forcing lines that
         # check all the way are seen to their end.
@@ -273,7 +274,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             if features & QUIESCENCE:
                 in_quiescence = True
             elif features & EXACT_TERMINALS and not _has_legal_move(spec, state, work, MOVES + ply * MAX_MOVES):
-                return -WIN + ply if no_moves_lose(spec, state) else 0
+                return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
             else:
                 return static_value(spec, state)
     if in_quiescence:
@@ -284,7 +285,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             work[W_SELDEPTH] = ply
         start = MOVES + ply * MAX_MOVES
         if features & EXACT_TERMINALS and not _has_legal_move(spec, state, work, start):
-            return -WIN + ply if no_moves_lose(spec, state) else 0
+            return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
         stand = static_value(spec, state)
         end = generate_moves(spec, state, work, start, True)
         forced = end > start and features & FORCED_NOISY_MOVES and noisy_moves_forced(spec)
@@ -332,11 +333,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             work[W_TT_HITS] += 1
             tt_move = entry & MOVE_BITS  # the move's key: its low bits folded with the rest
             if not pv_node and ((entry >> 20) & 255) - 1 >= depth:
-                value = (entry >> SCORE_SHIFT) - SCORE_OFFSET
-                if value >= WIN_THRESHOLD:
-                    value -= ply
-                elif value <= -WIN_THRESHOLD:
-                    value += ply
+                value = from_node((entry >> SCORE_SHIFT) - SCORE_OFFSET, ply)
                 bound = (entry >> 28) & 3
                 if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
                     work[W_TT_CUTOFFS] += 1
@@ -456,7 +453,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
 
     # Step 10. No legal move: lost (chess: mate) or drawn (chess: stalemate).
     if legal == 0:
-        return -WIN + ply if no_moves_lose(spec, state) else 0
+        return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
 
     # Step 11. Store what this search proved.
     if use_table:
@@ -466,12 +463,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             bound = LOWER
         else:
             bound = EXACT
-        stored = best
-        if stored >= WIN_THRESHOLD:
-            stored += ply
-        elif stored <= -WIN_THRESHOLD:
-            stored -= ply
-        _store(table, work, key, depth, stored, bound, best_move)
+        _store(table, work, key, depth, to_node(best, ply), bound, best_move)
     return best
 
 

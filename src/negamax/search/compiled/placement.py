@@ -24,10 +24,11 @@ from typing import Any, cast
 
 import numpy as np
 
+from negamax.core import score as score_conversions
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import PlacementPosition
 from negamax.core.numba_cache import all_cached, load_from_cache
-from negamax.core.score import Bound, loss_in, win_in
+from negamax.core.score import Bound
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families
 from negamax.search.compiled import placement_kernel as kernel
@@ -231,7 +232,9 @@ class CompiledSolver:
             return self._result(position, (), start_cpu, start_wall)
 
         tag = self._next_tag(fresh_table)
-        nodes = self._search(kernels, spec, current, mask, moves, tag, node_limit, limits, on_iteration, snapshot)
+        nodes = self._search(
+            kernels, spec, current, mask, moves, tag, node_limit, limits, on_iteration, snapshot, start_wall
+        )
         exact = state[kernel.STATE_LOWER] == state[kernel.STATE_UPPER] and not state[kernel.STATE_STOP]
         pv: tuple[Any, ...] = ()
         if exact and plies != 0:
@@ -252,8 +255,10 @@ class CompiledSolver:
         limits: SearchLimits,
         on_iteration: OnIteration | None,
         snapshot: Callable[[], SearchResult[Any]] | None,
+        start: float | None = None,
     ) -> int:
         """Run the main worker (and, for long solves, the helpers); return all their nodes."""
+        start = time.perf_counter() if start is None else start
         main = self.works[0]
         self.helper_nodes = 0
         self._user_stopped = False
@@ -262,7 +267,7 @@ class CompiledSolver:
         chunk = HELPERS_AFTER_NODES if helpers is not None else node_limit
         while True:
             limit = min(chunk, node_limit - nodes)
-            self._run(kernels, (spec, current, mask, moves, tag, limit), limits, on_iteration, snapshot, False)
+            self._run(kernels, (spec, current, mask, moves, tag, limit), limits, start, on_iteration, snapshot, False)
             nodes += int(main[kernel.STATE_NODES])
             if not main[kernel.STATE_STOP] or self._user_stopped or nodes >= node_limit:
                 return nodes
@@ -284,9 +289,8 @@ class CompiledSolver:
         main[kernel.STATE_PUBLISH] = 1
         helpers.start(spec)
         try:
-            self._run(
-                kernels, (spec, current, mask, moves, tag, node_limit - nodes), limits, on_iteration, snapshot, True
-            )
+            arguments = (spec, current, mask, moves, tag, node_limit - nodes)
+            self._run(kernels, arguments, limits, start, on_iteration, snapshot, True)
         finally:
             main[kernel.STATE_PUBLISH] = 0
             table[kernel.SPLIT_RUN] = 0
@@ -298,6 +302,7 @@ class CompiledSolver:
         kernels: Any,
         arguments: tuple[Any, ...],
         limits: SearchLimits,
+        start: float,
         on_iteration: OnIteration | None,
         snapshot: Callable[[], SearchResult[Any]] | None,
         helpers: bool,
@@ -308,14 +313,13 @@ class CompiledSolver:
             kernels.solve(*call)  # nothing to watch: run on this thread
             return
         worker = threading.Thread(target=kernels.solve, args=call, daemon=True)
-        deadline = None if limits.time is None else time.perf_counter() + limits.time
         next_report = time.perf_counter() + PROGRESS_SECONDS
         worker.start()
         try:
             while worker.is_alive():
                 worker.join(WATCH_SECONDS)
                 now = time.perf_counter()
-                if (limits.stop is not None and limits.stop.is_set()) or (deadline is not None and now >= deadline):
+                if limits.reached(start, now):  # measured from the solve's start, across its phases
                     self._user_stopped = True
                     self.works[0][kernel.STATE_STOP] = 1
                 if on_iteration is not None and snapshot is not None and now >= next_report and worker.is_alive():
@@ -409,13 +413,4 @@ def _terminal_score(board: PlacementPosition[Any]) -> int:
 def pons_to_distance(position: PlacementPosition[Any], score: int) -> int:
     """A Pons-convention score of ``position`` as the library's distance score."""
     spec, _, _, moves = position.placement_form()
-    cells = spec.width * spec.height
-    if score == 0:
-        return 0
-    # The game ends with stone n where (cells + 2 - n) // 2 == |score|: n is one of two
-    # numbers, told apart by the winner's parity (the side to move places moves+1, +3...).
-    first_choice = cells + 1 - 2 * abs(score)
-    winner_parity = (moves + 1) % 2 if score > 0 else moves % 2
-    stone = first_choice if first_choice % 2 == winner_parity else first_choice + 1
-    plies = stone - moves
-    return win_in(plies) if score > 0 else loss_in(plies)
+    return score_conversions.pons_to_distance(score, spec.width * spec.height, moves)
