@@ -35,7 +35,7 @@ from negamax.core import compiled
 from negamax.core.compiled import implements
 from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
-from negamax.games.chess import ENDGAME, MIDGAME, ORDER_VALUES, PHASE, TEMPO
+from negamax.games.chess_evaluation import ENDGAME, MIDGAME, ORDER_VALUES, PHASE, TEMPO
 from negamax.games.chess_tables import FULL_PHASE
 
 

@@ -1,7 +1,7 @@
 """Connect 4's compiled primitives for the compiled search kernel (imports numba).
 
-Same bit layout as ``connect4.py``: column ``c`` owns bits ``7c .. 7c+6``, the top one a
-sentinel that is always empty.
+The rules are ``connect4_board``'s, compiled from the same source as the pure-Python
+game's.
 """
 
 from __future__ import annotations
@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+from numba import njit
 
 from negamax.core import compiled
 from negamax.core.compiled import implements
-from negamax.games.connect4 import BOARD, BOTTOM, CELLS, CENTRE_FIRST, COLUMN_MASKS, STRIDE
+from negamax.games import connect4_board
+from negamax.games.connect4_board import BOARD, BOTTOM, CELLS, CENTRE_FIRST, COLUMN_MASKS
 
 
 class Connect4Spec(NamedTuple):
@@ -26,7 +28,8 @@ SPEC = Connect4Spec()
 BOARD64 = np.int64(BOARD)
 BOTTOM64 = np.int64(BOTTOM)
 SLOTS = np.array([COLUMN_MASKS[column] for column in CENTRE_FIRST], dtype=np.int64)
-COLUMN_BITS = np.array([0x7F << (column * STRIDE) for column in range(7)], dtype=np.int64)
+board_winning_cells = njit(cache=True, inline="always")(connect4_board.winning_cells)
+board_mirror = njit(cache=True, inline="always")(connect4_board.mirror)
 
 
 @implements(compiled.playable_cells, Connect4Spec)
@@ -36,17 +39,7 @@ def _playable_cells(spec: Any, mask: Any) -> Any:
 
 @implements(compiled.winning_cells, Connect4Spec)
 def _winning_cells(spec: Any, stones: Any, mask: Any) -> Any:
-    found = (stones << 1) & (stones << 2) & (stones << 3)
-    # horizontal (7) and the two diagonals (6, 8): three on one side, or two and one
-    for shift in (7, 6, 8):
-        left1 = stones << shift
-        left2 = stones << (2 * shift)
-        right1 = stones >> shift
-        right2 = stones >> (2 * shift)
-        found |= (left1 & left2 & ((stones << (3 * shift)) | right1)) | (
-            right1 & right2 & ((stones >> (3 * shift)) | left1)
-        )
-    return found & (BOARD64 ^ mask)
+    return board_winning_cells(stones, mask)
 
 
 @implements(compiled.unsafe_cells, Connect4Spec)
@@ -67,13 +60,4 @@ def _cell_count(spec: Any) -> Any:
 @implements(compiled.position_key, Connect4Spec)
 def _position_key(spec: Any, current: Any, mask: Any) -> Any:
     key = current + mask
-    mirrored = (
-        ((key & COLUMN_BITS[0]) << 42)
-        | ((key & COLUMN_BITS[1]) << 28)
-        | ((key & COLUMN_BITS[2]) << 14)
-        | (key & COLUMN_BITS[3])
-        | ((key >> 14) & COLUMN_BITS[2])
-        | ((key >> 28) & COLUMN_BITS[1])
-        | ((key >> 42) & COLUMN_BITS[0])
-    )
-    return min(key, mirrored)
+    return min(key, board_mirror(key))

@@ -34,14 +34,7 @@ from negamax.core.errors import IllegalMoveError, InvalidPositionError, NegamaxE
 from negamax.core.game import Position
 from negamax.core.rules import BaseGame, repeated_in_search
 from negamax.core.score import WIN
-
-MAN = 100
-KING = 326
-ADVANCE = (7, 3, 4, 9, 9, 2, 3, 23, 40)
-"""A man's bonus by the rows it has advanced from its own back row (0: still guarding it)."""
-FILE = (0, 1, 1, 2, 4)
-"""A man's bonus by its distance from the nearer edge file."""
-TEMPO = 4
+from negamax.games.draughts_evaluation import KING, TEMPO, weights_for
 
 VARIANTS = {
     "draughts": ("StandardBoard", "international draughts, 10x10, flying kings"),
@@ -66,28 +59,6 @@ def _draughts_module() -> Any:
     return module
 
 
-class _Weights:
-    """Per-square terms for one board size, for White's men (Black's are mirrored)."""
-
-    def __init__(self, board: Any) -> None:
-        squares = board.SQUARES_COUNT
-        rows = int((2 * squares) ** 0.5)
-        per_row = rows // 2
-        self.white_man = [0] * squares
-        self.black_man = [0] * squares
-        for square in range(squares):
-            row = square // per_row  # 0: Black's back row, rows - 1: White's
-            column = 2 * (square % per_row) + (1 if row % 2 == 0 else 0)
-            file = FILE[min(column, rows - 1 - column, len(FILE) - 1)]
-            white = ADVANCE[min(rows - 1 - row, len(ADVANCE) - 1)]
-            black = ADVANCE[min(row, len(ADVANCE) - 1)]
-            self.white_man[square] = MAN + white + file
-            self.black_man[square] = MAN + black + file
-
-
-_WEIGHTS: dict[int, _Weights] = {}
-
-
 class DraughtsPosition:
     """A draughts position for the search; ``board`` is a py-draughts board it owns."""
 
@@ -95,10 +66,7 @@ class DraughtsPosition:
 
     def __init__(self, board: Any) -> None:
         self.board = board
-        squares = board.SQUARES_COUNT
-        if squares not in _WEIGHTS:
-            _WEIGHTS[squares] = _Weights(board)
-        self.weights = _WEIGHTS[squares]
+        self.weights = weights_for(board.SQUARES_COUNT)
         self.white = _draughts_module().Color.WHITE
         self.keys: list[Hashable] = [self._current_key()]
         self.root_length = 1

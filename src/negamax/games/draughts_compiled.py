@@ -34,7 +34,7 @@ from negamax.core import compiled
 from negamax.core.compiled import implements
 from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
-from negamax.games.draughts import KING, TEMPO, DraughtsPosition
+from negamax.games.draughts_evaluation import KING, TEMPO, weights_for
 
 
 class DraughtsSpec(NamedTuple):
@@ -71,9 +71,7 @@ for _square in range(SQUARES):
 
 
 def _tables() -> tuple[Any, ...]:
-    from draughts import StandardBoard
-
-    weights = DraughtsPosition(StandardBoard()).weights
+    weights = weights_for(SQUARES)
     values = np.zeros((16, SQUARES), dtype=np.int64)
     for square in range(SQUARES):
         values[MAN, square] = weights.white_man[square]
@@ -405,7 +403,7 @@ def _refresh(state: Any) -> None:
     state[KEYS + state[PLY]] = key
 
 
-def new_state(position: DraughtsPosition) -> Any:
+def new_state(position: Any) -> Any:
     """The compiled state of an international draughts position, with the game's recent
     history for repetitions."""
     board = position.board
@@ -452,7 +450,7 @@ def _key_of(key: Any) -> int:
     return value
 
 
-def code_of(position: DraughtsPosition, move: str) -> int:
+def code_of(position: Any, move: str) -> int:
     """The compiled code of the legal ``move`` (py-draughts' notation)."""
     played = position.played(move)
     taken = 0

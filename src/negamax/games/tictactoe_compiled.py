@@ -12,7 +12,7 @@ import numpy as np
 
 from negamax.core import compiled
 from negamax.core.compiled import implements
-from negamax.games.tictactoe import FULL, LINES, PREFERRED_ORDER, SYMMETRY_TABLES
+from negamax.games.tictactoe_board import FULL, LINES, PREFERRED_ORDER, SYMMETRY_TABLES
 
 
 class TicTacToeSpec(NamedTuple):
