@@ -628,11 +628,16 @@ COMPILED_GAMES = ("connect4", "tictactoe", "chess", "draughts")
 
 
 def run_warmup(arguments: argparse.Namespace) -> int:
-    """Compile (or load) the compiled kernels of some games ahead of their first use."""
+    """Compile (or load) the compiled kernels of some games ahead of their first use, each
+    game in a process of its own when there are several and several cores."""
     if arguments.nice and hasattr(os, "nice"):
         os.nice(10)
+    names = list(arguments.games or COMPILED_GAMES)
+    jobs = min(arguments.jobs or os.cpu_count() or 1, len(names))
+    if jobs > 1:
+        return _warm_up_in_parallel(arguments, names, jobs)
     failed = 0
-    for name in arguments.games or COMPILED_GAMES:
+    for name in names:
         try:
             game = get_game(name)
             position = game.new_position(None)
@@ -666,6 +671,27 @@ def run_warmup(arguments: argparse.Namespace) -> int:
             print(f"{name}: {error}", file=sys.stderr)
             continue
         warmup.mark_on_disk(name)
+    return EXIT_MISMATCH if failed else EXIT_OK
+
+
+def _warm_up_in_parallel(arguments: argparse.Namespace, names: list[str], jobs: int) -> int:
+    """``negamax warmup GAME`` for each game, ``jobs`` at a time; their reports in order."""
+    import subprocess
+
+    extra = ["--quiet"] if arguments.quiet else []
+    running: list[tuple[str, subprocess.Popen[str]]] = []
+    waiting = list(names)
+    failed = 0
+    while waiting or running:
+        while waiting and len(running) < jobs:
+            name = waiting.pop(0)
+            command = [sys.executable, "-m", "negamax", "warmup", "--jobs", "1", *extra, name]
+            running.append((name, subprocess.Popen(command, stdout=subprocess.PIPE, text=True)))
+        name, process = running.pop(0)
+        output, _ = process.communicate()
+        sys.stdout.write(output)
+        sys.stdout.flush()
+        failed += process.returncode != 0 and not (name == "draughts" and not arguments.games)
     return EXIT_MISMATCH if failed else EXIT_OK
 
 

@@ -207,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
         "games", nargs="*", metavar="GAME", help="the games (default: connect4 tictactoe chess draughts)"
     )
     warmup.add_argument("--quiet", "-q", action="store_true", help="print nothing")
+    warmup.add_argument("--jobs", "-j", type=int, metavar="N", help="games compiled at once (default: the cores)")
     warmup.add_argument(
         "--nice", action="store_true", help="at a low priority (on a machine that has other work to do)"
     )
