@@ -43,6 +43,8 @@ class GoLimits:
     moves_to_go: int | None = None
 
 
+LOAD_WAIT_SECONDS = 1.0
+"""Longest wait of a search for a kernel being loaded from disk (it then gets less time)."""
 CLOSE_WAIT_SECONDS = 1.0
 """Longest wait on closing for the compiling process to be stopped."""
 SAFETY_SECONDS = 0.06
@@ -219,23 +221,27 @@ class Engine:
         if search_limits.depth is None and search_limits.nodes is None and search_limits.time is None:
             search_limits = dataclasses.replace(search_limits, depth=64)  # "go infinite": until stopped
         position = self.position
+        started = time.perf_counter()
 
         def run() -> None:
+            limits = search_limits
+            if self.engine == "compiled" and not self._warm.is_set() and not self._compiling.is_set():
+                # Loading the kernel from disk takes well under a second and holds the
+                # interpreter lock in stretches: wait for it rather than race it.
+                budget = limits.time
+                self._warm.wait(LOAD_WAIT_SECONDS if budget is None else min(LOAD_WAIT_SECONDS, budget / 2))
+                if budget is not None:
+                    limits = dataclasses.replace(limits, time=max(0.001, budget - (time.perf_counter() - started)))
             if self.engine == "compiled" and not self._warm.is_set():
-                # the first run after installing: the python engine answers until the kernel
-                # is ready, without waiting for it
+                # the first run after installing: the python engine answers while another
+                # process compiles the kernel
                 on_done(
                     search(
-                        position,
-                        search_limits,
-                        engine="python",
-                        options=self.options,
-                        table=self.table,
-                        on_iteration=on_info,
+                        position, limits, engine="python", options=self.options, table=self.table, on_iteration=on_info
                     )
                 )
                 return
-            on_done(self.analyse(position, search_limits, on_info))
+            on_done(self.analyse(position, limits, on_info))
 
         self._worker = threading.Thread(target=run, name="search", daemon=True)
         self._worker.start()
