@@ -250,3 +250,29 @@ def test_analyze_draughts_and_checkers() -> None:
     assert shot["algorithm"] == "compiled" and shot["depth"] >= 6 and int(shot["score"]) > 100  # type: ignore[call-overload]
     checkers = run_json("analyze", "checkers", "--depth", "4", "--json")
     assert checkers["best_move"] in {"21-17", "22-18", "23-19", "24-20", "22-17", "23-18", "24-19"}
+
+
+def test_serve_refuses_what_it_cannot_serve_in_one_line(tmp_path: Path) -> None:
+    for arguments, message in [
+        (("serve", "--game", "nosuchgame"), "unknown game 'nosuchgame'"),
+        (("serve", "--book", str(tmp_path / "missing.sqlite")), "no book at"),
+        (("serve", "--host", "203.0.113.1", "--port", "0"), "cannot listen on 203.0.113.1:0"),
+    ]:
+        done = run(*arguments)
+        assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_serve_opened_to_other_machines_says_so() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "negamax", "serve", "--host", "0.0.0.0", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline().startswith("serving on http://0.0.0.0:")
+        assert "other machines can reach this server" in process.stderr.readline()
+    finally:
+        process.terminate()
+        process.wait(10)

@@ -41,7 +41,9 @@ def test_the_choice() -> None:
     chess = ChessGame().new_position("startpos")
     nim = NimGame().new_position("3,4")
     assert choose_engine(connect4, solving=True) == "compiled"
-    assert choose_engine(connect4, solving=False) == "python"  # the placement solver only solves
+    assert choose_engine(connect4, solving=False) == "compiled"  # Connect 4 has rules for the move-list kernel
+    tictactoe = TicTacToeGame().new_position()
+    assert choose_engine(tictactoe, solving=False) == "python"  # its placement solver only solves
     assert choose_engine(chess, solving=False) == "compiled"
     assert choose_engine(chess, solving=False, python_only="a trace") == "python"
     assert choose_engine(nim, solving=True) == "python"
@@ -53,7 +55,7 @@ def test_the_choice() -> None:
     [
         (lambda: solve(NimGame().new_position("3,4"), engine="compiled"), "no compiled engine to solve"),
         (
-            lambda: search(Connect4Game().new_position(), SearchLimits(depth=2), engine="compiled"),
+            lambda: search(TicTacToeGame().new_position(), SearchLimits(depth=2), engine="compiled"),
             "to search to a limit",
         ),
         (lambda: solve(TicTacToeGame().new_position(), engine="compiled", algorithm="mtdf"), "'mtdf' needs the python"),

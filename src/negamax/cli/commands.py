@@ -607,19 +607,39 @@ def run_compare(arguments: argparse.Namespace) -> int:
 
 
 def run_serve(arguments: argparse.Namespace) -> int:
-    from negamax.viz.server import serve
+    try:
+        from negamax.viz.web import server
+        from negamax.viz.web.app import create_app
+    except ModuleNotFoundError as error:
+        raise InvalidOptionError(
+            f"negamax serve needs the web extra ({error.name} is missing): pip install 'negamax[web]'"
+        ) from None
+    extra_games = tuple(dict.fromkeys(arguments.game or ()))
+    for name in extra_games:
+        get_game(name)  # an unknown or broken game fails here, in one line, not in the page
+    open_book = None
+    if arguments.book:
+        from negamax.parallel.book import Book
+
+        path = arguments.book
+        Book(path, get_game("connect4"), create=False).close()  # not a book: one line now, not a 500 later
+
+        def open_book(game: Game) -> Book:
+            return Book(path, game, create=False)
 
     try:
-        server = serve(arguments.host, arguments.port, engine=arguments.engine)
+        listening = server.bind(arguments.host, arguments.port)
     except OSError as error:
-        raise InvalidOptionError(f"cannot listen on {arguments.host}:{arguments.port}: {error.strerror}") from None
-    host, port = server.server_address[:2]
-    shown = host.decode() if isinstance(host, bytes) else host
-    print(f"serving on http://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
-    try:
-        threading.Event().wait()
-    finally:
-        server.shutdown()
+        reason = error.strerror or str(error)
+        raise InvalidOptionError(f"cannot listen on {arguments.host}:{arguments.port}: {reason}") from None
+    if server.open_to_others(arguments.host):
+        print(
+            f"warning: listening on {arguments.host}: other machines can reach this server and make it search",
+            file=sys.stderr,
+        )
+    app = create_app(arguments.engine, book=open_book, extra_games=extra_games)
+    print(f"serving on {server.address(listening)} (Ctrl-C to stop)", flush=True)
+    server.run(app, listening)
     return EXIT_OK
 
 

@@ -153,11 +153,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("--depth", "-d", type=int, help="search this many plies (default: to the end)")
 
-    serve = subcommands.add_parser("serve", help="play in a browser and watch the engine think")
+    serve = subcommands.add_parser(
+        "serve", help="play in a browser, watch the engine think, read its search (pip install 'negamax[web]')"
+    )
     serve.set_defaults(handler=commands.run_serve)
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only; 0.0.0.0: everyone)"
+    )
     serve.add_argument("--port", type=_port, default=8000, help="0-65535 (0: any free port; default 8000)")
     serve.add_argument("--engine", choices=("auto", "python"), default="auto", help="auto (the default) or python")
+    serve.add_argument(
+        "--game",
+        action="append",
+        metavar="NAME",
+        help="serve this game too (openspiel:NAME, module:Class, file.py:Class, a plug-in); repeatable",
+    )
+    serve.add_argument("--book", metavar="FILE", help="answer the solution mode from this book where it knows")
 
     batch = subcommands.add_parser(
         "batch", help="analyse or solve every position of a file on all cores or a Dask cluster (resumable)"

@@ -11,6 +11,8 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.score import INF, Bound, describe
 
 MoveT = TypeVar("MoveT", bound=Hashable)
+STOP_LATENCY = 0.02
+"""Seconds within which a compiled search notices that its stop event was set."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +47,17 @@ class SearchLimits:
         if self.stop is not None and self.stop.is_set():
             return True
         return self.time is not None and now - start >= self.time
+
+    def wait_before_next_look(self, start: float, now: float) -> float:
+        """How long a thread watching a compiled search for these limits may sleep before it
+        looks again: until the time is up, but at most ``STOP_LATENCY`` while a stop event
+        could be set (and a quarter of a second in any case, for Ctrl-C). Waking only then
+        keeps dozens of searches at once from competing for the interpreter lock with the
+        threads that serve them."""
+        wait = STOP_LATENCY if self.stop is not None else 0.25
+        if self.time is not None:
+            wait = min(wait, self.time - (now - start))
+        return max(wait, 0.0)
 
     def __repr__(self) -> str:
         shown = [

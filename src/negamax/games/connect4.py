@@ -21,7 +21,7 @@ follow Pons: positive when the side to move wins, ``22 - (stones the winner has 
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
@@ -131,6 +131,29 @@ class Connect4:
         """(spec, current, mask, moves) for the compiled solver (imports numba)."""
         return _compiled_spec(), self.current, self.mask, self.moves
 
+    def move_list_form(self) -> tuple[Any, Any]:
+        """(rules, state) for the compiled search to a depth or time (imports numba)."""
+        import numpy as np
+
+        from negamax.games.connect4_compiled import RULES
+
+        return RULES, np.array([self.current, self.mask, self.moves], dtype=np.int64)
+
+    def moves_from_codes(self, codes: Sequence[int]) -> list[int]:
+        """The compiled search's codes are the columns plus one."""
+        board = self.copy()
+        moves = []
+        for code in codes:
+            column = int(code) - 1
+            if not 0 <= column < WIDTH:
+                break
+            move = (board.mask + BOTTOM) & BOARD & COLUMN_MASKS[column]
+            if not move or board.is_terminal():
+                break
+            moves.append(move)
+            board.play(move)
+        return moves
+
     def safe_moves(self) -> list[int] | None:
         """Pons' non-losing moves, ordered by the number of winning cells they create."""
         current, mask, ply = self.current, self.mask, self.moves
@@ -171,6 +194,20 @@ def _first(pair: tuple[int, int]) -> int:
 def column_of(move: int) -> int:
     """The column (0-6) of a move's cell."""
     return (move.bit_length() - 1) // STRIDE
+
+
+def cell_rows(position: Connect4) -> list[list[str]]:
+    """The board's rows from the top down: "X" for the first player's discs, "O" for the
+    second's, "" for an empty cell."""
+    first = position.current if position.moves % 2 == 0 else position.current ^ position.mask
+    rows = []
+    for row in range(HEIGHT - 1, -1, -1):
+        cells = []
+        for column in range(WIDTH):
+            bit = 1 << (column * STRIDE + row)
+            cells.append("" if not position.mask & bit else "X" if first & bit else "O")
+        rows.append(cells)
+    return rows
 
 
 class Connect4Game(BaseGame):
@@ -256,14 +293,7 @@ class Connect4Game(BaseGame):
 
     def render(self, position: Position[Any]) -> str:
         assert isinstance(position, Connect4)
-        first = position.current if position.moves % 2 == 0 else position.current ^ position.mask
-        rows = []
-        for row in range(HEIGHT - 1, -1, -1):
-            cells = []
-            for column in range(WIDTH):
-                bit = 1 << (column * STRIDE + row)
-                cells.append("." if not position.mask & bit else "X" if first & bit else "O")
-            rows.append(" ".join(cells))
+        rows = [" ".join(cell or "." for cell in cells) for cells in cell_rows(position)]
         rows.append(" ".join(str(column + 1) for column in range(WIDTH)))
         return "\n".join(rows)
 

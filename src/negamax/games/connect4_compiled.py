@@ -1,4 +1,5 @@
-"""Connect 4's compiled primitives for the compiled search kernel (imports numba).
+"""Connect 4's compiled forms (imports numba): the primitives of the solver's kernel, and
+the rules of the compiled search to a depth or time.
 
 The rules are ``connect4_board``'s, compiled from the same source as the pure-Python
 game's.
@@ -13,8 +14,10 @@ from numba import njit
 
 from negamax.core import compiled
 from negamax.core.compiled import implements
+from negamax.core.score import DRAW, ONGOING, WIN
 from negamax.games import connect4_board
-from negamax.games.connect4_board import BOARD, BOTTOM, CELLS, CENTRE_FIRST, COLUMN_MASKS
+from negamax.games.compiled_game import GameRules
+from negamax.games.connect4_board import BOARD, BOTTOM, CELLS, CENTRE_FIRST, COLUMN_MASKS, STRIDE, WIDTH
 
 
 class Connect4Spec(NamedTuple):
@@ -61,3 +64,91 @@ def _cell_count(spec: Any) -> Any:
 def _position_key(spec: Any, current: Any, mask: Any) -> Any:
     key = current + mask
     return min(key, board_mirror(key))
+
+
+# -- the rules for the compiled search to a depth or time (the move-list kernel) ----------
+# The solver above only proves values; an engine that must answer in a second searches to
+# a horizon and evaluates there, with the evaluation of the pure-Python game. A move is a
+# column (0-6); the state is (current, mask, plies) as in ``Connect4``.
+
+CURRENT, MASK, PLIES = 0, 1, 2
+STATE_SIZE = 3
+COLUMNS64 = np.array(COLUMN_MASKS, dtype=np.int64)
+BOTTOM_BITS = np.array([1 << (column * STRIDE) for column in range(WIDTH)], dtype=np.int64)
+ORDER = np.array(CENTRE_FIRST, dtype=np.int64)
+board_has_four = njit(cache=True, inline="always")(connect4_board.has_four)
+
+
+def rules_start(state: Any) -> None:
+    return None  # the empty board is all zeros
+
+
+def rules_legal_moves(state: Any, moves: Any) -> int:
+    playable = (state[MASK] + BOTTOM64) & BOARD64
+    count = 0
+    for column in ORDER:
+        if playable & COLUMNS64[column]:
+            moves[count] = column
+            count += 1
+    return count
+
+
+def rules_play(state: Any, move: int) -> None:
+    mask = state[MASK]
+    state[CURRENT] ^= mask
+    state[MASK] = mask | ((mask + BOTTOM64) & COLUMNS64[move])
+    state[PLIES] += 1
+
+
+def rules_undo(state: Any, move: int) -> None:
+    top = ((state[MASK] & COLUMNS64[move]) + BOTTOM_BITS[move]) >> 1  # the column's highest stone
+    state[MASK] ^= top
+    state[CURRENT] ^= state[MASK]
+    state[PLIES] -= 1
+
+
+def rules_outcome(state: Any) -> int:
+    if board_has_four(state[CURRENT] ^ state[MASK]):
+        return -WIN
+    return DRAW if state[PLIES] == CELLS else ONGOING
+
+
+def rules_evaluate(state: Any) -> int:
+    free = BOARD64 ^ state[MASK]
+    mine = board_winning_cells(state[CURRENT], 0) & free
+    theirs = board_winning_cells(state[CURRENT] ^ state[MASK], 0) & free
+    return int(bit_count(mine) - bit_count(theirs))
+
+
+def rules_key(state: Any) -> int:
+    return int(state[CURRENT] + state[MASK])
+
+
+def rules_canonical_key(state: Any) -> int:
+    key = state[CURRENT] + state[MASK]
+    return int(min(key, board_mirror(key)))
+
+
+def bit_count(bits: int) -> int:
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+RULES = GameRules(
+    "connect4",
+    STATE_SIZE,
+    WIDTH,
+    {
+        "start": rules_start,
+        "legal_moves": rules_legal_moves,
+        "play": rules_play,
+        "undo": rules_undo,
+        "outcome": rules_outcome,
+        "evaluate": rules_evaluate,
+        "key": rules_key,
+        "canonical_key": rules_canonical_key,
+    },
+)

@@ -39,7 +39,6 @@ from negamax.search.windows import (
 
 NO_LIMIT = 1 << 62
 ENTRY_BYTES = 16
-WATCH_SECONDS = 0.002
 DEEPEST = kernel.MAX_PLY - 8
 """Iterations stop here: the deepest lines need room for extensions and quiescence."""
 
@@ -268,7 +267,7 @@ class CompiledSearcher:
         work, done = self.work, threading.Event()
 
         def watch() -> None:
-            while not done.wait(WATCH_SECONDS):
+            while not done.wait(limits.wait_before_next_look(start, time.perf_counter())):
                 if limits.reached(start, time.perf_counter()):
                     work[kernel.W_STOP] = 1
                     return

@@ -39,7 +39,6 @@ HELPERS_AFTER_NODES = 50_000
 """With several threads, helpers join a solve once the main worker has searched this many
 nodes alone (a few tens of milliseconds): smaller solves do not pay for threads."""
 PROGRESS_SECONDS = 0.25
-WATCH_SECONDS = 0.02
 
 OnIteration = Callable[[SearchResult[Any]], None]
 
@@ -317,7 +316,8 @@ class CompiledSolver:
         worker.start()
         try:
             while worker.is_alive():
-                worker.join(WATCH_SECONDS)
+                wait = limits.wait_before_next_look(start, time.perf_counter())
+                worker.join(min(wait, PROGRESS_SECONDS))
                 now = time.perf_counter()
                 if limits.reached(start, now):  # measured from the solve's start, across its phases
                     self._user_stopped = True

@@ -1,0 +1,106 @@
+"""The web server under abuse and under load, as ``negamax serve`` runs (a process of its
+own): how fast each bad request of issue 16's list is refused and with what, the
+server's peak memory through them, then 50 engine moves of 1 s asked at once: how long
+each waited in all, per game, how much search time each was granted, and the peak memory
+after. (No peer serves these games over HTTP; the reference is the time each request
+asked for.)
+
+    python benchmarks/web_load.py
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.viz.test_web_fuzz import WHY_LIST, Server, post
+
+GAMES = [
+    {"game": "chess", "moves": ["e2e4"]},
+    {"game": "draughts"},
+    {"game": "connect4", "moves": ["4"]},
+    {"game": "tictactoe"},
+    {"game": "nim", "start": "7,9,11,13"},
+]
+SECONDS = 1.0
+
+
+def start() -> Server:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "negamax", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None
+    address = process.stdout.readline().split("http://", 1)[1].split("/", 1)[0]
+    host, port = address.rsplit(":", 1)
+    server = Server(host, int(port), process)
+    # the first search of each game waits for its kernel to load
+    for game in GAMES:
+        think(server, game, 0.1)
+    return server
+
+
+def think(server: Server, game: dict[str, object], seconds: float) -> tuple[str, float, float]:
+    body = json.dumps({**game, "seconds": seconds}).encode()
+    started = time.monotonic()
+    with socket.create_connection((server.host, server.port), timeout=60) as connection:
+        connection.sendall(post("/api/think", body))
+        received = b""
+        while b"event: done" not in received:
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    elapsed = time.monotonic() - started
+    granted = 0.0
+    for line in received.decode(errors="replace").splitlines():
+        if line.startswith("data: ") and '"granted"' in line:  # the done event
+            granted = json.loads(line[6:])["granted"]
+    return str(game["game"]), elapsed, granted
+
+
+def main() -> None:
+    server = start()
+    print(f"{'bad request':<36}{'status':>7}{'seconds':>9}")
+    for name, raw in WHY_LIST.items():
+        status, seconds = server.exchange(raw)
+        print(f"{name:<36}{status:>7}{seconds:>9.3f}")
+    print(f"peak memory through them: {server.peak_memory_kb() / 1024:.0f} MB")
+
+    results: list[tuple[str, float, float]] = []
+    threads = [
+        threading.Thread(target=lambda index=index: results.append(think(server, GAMES[index % len(GAMES)], SECONDS)))
+        for index in range(50)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    by_game: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for game, elapsed, granted in results:
+        by_game[game].append((elapsed, granted))
+    print(f"\n50 engine moves of {SECONDS:g} s at once")
+    print(f"{'game':<12}{'answered':>9}{'median s':>10}{'slowest s':>10}{'granted s (median)':>20}")
+    for game, rows in by_game.items():
+        waits = [elapsed for elapsed, _ in rows]
+        granted = [granted for _, granted in rows]
+        print(
+            f"{game:<12}{len(rows):>9}{statistics.median(waits):>10.2f}{max(waits):>10.2f}{statistics.median(granted):>20.3f}"
+        )
+    slowest = max(elapsed for _, elapsed, _ in results)
+    print(f"slowest answer {slowest:.2f} s for {SECONDS:g} s asked (cap + {slowest - SECONDS:.2f} s)")
+    print(f"peak memory after them: {server.peak_memory_kb() / 1024:.0f} MB")
+    server.process.terminate()
+    server.process.wait(10)
+
+
+if __name__ == "__main__":
+    main()

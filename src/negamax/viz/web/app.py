@@ -1,0 +1,303 @@
+"""The web app's routes (FastAPI). The server keeps no game: every request names the game,
+the start position and the moves played, and the server replays them before it answers,
+so a page can be reloaded, shared as a URL, or served by another process.
+
+* ``GET /``: the page; ``GET /static/...``: its scripts and style;
+* ``GET /api/games``: the games served;
+* ``POST /api/state``: the board, the legal moves and the result after the moves;
+* ``POST /api/think``: the engine's search, streamed as Server-Sent Events (``iteration``
+  events, then ``done`` or ``error``);
+* ``POST /api/solution``: every legal move's exact value (Connect 4's solution mode);
+* ``POST /api/trace``: the search tree, node by node.
+
+Every input has a size limit, every search a time and node cap, and a search stops when
+its page goes away. A bad request gets a 4xx and ``{"error": "one line"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from negamax.core.errors import NegamaxError, UnknownGameError
+from negamax.core.game import Position
+from negamax.core.rules import Game
+from negamax.games import get_game
+from negamax.search.trace import TraceLimitExceeded
+from negamax.viz.web import boards
+from negamax.viz.web.guard import RequestGuard
+from negamax.viz.web.scheduler import MAX_SEARCHES, Busy
+from negamax.viz.web.searches import (
+    MAX_SECONDS,
+    MAX_TRACE_DEPTH,
+    SOLUTION_SECONDS,
+    TRACE_MAX_NODES,
+    TRACE_SECONDS,
+    OpenBook,
+    Searches,
+)
+
+BUILT_IN_GAMES = ("connect4", "chess", "draughts", "tictactoe", "nim", "checkers")
+MAX_START = 2_000
+"""The longest start position (a FEN followed by some moves fits)."""
+MAX_MOVES = 1_000
+MAX_MOVE_TEXT = 64
+MAX_NIM_HEAPS = 20
+MAX_NIM_HEAP = 100
+TRACE_ALGORITHMS = ("alphabeta-tt", "alphabeta", "pvs", "negamax")
+HEARTBEAT_SECONDS = 0.5
+"""How often a stream that has nothing new says so, which is how a search finds out that
+its page went away even while no iteration completes."""
+
+log = logging.getLogger("negamax.web")
+
+MoveText = Annotated[str, Field(max_length=MAX_MOVE_TEXT)]
+
+
+class BadRequest(NegamaxError, ValueError):
+    """A request the server refuses (answered with 400 and the message)."""
+
+
+class PositionRequest(BaseModel):
+    """A position: the game, where it starts, and the moves played since."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=200)
+    start: str = Field("", max_length=MAX_START)
+    moves: list[MoveText] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+class StateRequest(PositionRequest):
+    flipped: bool = False
+
+
+class ThinkRequest(PositionRequest):
+    seconds: float = Field(1.0, gt=0, le=MAX_SECONDS)
+
+
+class TraceRequest(PositionRequest):
+    max_nodes: int = Field(1_000, ge=10, le=TRACE_MAX_NODES)
+    depth: int | None = Field(None, ge=1, le=MAX_TRACE_DEPTH)
+    algorithm: Literal["alphabeta-tt", "alphabeta", "pvs", "negamax"] = "alphabeta-tt"
+
+
+def create_app(
+    engine: str = "auto",
+    book: OpenBook | None = None,
+    extra_games: tuple[str, ...] = (),
+    max_searches: int = MAX_SEARCHES,
+    prepare: bool = True,
+) -> Any:
+    """The app, ready for uvicorn: the built-in games and ``extra_games`` (any name
+    ``get_game`` takes), searched on ``engine`` (``auto`` or ``python``), Connect 4's
+    solution also answered from the book ``book(game)`` opens, when given. With ``prepare``, the
+    compiled kernels load (or compile, in another process) in the background from the
+    start; searches run on the pure-Python engine until they are ready."""
+    games: dict[str, Game] = {}
+    for name in (*BUILT_IN_GAMES, *extra_games):
+        try:
+            games[name] = get_game(name)
+        except ModuleNotFoundError:
+            continue  # a built-in game whose optional package is missing (py-draughts)
+    searches = Searches(engine=engine, book=book, max_searches=max_searches)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if prepare:
+            for game in games.values():
+                searches.prepare(game)
+        yield
+        searches.close()
+
+    app = FastAPI(title="negamax", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+    app.state.searches = searches
+    static = resources.files("negamax.viz.web") / "static"
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(400, _validation_message(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        return _error(error.status_code, str(error.detail))
+
+    @app.exception_handler(NegamaxError)
+    async def refused(_: Request, error: NegamaxError) -> JSONResponse:
+        return _error(429 if isinstance(error, Busy) else 400, str(error))
+
+    @app.get("/", response_class=HTMLResponse)
+    async def page() -> HTMLResponse:
+        return HTMLResponse((static / "index.html").read_text(encoding="utf-8"), headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        return [
+            {
+                "name": name,
+                "description": game.description,
+                "position_help": game.position_help,
+                "kind": boards.kind_of(game),
+                "solvable": game.solvable,
+            }
+            for name, game in games.items()
+        ]
+
+    def replay(request: PositionRequest, played: list[str] | None = None) -> tuple[Game, Position[Any]]:
+        """The position the request names (``played``: filled with its moves as shown)."""
+        game = games.get(request.game)
+        if game is None:
+            raise UnknownGameError(f"this server does not serve {request.game!r}; it serves {', '.join(games)}")
+        position = game.new_position(request.start or None)
+        _check_size(game, position)
+        for number, text in enumerate(request.moves, start=1):
+            if position.is_terminal():
+                raise BadRequest(f"move {number} ({text}) comes after the end of the game")
+            try:
+                move = game.parse_move(position, text)
+            except NegamaxError as error:
+                raise BadRequest(f"move {number} ({text}): {error}") from None
+            if played is not None:
+                played.append(boards.shown_move(game, position, move))
+            position.play(move)
+        return game, position
+
+    @app.post("/api/state")
+    async def state(request: StateRequest) -> dict[str, Any]:
+        played: list[str] = []
+        game, position = replay(request, played)
+        return boards.state(game, position, request.flipped, played)
+
+    @app.post("/api/think")
+    async def think(request: ThinkRequest, http: Request) -> StreamingResponse:
+        game, position = replay(request)
+        if position.is_terminal():
+            raise BadRequest("the game is over")
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        stop = threading.Event()
+
+        def put(event: str, data: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(events.put_nowait, (event, data))
+
+        def run(granted: float) -> None:
+            try:
+                done = searches.think(game, position, granted, stop, lambda item: put("iteration", item))
+                put("done", {**done, "granted": round(granted, 3)})
+            except NegamaxError as error:
+                put("error", {"error": str(error)})
+            except Exception:
+                log.exception("a search failed")
+                put("error", {"error": "the search failed (a bug: the server's log says more)"})
+
+        searches.scheduler.submit(run, request.seconds)  # Busy (429) before the stream starts
+
+        async def stream() -> AsyncIterator[str]:
+            watcher = asyncio.create_task(_watch_disconnect(http, stop))
+            try:
+                while True:
+                    try:
+                        event, data = await asyncio.wait_for(events.get(), HEARTBEAT_SECONDS)
+                    except TimeoutError:
+                        yield ": thinking\n\n"
+                        continue
+                    yield f"event: {event}\ndata: {json.dumps(data)}\n\n"
+                    if event != "iteration":
+                        return
+            finally:
+                stop.set()  # the stream ended or the page went away: stop thinking
+                watcher.cancel()
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    @app.post("/api/solution")
+    async def solution(request: PositionRequest, http: Request) -> dict[str, Any]:
+        game, position = replay(request)
+        if position.is_terminal():
+            raise BadRequest("the game is over")
+        if not game.solvable:
+            raise BadRequest(f"{game.name} cannot be solved exactly here; ask the engine to think instead")
+        stop = threading.Event()
+        work = searches.scheduler.submit(
+            lambda granted: searches.solution(game, position, granted, stop), SOLUTION_SECONDS
+        )
+        scores = await _run(http, stop, work)
+        return {"moves": scores, "seconds": SOLUTION_SECONDS}
+
+    @app.post("/api/trace")
+    async def trace(request: TraceRequest, http: Request) -> dict[str, Any]:
+        game, position = replay(request)
+        if position.is_terminal():
+            raise BadRequest("the game is over")
+        stop = threading.Event()
+        work = searches.scheduler.submit(
+            lambda granted: searches.trace(
+                game, position, request.max_nodes, request.depth, request.algorithm, granted, stop
+            ),
+            TRACE_SECONDS,
+        )
+        try:
+            tree: dict[str, Any] = await _run(http, stop, work)
+        except TraceLimitExceeded as error:
+            raise BadRequest(str(error)) from None
+        tree["limits"] = {"max_nodes": request.max_nodes, "seconds": TRACE_SECONDS}
+        return tree
+
+    return RequestGuard(app)
+
+
+def _check_size(game: Game, position: Position[Any]) -> None:
+    """The web app's own limits on positions, tighter than the library's where a page
+    could not show the position anyway."""
+    if boards.kind_of(game) == "nim":
+        heaps = list(getattr(position, "heaps", []))
+        if len(heaps) > MAX_NIM_HEAPS or any(size > MAX_NIM_HEAP for size in heaps):
+            raise BadRequest(f"nim here has at most {MAX_NIM_HEAPS} heaps of at most {MAX_NIM_HEAP} objects")
+
+
+async def _run(http: Request, stop: threading.Event, work: Any) -> Any:
+    """The result of a search thread, which is told to stop when the page goes away."""
+    watcher = asyncio.create_task(_watch_disconnect(http, stop))
+    try:
+        return await asyncio.wrap_future(work)
+    finally:
+        stop.set()
+        watcher.cancel()
+
+
+async def _watch_disconnect(http: Request, stop: threading.Event) -> None:
+    """Set ``stop`` when the client goes away (the body has been read by then)."""
+    while True:
+        message = await http.receive()
+        if message["type"] == "http.disconnect":
+            stop.set()
+            return
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    problems = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+        message = str(item.get("msg", "invalid"))
+        if item.get("type") == "json_invalid":
+            problems.append("the body must be JSON")
+        else:
+            problems.append(f"{where}: {message}" if where else message)
+    return "; ".join(problems) or "invalid request"
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message.splitlines()[0] if message else "error"}, status_code=status)

@@ -1,0 +1,148 @@
+"""What a position looks like to the page: a board view per kind of game, the legal moves
+as text, and how the game stands.
+
+The page draws each kind itself (``static/boards.js``): tic-tac-toe, Nim, Connect 4,
+draughts (10x10 and 8x8) and chess (python-chess draws that one: its SVG, with the last
+move and a check marked). Any other game, a user's or OpenSpiel's, is shown as its text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from negamax.core.game import Position
+from negamax.core.rules import Game
+from negamax.core.score import WIN_THRESHOLD
+
+MAX_MOVES_SHOWN = 400
+"""The most legal moves a state lists (the rest are still legal; the page says so)."""
+
+
+def kind_of(game: Game) -> str:
+    """The board the page draws for ``game``."""
+    if game.name in ("tictactoe", "nim", "connect4", "chess"):
+        return game.name
+    if game.name in ("draughts", "checkers", "russian", "brazilian", "frisian"):
+        return "draughts"
+    return "text"
+
+
+PLAYERS = {
+    "chess": ("white", "black"),
+    "draughts": ("white", "black"),
+    "connect4": ("red", "yellow"),
+    "tictactoe": ("X", "O"),
+}
+"""How the page names the two sides (others: first and second player)."""
+
+
+def players(game: Game) -> tuple[str, str]:
+    return PLAYERS.get(kind_of(game), ("first player", "second player"))
+
+
+def outcome(game: Game, position: Position[Any]) -> str | None:
+    """``'white wins'``, ``'draw'``..., or None while the game goes on."""
+    if not position.is_terminal():
+        return None
+    value = position.terminal_value()
+    mover, other = position.player(), 1 - position.player()
+    names = players(game)
+    if value <= -WIN_THRESHOLD:
+        return f"{names[other]} wins"
+    if value >= WIN_THRESHOLD:
+        return f"{names[mover]} wins"
+    return "draw" if value == 0 else f"game over: {value} for the {names[mover]}"
+
+
+def state(
+    game: Game, position: Position[Any], flipped: bool = False, played: list[str] | None = None
+) -> dict[str, Any]:
+    """Everything the page needs to draw ``position`` and let the user move; ``played``:
+    the moves that led there, as a player reads them."""
+    over = position.is_terminal()
+    legal = [] if over else list(position.legal_moves())
+    view = {"kind": kind_of(game), **_view(game, position, flipped)}
+    return {
+        "view": view,
+        "moves": [game.move_text(position, move) for move in legal[:MAX_MOVES_SHOWN]],
+        "more_moves": max(0, len(legal) - MAX_MOVES_SHOWN),
+        "turn": position.player(),
+        "players": players(game),
+        "played": played or [],
+        "result": outcome(game, position),
+        "position": game.position_text(position),
+    }
+
+
+def shown_move(game: Game, position: Position[Any], move: Any) -> str:
+    """A legal move of ``position`` as a player reads it: chess in SAN (as lichess writes
+    lines and scores sheets), other games as they write their moves."""
+    if kind_of(game) == "chess":
+        from negamax.games.chess import ChessPosition
+
+        assert isinstance(position, ChessPosition)
+        return str(position.board.san(move))
+    return game.move_text(position, move)
+
+
+def _view(game: Game, position: Position[Any], flipped: bool) -> dict[str, Any]:
+    kind = kind_of(game)
+    if kind == "tictactoe":
+        from negamax.games.tictactoe import TicTacToe
+
+        assert isinstance(position, TicTacToe)
+        crosses, noughts = position.crosses, position.noughts
+        return {"cells": ["X" if crosses >> cell & 1 else "O" if noughts >> cell & 1 else "" for cell in range(9)]}
+    if kind == "nim":
+        from negamax.games.nim import Nim
+
+        assert isinstance(position, Nim)
+        return {"heaps": list(position.heaps)}
+    if kind == "connect4":
+        return _connect4(position)
+    if kind == "chess":
+        return _chess(position, flipped)
+    if kind == "draughts":
+        return _draughts(position)
+    return {"text": game.render(position)}
+
+
+def _connect4(position: Any) -> dict[str, Any]:
+    from negamax.games.connect4 import cell_rows
+    from negamax.games.connect4_board import HEIGHT, WIDTH
+
+    return {"rows": cell_rows(position), "width": WIDTH, "height": HEIGHT}
+
+
+def _chess(position: Any, flipped: bool) -> dict[str, Any]:
+    import chess
+    import chess.svg
+
+    board = position.board
+    last = board.peek() if board.move_stack else None
+    check = board.king(board.turn) if board.is_check() else None
+    svg = chess.svg.board(board, flipped=flipped, lastmove=last, check=check, coordinates=True)
+    return {
+        "svg": svg,
+        "fen": board.fen(),
+        "flipped": flipped,
+        "last_move": last.uci() if last is not None else None,
+        "check": chess.square_name(check) if check is not None else None,
+    }
+
+
+def _draughts(position: Any) -> dict[str, Any]:
+    board = position.board
+    squares = board.SQUARES_COUNT
+    pieces = {}
+    for square in range(squares):
+        bit = 1 << square
+        if board.white_men & bit:
+            pieces[square + 1] = "w"
+        elif board.white_kings & bit:
+            pieces[square + 1] = "W"
+        elif board.black_men & bit:
+            pieces[square + 1] = "b"
+        elif board.black_kings & bit:
+            pieces[square + 1] = "B"
+    return {"size": int((2 * squares) ** 0.5), "pieces": pieces}

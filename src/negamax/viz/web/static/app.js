@@ -1,0 +1,297 @@
+// The page: a game is its name, a start position and the moves played; the server replays
+// them for every answer, so the URL alone is enough to share a position.
+import { drawBoard } from "/static/boards.js";
+import { TreeView } from "/static/tree.js";
+
+const $ = (id) => document.getElementById(id);
+const game = { name: "connect4", start: "", moves: [], byEngine: [], flipped: false };
+let games = new Map();
+let state = null;          // the server's answer for the current position
+let generation = 0;        // bumped on every change of position: late answers are dropped
+let thinking = null;       // { controller, playing } while the engine searches
+let solving = null;        // the AbortController of the solution being asked for
+let solution = null;       // move text -> { score, text } for the current position
+let dropped = null;        // the Connect 4 column of the last move, to animate its disc
+
+const position = () => ({ game: game.name, start: game.start, moves: game.moves });
+
+async function post(path, body, signal) {
+  const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+function showError(message) {
+  $("error").hidden = !message;
+  $("error").textContent = message || "";
+}
+
+// -- the position ---------------------------------------------------------------------------
+
+async function load({ askSolution = true } = {}) {
+  const mine = ++generation;
+  stopThinking();
+  if (solving) solving.abort();
+  solution = null;
+  writeUrl();
+  try {
+    const answer = await post("/api/state", { ...position(), flipped: game.flipped });
+    if (mine !== generation) return;
+    state = answer;
+    showError(null);
+  } catch (error) {
+    if (mine !== generation) return;
+    state = null;  // a bad position leaves no board to play on
+    showError(error.message);
+  }
+  render();
+  if (state && askSolution && $("solution").checked && !state.result) askForSolution(mine);
+}
+
+function render() {
+  const board = $("board");
+  const playable = state !== null && !state.result;
+  board.classList.toggle("disabled", state === null);
+  for (const id of ["undo", "go", "analyse", "trace", "flip"]) $(id).disabled = state === null;
+  $("undo").disabled ||= game.moves.length === 0;
+  $("go").disabled ||= !playable;
+  $("analyse").disabled ||= !playable;
+  $("trace").disabled ||= !playable;
+  if (state === null) {
+    $("solution-note").hidden = true;
+    board.replaceChildren();
+    $("moves").replaceChildren();
+    $("result").textContent = "";
+    $("history").replaceChildren();
+    return;
+  }
+  drawBoard(board, state, {
+    play,
+    hints: $("hints").checked,
+    flipped: game.flipped,
+    solution: $("solution").checked ? solution || new Map() : null,
+    animate: dropped,
+    choosePromotion,
+  });
+  dropped = null;
+  $("solution-note").hidden = !($("solution").checked && state.view.kind === "connect4");
+  $("result").textContent = state.result || "";
+  const buttons = state.moves.map((text) => {
+    const button = document.createElement("button");
+    button.className = "move";
+    const known = solution && solution.get(text);
+    button.textContent = known && known.text ? `${text} (${known.text})` : text;
+    button.addEventListener("click", () => play(text));
+    return button;
+  });
+  if (state.more_moves) buttons.push(Object.assign(document.createElement("span"), { textContent: `and ${state.more_moves} more` }));
+  $("moves").replaceChildren(...buttons);
+  $("history").replaceChildren(...state.played.map((text, index) => Object.assign(document.createElement("li"), { textContent: text + (game.byEngine[index] ? " (engine)" : "") })));
+}
+
+async function play(text, byEngine = false) {
+  if (!state || state.result || (thinking && thinking.playing && !byEngine)) return;
+  if (state.view.kind === "connect4") dropped = text;
+  game.moves.push(text);
+  game.byEngine.push(byEngine);
+  const reply = !byEngine && $("autoplay").checked;
+  await load({ askSolution: !reply });
+  if (reply && state && !state.result) think(true);
+}
+
+function choosePromotion(choose) {
+  const box = $("promotion");
+  box.hidden = false;
+  for (const button of box.querySelectorAll("button")) {
+    button.onclick = () => { box.hidden = true; choose(button.dataset.piece); };
+  }
+}
+
+// -- the engine ------------------------------------------------------------------------------
+
+function stopThinking() {
+  if (thinking) thinking.controller.abort();
+  thinking = null;
+  $("board").classList.remove("busy");
+}
+
+async function think(playing) {
+  stopThinking();
+  const mine = generation, controller = new AbortController();
+  thinking = { controller, playing };
+  $("score").textContent = "thinking…";
+  let finished = null;
+  try {
+    const response = await fetch("/api/think", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ ...position(), seconds: Number($("seconds").value) }),
+      signal: controller.signal,
+    });
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}));
+      throw new Error(data.error || `the server answered ${response.status}`);
+    }
+    const reader = response.body.getReader(), decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const name = /^event: (.*)$/m.exec(block), data = /^data: (.*)$/m.exec(block);
+        if (!name || !data || mine !== generation) continue;
+        const item = JSON.parse(data[1]);
+        if (name[1] === "error") throw new Error(item.error);
+        showSearch(item);
+        if (name[1] === "done") finished = item;
+      }
+    }
+  } catch (error) {
+    if (error.name !== "AbortError" && mine === generation) showError(error.message);
+  } finally {
+    if (thinking && thinking.controller === controller) thinking = null;
+  }
+  if (playing && finished && finished.best && mine === generation) play(finished.best, true);
+}
+
+function showSearch(item) {
+  const score = $("score");
+  score.textContent = state ? `${item.score_text} for ${state.players[state.turn]}` : item.score_text;
+  score.className = /^win/.test(item.score_text) ? "win" : /^loss/.test(item.score_text) ? "loss" : "";
+  const rate = item.nps >= 1e6 ? `${(item.nps / 1e6).toFixed(1)} M` : `${Math.round(item.nps / 1e3)} k`;
+  const reach = item.solved ? "solved to the end" : `depth ${item.depth}`;
+  const engine = item.algorithm === "compiled" ? "compiled" : "pure Python";
+  $("stats").textContent = `${reach} · ${item.nodes.toLocaleString()} nodes · ${rate} nodes/s · ${item.seconds} s · ${engine}`;
+  $("pv").textContent = item.line.join(" ");
+  $("evalfill").style.height = `${((1 + item.advantage) / 2) * 100}%`;
+}
+
+function clearSearch() {
+  $("score").textContent = "";
+  $("score").className = "";
+  $("stats").textContent = "";
+  $("pv").textContent = "";
+  $("evalfill").style.height = "50%";
+}
+
+async function askForSolution(mine) {
+  const controller = new AbortController();
+  solving = controller;
+  try {
+    const answer = await post("/api/solution", position(), controller.signal);
+    if (mine !== generation) return;
+    solution = new Map(answer.moves.map((item) => [item.move, item]));
+    render();
+  } catch (error) {
+    if (error.name !== "AbortError" && mine === generation) showError(error.message);
+  }
+}
+
+// -- the search tree -------------------------------------------------------------------------
+
+const previews = new Map();
+let traced = null;  // the position the tree shown was traced from
+const tree = new TreeView($("tree"), $("node-info"), {
+  preview: async (moves, into) => {
+    const body = { ...traced, moves: [...traced.moves, ...moves] };
+    const key = JSON.stringify(body);
+    try {
+      if (!previews.has(key)) previews.set(key, await post("/api/state", body));
+      drawBoard(into, previews.get(key), { play: () => {}, hints: false, flipped: game.flipped, solution: null });
+    } catch (error) {
+      into.textContent = error.message;
+    }
+  },
+});
+
+async function trace() {
+  const body = {
+    ...position(),
+    moves: [...game.moves],
+    max_nodes: Number($("trace-nodes").value),
+    algorithm: $("trace-algorithm").value,
+  };
+  if ($("trace-depth").value) body.depth = Number($("trace-depth").value);
+  $("tree-note").textContent = "tracing…";
+  try {
+    const answer = await post("/api/trace", body);
+    traced = { game: body.game, start: body.start, moves: body.moves };
+    tree.show(answer);
+    const parts = [`value ${answer.value}`, `${answer.nodes.length.toLocaleString()} nodes`, `${answer.seconds} s`];
+    $("tree-note").textContent = (answer.note ? answer.note + "; " : "") + parts.join(", ");
+  } catch (error) {
+    $("tree-note").textContent = error.message;
+  }
+}
+
+// -- the URL: the game, its start and its moves ---------------------------------------------
+
+function writeUrl() {
+  const encode = encodeURIComponent;
+  const hash = `#game=${encode(game.name)}&start=${encode(game.start)}&moves=${game.moves.map(encode).join(",")}`;
+  history.replaceState(null, "", hash);
+  $("share").href = location.href;
+}
+
+function readUrl() {
+  const fields = new Map(location.hash.slice(1).split("&").map((part) => {
+    const at = part.indexOf("=");
+    return at < 0 ? [part, ""] : [part.slice(0, at), part.slice(at + 1)];
+  }));
+  if (fields.has("game") && games.has(decodeURIComponent(fields.get("game")))) game.name = decodeURIComponent(fields.get("game"));
+  game.start = decodeURIComponent(fields.get("start") || "");
+  game.moves = (fields.get("moves") || "").split(",").filter(Boolean).map(decodeURIComponent);
+  game.byEngine = game.moves.map(() => false);
+}
+
+function chooseGame(name) {
+  game.name = name;
+  const chosen = games.get(name);
+  $("game").value = name;
+  $("start").value = game.start;
+  $("start").placeholder = chosen.position_help;
+  $("solution-toggle").hidden = !chosen.solvable;
+  $("legal").open = chosen.kind === "text";
+}
+
+// -- wiring ----------------------------------------------------------------------------------
+
+async function main() {
+  const response = await fetch("/api/games");
+  for (const item of await response.json()) games.set(item.name, item);
+  $("game").replaceChildren(...[...games.values()].map((item) => Object.assign(document.createElement("option"), { value: item.name, textContent: item.name, title: item.description })));
+  for (let depth = 1; depth <= 12; depth++) $("trace-depth").appendChild(Object.assign(document.createElement("option"), { value: depth, textContent: depth }));
+  readUrl();
+  chooseGame(game.name);
+
+  const restart = (start) => { game.start = start; game.moves = []; game.byEngine = []; $("start").value = start; clearSearch(); load(); };
+  $("game").addEventListener("change", () => { chooseGame($("game").value); restart(""); });
+  $("new").addEventListener("click", () => restart(""));
+  $("start-form").addEventListener("submit", (event) => { event.preventDefault(); restart($("start").value.trim()); });
+  $("undo").addEventListener("click", () => {
+    clearSearch();
+    while (game.moves.length && game.byEngine[game.byEngine.length - 1]) { game.moves.pop(); game.byEngine.pop(); }
+    game.moves.pop();
+    game.byEngine.pop();
+    load();
+  });
+  $("flip").addEventListener("click", () => { game.flipped = !game.flipped; load(); });
+  $("go").addEventListener("click", () => think(true));
+  $("analyse").addEventListener("click", () => think(false));
+  $("hints").addEventListener("change", render);
+  $("solution").addEventListener("change", () => load());
+  $("trace").addEventListener("click", trace);
+  $("zoom-in").addEventListener("click", () => tree.zoom(1.25));
+  $("zoom-out").addEventListener("click", () => tree.zoom(0.8));
+  $("fit").addEventListener("click", () => tree.fit());
+  $("centre").addEventListener("click", () => tree.centre());
+  window.addEventListener("hashchange", () => { readUrl(); chooseGame(game.name); clearSearch(); load(); });
+  await load();
+}
+
+main();

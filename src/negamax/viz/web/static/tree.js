@@ -1,0 +1,201 @@
+// The search tree: laid out top-down, zoomed and panned with the mouse, the best line
+// open and everything else folded, a node's position drawn when it is hovered or selected.
+const SVG = "http://www.w3.org/2000/svg";
+const GAP_X = 46, GAP_Y = 74, RADIUS = 15, OPEN_ALL_BELOW = 80;
+
+function element(name, attributes = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export class TreeView {
+  constructor(svg, info, { preview }) {
+    this.svg = svg;
+    this.info = info;
+    this.preview = preview;  // (moves from the root) => draws that position into an element
+    this.view = { x: 0, y: 0, k: 1 };
+    this.tree = null;
+    this.listen();
+  }
+
+  show(tree) {
+    this.tree = tree;
+    this.nodes = tree.nodes;
+    this.pv = new Set(tree.pv);
+    this.sizes = new Map();
+    for (let index = this.nodes.length - 1; index >= 0; index--) {
+      const node = this.nodes[index];
+      this.sizes.set(index, 1 + node.children.reduce((sum, child) => sum + this.sizes.get(child), 0));
+    }
+    const small = this.nodes.length <= OPEN_ALL_BELOW;
+    this.open = new Set(this.nodes.filter((node) => node.children.length && (small || this.pv.has(node.index) || node.index === 0)).map((node) => node.index));
+    this.selected = null;
+    this.render();
+    this.centre();
+    this.describe(this.nodes[0]);
+  }
+
+  // -- layout and drawing ----------------------------------------------------------------
+
+  layout() {
+    const places = new Map();
+    let slot = 0, deepest = 0;
+    const place = (index, level) => {
+      const node = this.nodes[index];
+      deepest = Math.max(deepest, level);
+      const children = this.open.has(index) ? node.children : [];
+      if (!children.length) {
+        places.set(index, { x: slot++ * GAP_X, y: level * GAP_Y });
+        return;
+      }
+      for (const child of children) place(child, level + 1);
+      const first = places.get(children[0]).x, last = places.get(children[children.length - 1]).x;
+      places.set(index, { x: (first + last) / 2, y: level * GAP_Y });
+    };
+    place(0, 0);
+    return { places, width: Math.max(1, slot) * GAP_X, height: (deepest + 1) * GAP_Y };
+  }
+
+  render() {
+    const { places, width, height } = this.layout();
+    this.extent = { width, height, places };
+    this.svg.replaceChildren();
+    this.layer = element("g", { class: "viewport" }, this.svg);
+    const edges = element("g", {}, this.layer), nodes = element("g", {}, this.layer);
+    for (const [index, at] of places) {
+      const node = this.nodes[index];
+      if (node.parent !== null && places.has(node.parent)) {
+        const from = places.get(node.parent);
+        const pv = this.pv.has(index) && this.pv.has(node.parent);
+        element("path", { d: `M${from.x} ${from.y + RADIUS}C${from.x} ${from.y + GAP_Y / 2} ${at.x} ${at.y - GAP_Y / 2} ${at.x} ${at.y - RADIUS}`, class: pv ? "edge pv" : "edge" }, edges);
+        const label = element("text", { x: (from.x + at.x) / 2 + 4, y: (from.y + at.y) / 2 + 3, class: "move" }, edges);
+        label.textContent = node.move;
+      }
+      const classes = ["node", node.bound, this.pv.has(index) ? "pv" : "", node.table ? "table" : "", index === this.selected ? "selected" : ""];
+      const group = element("g", { class: classes.join(" "), transform: `translate(${at.x},${at.y})`, "data-index": index }, nodes);
+      element("circle", { r: RADIUS }, group);
+      element("text", { y: 4 }, group).textContent = node.value;
+      if (node.pruned.length) {
+        const cut = element("text", { x: RADIUS + 2, y: -RADIUS + 4, class: "scissors" }, group);
+        cut.textContent = `✂${node.pruned.length}`;
+      }
+      if (node.children.length) {
+        const badge = element("text", { y: RADIUS + 13, class: "badge", "data-toggle": index }, group);
+        badge.textContent = this.open.has(index) ? "−" : `+${this.sizes.get(index) - 1}`;
+      }
+      group.addEventListener("mouseenter", () => this.hover(index));
+    }
+    this.apply();
+  }
+
+  // -- what a node is -----------------------------------------------------------------------
+
+  path(index) {
+    const moves = [];
+    for (let node = this.nodes[index]; node.parent !== null; node = this.nodes[node.parent]) moves.unshift(node.move);
+    return moves;
+  }
+
+  hover(index) {
+    clearTimeout(this.hovering);
+    this.hovering = setTimeout(() => this.describe(this.nodes[index]), 120);
+  }
+
+  describe(node) {
+    const moves = this.path(node.index);
+    const value = {
+      exact: `worth exactly ${node.value} to the player to move`,
+      lower: `worth at least ${node.value}: a move reached beta, a cut-off, so the opponent will avoid this node and its other moves were not searched`,
+      upper: `worth at most ${node.value}: no move reached alpha, so the player to move has something better elsewhere`,
+    }[node.bound];
+    const lines = [
+      `<b>${moves.length ? moves.join(" ") : "the position searched (the root)"}</b>`,
+      node.window ? `window [alpha, beta] = ${node.window}` : "searched without a window (plain negamax)",
+      `depth left: ${node.depth}`,
+      value,
+    ];
+    if (node.table) lines.push("answered by the transposition table, without searching a move");
+    if (node.pruned.length) lines.push(`pruned (never searched): ${node.pruned.join(" ")}`);
+    if (node.children.length) lines.push(`${node.children.length} moves searched, ${this.sizes.get(node.index) - 1} nodes below`);
+    this.info.innerHTML = `<p>${lines.join("<br>")}</p><div class="preview"></div>`;
+    this.preview(moves, this.info.querySelector(".preview"));
+  }
+
+  // -- zoom and pan -------------------------------------------------------------------------
+
+  apply() {
+    if (this.layer) this.layer.setAttribute("transform", `translate(${this.view.x},${this.view.y}) scale(${this.view.k})`);
+  }
+
+  zoom(factor, cx, cy) {
+    const k = Math.min(4, Math.max(0.02, this.view.k * factor));
+    const box = this.svg.getBoundingClientRect();
+    cx ??= box.width / 2;
+    cy ??= box.height / 2;
+    this.view.x = cx - ((cx - this.view.x) * k) / this.view.k;
+    this.view.y = cy - ((cy - this.view.y) * k) / this.view.k;
+    this.view.k = k;
+    this.apply();
+  }
+
+  fit() {
+    const box = this.svg.getBoundingClientRect();
+    const k = Math.min(1.5, (box.width - 40) / this.extent.width, (box.height - 40) / this.extent.height);
+    this.view = { k, x: (box.width - this.extent.width * k) / 2 + (GAP_X / 2) * k, y: 30 };
+    this.apply();
+  }
+
+  // The root at the top, the best line below it in the middle of the view.
+  centre() {
+    const box = this.svg.getBoundingClientRect();
+    if (this.extent.width <= box.width - 40) { this.fit(); return; }
+    const line = [...this.pv].filter((index) => this.extent.places.has(index)).map((index) => this.extent.places.get(index).x);
+    const middle = line.length ? (Math.min(...line) + Math.max(...line)) / 2 : this.extent.places.get(0).x;
+    this.view = { k: 1, x: box.width / 2 - middle, y: 30 };
+    this.apply();
+  }
+
+  listen() {
+    this.svg.addEventListener("wheel", (event) => {
+      event.preventDefault();
+      const box = this.svg.getBoundingClientRect();
+      this.zoom(event.deltaY < 0 ? 1.15 : 1 / 1.15, event.clientX - box.left, event.clientY - box.top);
+    }, { passive: false });
+    let pan = null;
+    this.svg.addEventListener("pointerdown", (event) => {
+      const toggle = event.target.getAttribute && event.target.getAttribute("data-toggle");
+      if (toggle !== null && toggle !== undefined) {
+        const index = Number(toggle);
+        if (this.open.has(index)) this.open.delete(index); else this.open.add(index);
+        const before = this.extent.places.get(index);
+        this.render();
+        const after = this.extent.places.get(index);
+        this.view.x += (before.x - after.x) * this.view.k;  // keep the folded node where it was
+        this.apply();
+        return;
+      }
+      const group = event.target.closest && event.target.closest("g.node");
+      if (group) {
+        this.selected = Number(group.getAttribute("data-index"));
+        this.svg.querySelectorAll("g.node.selected").forEach((g) => g.classList.remove("selected"));
+        group.classList.add("selected");
+        this.describe(this.nodes[this.selected]);
+        return;
+      }
+      pan = { x: event.clientX - this.view.x, y: event.clientY - this.view.y };
+      this.svg.classList.add("panning");
+      this.svg.setPointerCapture(event.pointerId);
+    });
+    this.svg.addEventListener("pointermove", (event) => {
+      if (!pan) return;
+      this.view.x = event.clientX - pan.x;
+      this.view.y = event.clientY - pan.y;
+      this.apply();
+    });
+    const end = () => { pan = null; this.svg.classList.remove("panning"); };
+    this.svg.addEventListener("pointerup", end);
+    this.svg.addEventListener("pointercancel", end);
+  }
+}

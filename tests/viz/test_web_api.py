@@ -1,0 +1,174 @@
+"""The web app's API over HTTP: boards of every game, refusals, the engine's stream,
+Connect 4's solution against known values, and the search tree."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+import chess
+import pytest
+
+from negamax.core.types import SearchLimits
+from negamax.games import get_game
+from negamax.parallel.book import Book, BookRow
+from negamax.search import solve
+from negamax.viz.web.app import create_app
+from negamax.viz.web.server import BackgroundServer
+from tests.viz.conftest import Web, column_scores, end_game_cases
+
+CONNECT4 = get_game("connect4")
+
+
+def test_every_game_has_its_board(web: Web) -> None:
+    status, state = web.post("/api/state", {"game": "tictactoe", "moves": ["0", "4", "1"]})
+    assert status == 200 and state["view"]["cells"][:5] == ["X", "X", "", "", "O"] and state["turn"] == 1
+    assert state["players"] == ["X", "O"] and state["played"] == ["0", "4", "1"] and "2" in state["moves"]
+
+    status, state = web.post("/api/state", {"game": "nim", "start": "3,4,5", "moves": ["2:3"]})
+    assert state["view"]["heaps"] == [3, 1, 5] and "3:5" in state["moves"]
+
+    status, state = web.post("/api/state", {"game": "connect4", "moves": ["4", "4", "3"]})
+    rows = state["view"]["rows"]
+    assert rows[-1][2:4] == ["X", "X"] and rows[-2][3] == "O" and state["players"] == ["red", "yellow"]
+
+    status, state = web.post("/api/state", {"game": "chess", "moves": ["e2e4", "f7f6", "d1h5"]})
+    view = state["view"]
+    assert view["check"] == "e8" and view["last_move"] == "d1h5" and 'class="square' in view["svg"]
+    assert state["played"] == ["e4", "f6", "Qh5+"] and state["moves"] == ["g7g6"]
+
+    status, state = web.post("/api/state", {"game": "draughts", "moves": ["32-28"]})
+    assert state["view"]["size"] == 10 and len(state["view"]["pieces"]) == 40 and "28" in state["view"]["pieces"]
+    status, state = web.post("/api/state", {"game": "checkers"})
+    assert state["view"]["size"] == 8 and len(state["view"]["pieces"]) == 24
+
+    status, state = web.post("/api/state", {"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]})
+    assert state["result"] == "X wins" and state["moves"] == []
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "message"),
+    [
+        ("/api/state", {"game": "go"}, "does not serve 'go'"),
+        ("/api/state", {"game": "chess", "start": "not a fen"}, "chess position"),
+        ("/api/state", {"game": "tictactoe", "moves": ["0", "0"]}, "move 2 (0)"),
+        ("/api/state", {"game": "tictactoe", "moves": "0"}, "moves"),
+        ("/api/state", {"game": "tictactoe", "moves": ["1"] * 1001}, "moves"),
+        ("/api/state", {"game": "tictactoe", "moves": ["1" * 65]}, "moves"),
+        ("/api/state", {"game": "nim", "start": ",".join(["1"] * 21)}, "at most 20 heaps"),
+        ("/api/state", {"game": "nim", "start": "101"}, "at most 100 objects"),
+        ("/api/state", {"game": "tictactoe", "extra": 1}, "extra"),
+        ("/api/state", [1, 2], "valid dictionary"),
+        ("/api/think", {"game": "tictactoe", "seconds": 60}, "seconds"),
+        ("/api/think", {"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]}, "the game is over"),
+        ("/api/trace", {"game": "nim", "max_nodes": 10**6}, "max_nodes"),
+        ("/api/trace", {"game": "nim", "algorithm": "mtdf"}, "algorithm"),
+        ("/api/solution", {"game": "chess"}, "cannot be solved exactly"),
+    ],
+)
+def test_bad_requests_get_a_400_and_one_line(web: Web, path: str, body: object, message: str) -> None:
+    status, answer = web.post(path, body)
+    assert status == 400, answer
+    assert message in answer["error"] and "\n" not in answer["error"]
+
+
+def test_the_engine_streams_its_iterations_then_its_move(web: Web) -> None:
+    events = web.events({"game": "tictactoe", "moves": ["0"], "seconds": 0.5})
+    assert [name for name, _ in events[:-1]] == ["iteration"] * (len(events) - 1) and events[-1][0] == "done"
+    done = events[-1][1]
+    assert done["best"] == "4" and done["score"] == 0  # the only move that holds the draw
+
+    events = web.events({"game": "chess", "moves": ["e2e4", "e7e5"], "seconds": 0.5})
+    done = events[-1][1]
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    assert chess.Move.from_uci(done["best"]) in board.legal_moves
+    assert done["line"][0] == board.san(chess.Move.from_uci(done["best"])) and done["nps"] > 0
+    assert done["algorithm"] == "compiled" and len(events) >= 3  # several depths, streamed
+
+    # Connect 4 runs on the compiled kernels: a deep search where the solver cannot finish...
+    events = web.events({"game": "connect4", "moves": ["4", "4"], "seconds": 0.5})
+    done = events[-1][1]
+    assert done["algorithm"] == "compiled" and not done["solved"] and done["depth"] >= 12
+    # ...and the exact answer where it can
+    moves, score = end_game_cases(1)[0]
+    done = web.events({"game": "connect4", "start": moves, "seconds": 1})[-1][1]
+    assert done["solved"] and done["score"] == score
+
+
+def test_connect4_solution_gives_every_column_its_exact_score(web: Web) -> None:
+    for moves, score in end_game_cases(3):
+        status, answer = web.post("/api/solution", {"game": "connect4", "start": moves})
+        assert status == 200
+        found = {item["move"]: item["score"] for item in answer["moves"]}
+        assert found == column_scores(moves)
+        assert max(found.values()) == score  # Pons' value of the position itself
+        assert all(item["source"] in ("solver", "end") for item in answer["moves"])
+
+
+def test_connect4_solution_reads_the_book_first(tmp_path: Path) -> None:
+    moves, _ = end_game_cases(1)[0]
+    position = CONNECT4.new_position(moves)
+    expected = column_scores(moves)
+    child = position.copy()
+    first = next(iter(position.legal_moves()))
+    child.play(first)
+    value = solve(child, SearchLimits(), engine="python").score
+    path = str(tmp_path / "book.sqlite")
+    with Book(path, CONNECT4) as book:
+        book.store([BookRow.of(CONNECT4, child, value, None, "test")])
+    app = create_app(engine="python", book=lambda game: Book(path, game, create=False), prepare=False)
+    with BackgroundServer(app) as server:
+        status, answer = Web(server.url, app.app.state.searches).post(
+            "/api/solution", {"game": "connect4", "start": moves}
+        )
+    assert status == 200
+    sources = {item["move"]: item["source"] for item in answer["moves"]}
+    assert sources[CONNECT4.move_text(position, first)] == "book"
+    assert {item["move"]: item["score"] for item in answer["moves"]} == expected
+
+
+def test_the_tree_is_traced_shallower_when_the_whole_search_is_too_big(web: Web) -> None:
+    status, tree = web.post("/api/trace", {"game": "tictactoe", "max_nodes": 200})
+    assert status == 200 and "more than 200 nodes" in tree["note"] and "to depth" in tree["note"]
+    assert 0 < len(tree["nodes"]) <= 200 and tree["pv"][0] == 0
+    root = tree["nodes"][0]
+    assert root["parent"] is None and root["window"] == "[-inf, +inf]" and len(root["children"]) == 9
+    cut = [node for node in tree["nodes"] if node["bound"] == "lower"]
+    assert cut and any(node["pruned"] for node in cut)  # cut-offs leave moves unsearched
+
+    # late in the game the whole search fits, and its value is exact
+    status, tree = web.post("/api/trace", {"game": "tictactoe", "moves": ["0", "4", "8", "2"]})
+    assert status == 200 and tree["note"] == "" and tree["value"] == "win in 3"
+
+    status, tree = web.post("/api/trace", {"game": "chess", "max_nodes": 200})
+    assert status == 200 and tree["note"].startswith("the search to depth 3 visits more than 200 nodes")
+    assert "to depth 2" in tree["note"] and 21 < len(tree["nodes"]) <= 200
+
+
+def test_a_trace_of_a_huge_game_stays_within_its_time(web: Web) -> None:
+    started = time.monotonic()
+    status, tree = web.post("/api/trace", {"game": "nim", "start": ",".join(["100"] * 20), "max_nodes": 5000})
+    assert status == 200 and time.monotonic() - started < 5
+    assert "depth 1" in tree["note"]
+
+
+def test_a_search_stops_when_its_page_goes_away(web: Web) -> None:
+    host, port = web.url.split("//")[1].rstrip("/").split(":")
+    body = b'{"game": "chess", "seconds": 5}'
+    request = (
+        f"POST /api/think HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(request)
+        received = b""
+        while b"event: iteration" not in received:
+            received += connection.recv(65536)
+        assert web.searches.scheduler.pending() == 1
+    deadline = time.monotonic() + 2
+    while web.searches.scheduler.pending() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert web.searches.scheduler.pending() == 0  # long before its 5 s were up

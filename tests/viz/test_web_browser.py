@@ -1,0 +1,171 @@
+"""The page in a real Chromium, played as a person plays it: Connect 4 by clicking columns
+with the solution's column scores checked against the solver, chess by clicking and
+dragging (a capture, a promotion), a draughts multi-capture square by square, the search
+tree, and a bad position. Screenshots land in ``.artifacts/screenshots``."""
+
+from __future__ import annotations
+
+import urllib.parse
+from typing import Any
+
+import chess
+
+from tests.viz.conftest import CONNECT4, Web, column_scores, end_game_cases, screenshot
+
+LABELS = "[...document.querySelectorAll('#board text.solution')]"
+SCORES = f"{LABELS}.map(t => t.childNodes[0]?.nodeValue ?? '')"
+PLAYED = "document.querySelectorAll('#history li').length"
+
+
+def open_game(page: Any, web: Web, game: str, start: str = "", moves: str = "") -> None:
+    page.goto("about:blank")  # a new document, not just a new hash on the same one
+    page.goto(f"{web.url}#game={game}&start={urllib.parse.quote(start)}&moves={moves}")
+    page.wait_for_selector("#board svg")
+
+
+def moves_in_url(page: Any) -> list[str]:
+    fields = dict(part.split("=", 1) for part in page.evaluate("location.hash").lstrip("#").split("&"))
+    return [urllib.parse.unquote(move) for move in fields["moves"].split(",") if move]
+
+
+def solution_shown(page: Any) -> dict[str, int]:
+    page.wait_for_function(f"{SCORES}.some(text => text !== '')", timeout=30_000)
+    columns = page.evaluate(f"{LABELS}.map(t => [t.dataset.move, t.childNodes[0]?.nodeValue ?? ''])")
+    return {column: int(score) for column, score in columns if score not in ("", "?")}
+
+
+def test_connect4_played_by_clicking_columns_with_the_solution(page: Any, web: Web) -> None:
+    start, value = end_game_cases(1)[0]
+    open_game(page, web, "connect4", start)
+    page.select_option("#seconds", "0.2")
+    page.check("#solution")
+    shown = solution_shown(page)
+    assert shown == column_scores(start) and max(shown.values()) == value
+    screenshot(page, "connect4-solution")
+    mover, other = ("red", "yellow") if len(start) % 2 == 0 else ("yellow", "red")
+    expected = f"{mover} wins" if value > 0 else f"{other} wins" if value < 0 else "draw"
+    checked = 1
+    for _ in range(12):
+        played = page.evaluate(PLAYED)
+        best = max(shown, key=lambda column: shown[column])
+        page.click(f"#board rect.column[data-move='{best}']")
+        # our disc, then the engine's reply, or the end of the game
+        page.wait_for_function(
+            f"{PLAYED} >= {played} + 2 || document.querySelector('#result').textContent", timeout=30_000
+        )
+        if page.text_content("#result"):
+            break
+        shown = solution_shown(page)
+        position = start + "".join(moves_in_url(page))
+        assert shown == column_scores(position), position
+        checked += 1
+    screenshot(page, "connect4-end")
+    assert page.text_content("#result") == expected  # both sides played perfectly to the end
+    assert checked >= 2
+
+
+def test_chess_by_clicking_and_dragging(page: Any, web: Web) -> None:
+    fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2"
+    open_game(page, web, "chess", fen)
+    page.select_option("#seconds", "0.2")
+    page.click("#board rect[data-square=e4]")
+    assert page.locator("#board g.mark circle").count() == 2  # the hints: e5 and the capture on d5
+    page.click("#board rect[data-square=d5]")
+    page.wait_for_function(f"{PLAYED} === 2", timeout=30_000)
+    board = chess.Board(fen)
+    for move in moves_in_url(page):
+        board.push_uci(move)  # the capture, then the engine's legal reply
+    assert moves_in_url(page)[0] == "e4d5" and board.piece_at(chess.D5) is not None
+    assert page.text_content("#history li") == "exd5"
+
+    start = page.locator("#board rect[data-square=g1]").bounding_box()
+    end = page.locator("#board rect[data-square=f3]").bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_function(f"{PLAYED} === 4", timeout=30_000)
+    assert moves_in_url(page)[2] == "g1f3"
+    screenshot(page, "chess")
+
+    open_game(page, web, "chess", "8/P7/8/8/8/8/k6K/8 w - - 0 1")
+    page.uncheck("#autoplay")
+    page.click("#board rect[data-square=a7]")
+    page.click("#board rect[data-square=a8]")
+    page.click("#promotion button[data-piece=n]")
+    page.wait_for_function(f"{PLAYED} === 1")
+    assert moves_in_url(page) == ["a7a8n"] and page.text_content("#history li") == "a8=N"
+
+
+def test_a_draughts_capture_square_by_square(page: Any, web: Web) -> None:
+    open_game(page, web, "draughts", "W:W38:B33,22,23")
+    page.uncheck("#autoplay")
+    for square in (38, 29, 18):
+        page.click(f"#board rect[data-square='{square}']")
+        assert page.evaluate(PLAYED) == 0
+    page.click("#board rect[data-square='27']")
+    page.wait_for_function(f"{PLAYED} === 1")
+    assert moves_in_url(page) == ["38x29x18x27"] and page.text_content("#result") == "white wins"
+
+    open_game(page, web, "draughts", "W:WK46:B37,19")  # a king with three ways on after 32
+    for square in (46, 32, 10):
+        page.click(f"#board rect[data-square='{square}']")
+    page.wait_for_function(f"{PLAYED} === 1")
+    assert moves_in_url(page) == ["46x32x10"]
+
+    open_game(page, web, "draughts", moves="32-28,19-23")
+    page.select_option("#seconds", "0.2")
+    page.click("#board rect[data-square='28']")
+    page.click("#board rect[data-square='19']")  # 28x19: the capture the rules demand
+    page.wait_for_function(f"{PLAYED} === 4", timeout=30_000)
+    screenshot(page, "draughts")
+
+
+def test_the_search_tree_opens_on_its_root(page: Any, web: Web) -> None:
+    open_game(page, web, "tictactoe", moves="0")
+    page.click("#trace")
+    page.wait_for_selector("#tree g.node[data-index='0']")
+    root = page.locator("#tree g.node[data-index='0'] circle").bounding_box()
+    area = page.locator("#tree").bounding_box()
+    assert area["x"] <= root["x"] and root["x"] + root["width"] <= area["x"] + area["width"]
+    assert area["y"] <= root["y"] and root["y"] + root["height"] <= area["y"] + area["height"]
+    assert "to depth" in page.text_content("#tree-note")
+
+    folded = page.locator("#tree .badge", has_text="+").first
+    before = page.locator("#tree g.node").count()
+    folded.click()
+    assert page.locator("#tree g.node").count() > before  # the subtree opened
+
+    page.hover("#tree g.node.pv >> nth=1")  # the engine's best reply, on the best line
+    page.wait_for_function("document.querySelector('#node-info b').textContent !== 'the position searched (the root)'")
+    page.wait_for_selector("#node-info .preview svg")
+    path = (page.text_content("#node-info b") or "").split()
+    assert "window [alpha, beta]" in page.text_content("#node-info")
+    marks = page.locator("#node-info .preview svg .mark").count()
+    assert path and set(path) <= {str(cell) for cell in range(1, 9)}
+    assert marks == 1 + len(path)  # its board: the X in 0, and a mark for each move down to it
+    screenshot(page, "tree")
+
+
+def test_every_game_mid_game(page: Any, web: Web) -> None:
+    for game, moves in [
+        ("tictactoe", "4,0,8"),
+        ("nim", "1:1,3:2"),
+        ("connect4", "4,4,3,5,3"),
+        ("checkers", "22-18,11-15"),
+    ]:
+        open_game(page, web, game, moves=moves)
+        page.click("#analyse")
+        page.wait_for_function("document.querySelector('#stats').textContent.includes('nodes')", timeout=30_000)
+        assert page.evaluate(PLAYED) == len(moves.split(","))
+        screenshot(page, game)
+
+
+def test_a_bad_position_leaves_no_board_to_play(page: Any, web: Web) -> None:
+    open_game(page, web, "connect4", moves="4,4")
+    page.fill("#start", "4458")
+    page.click("#set")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "4458" in page.text_content("#error")
+    assert page.locator("#board svg").count() == 0 and page.is_disabled("#go") and page.is_disabled("#undo")
+    assert CONNECT4.name == page.evaluate("document.querySelector('#game').value")
