@@ -11,6 +11,7 @@ asked for.)
 from __future__ import annotations
 
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -96,6 +97,10 @@ def main() -> None:
             f"{game:<12}{len(rows):>9}{statistics.median(waits):>10.2f}{max(waits):>10.2f}{statistics.median(granted):>20.3f}"
         )
     slowest = max(elapsed for _, elapsed, _ in results)
+    total = sum(granted for _, _, granted in results)
+    print(
+        f"search time granted in all: {total:.2f} s ({os.cpu_count()} cores had {(os.cpu_count() or 1) * SECONDS:g} s before the cap)"
+    )
     print(f"slowest answer {slowest:.2f} s for {SECONDS:g} s asked (cap + {slowest - SECONDS:.2f} s)")
     print(f"peak memory after them: {server.peak_memory_kb() / 1024:.0f} MB")
     server.process.terminate()
