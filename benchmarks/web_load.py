@@ -98,9 +98,8 @@ def main() -> None:
         )
     slowest = max(elapsed for _, elapsed, _ in results)
     total = sum(granted for _, _, granted in results)
-    print(
-        f"search time granted in all: {total:.2f} s ({os.cpu_count()} cores had {(os.cpu_count() or 1) * SECONDS:g} s before the cap)"
-    )
+    cores = os.cpu_count() or 1
+    print(f"search time granted in all: {total:.2f} s ({cores} cores had {cores * SECONDS:g} s before the cap)")
     print(f"slowest answer {slowest:.2f} s for {SECONDS:g} s asked (cap + {slowest - SECONDS:.2f} s)")
     print(f"peak memory after them: {server.peak_memory_kb() / 1024:.0f} MB")
     server.process.terminate()
