@@ -4,7 +4,8 @@ import pytest
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.types import SearchLimits
-from negamax.games.connect4 import BOARD, Connect4, Connect4Game, has_four, mirror, winning_cells
+from negamax.games.connect4 import Connect4, Connect4Game
+from negamax.games.connect4_board import BOARD, has_four, mirror, winning_cells
 from negamax.search import search, solve
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -13,7 +13,8 @@ import pytest
 
 from negamax.core.score import Bound
 from negamax.core.types import SearchLimits
-from negamax.games.connect4 import Connect4Game, mirror
+from negamax.games.connect4 import Connect4Game
+from negamax.games.connect4_board import mirror
 from negamax.games.tictactoe import TicTacToe
 from negamax.search import solve
 from negamax.search.compiled import placement_kernel as kernel

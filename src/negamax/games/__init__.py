@@ -1,12 +1,13 @@
-"""The games, looked up by name: the built-in ones (each module imported only when used),
-OpenSpiel's (``openspiel:NAME``), and games from outside (``module.path:GameClass``,
-``path/to/file.py:GameClass``, or registered by an installed package; see ``plugins``)."""
+"""The games, looked up by name: the built-in ones (each module imported only when used;
+Connect 4 on any board, ``connect4:WIDTHxHEIGHT``), OpenSpiel's (``openspiel:NAME``), and
+games from outside (``module.path:GameClass``, ``path/to/file.py:GameClass``, or
+registered by an installed package; see ``plugins``)."""
 
 from __future__ import annotations
 
 import importlib
 
-from negamax.core.errors import UnknownGameError
+from negamax.core.errors import InvalidOptionError, UnknownGameError
 from negamax.core.rules import Game
 
 _REGISTRY = {
@@ -23,6 +24,7 @@ _REGISTRY = {
     "random": ("negamax.games.random_tree", "RandomTreeGame"),
 }
 OPENSPIEL_PREFIX = "openspiel:"
+CONNECT4_PREFIX = "connect4:"
 
 
 def available_games() -> list[str]:
@@ -38,7 +40,8 @@ def installed_games() -> list[str]:
 
 
 def get_game(name: str) -> Game:
-    """The game ``name`` names: a built-in game, ``openspiel:GAME`` (with OpenSpiel's
+    """The game ``name`` names: a built-in game, Connect 4 on another board
+    (``connect4:WIDTHxHEIGHT``), ``openspiel:GAME`` (with OpenSpiel's
     parameters, ``openspiel:breakthrough(rows=6,columns=6)``), a game an installed package
     registers, or ``module.path:GameClass`` / ``path/to/file.py:GameClass``.
 
@@ -49,6 +52,13 @@ def get_game(name: str) -> Game:
         module_name, class_name = found
         game: Game = getattr(importlib.import_module(module_name), class_name)()
         return game
+    if name.lower().startswith(CONNECT4_PREFIX):
+        from negamax.games.connect4 import Connect4Game
+
+        try:
+            return Connect4Game(name[len(CONNECT4_PREFIX) :])
+        except InvalidOptionError as error:
+            raise UnknownGameError(str(error)) from None
     if name.lower().startswith(OPENSPIEL_PREFIX):
         from negamax.games.openspiel import OpenSpielGame
 
@@ -62,6 +72,6 @@ def get_game(name: str) -> Game:
         return registered
     known = ", ".join([*_REGISTRY, *installed_games()])
     raise UnknownGameError(
-        f"unknown game {name!r}; known games: {known}; or openspiel:NAME, module.path:GameClass,"
+        f"unknown game {name!r}; known games: {known}; or connect4:WIDTHxHEIGHT, openspiel:NAME, module.path:GameClass,"
         " path/to/file.py:GameClass"
     )

@@ -1,57 +1,162 @@
 """Connect 4's board, shared by the game (``connect4``) and its compiled primitives
-(``connect4_compiled``): the bit layout, the masks, and the rules of four in a row.
+(``connect4_compiled``): the bit layout of any board size, its masks, and the rules of four
+in a row.
 
-Bit layout (Pons' "Solving Connect 4"): column ``c`` owns bits ``7c .. 7c+6``; bit ``7c`` is
-its bottom cell and bit ``7c+6`` is a sentinel that is always empty, so shifting a stone
-up never carries it into the next column. The functions are plain integer arithmetic,
-which the compiled module compiles as they are (a shift past bit 63 only loses bits that
-the masks drop anyway).
+Bit layout (Pons' "Solving Connect 4", any width x height): column ``c`` owns bits
+``c * stride .. c * stride + height`` with ``stride = height + 1``; the lowest is its bottom
+cell and the highest a sentinel that is always empty, so shifting a stone up never carries
+it into the next column. A board fits 64 bits when ``stride * width <= 64``. The functions
+are plain integer arithmetic, which the compiled module compiles as they are (a shift past
+bit 63 only loses bits that the masks drop anyway).
 """
 
 from __future__ import annotations
 
-WIDTH = 7
-HEIGHT = 6
-STRIDE = HEIGHT + 1
-CELLS = WIDTH * HEIGHT
-BOTTOM = sum(1 << (column * STRIDE) for column in range(WIDTH))
-BOARD = BOTTOM * ((1 << HEIGHT) - 1)
-COLUMN_MASKS = tuple(((1 << HEIGHT) - 1) << (column * STRIDE) for column in range(WIDTH))
-CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
+import functools
+from dataclasses import dataclass
+
+from negamax.core.errors import InvalidOptionError
+
+MAX_BITS = 64
+"""A board's bits with their sentinel row: ``(height + 1) * width``."""
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A board size and the masks that follow from it."""
+
+    width: int
+    height: int
+
+    @property
+    def stride(self) -> int:
+        return self.height + 1
+
+    @property
+    def cells(self) -> int:
+        return self.width * self.height
+
+    @property
+    def bits(self) -> int:
+        return self.stride * self.width
+
+    @property
+    def bottom(self) -> int:
+        """The bottom cell of every column."""
+        return sum(1 << (column * self.stride) for column in range(self.width))
+
+    @property
+    def board(self) -> int:
+        """Every cell (no sentinels)."""
+        return self.bottom * ((1 << self.height) - 1)
+
+    @property
+    def column_masks(self) -> tuple[int, ...]:
+        return tuple(((1 << self.height) - 1) << (column * self.stride) for column in range(self.width))
+
+    @property
+    def centre_first(self) -> tuple[int, ...]:
+        """The columns from the centre out, left before right (7 wide: 3, 2, 4, 1, 5, 0, 6)."""
+        return tuple(sorted(range(self.width), key=lambda column: (abs(2 * column - (self.width - 1)), column)))
+
+    @property
+    def name(self) -> str:
+        return f"{self.width}x{self.height}"
+
+
+@functools.cache
+def geometry(width: int, height: int) -> Geometry:
+    """The board ``width`` columns wide and ``height`` rows high.
+
+    :raises InvalidOptionError: if it is empty or does not fit 64 bits with its sentinel row.
+    """
+    if width < 1 or height < 1:
+        raise InvalidOptionError(f"a connect4 board needs at least one column and one row, not {width}x{height}")
+    if (height + 1) * width > MAX_BITS:
+        raise InvalidOptionError(
+            f"connect4 board {width}x{height} does not fit: (height + 1) x width must be at most {MAX_BITS},"
+            f" here {(height + 1) * width}"
+        )
+    return Geometry(width, height)
+
+
+def parse_size(text: str) -> Geometry:
+    """A size written ``WIDTHxHEIGHT`` (``6x7``: 6 columns, 7 rows)."""
+    width_text, separator, height_text = text.strip().lower().partition("x")
+    if not separator or not width_text.isdigit() or not height_text.isdigit():
+        raise InvalidOptionError(f"connect4 size {text!r}: write it as WIDTHxHEIGHT, e.g. 6x7 (6 columns, 7 rows)")
+    return geometry(int(width_text), int(height_text))
+
+
+STANDARD = geometry(7, 6)
+WIDTH = STANDARD.width
+HEIGHT = STANDARD.height
+STRIDE = STANDARD.stride
+CELLS = STANDARD.cells
+BOTTOM = STANDARD.bottom
+BOARD = STANDARD.board
+COLUMN_MASKS = STANDARD.column_masks
+CENTRE_FIRST = STANDARD.centre_first
 CENTRE_FIRST_MASKS = tuple(COLUMN_MASKS[column] for column in CENTRE_FIRST)
 
 
-def winning_cells(stones: int, mask: int) -> int:
-    """Empty cells (playable or not) that would complete four for ``stones``."""
+def winning_cells_on(stones: int, mask: int, stride: int, board: int) -> int:
+    """Empty cells (playable or not) that would complete four for ``stones``, on a board
+    whose columns are ``stride`` bits apart and whose cells are ``board``."""
     # Unrolled: this is the solver's hottest function. Vertical: three stones below.
     found = (stones << 1) & (stones << 2) & (stones << 3)
-    # Horizontal (shift 7), then the two diagonals (shifts 6 and 8). For each direction a
-    # cell wins when it has 3 stones to one side, or 2 on one side and 1 on the other.
-    left1, left2, left3 = stones << 7, stones << 14, stones << 21
-    right1, right2, right3 = stones >> 7, stones >> 14, stones >> 21
+    # Horizontal (shift stride), then the two diagonals (stride - 1 and stride + 1). For
+    # each direction a cell wins when it has 3 stones to one side, or 2 on one side and 1
+    # on the other.
+    shift = stride
+    left1, left2, left3 = stones << shift, stones << 2 * shift, stones << 3 * shift
+    right1, right2, right3 = stones >> shift, stones >> 2 * shift, stones >> 3 * shift
     found |= (left1 & left2 & (left3 | right1)) | (right1 & right2 & (right3 | left1))
-    left1, left2, left3 = stones << 6, stones << 12, stones << 18
-    right1, right2, right3 = stones >> 6, stones >> 12, stones >> 18
+    shift = stride - 1
+    left1, left2, left3 = stones << shift, stones << 2 * shift, stones << 3 * shift
+    right1, right2, right3 = stones >> shift, stones >> 2 * shift, stones >> 3 * shift
     found |= (left1 & left2 & (left3 | right1)) | (right1 & right2 & (right3 | left1))
-    left1, left2, left3 = stones << 8, stones << 16, stones << 24
-    right1, right2, right3 = stones >> 8, stones >> 16, stones >> 24
+    shift = stride + 1
+    left1, left2, left3 = stones << shift, stones << 2 * shift, stones << 3 * shift
+    right1, right2, right3 = stones >> shift, stones >> 2 * shift, stones >> 3 * shift
     found |= (left1 & left2 & (left3 | right1)) | (right1 & right2 & (right3 | left1))
-    return found & (BOARD ^ mask)
+    return found & (board ^ mask)
 
 
-def has_four(stones: int) -> bool:
-    for shift in (1, STRIDE, HEIGHT, STRIDE + 1):
+def has_four_on(stones: int, stride: int) -> bool:
+    """Whether ``stones`` hold four in a row on a board whose columns are ``stride`` bits apart."""
+    for shift in (1, stride, stride - 1, stride + 1):
         pairs = stones & (stones >> shift)
         if pairs & (pairs >> 2 * shift):
             return True
     return False
 
 
+def mirror_on(bits: int, width: int, stride: int) -> int:
+    """The board reflected left to right (column ``c`` becomes ``width - 1 - c``)."""
+    column_bits = (1 << stride) - 1
+    reflected = 0
+    for column in range(width):
+        reflected |= ((bits >> (column * stride)) & column_bits) << ((width - 1 - column) * stride)
+    return reflected
+
+
+def winning_cells(stones: int, mask: int) -> int:
+    """``winning_cells_on`` for the 7x6 board."""
+    return winning_cells_on(stones, mask, STRIDE, BOARD)
+
+
+def has_four(stones: int) -> bool:
+    """``has_four_on`` for the 7x6 board."""
+    return has_four_on(stones, STRIDE)
+
+
 _COLUMN_BITS = tuple(0x7F << (column * STRIDE) for column in range(WIDTH))
 
 
 def mirror(bits: int) -> int:
-    """The board reflected left to right (columns 0-6 become 6-0)."""
+    """The 7x6 board reflected left to right (columns 0-6 become 6-0), unrolled: the
+    solver's table keys and the pure-Python search's take it at every node."""
     c0, c1, c2, c3 = _COLUMN_BITS[:4]
     return (
         ((bits & c0) << 42)

@@ -17,22 +17,55 @@ from negamax.core.compiled import implements
 from negamax.core.score import DRAW, ONGOING, WIN
 from negamax.games import connect4_board
 from negamax.games.compiled_game import GameRules
-from negamax.games.connect4_board import BOARD, BOTTOM, CELLS, CENTRE_FIRST, COLUMN_MASKS, STRIDE, WIDTH
+from negamax.games.connect4_board import (
+    BOARD,
+    BOTTOM,
+    CELLS,
+    CENTRE_FIRST,
+    COLUMN_MASKS,
+    STANDARD,
+    STRIDE,
+    WIDTH,
+    Geometry,
+)
 
 
 class Connect4Spec(NamedTuple):
-    """Selects Connect 4's primitives in the compiled kernel (7x6 is the only size)."""
+    """Selects the 7x6 board's primitives in the compiled kernel: its masks are constants
+    compiled into the kernel."""
 
     width: int = 7
     height: int = 6
+
+
+class SizedConnect4Spec(NamedTuple):
+    """Selects the primitives of any other board the solver takes: the masks are read from
+    the spec (one kernel for every size)."""
+
+    width: int
+    height: int
+    stride: int
+    bottom: int
+    board: int
+    slots: Any
+    """The columns' masks, centre first (an int64 array)."""
 
 
 SPEC = Connect4Spec()
 BOARD64 = np.int64(BOARD)
 BOTTOM64 = np.int64(BOTTOM)
 SLOTS = np.array([COLUMN_MASKS[column] for column in CENTRE_FIRST], dtype=np.int64)
-board_winning_cells = njit(cache=True, inline="always")(connect4_board.winning_cells)
+board_winning_cells = njit(cache=True, inline="always")(connect4_board.winning_cells_on)
 board_mirror = njit(cache=True, inline="always")(connect4_board.mirror)
+board_mirror_on = njit(cache=True, inline="always")(connect4_board.mirror_on)
+
+
+def spec_for(geometry: Geometry) -> Connect4Spec | SizedConnect4Spec:
+    """The spec of a board size (``Connect4Spec`` for 7x6)."""
+    if geometry == STANDARD:
+        return SPEC
+    slots = np.array([geometry.column_masks[column] for column in geometry.centre_first], dtype=np.int64)
+    return SizedConnect4Spec(geometry.width, geometry.height, geometry.stride, geometry.bottom, geometry.board, slots)
 
 
 @implements(compiled.playable_cells, Connect4Spec)
@@ -42,7 +75,7 @@ def _playable_cells(spec: Any, mask: Any) -> Any:
 
 @implements(compiled.winning_cells, Connect4Spec)
 def _winning_cells(spec: Any, stones: Any, mask: Any) -> Any:
-    return board_winning_cells(stones, mask)
+    return board_winning_cells(stones, mask, STRIDE, BOARD)
 
 
 @implements(compiled.unsafe_cells, Connect4Spec)
@@ -66,6 +99,37 @@ def _position_key(spec: Any, current: Any, mask: Any) -> Any:
     return min(key, board_mirror(key))
 
 
+@implements(compiled.playable_cells, SizedConnect4Spec)
+def _sized_playable_cells(spec: Any, mask: Any) -> Any:
+    return (mask + spec.bottom) & spec.board
+
+
+@implements(compiled.winning_cells, SizedConnect4Spec)
+def _sized_winning_cells(spec: Any, stones: Any, mask: Any) -> Any:
+    return board_winning_cells(stones, mask, spec.stride, spec.board)
+
+
+@implements(compiled.unsafe_cells, SizedConnect4Spec)
+def _sized_unsafe_cells(spec: Any, opponent_winning: Any) -> Any:
+    return opponent_winning >> 1
+
+
+@implements(compiled.move_slots, SizedConnect4Spec)
+def _sized_move_slots(spec: Any) -> Any:
+    return spec.slots
+
+
+@implements(compiled.cell_count, SizedConnect4Spec)
+def _sized_cell_count(spec: Any) -> Any:
+    return spec.width * spec.height
+
+
+@implements(compiled.position_key, SizedConnect4Spec)
+def _sized_position_key(spec: Any, current: Any, mask: Any) -> Any:
+    key = current + mask
+    return min(key, board_mirror_on(key, spec.width, spec.stride))
+
+
 # -- the rules for the compiled search to a depth or time (the move-list kernel) ----------
 # The solver above only proves values; an engine that must answer in a second searches to
 # a horizon and evaluates there, with the evaluation of the pure-Python game. A move is a
@@ -76,7 +140,7 @@ STATE_SIZE = 3
 COLUMNS64 = np.array(COLUMN_MASKS, dtype=np.int64)
 BOTTOM_BITS = np.array([1 << (column * STRIDE) for column in range(WIDTH)], dtype=np.int64)
 ORDER = np.array(CENTRE_FIRST, dtype=np.int64)
-board_has_four = njit(cache=True, inline="always")(connect4_board.has_four)
+board_has_four = njit(cache=True, inline="always")(connect4_board.has_four_on)
 
 
 def rules_start(state: Any) -> None:
@@ -108,15 +172,15 @@ def rules_undo(state: Any, move: int) -> None:
 
 
 def rules_outcome(state: Any) -> int:
-    if board_has_four(state[CURRENT] ^ state[MASK]):
+    if board_has_four(state[CURRENT] ^ state[MASK], STRIDE):
         return -WIN
     return DRAW if state[PLIES] == CELLS else ONGOING
 
 
 def rules_evaluate(state: Any) -> int:
     free = BOARD64 ^ state[MASK]
-    mine = board_winning_cells(state[CURRENT], 0) & free
-    theirs = board_winning_cells(state[CURRENT] ^ state[MASK], 0) & free
+    mine = board_winning_cells(state[CURRENT], 0, STRIDE, BOARD) & free
+    theirs = board_winning_cells(state[CURRENT] ^ state[MASK], 0, STRIDE, BOARD) & free
     return int(bit_count(mine) - bit_count(theirs))
 
 

@@ -111,16 +111,17 @@ def kernels_for(module: types.ModuleType, spec: Any) -> tuple[Any, Any]:
     else:
         key = (module.__name__, type(spec))
     found = _families.get(key)
-    if found is not None:
+    if found is None:
+        with _families_lock:
+            lock = _family_locks.setdefault(key, threading.Lock())
+        with lock:  # one family at a time is made, without holding up the others (compiling rules takes seconds)
+            found = _families.get(key)
+            if found is None:
+                found = _rules_family(module, spec) if isinstance(spec, CompiledRules) else _typed_family(module, spec)
+                _families[key] = found
+    if isinstance(spec, CompiledRules):
         return found
-    with _families_lock:
-        lock = _family_locks.setdefault(key, threading.Lock())
-    with lock:  # one family at a time is made, without holding up the others (compiling rules takes seconds)
-        found = _families.get(key)
-        if found is None:
-            found = _rules_family(module, spec) if isinstance(spec, CompiledRules) else _typed_family(module, spec)
-            _families[key] = found
-    return found
+    return found[0], spec  # specs of one type share the family, each with its own values (board sizes)
 
 
 def _typed_family(module: types.ModuleType, spec: Any) -> tuple[KernelFamily, Any]:

@@ -22,6 +22,8 @@ def kind_of(game: Game) -> str:
     """The board the page draws for ``game``."""
     if game.name in ("tictactoe", "nim", "connect4", "chess"):
         return game.name
+    if game.name.startswith("connect4:"):
+        return "connect4"
     if game.name in ("draughts", "checkers", "russian", "brazilian", "frisian"):
         return "draughts"
     return "text"
@@ -109,9 +111,9 @@ def _view(game: Game, position: Position[Any], flipped: bool) -> dict[str, Any]:
 
 def _connect4(position: Any) -> dict[str, Any]:
     from negamax.games.connect4 import cell_rows
-    from negamax.games.connect4_board import HEIGHT, WIDTH
 
-    return {"rows": cell_rows(position), "width": WIDTH, "height": HEIGHT}
+    geometry = position.geometry
+    return {"rows": cell_rows(position), "width": geometry.width, "height": geometry.height}
 
 
 def _chess(position: Any, flipped: bool) -> dict[str, Any]:

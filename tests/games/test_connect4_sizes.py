@@ -1,0 +1,117 @@
+"""Connect 4 on boards other than 7x6 (``connect4:WIDTHxHEIGHT``): the values of every
+board with width + height <= 11, the two engines agreeing, and the notation of wide boards."""
+
+import pytest
+
+from negamax import get_game
+from negamax.core.errors import InvalidOptionError, InvalidPositionError, UnknownGameError
+from negamax.core.game import MoveListPosition, PlacementPosition
+from negamax.core.types import SearchLimits
+from negamax.games.connect4 import Connect4, Connect4Game
+from negamax.games.connect4_board import STANDARD, geometry, mirror, mirror_on
+from negamax.search import search, solve
+
+PUBLISHED = {"4x4": 0, "5x4": 0, "4x5": 0, "5x5": 0, "6x5": 0, "6x4": -1}
+"""Tromp's outcomes (confirmed by Steininger's solver) in Pons' scores: 0 a draw; -1 the
+second player wins with the board's last stone."""
+
+SMALL_BOARDS = [f"{width}x{total - width}" for total in range(2, 12) for width in range(1, total)]
+
+
+def expected_value(size: str) -> int:
+    """Every board with width + height <= 11 is a draw but 6x4 (published). Where no
+    outcome is published (the boards narrower or lower than four, 4x6, 4x7, 5x6, 7x4, ...),
+    the pure-Python search checks the compiled one below, on the boards it solves fast."""
+    return PUBLISHED.get(size, 0)
+
+
+def solved_value(size: str, engine: str) -> int:
+    game = Connect4Game(size)
+    position = game.new_position()
+    return game.game_score(position, solve(position, engine=engine).score)
+
+
+@pytest.mark.parametrize("size", SMALL_BOARDS)
+def test_every_board_up_to_eleven_has_its_value_on_the_compiled_solver(size: str) -> None:
+    assert solved_value(size, "compiled") == expected_value(size)
+
+
+PYTHON_BOARDS = [size for size in SMALL_BOARDS if sum(map(int, size.split("x"))) <= 10]
+SLOW_PYTHON = {"4x6", "5x5", "6x4"}  # 2-3.5 s each in pure Python
+
+
+@pytest.mark.parametrize(
+    "size", [pytest.param(size, marks=pytest.mark.slow) if size in SLOW_PYTHON else size for size in PYTHON_BOARDS]
+)
+def test_the_pure_python_search_finds_the_same_values(size: str) -> None:
+    assert solved_value(size, "python") == expected_value(size)
+
+
+def test_every_position_two_plies_into_5x4_has_the_same_value_on_both_engines() -> None:
+    game = Connect4Game("5x4")
+    for first in "12345":
+        for second in "12345":
+            position = game.new_position(first + second)
+            python = solve(position, engine="python")
+            compiled = solve(position, engine="compiled")
+            assert (first + second, compiled.score) == (first + second, python.score)
+
+
+def test_scores_follow_pons_generalised() -> None:
+    game = Connect4Game("5x4")
+    position = game.new_position("112233")  # X completes the bottom row with its 7th stone
+    result = solve(position)
+    assert result.score_text == "win in 1"
+    assert game.game_score(position, result.score) == (20 + 2 - 7) // 2
+    assert game.render(position).splitlines()[-3:-1] == ["O O O . .", "X X X . ."]
+
+
+def test_each_size_gets_the_engines_its_board_fits() -> None:
+    assert type(Connect4Game().new_position()) is Connect4  # 7x6: both compiled searches
+    assert isinstance(Connect4Game().new_position(), MoveListPosition)
+    six_by_seven = Connect4Game("6x7").new_position()  # 48 bits: the compiled solver
+    assert isinstance(six_by_seven, PlacementPosition)
+    assert not isinstance(six_by_seven, MoveListPosition)
+    assert search(six_by_seven, SearchLimits(depth=4)).algorithm != "compiled"
+    eight_by_seven = Connect4Game("8x7").new_position()  # 64 bits: pure Python only
+    assert not isinstance(eight_by_seven, PlacementPosition)
+    with pytest.raises(InvalidOptionError, match="no compiled engine"):
+        solve(eight_by_seven, engine="compiled")
+    assert solve(eight_by_seven, SearchLimits(nodes=2_000)).completed is False
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("connect4:8x8", "does not fit: .* at most 64, here 72"),
+        ("connect4:7", "write it as WIDTHxHEIGHT"),
+        ("connect4:0x6", "at least one column"),
+        ("connect4:axb", "write it as WIDTHxHEIGHT"),
+    ],
+)
+def test_bad_sizes_are_refused_in_one_line(name: str, message: str) -> None:
+    with pytest.raises(UnknownGameError, match=message) as raised:
+        get_game(name)
+    assert "\n" not in str(raised.value)
+
+
+def test_wide_boards_write_columns_past_nine_as_letters() -> None:
+    game = get_game("connect4:10x5")
+    assert game.name == "connect4:10x5"
+    position = game.new_position("1a")
+    assert game.render(position).splitlines()[-1] == "1 2 3 4 5 6 7 8 9 a"
+    assert [game.move_text(position, move) for move in position.legal_moves()][-1] in "1a"
+    assert game.move_text(position, game.parse_move(position, "A")) == "a"
+    assert game.new_position(game.position_text(position)).key() == position.key()
+    assert game.symmetric_move_text("1", 1) == "a"
+    reflected = game.new_position("a1")
+    assert game.book_key(position)[0] == game.book_key(reflected)[0]
+    with pytest.raises(InvalidPositionError, match="is not a column 1-a"):
+        game.new_position("1b")
+
+
+def test_the_unrolled_7x6_mirror_is_the_general_one() -> None:
+    position = Connect4Game().new_position("1122337")
+    key = position.key()
+    assert mirror(key) == mirror_on(key, STANDARD.width, STANDARD.stride)
+    assert geometry(7, 6) is STANDARD
