@@ -3,16 +3,19 @@ ones it documents (deterministic for its fixed table)."""
 
 from __future__ import annotations
 
+import io
 import random
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from negamax.cli import commands
 from negamax.core.score import Bound
-from negamax.core.types import SearchLimits
+from negamax.core.types import SearchLimits, SearchResult
 from negamax.games.connect4 import Connect4Game
 from negamax.games.connect4_board import mirror
 from negamax.games.tictactoe import TicTacToe
@@ -119,6 +122,26 @@ def test_limits_and_stop_give_proven_bounds(solver: CompiledSolver) -> None:
     progress: list[object] = []
     solver.solve(GAME.new_position("4453"), SearchLimits(time=0.6), on_iteration=progress.append)
     assert progress  # reported while the kernel ran
+
+
+def test_progress_shows_the_window_and_the_bounds_closing_in(solver: CompiledSolver) -> None:
+    position = GAME.new_position("4")  # lost in Pons' -1 (the first player wins with stone 41); minutes to solve
+    value = pons_to_distance(position, -1)
+    reports: list[SearchResult[Any]] = []
+    final = solver.solve(position, SearchLimits(time=1.5), on_iteration=reports.append)
+    assert len(reports) >= 3
+    lower, upper = reports[0].lower, reports[0].upper
+    for report in [*reports, final]:
+        assert lower <= report.lower <= report.upper <= upper  # never widens
+        lower, upper = report.lower, report.upper
+        assert report.lower <= value <= report.upper  # the value stays inside what was proven
+        assert report.window is not None
+        below, above = report.window
+        assert report.lower <= below < above <= report.upper
+    stream = io.StringIO()
+    commands._progress_printer(GAME, position, stream)(reports[-1])
+    low, high = (GAME.game_score(position, value) for value in reports[-1].window or ())
+    assert f"window [{low}, {high}]" in stream.getvalue()
 
 
 @pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])

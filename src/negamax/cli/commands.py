@@ -79,7 +79,11 @@ def _progress_printer(game: Game, position: Position[Any], stream: TextIO, live:
         if result.lower != result.upper and result.bound.name != "EXACT":
             low, high = _bound_text(game, position, result.lower), _bound_text(game, position, result.upper)
             speed = f"{result.nodes_per_second:,.0f} n/s"
-            text = f"value in [{low}, {high}]  nodes {result.nodes:,}  {speed}  {result.wall_time:.1f} s"
+            window = ""
+            if result.window is not None:
+                below, above = (_bound_text(game, position, value) for value in result.window)
+                window = f"  window [{below}, {above}]"
+            text = f"value in [{low}, {high}]{window}  nodes {result.nodes:,}  {speed}  {result.wall_time:.1f} s"
             stream.write(f"\r{text}\x1b[K" if live else f"negamax: {text}\n")
         elif not live:
             stream.write(f"negamax: depth {result.depth}  nodes {result.nodes:,}  {result.wall_time:.1f} s\n")

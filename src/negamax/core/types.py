@@ -137,6 +137,9 @@ class SearchResult(Generic[MoveT]):
     """The proven upper bound on the true value."""
     completed: bool = True
     """False when a limit or the stop event cut the search short."""
+    window: tuple[int, int] | None = None
+    """In a report from an exact solve that is narrowing its bounds: the window it is
+    searching (a null window: is the value above the first?)."""
 
     @property
     def score_text(self) -> str:

@@ -227,20 +227,30 @@ class CompiledSolver:
         start_cpu, start_wall = time.process_time(), time.perf_counter()
         node_limit = limits.nodes if limits.nodes is not None else NO_LIMIT
 
-        def snapshot() -> SearchResult[Any]:
-            return self._result(position, (), start_cpu, start_wall)
-
         tag = self._next_tag(fresh_table)
+        cells = spec.width * spec.height
+        proven = [-((cells - moves) // 2), (cells + 1 - moves) // 2]
+
+        def snapshot() -> SearchResult[Any]:
+            # The kernel starts over (with the full range) when the helpers join: report
+            # the tightest bounds proven by either phase, and none before the kernel starts.
+            running = state[kernel.STATE_TAG] == tag
+            if running:
+                proven[0] = max(proven[0], int(state[kernel.STATE_LOWER]))
+                proven[1] = min(proven[1], int(state[kernel.STATE_UPPER]))
+            return self._result(position, (), start_cpu, start_wall, (proven[0], proven[1]), running)
+
         nodes = self._search(
             kernels, spec, current, mask, moves, tag, node_limit, limits, on_iteration, snapshot, start_wall
         )
-        exact = state[kernel.STATE_LOWER] == state[kernel.STATE_UPPER] and not state[kernel.STATE_STOP]
+        snapshot()  # the bounds of both phases
+        exact = proven[0] == proven[1]
         pv: tuple[Any, ...] = ()
         if exact and plies != 0:
             length = kernel.MAX_PLIES if plies is None else plies
-            pv = self._principal_variation(position, int(state[kernel.STATE_LOWER]), length)
-        result = self._result(position, pv, start_cpu, start_wall)
-        return dataclasses.replace(result, nodes=nodes, completed=bool(exact))
+            pv = self._principal_variation(position, proven[0], length)
+        result = self._result(position, pv, start_cpu, start_wall, (proven[0], proven[1]), not exact)
+        return dataclasses.replace(result, nodes=nodes, completed=exact)
 
     def _search(
         self,
@@ -356,8 +366,16 @@ class CompiledSolver:
         return tuple(line)
 
     def _result(
-        self, position: PlacementPosition[Any], pv: tuple[Any, ...], start_cpu: float, start_wall: float
+        self,
+        position: PlacementPosition[Any],
+        pv: tuple[Any, ...],
+        start_cpu: float,
+        start_wall: float,
+        bounds: tuple[int, int] | None = None,
+        probing: bool = True,
     ) -> SearchResult[Any]:
+        """The result the kernel's state describes, with ``bounds`` (Pons' units) in place
+        of the state's when given, and the window being searched if ``probing``."""
         state = self.state
         probes = min(int(state[kernel.STATE_PROBES]), kernel.MAX_LOGGED_PROBES)
         logged = state[kernel.STATE_PROBE_NODES : kernel.STATE_PROBE_NODES + probes]
@@ -369,11 +387,15 @@ class CompiledSolver:
             tt_cutoffs=int(state[kernel.STATE_TT_CUTOFFS]),
             iterations_nodes=tuple(int(count) for count in logged),
         )
-        lower, upper = int(state[kernel.STATE_LOWER]), int(state[kernel.STATE_UPPER])
+        lower, upper = bounds or (int(state[kernel.STATE_LOWER]), int(state[kernel.STATE_UPPER]))
         best_move: Any = pv[0] if pv else (int(state[kernel.STATE_BEST_MOVE]) or None)
         if best_move is None:
             best_move = next(iter(position.legal_moves()), None)
         low, high = pons_to_distance(position, lower), pons_to_distance(position, upper)
+        window = None
+        testing = int(state[kernel.STATE_WINDOW])
+        if probing and lower <= testing < upper:
+            window = (pons_to_distance(position, testing), pons_to_distance(position, testing + 1))
         return SearchResult(
             best_move=best_move,
             score=low,
@@ -388,6 +410,7 @@ class CompiledSolver:
             lower=low,
             upper=high,
             completed=lower == upper,
+            window=window,
         )
 
 

@@ -66,6 +66,8 @@ STATE_BEST_MOVE = 11
 STATE_LOWER = 12
 STATE_UPPER = 13
 STATE_PROBES = 14
+STATE_WINDOW = 15
+"""The probe being searched: the null window (``work[STATE_WINDOW]``, that + 1)."""
 STATE_PROBE_NODES = 16
 MAX_LOGGED_PROBES = 32
 STATE_SIZE = STATE_PROBE_NODES + MAX_LOGGED_PROBES
@@ -606,11 +608,14 @@ def solve(spec, current, mask, moves, tag, node_limit, table, work):  # type: ig
     best move and the probes' node counts in the state slots."""
     for slot in range(STATE_SIZE):
         work[slot] = 0
-    work[STATE_TAG] = tag
     work[STATE_NODE_LIMIT] = node_limit
     work[STATE_ROOT_MOVES] = moves
     cells = cell_count(spec)
-    return narrow(spec, current, mask, moves, -((cells - moves) // 2), (cells + 1 - moves) // 2, table, work)
+    lower, upper = -((cells - moves) // 2), (cells + 1 - moves) // 2
+    work[STATE_LOWER] = lower
+    work[STATE_UPPER] = upper
+    work[STATE_TAG] = tag  # last: a progress report reads the bounds once the tag is the solve's
+    return narrow(spec, current, mask, moves, lower, upper, table, work)
 
 
 @njit(cache=True, nogil=True)
@@ -627,6 +632,7 @@ def narrow(spec, current, mask, moves, lower, upper, table, work):  # type: igno
             middle = upper // 2
         before = work[STATE_NODES]
         work[STATE_ROOT_MOVE] = 0
+        work[STATE_WINDOW] = middle  # live, for progress reports
         if work[STATE_PUBLISH] != 0:
             value = negamax_shared(spec, current, mask, moves, middle, middle + 1, table, work)
         else:
