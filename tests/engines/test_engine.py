@@ -10,7 +10,7 @@ import pytest
 
 from negamax.core.errors import InvalidOptionError, InvalidPositionError
 from negamax.core.types import SearchResult
-from negamax.engines.engine import SAFETY_SECONDS, Engine, GoLimits, time_budget
+from negamax.engines.engine import MOVE_OVERHEAD_SECONDS, Engine, GoLimits, time_budget
 from negamax.games import get_game
 
 
@@ -24,7 +24,7 @@ def run(engine: Engine, limits: GoLimits) -> tuple[SearchResult[Any], list[Searc
 
 
 def test_the_time_budget() -> None:
-    assert time_budget(GoLimits(move_time=1.0)) == pytest.approx(1.0 - SAFETY_SECONDS)
+    assert time_budget(GoLimits(move_time=1.0)) == pytest.approx(1.0 - MOVE_OVERHEAD_SECONDS)
     assert time_budget(GoLimits(infinite=True)) is None
     assert time_budget(GoLimits(depth=3)) is None
     share = time_budget(GoLimits(time_left=60.0, increment=1.0))

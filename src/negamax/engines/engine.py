@@ -47,8 +47,12 @@ LOAD_WAIT_SECONDS = 1.0
 """Longest wait of a search for a kernel being loaded from disk (it then gets less time)."""
 CLOSE_WAIT_SECONDS = 1.0
 """Longest wait on closing for the compiling process to be stopped."""
-SAFETY_SECONDS = 0.06
-"""Kept back from every time budget for the reply to travel."""
+MOVE_OVERHEAD_SECONDS = 0.01
+"""Kept back from every time budget for the search to stop and the reply to travel. Measured
+over python-chess's UCI client here, 20 moves at each of 50, 200 and 1000 ms: the move came
+a median 3 ms after the budget (7 ms at most, 12 for a session's first); 10 ms is also
+Stockfish's default ``Move Overhead``. (A fixed 60 ms left 1 ms of a 50 ms move and 140 of
+200.)"""
 
 
 def time_budget(limits: GoLimits) -> float | None:
@@ -57,12 +61,12 @@ def time_budget(limits: GoLimits) -> float | None:
     if limits.infinite:
         return None
     if limits.move_time is not None:
-        return max(0.001, limits.move_time - SAFETY_SECONDS)
+        return max(0.001, limits.move_time - MOVE_OVERHEAD_SECONDS)
     if limits.time_left is None:
         return None
     moves = limits.moves_to_go or 30
     share = limits.time_left / moves + 0.75 * limits.increment
-    ceiling = max(0.001, limits.time_left * 0.5 - SAFETY_SECONDS)
+    ceiling = max(0.001, limits.time_left * 0.5 - MOVE_OVERHEAD_SECONDS)
     return max(0.001, min(share, ceiling))
 
 

@@ -1,0 +1,153 @@
+"""negamax-uci against Stockfish at several ``UCI_Elo`` settings: a calibrated ladder.
+
+Stockfish is a system package (Debian: ``apt-get install stockfish``, 15.1 here); without
+it this prints how to get it and exits. Both engines run over UCI through python-chess's
+client, one thread each, from balanced openings with colours swapped, at a fixed time per
+move or on a clock with increment. Every game goes to a PGN file; the end prints the score
+per level and one Elo estimate on Stockfish's ``UCI_Elo`` scale (which Stockfish
+calibrates against CCRL ratings at longer time controls) with its 95 % interval, from
+every game together.
+
+    python benchmarks/chess_ladder.py --levels 2000 2400 --games 20 --time 0.2
+    python benchmarks/chess_ladder.py --levels 2000 --games 20 --clock 10+0.1
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+import chess.pgn
+
+from ladder_elo import estimate
+from match_tally import Tally
+from vs_sunfish import MAX_PLIES, OPENINGS, negamax_command
+
+STOCKFISH_PLACES = ("stockfish", "/usr/games/stockfish")
+
+
+def find_stockfish(given: str | None) -> str | None:
+    for candidate in [given] if given else STOCKFISH_PLACES:
+        found = shutil.which(candidate)
+        if found:
+            return found
+    return None
+
+
+def parse_clock(text: str) -> tuple[float, float]:
+    """``BASE+INCREMENT`` in seconds (``10+0.1``)."""
+    base, _, increment = text.partition("+")
+    return float(base), float(increment or 0)
+
+
+def play_game(
+    white: chess.engine.SimpleEngine,
+    black: chess.engine.SimpleEngine,
+    opening: str,
+    seconds: float | None,
+    clock: tuple[float, float] | None,
+) -> tuple[str, chess.Board, str]:
+    """One game; returns its result, the board and how it ended when not by the rules (an
+    illegal move or a flag fall loses)."""
+    board = chess.Board()
+    for text in opening.split():
+        board.push_uci(text)
+    engines = {chess.WHITE: white, chess.BLACK: black}
+    remaining = {chess.WHITE: clock[0], chess.BLACK: clock[0]} if clock else {}
+    while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
+        side = board.turn
+        if clock is None:
+            limit = chess.engine.Limit(time=seconds)
+        else:
+            limit = chess.engine.Limit(
+                white_clock=remaining[chess.WHITE],
+                black_clock=remaining[chess.BLACK],
+                white_inc=clock[1],
+                black_inc=clock[1],
+            )
+        started = time.perf_counter()
+        result = engines[side].play(board, limit)
+        if clock is not None:
+            remaining[side] -= time.perf_counter() - started
+            if remaining[side] < 0:
+                return ("0-1" if side == chess.WHITE else "1-0"), board, "time forfeit"
+            remaining[side] += clock[1]
+        if result.move is None or result.move not in board.legal_moves:
+            return ("0-1" if side == chess.WHITE else "1-0"), board, f"illegal move {result.move}"
+        board.push(result.move)
+    outcome = board.outcome(claim_draw=True)
+    return (outcome.result() if outcome else "1/2-1/2"), board, "" if outcome else "move limit"
+
+
+def pgn_game(board: chess.Board, result: str, white: str, black: str, event: str, ending: str) -> chess.pgn.Game:
+    game = chess.pgn.Game.from_board(board)
+    game.headers.update(
+        {"Event": event, "Date": datetime.date.today().strftime("%Y.%m.%d"), "White": white, "Black": black}
+    )
+    game.headers["Result"] = result
+    if ending:
+        game.headers["Termination"] = ending
+    return game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stockfish", help="the Stockfish command (default: stockfish on the PATH or /usr/games)")
+    parser.add_argument("--levels", type=int, nargs="+", default=[1850, 2000, 2150, 2300, 2400])
+    parser.add_argument("--games", type=int, default=20, help="games per level (pairs, colours swapped)")
+    timing = parser.add_mutually_exclusive_group()
+    timing.add_argument("--time", type=float, default=0.2, help="seconds per move, both engines")
+    timing.add_argument("--clock", help="a clock instead: BASE+INCREMENT seconds, e.g. 10+0.1")
+    parser.add_argument("--pgn", type=Path, default=Path("chess_ladder.pgn"), help="where the games go")
+    arguments = parser.parse_args()
+    stockfish = find_stockfish(arguments.stockfish)
+    if stockfish is None:
+        print("chess_ladder: Stockfish not found; install it (Debian: apt-get install stockfish) or pass --stockfish")
+        return
+    if not all(1350 <= level <= 2850 for level in arguments.levels):
+        sys.exit("chess_ladder: Stockfish's UCI_Elo goes from 1350 to 2850")
+    clock = parse_clock(arguments.clock) if arguments.clock else None
+    control = f"{arguments.clock} clock" if clock else f"{arguments.time} s/move"
+    rated: list[tuple[float, float]] = []
+    summaries = []
+    with (
+        chess.engine.SimpleEngine.popen_uci(negamax_command()) as ours,
+        chess.engine.SimpleEngine.popen_uci([stockfish]) as opponent,
+        arguments.pgn.open("a") as pgn,
+    ):
+        ours.ping()  # the compiled kernel is loaded before the first clock starts
+        for level in arguments.levels:
+            opponent.configure({"Threads": 1, "Hash": 64, "UCI_LimitStrength": True, "UCI_Elo": level})
+            name = f"Stockfish 15.1 UCI_Elo {level}"
+            tally = Tally()
+            for number in range(arguments.games):
+                opening = OPENINGS[(number // 2) % len(OPENINGS)]
+                ours_white = number % 2 == 0
+                white, black = (ours, opponent) if ours_white else (opponent, ours)
+                result, board, ending = play_game(white, black, opening, arguments.time, clock)
+                outcome = tally.record(result, ours_white)
+                rated.append((level, {"won": 1.0, "drew": 0.5, "lost": 0.0}[outcome]))
+                names = ("negamax", name) if ours_white else (name, "negamax")
+                print(pgn_game(board, result, *names, f"negamax ladder, {control}", ending), file=pgn, end="\n\n")
+                pgn.flush()
+                side = "white" if ours_white else "black"
+                extra = f", {ending}" if ending else ""
+                print(f"{level} game {number + 1}: negamax {side}, {result} in {board.ply()} plies{extra}", flush=True)
+            record = f"+{tally.wins} ={tally.draws} -{tally.losses}"
+            summaries.append(f"negamax vs {name}, {control}: {record}, score {tally.score:.1%}")
+            print(summaries[-1], flush=True)
+    rating, error = estimate(rated)
+    print()
+    print("\n".join(summaries))
+    print(f"Elo estimate on Stockfish's UCI_Elo scale: {rating:.0f} +- {1.96 * error:.0f} (95 %), {len(rated)} games")
+    print(f"games in {arguments.pgn}")
+
+
+if __name__ == "__main__":
+    main()
