@@ -37,8 +37,11 @@ def outcome(value: int, cells: int) -> str:
     """A first-player value in words, with the stone that wins."""
     if value == 0:
         return "draw"
-    winner = "first" if value > 0 else "second"
-    return f"{winner} player wins (stone {cells + 2 - 2 * abs(value)})"
+    first = value > 0
+    stone = cells + 2 - 2 * abs(value)  # or one less: the winner's stones are odd (first) or even
+    if (stone % 2 == 1) != first:
+        stone -= 1
+    return f"{'first' if first else 'second'} player wins (stone {stone})"
 
 
 def boards(total: int) -> list[str]:

@@ -48,7 +48,8 @@ def hub_command() -> str:
     return str(installed) if installed.exists() else (shutil.which("negamax-hub") or "negamax-hub")
 
 
-def play_game(white: object, black: object, opening: str) -> tuple[str, int, str]:
+def play_game(white: object, black: object, opening: str, moves: list[str] | None = None) -> tuple[str, int, str]:
+    """One game; ``moves``, if given, receives the moves played after the opening."""
     board = StandardBoard()
     for text in opening.split():
         board.push_uci(text)
@@ -60,6 +61,8 @@ def play_game(white: object, black: object, opening: str) -> tuple[str, int, str
             loser = "white" if board.turn == StandardBoard().turn else "black"
             return ("0-1" if loser == "white" else "1-0"), plies, f", {loser} played an illegal move: {move}"
         board.push(move)
+        if moves is not None:
+            moves.append(str(move))
         plies += 1
     result = board.result if board.game_over else "1/2-1/2"
     return result, plies, ""

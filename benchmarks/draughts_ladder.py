@@ -1,0 +1,104 @@
+"""negamax-hub against the draughts engines above TurboEngine: ``dame-rs`` (a Rust engine
+that speaks HUB; ``pip install dame-rs``) and py-draughts' ``TurboEngine``, at equal time
+per move, both HUB engines driven by py-draughts' own client, colour-swapped pairs from
+short openings. Every game's moves go to a text file, one game a line.
+
+    python benchmarks/draughts_ladder.py --opponents dame-rs turbo --games 30 --time 0.3
+
+An opponent that is not installed is skipped with a line that says how to get it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import queue
+import shutil
+import threading
+from pathlib import Path
+from typing import Any
+
+from draughts import TurboEngine
+from draughts.engines.hub import HubEngine
+from loguru import logger
+
+from match_tally import Tally
+from vs_pydraughts import OPENINGS, hub_command, play_game
+
+
+class LineQueueHubEngine(HubEngine):
+    """py-draughts' HUB client with lines read on a thread of their own. The stock client
+    waits for the pipe to be readable, then reads one line: lines that arrive together (dame
+    sends its id and parameters in one write) wait in Python's buffer while the client
+    waits on the empty pipe, and the handshake times out."""
+
+    _lines: queue.Queue[str] | None = None
+
+    def _read_line(self, timeout: float = 1.0) -> str | None:
+        if self.process is None or self.process.stdout is None:
+            return None
+        if self._lines is None:
+            lines: queue.Queue[str] = queue.Queue()
+            stream = self.process.stdout
+            threading.Thread(target=lambda: [lines.put(line) for line in stream], daemon=True).start()
+            self._lines = lines
+        try:
+            return self._lines.get(timeout=timeout).strip()
+        except queue.Empty:
+            return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--opponents", nargs="+", choices=("dame-rs", "turbo"), default=["dame-rs", "turbo"])
+    parser.add_argument("--games", type=int, default=30, help="games per opponent (pairs, colours swapped)")
+    parser.add_argument("--time", type=float, default=0.3, help="seconds per move, both engines")
+    parser.add_argument("--games-file", type=Path, default=Path("draughts_ladder.txt"), help="where the moves go")
+    arguments = parser.parse_args()
+    logger.remove()  # py-draughts logs every board it makes
+    logging.disable(logging.INFO)
+    summaries = []
+    with (
+        HubEngine(hub_command(), time_limit=arguments.time, init_timeout=60) as ours,
+        arguments.games_file.open("a") as record,
+    ):
+        for name in arguments.opponents:
+            opponent: Any
+            if name == "turbo":
+                opponent = TurboEngine(depth_limit=None, time_limit=arguments.time)
+                label = "py-draughts TurboEngine"
+            else:
+                command = shutil.which("dame")  # the client runs it as "dame hub"
+                if command is None:
+                    print("draughts_ladder: dame-rs not found; install it with pip install dame-rs")
+                    continue
+                opponent = LineQueueHubEngine(command, time_limit=arguments.time, init_timeout=60)
+                opponent.start()
+                label = "dame-rs"
+            tally = Tally()
+            for number in range(arguments.games):
+                opening = OPENINGS[(number // 2) % len(OPENINGS)]
+                ours_white = number % 2 == 0
+                ours.new_game()
+                if isinstance(opponent, HubEngine):
+                    opponent.new_game()
+                white, black = (ours, opponent) if ours_white else (opponent, ours)
+                moves: list[str] = []
+                result, plies, illegal = play_game(white, black, opening, moves)
+                tally.record(result, ours_white)
+                side = "white" if ours_white else "black"
+                print(f"{name} game {number + 1}: negamax {side}, {result} in {plies} plies{illegal}", flush=True)
+                white_name, black_name = ("negamax", label) if ours_white else (label, "negamax")
+                record.write(
+                    f"{white_name} - {black_name} {result} {arguments.time} s/move: {opening} {' '.join(moves)}\n"
+                )
+                record.flush()
+            if isinstance(opponent, HubEngine):
+                opponent.quit()
+            summaries.append(tally.summary(label, arguments.time))
+            print(summaries[-1], flush=True)
+    print("\n".join(summaries))
+
+
+if __name__ == "__main__":
+    main()
