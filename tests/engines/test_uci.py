@@ -87,6 +87,16 @@ def test_a_time_limit_is_kept(engine: chess.engine.SimpleEngine) -> None:
     assert time.perf_counter() - started < 0.55 + 0.5
 
 
+def test_a_forced_move_is_played_at_once(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board("7k/8/8/8/8/8/6q1/7K w - - 0 1")  # Kxg2 is the only legal move
+    result = engine.play(board, chess.engine.Limit(time=30), info=chess.engine.INFO_ALL)
+    assert result.move == chess.Move.from_uci("h1g2")
+    assert result.info.get("depth") == 1  # not a 30-second search
+    board = chess.Board()
+    result = engine.play(board, chess.engine.Limit(depth=3), info=chess.engine.INFO_ALL)
+    assert result.info.get("depth") == 3
+
+
 @pytest.mark.timing
 def test_movetime_is_kept(engine: chess.engine.SimpleEngine) -> None:
     board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8")

@@ -70,6 +70,14 @@ def time_budget(limits: GoLimits) -> float | None:
     return max(0.001, min(share, ceiling))
 
 
+def _forced(position: Position[Any], limits: SearchLimits) -> bool:
+    """Whether a search to a time only has nothing to choose: a single legal move."""
+    if limits.time is None or limits.depth is not None or limits.nodes is not None:
+        return False
+    moves = iter(position.legal_moves())
+    return next(moves, None) is not None and next(moves, None) is None
+
+
 class Engine:
     """Searches ``game`` positions one at a time on a worker thread.
 
@@ -224,6 +232,10 @@ class Engine:
         )
         if search_limits.depth is None and search_limits.nodes is None and search_limits.time is None:
             search_limits = dataclasses.replace(search_limits, depth=64)  # "go infinite": until stopped
+        elif _forced(self.position, search_limits):
+            # one legal move: play it at once (a depth-1 search gives its score), and keep
+            # the clock for the moves that need it
+            search_limits = dataclasses.replace(search_limits, depth=1, time=None)
         position = self.position
         started = time.perf_counter()
 
