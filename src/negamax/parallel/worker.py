@@ -2,7 +2,10 @@
 and return one flat record per position.
 
 Workers keep their searchers between chunks (the compiled solver owns a 128 MiB table),
-lending each to one thread at a time, so a chunk costs only its searches.
+lending each to one thread at a time, so a chunk costs only its searches. A position's
+record never depends on which positions the worker searched before: each solve starts
+from an empty table (a new tag), and each analysis to a depth or node count too (its
+table is cleared; a small one, as the positions of a batch share little).
 """
 
 from __future__ import annotations
@@ -79,6 +82,10 @@ RECORD_FIELDS = (
 """Every record has exactly these fields, in this order (the CSV columns)."""
 
 
+ANALYSIS_HASH_MIB = 4
+"""The compiled search's table in a batch analysis: cleared for every position (0.3 ms)."""
+
+
 class _Searcher:
     """One thread's way of searching a job's positions."""
 
@@ -105,7 +112,7 @@ class _Searcher:
             else:
                 from negamax.search.compiled.move_list import CompiledSearcher
 
-                self.searcher = CompiledSearcher()
+                self.searcher = CompiledSearcher(hash_mib=ANALYSIS_HASH_MIB)
             self.searcher.warm_up(position)
         return self.searcher
 
@@ -115,6 +122,8 @@ class _Searcher:
 
     def run(self, position: Position[Any]) -> SearchResult[Any]:
         searcher = self.compiled(position)
+        if searcher is not None and not self.job.solve and self.limits.time is None:
+            searcher.clear()
         if self.job.solve:
             return solve(position, self.limits, engine=self.job.engine or "auto", searcher=searcher)
         return search(position, self.limits, engine=self.job.engine or "auto", searcher=searcher)
