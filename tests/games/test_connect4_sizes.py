@@ -1,6 +1,8 @@
 """Connect 4 on boards other than 7x6 (``connect4:WIDTHxHEIGHT``): the values of every
 board with width + height <= 11, the two engines agreeing, and the notation of wide boards."""
 
+import random
+
 import pytest
 
 from negamax import get_game
@@ -10,6 +12,7 @@ from negamax.core.types import SearchLimits
 from negamax.games.connect4 import Connect4, Connect4Game
 from negamax.games.connect4_board import STANDARD, geometry, mirror, mirror_on
 from negamax.search import search, solve
+from negamax.search.compiled.move_list import CompiledSearcher
 
 PUBLISHED = {"4x4": 0, "5x4": 0, "4x5": 0, "5x5": 0, "6x5": 0, "6x4": -1}
 """Tromp's outcomes (confirmed by Steininger's solver) in Pons' scores: 0 a draw; -1 the
@@ -67,17 +70,38 @@ def test_scores_follow_pons_generalised() -> None:
 
 
 def test_each_size_gets_the_engines_its_board_fits() -> None:
-    assert type(Connect4Game().new_position()) is Connect4  # 7x6: both compiled searches
-    assert isinstance(Connect4Game().new_position(), MoveListPosition)
-    six_by_seven = Connect4Game("6x7").new_position()  # 48 bits: the compiled solver
+    assert type(Connect4Game().new_position()) is Connect4
+    six_by_seven = Connect4Game("6x7").new_position()  # 48 bits: both compiled searches
     assert isinstance(six_by_seven, PlacementPosition)
-    assert not isinstance(six_by_seven, MoveListPosition)
-    assert search(six_by_seven, SearchLimits(depth=4)).algorithm != "compiled"
+    assert isinstance(six_by_seven, MoveListPosition)
+    assert search(six_by_seven, SearchLimits(depth=4)).algorithm == "compiled"
     eight_by_seven = Connect4Game("8x7").new_position()  # 64 bits: pure Python only
-    assert not isinstance(eight_by_seven, PlacementPosition)
+    assert not isinstance(eight_by_seven, PlacementPosition | MoveListPosition)
     with pytest.raises(InvalidOptionError, match="no compiled engine"):
         solve(eight_by_seven, engine="compiled")
     assert solve(eight_by_seven, SearchLimits(nodes=2_000)).completed is False
+
+
+@pytest.mark.parametrize("size", ["6x7", "5x4", "10x3", "4x9"])
+def test_the_compiled_search_to_a_depth_finds_the_python_value_on_every_size(size: str) -> None:
+    game = Connect4Game(size)
+    searcher = CompiledSearcher(hash_mib=1)
+    rng = random.Random(size)
+    compared = 0
+    while compared < 8:
+        position = game.new_position(None)
+        for _ in range(rng.randrange(0, game.geometry.cells // 2)):
+            if position.is_terminal():
+                break
+            position.play(rng.choice(list(position.legal_moves())))
+        if position.is_terminal():
+            continue
+        depth = rng.randrange(1, 7)
+        expected = search(position, SearchLimits(depth=depth), engine="python", algorithm="alphabeta-tt")
+        found = search(position, SearchLimits(depth=depth), searcher=searcher)
+        assert found.score == expected.score, (game.position_text(position), depth)
+        assert found.best_move in position.legal_moves()
+        compared += 1
 
 
 @pytest.mark.parametrize(

@@ -190,7 +190,8 @@ class Connect4Position:
 
 
 class CompiledConnect4Position(Connect4Position):
-    """A position of a board the compiled solver takes (at most 49 bits, 16 columns)."""
+    """A position of a board the compiled searches take (at most 49 bits, 16 columns): the
+    exact solver and the search to a depth or time."""
 
     __slots__ = ()
 
@@ -198,26 +199,11 @@ class CompiledConnect4Position(Connect4Position):
         """(spec, current, mask, moves) for the compiled solver (imports numba)."""
         return _compiled_spec(self.geometry), self.current, self.mask, self.moves
 
-
-class Connect4(CompiledConnect4Position):
-    """A position on the standard 7x6 board, which the compiled search to a depth or time
-    takes too.
-
-    Bit layout (Pons' "Solving Connect 4"): column ``c`` owns bits ``7c .. 7c+6``; bit
-    ``7c`` is its bottom cell and bit ``7c+6`` a sentinel that is always empty. A position
-    is two numbers: ``mask``, every stone, and ``current``, the stones of the side to move;
-    ``current + mask`` is a unique key. A move is the one-bit board of the cell it fills.
-    """
-
-    __slots__ = ()
-
     def move_list_form(self) -> tuple[Any, Any]:
         """(rules, state) for the compiled search to a depth or time (imports numba)."""
-        import numpy as np
+        from negamax.games.connect4_compiled import RULES, state_for
 
-        from negamax.games.connect4_compiled import RULES
-
-        return RULES, np.array([self.current, self.mask, self.moves], dtype=np.int64)
+        return RULES, state_for(self.geometry, self.current, self.mask, self.moves)
 
     def moves_from_codes(self, codes: Sequence[int]) -> list[int]:
         """The compiled search's codes are the columns plus one."""
@@ -233,6 +219,18 @@ class Connect4(CompiledConnect4Position):
             moves.append(move)
             board.play(move)
         return moves
+
+
+class Connect4(CompiledConnect4Position):
+    """A position on the standard 7x6 board.
+
+    Bit layout (Pons' "Solving Connect 4"): column ``c`` owns bits ``7c .. 7c+6``; bit
+    ``7c`` is its bottom cell and bit ``7c+6`` a sentinel that is always empty. A position
+    is two numbers: ``mask``, every stone, and ``current``, the stones of the side to move;
+    ``current + mask`` is a unique key. A move is the one-bit board of the cell it fills.
+    """
+
+    __slots__ = ()
 
 
 def _first(pair: tuple[int, int]) -> int:

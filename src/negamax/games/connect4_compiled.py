@@ -133,25 +133,54 @@ def _sized_position_key(spec: Any, current: Any, mask: Any) -> Any:
 # -- the rules for the compiled search to a depth or time (the move-list kernel) ----------
 # The solver above only proves values; an engine that must answer in a second searches to
 # a horizon and evaluates there, with the evaluation of the pure-Python game. A move is a
-# column (0-6); the state is (current, mask, plies) as in ``Connect4``.
+# column (0-based); the state holds the position (current, mask, plies) and, after it, the
+# board's geometry, so one set of compiled rules plays every board size.
 
 CURRENT, MASK, PLIES = 0, 1, 2
-STATE_SIZE = 3
-COLUMNS64 = np.array(COLUMN_MASKS, dtype=np.int64)
-BOTTOM_BITS = np.array([1 << (column * STRIDE) for column in range(WIDTH)], dtype=np.int64)
-ORDER = np.array(CENTRE_FIRST, dtype=np.int64)
+STRIDE_AT, BOARD_AT, BOTTOM_AT, CELLS_AT, COLUMN_AT, WIDTH_AT = 3, 4, 5, 6, 7, 8
+"""The geometry: the columns' stride, every cell, the bottom cells, the cell count, one
+column's cells (at column 0), the width..."""
+ORDER_AT = 9
+"""...then the columns, centre first."""
+MAX_WIDTH = 16
+STATE_SIZE = ORDER_AT + MAX_WIDTH
 board_has_four = njit(cache=True, inline="always")(connect4_board.has_four_on)
 
 
+def state_for(geometry: Geometry, current: int, mask: int, plies: int) -> Any:
+    """The compiled search's state of a position on a board of ``geometry``."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state[:ORDER_AT] = (
+        current,
+        mask,
+        plies,
+        geometry.stride,
+        geometry.board,
+        geometry.bottom,
+        geometry.cells,
+        geometry.column_masks[0],
+        geometry.width,
+    )
+    state[ORDER_AT : ORDER_AT + geometry.width] = geometry.centre_first
+    return state
+
+
+START_GEOMETRY = np.array(
+    [0, 0, 0, STRIDE, BOARD, BOTTOM, CELLS, COLUMN_MASKS[0], WIDTH, *CENTRE_FIRST], dtype=np.int64
+)
+
+
 def rules_start(state: Any) -> None:
-    return None  # the empty board is all zeros
+    state[: len(START_GEOMETRY)] = START_GEOMETRY  # the empty 7x6 board
 
 
 def rules_legal_moves(state: Any, moves: Any) -> int:
-    playable = (state[MASK] + BOTTOM64) & BOARD64
+    playable = (state[MASK] + state[BOTTOM_AT]) & state[BOARD_AT]
+    stride = state[STRIDE_AT]
     count = 0
-    for column in ORDER:
-        if playable & COLUMNS64[column]:
+    for index in range(state[WIDTH_AT]):
+        column = state[ORDER_AT + index]
+        if playable & (state[COLUMN_AT] << (column * stride)):
             moves[count] = column
             count += 1
     return count
@@ -160,27 +189,30 @@ def rules_legal_moves(state: Any, moves: Any) -> int:
 def rules_play(state: Any, move: int) -> None:
     mask = state[MASK]
     state[CURRENT] ^= mask
-    state[MASK] = mask | ((mask + BOTTOM64) & COLUMNS64[move])
+    state[MASK] = mask | ((mask + state[BOTTOM_AT]) & (state[COLUMN_AT] << (move * state[STRIDE_AT])))
     state[PLIES] += 1
 
 
 def rules_undo(state: Any, move: int) -> None:
-    top = ((state[MASK] & COLUMNS64[move]) + BOTTOM_BITS[move]) >> 1  # the column's highest stone
+    shift = move * state[STRIDE_AT]
+    column = state[COLUMN_AT] << shift
+    top = ((state[MASK] & column) + (1 << shift)) >> 1  # the column's highest stone
     state[MASK] ^= top
     state[CURRENT] ^= state[MASK]
     state[PLIES] -= 1
 
 
 def rules_outcome(state: Any) -> int:
-    if board_has_four(state[CURRENT] ^ state[MASK], STRIDE):
+    if board_has_four(state[CURRENT] ^ state[MASK], state[STRIDE_AT]):
         return -WIN
-    return DRAW if state[PLIES] == CELLS else ONGOING
+    return DRAW if state[PLIES] == state[CELLS_AT] else ONGOING
 
 
 def rules_evaluate(state: Any) -> int:
-    free = BOARD64 ^ state[MASK]
-    mine = board_winning_cells(state[CURRENT], 0, STRIDE, BOARD) & free
-    theirs = board_winning_cells(state[CURRENT] ^ state[MASK], 0, STRIDE, BOARD) & free
+    stride, board = state[STRIDE_AT], state[BOARD_AT]
+    free = board ^ state[MASK]
+    mine = board_winning_cells(state[CURRENT], 0, stride, board) & free
+    theirs = board_winning_cells(state[CURRENT] ^ state[MASK], 0, stride, board) & free
     return int(bit_count(mine) - bit_count(theirs))
 
 
@@ -190,7 +222,7 @@ def rules_key(state: Any) -> int:
 
 def rules_canonical_key(state: Any) -> int:
     key = state[CURRENT] + state[MASK]
-    return int(min(key, board_mirror(key)))
+    return int(min(key, board_mirror_on(key, state[WIDTH_AT], state[STRIDE_AT])))
 
 
 def bit_count(bits: int) -> int:
@@ -204,7 +236,7 @@ def bit_count(bits: int) -> int:
 RULES = GameRules(
     "connect4",
     STATE_SIZE,
-    WIDTH,
+    MAX_WIDTH,
     {
         "start": rules_start,
         "legal_moves": rules_legal_moves,
