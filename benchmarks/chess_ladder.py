@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import math
 import shutil
 import sys
 import time
@@ -52,6 +53,7 @@ def play_game(
     opening: str,
     seconds: float | None,
     clock: tuple[float, float] | None,
+    number: int = 0,
 ) -> tuple[str, chess.Board, str]:
     """One game; returns its result, the board and how it ended when not by the rules (an
     illegal move or a flag fall loses)."""
@@ -72,7 +74,10 @@ def play_game(
                 black_inc=clock[1],
             )
         started = time.perf_counter()
-        result = engines[side].play(board, limit)
+        try:
+            result = engines[side].play(board, limit, game=number)  # a new game number: ucinewgame
+        except chess.engine.EngineError as error:  # python-chess rejects an illegal best move
+            return ("0-1" if side == chess.WHITE else "1-0"), board, f"illegal move ({error})"
         if clock is not None:
             remaining[side] -= time.perf_counter() - started
             if remaining[side] < 0:
@@ -124,13 +129,13 @@ def main() -> None:
         ours.ping()  # the compiled kernel is loaded before the first clock starts
         for level in arguments.levels:
             opponent.configure({"Threads": 1, "Hash": 64, "UCI_LimitStrength": True, "UCI_Elo": level})
-            name = f"Stockfish 15.1 UCI_Elo {level}"
+            name = f"{opponent.id.get('name', 'Stockfish')} UCI_Elo {level}"
             tally = Tally()
             for number in range(arguments.games):
                 opening = OPENINGS[(number // 2) % len(OPENINGS)]
                 ours_white = number % 2 == 0
                 white, black = (ours, opponent) if ours_white else (opponent, ours)
-                result, board, ending = play_game(white, black, opening, arguments.time, clock)
+                result, board, ending = play_game(white, black, opening, arguments.time, clock, len(rated))
                 outcome = tally.record(result, ours_white)
                 rated.append((level, {"won": 1.0, "drew": 0.5, "lost": 0.0}[outcome]))
                 names = ("negamax", name) if ours_white else (name, "negamax")
@@ -145,7 +150,11 @@ def main() -> None:
     rating, error = estimate(rated)
     print()
     print("\n".join(summaries))
-    print(f"Elo estimate on Stockfish's UCI_Elo scale: {rating:.0f} +- {1.96 * error:.0f} (95 %), {len(rated)} games")
+    if math.isinf(error):  # every game won, or every one lost: only a bound
+        bound = f">= {rating:.0f}" if all(score == 1 for _, score in rated) else f"<= {rating:.0f}"
+        print(f"Elo on Stockfish's UCI_Elo scale: {bound} (every game {'won' if '>' in bound else 'lost'})")
+    else:
+        print(f"Elo on Stockfish's UCI_Elo scale: {rating:.0f} +- {1.96 * error:.0f} (95 %), {len(rated)} games")
     print(f"games in {arguments.pgn}")
 
 

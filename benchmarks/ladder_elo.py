@@ -17,7 +17,9 @@ def expected(rating: float, opponent: float) -> float:
 
 def estimate(games: Sequence[tuple[float, float]]) -> tuple[float, float]:
     """``games``: (opponent's rating, our score 0, 0.5 or 1) per game. Returns the rating
-    and its standard error (infinite when every game was won or every one lost)."""
+    and its standard error (infinite when every game was won or every one lost: the
+    rating is then the highest or lowest opponent's, a bound). The error treats each game
+    as a win or a loss; draws vary less, so the interval is on the wide side."""
     if not games:
         raise ValueError("no games to rate")
     total = sum(score for _, score in games)

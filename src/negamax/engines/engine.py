@@ -234,8 +234,9 @@ class Engine:
             search_limits = dataclasses.replace(search_limits, depth=64)  # "go infinite": until stopped
         elif _forced(self.position, search_limits):
             # one legal move: play it at once (a depth-1 search gives its score), and keep
-            # the clock for the moves that need it
-            search_limits = dataclasses.replace(search_limits, depth=1, time=None)
+            # the clock for the moves that need it (the time stays: a kernel still loading
+            # is waited for within it)
+            search_limits = dataclasses.replace(search_limits, depth=1)
         position = self.position
         started = time.perf_counter()
 

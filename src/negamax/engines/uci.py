@@ -156,7 +156,9 @@ class UciSession:
         while index < len(arguments):
             word = arguments[index]
             if word in ("infinite", "ponder"):
-                infinite = infinite or word == "infinite"
+                # pondering searches until ponderhit or stop, like infinite: its best move
+                # must not come before either, whatever the clock fields say
+                infinite = True
                 index += 1
                 continue
             if word not in GO_FIELDS or index + 1 >= len(arguments):

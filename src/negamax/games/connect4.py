@@ -46,8 +46,9 @@ COMPILED_KEY_BITS = 49
 """The compiled solver's table tells positions apart by keys below 2**49 (see
 ``negamax.search.compiled.placement_kernel``): boards of at most 49 bits with their
 sentinel row (7x6 uses all 49)."""
-COMPILED_MAX_WIDTH = 16
-"""...and orders at most 16 columns."""
+COMPILED_MAX_WIDTH = 15
+"""...and orders at most 15 columns (a table entry keeps the best column's slot + 1 in 4
+bits)."""
 COMPILED_SHIFT_LIMIT = 64
 """Compiled shifts of 64 bits or more are undefined (Python's are exact)."""
 
@@ -190,7 +191,7 @@ class Connect4Position:
 
 
 class CompiledConnect4Position(Connect4Position):
-    """A position of a board the compiled searches take (at most 49 bits, 16 columns): the
+    """A position of a board the compiled searches take (at most 49 bits, 15 columns): the
     exact solver and the search to a depth or time."""
 
     __slots__ = ()

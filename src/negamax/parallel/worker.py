@@ -3,9 +3,10 @@ and return one flat record per position.
 
 Workers keep their searchers between chunks (the compiled solver owns a 128 MiB table),
 lending each to one thread at a time, so a chunk costs only its searches. A position's
-record never depends on which positions the worker searched before: each solve starts
-from an empty table (a new tag), and each analysis to a depth or node count too (its
-table is cleared; a small one, as the positions of a batch share little).
+record never depends on which positions the worker searched before, unless its limit is a
+time: the exact solver starts each solve from an empty table (a new tag), and the
+move-list search's table is cleared for each position (for analyses, a small one: the
+positions of a batch share little).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import get_game
 from negamax.parallel.cases import Case
 from negamax.search import ENGINES, choose_engine, search, solve
-from negamax.search.backend import PLACEMENT, compiled_kind
+from negamax.search.backend import MOVE_LIST, PLACEMENT, compiled_kind
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,7 +113,8 @@ class _Searcher:
             else:
                 from negamax.search.compiled.move_list import CompiledSearcher
 
-                self.searcher = CompiledSearcher(hash_mib=ANALYSIS_HASH_MIB)
+                # analyses get a small table (cleared for each position); solves the usual one
+                self.searcher = CompiledSearcher() if self.job.solve else CompiledSearcher(hash_mib=ANALYSIS_HASH_MIB)
             self.searcher.warm_up(position)
         return self.searcher
 
@@ -122,7 +124,7 @@ class _Searcher:
 
     def run(self, position: Position[Any]) -> SearchResult[Any]:
         searcher = self.compiled(position)
-        if searcher is not None and not self.job.solve and self.limits.time is None:
+        if searcher is not None and searcher.kind == MOVE_LIST and self.limits.time is None:
             searcher.clear()
         if self.job.solve:
             return solve(position, self.limits, engine=self.job.engine or "auto", searcher=searcher)

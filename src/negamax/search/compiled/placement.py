@@ -317,6 +317,9 @@ class CompiledSolver:
         helpers: bool,
     ) -> None:
         """Run the main worker's solve; watch the limits and report progress meanwhile."""
+        # no report reads the state as this solve's until the kernel has reset it (it
+        # writes the tag last), even when the tag is the previous solve's
+        self.works[0][kernel.STATE_TAG] = 0
         call = (*arguments, self.table, self.works[0])
         if limits.stop is None and limits.time is None and on_iteration is None and not helpers:
             kernels.solve(*call)  # nothing to watch: run on this thread

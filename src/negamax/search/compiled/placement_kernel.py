@@ -29,8 +29,9 @@ The kernel reads and writes two int64 arrays (few arguments keep recursive calls
   ``STATE_STOP`` from another thread (the kernel holds no Python lock) to make the kernel
   unwind at once.
 
-Limits: scores within ±31 (boards of at most 62 cells) and keys below ``TABLE_SIZE * 2**25``
-(2**49 for Connect 4's ``current + mask``).
+Limits: scores within ±31 (boards of at most 62 cells), keys below ``TABLE_SIZE * 2**25``
+(2**49 for Connect 4's ``current + mask``) and at most 15 move slots (an entry keeps the
+best slot + 1 in 4 bits).
 """
 
 from __future__ import annotations
