@@ -205,7 +205,10 @@ class Engine:
     def new_game(self) -> None:
         self.wait()
         self.table.clear()
-        if self._compiled is not None:
+        # Only a ready searcher is cleared: one still warming up is searching on its own
+        # table on the warm-up thread (clearing it under that search corrupts it), and is
+        # fresh anyway.
+        if self._compiled is not None and self._warm.is_set():
             self._compiled.clear()
 
     def set_position(self, text: str | None) -> None:
