@@ -12,55 +12,29 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import threading
-import time
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.viz.test_web_fuzz import WHY_LIST, Server, post
+from tests.viz.test_web_fuzz import SEARCH_GAMES, WHY_LIST, Server
 
-GAMES = [
-    {"game": "chess", "moves": ["e2e4"]},
-    {"game": "draughts"},
-    {"game": "connect4", "moves": ["4"]},
-    {"game": "tictactoe"},
-    {"game": "nim", "start": "7,9,11,13"},
-]
 SECONDS = 1.0
 
 
 def start() -> Server:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "negamax", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
-    )
-    assert process.stdout is not None
-    address = process.stdout.readline().split("http://", 1)[1].split("/", 1)[0]
-    host, port = address.rsplit(":", 1)
-    server = Server(host, int(port), process)
-    # the first search of each game waits for its kernel to load
-    for game in GAMES:
-        think(server, game, 0.1)
+    server = Server.start()
+    for game in SEARCH_GAMES:  # the first search of each game waits for its kernel to load
+        server.think(game, 0.1)
     return server
 
 
 def think(server: Server, game: dict[str, object], seconds: float) -> tuple[str, float, float]:
-    body = json.dumps({**game, "seconds": seconds}).encode()
-    started = time.monotonic()
-    with socket.create_connection((server.host, server.port), timeout=60) as connection:
-        connection.sendall(post("/api/think", body))
-        received = b""
-        while b"event: done" not in received:
-            chunk = connection.recv(65536)
-            if not chunk:
-                break
-            received += chunk
-    elapsed = time.monotonic() - started
+    """The game, the seconds the answer took, and the search time the server granted."""
+    _, elapsed, received = server.think(game, seconds)
     granted = 0.0
     for line in received.decode(errors="replace").splitlines():
         if line.startswith("data: ") and '"granted"' in line:  # the done event
@@ -77,10 +51,11 @@ def main() -> None:
     print(f"peak memory through them: {server.peak_memory_kb() / 1024:.0f} MB")
 
     results: list[tuple[str, float, float]] = []
-    threads = [
-        threading.Thread(target=lambda index=index: results.append(think(server, GAMES[index % len(GAMES)], SECONDS)))
-        for index in range(50)
-    ]
+
+    def ask(index: int) -> None:
+        results.append(think(server, SEARCH_GAMES[index % len(SEARCH_GAMES)], SECONDS))
+
+    threads = [threading.Thread(target=ask, args=(index,)) for index in range(50)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -102,8 +77,7 @@ def main() -> None:
     print(f"search time granted in all: {total:.2f} s ({cores} cores had {cores * SECONDS:g} s before the cap)")
     print(f"slowest answer {slowest:.2f} s for {SECONDS:g} s asked (cap + {slowest - SECONDS:.2f} s)")
     print(f"peak memory after them: {server.peak_memory_kb() / 1024:.0f} MB")
-    server.process.terminate()
-    server.process.wait(10)
+    server.stop()
 
 
 if __name__ == "__main__":

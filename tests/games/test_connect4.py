@@ -3,10 +3,9 @@ from pathlib import Path
 import pytest
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
-from negamax.core.types import SearchLimits
 from negamax.games.connect4 import Connect4, Connect4Game
 from negamax.games.connect4_board import BOARD, has_four, mirror, winning_cells
-from negamax.search import search, solve
+from negamax.search import solve
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GAME = Connect4Game()
@@ -119,32 +118,3 @@ def test_safe_moves_find_wins_and_forced_losses() -> None:
                 bit = 1 << cell
                 if BOARD & bit and not board.mask & bit:
                     assert bool(cells & bit) == has_four(stones | bit)
-
-
-def test_the_compiled_search_to_a_depth_finds_the_python_value() -> None:
-    """Connect 4's rules for the compiled search (``connect4_compiled.RULES``) against the
-    pure-Python game: the same fixed-depth values, from random positions; and an engine
-    move that is legal."""
-    import random
-
-    from negamax.search.compiled.move_list import CompiledSearcher
-
-    game = Connect4Game()
-    searcher = CompiledSearcher(hash_mib=4)
-    rng = random.Random(11)
-    compared = 0
-    while compared < 25:
-        position = game.new_position(None)
-        for _ in range(rng.randrange(0, 30)):
-            if position.is_terminal():
-                break
-            position.play(rng.choice(list(position.legal_moves())))
-        if position.is_terminal():
-            continue
-        depth = rng.randrange(1, 7)
-        expected = search(position, SearchLimits(depth=depth), engine="python", algorithm="alphabeta-tt")
-        found = search(position, SearchLimits(depth=depth), searcher=searcher)
-        assert found.score == expected.score, (game.position_text(position), depth)
-        assert found.best_move in position.legal_moves()
-        assert found.pv and found.pv[0] == found.best_move
-        compared += 1

@@ -99,13 +99,16 @@ def test_the_widest_compiled_boards_keep_their_table_entries_apart() -> None:
         assert solve(position, engine="compiled").score == solve(position, engine="python").score
 
 
-@pytest.mark.parametrize("size", ["6x7", "5x4", "10x3", "4x9"])
-def test_the_compiled_search_to_a_depth_finds_the_python_value_on_every_size(size: str) -> None:
+@pytest.mark.parametrize(("size", "count"), [("7x6", 25), ("6x7", 8), ("5x4", 8), ("10x3", 8), ("4x9", 8)])
+def test_the_compiled_search_to_a_depth_finds_the_python_value_on_every_size(size: str, count: int) -> None:
+    """Connect 4's rules for the compiled search (``connect4_compiled.RULES``) against the
+    pure-Python game: the same fixed-depth values from random positions, and a legal move
+    that heads its line."""
     game = Connect4Game(size)
     searcher = CompiledSearcher(hash_mib=1)
     rng = random.Random(size)
     compared = 0
-    while compared < 8:
+    while compared < count:
         position = game.new_position(None)
         for _ in range(rng.randrange(0, game.geometry.cells // 2)):
             if position.is_terminal():
@@ -118,6 +121,7 @@ def test_the_compiled_search_to_a_depth_finds_the_python_value_on_every_size(siz
         found = search(position, SearchLimits(depth=depth), searcher=searcher)
         assert found.score == expected.score, (game.position_text(position), depth)
         assert found.best_move in position.legal_moves()
+        assert found.pv and found.pv[0] == found.best_move
         compared += 1
 
 

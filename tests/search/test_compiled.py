@@ -47,13 +47,15 @@ def _cases(name: str) -> list[tuple[str, int]]:
     ],
 )
 def test_compiled_and_python_agree_on_every_easy_position(solver: CompiledSolver, name: str, step: int) -> None:
+    """The compiled solver finds Pons' values; ``tests/games/test_connect4.py`` holds the
+    pure-Python search to the same values on the same positions (solving them here again in
+    pure Python would double the run's slowest part)."""
     mismatches = []
     for moves, expected in _cases(name)[::step]:
         position = GAME.new_position(moves)
         value, _nodes = solver.solve_value(position)
-        python = GAME.game_score(position, solve(position, engine="python").score)
-        if not value == python == expected:
-            mismatches.append((moves, expected, value, python))
+        if value != expected:
+            mismatches.append((moves, expected, value))
     assert mismatches == []
 
 

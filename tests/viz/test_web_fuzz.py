@@ -48,6 +48,48 @@ class Server:
             elapsed = time.monotonic() - sent
         return int(answer.split(b" ", 2)[1]), elapsed
 
+    def think(self, game: dict[str, object], seconds: float) -> tuple[str, float, bytes]:
+        """Ask for an engine move of ``seconds`` in ``game`` and read the stream to its end:
+        how it ended (``done`` or the status line), the seconds it took, and the stream."""
+        body = json.dumps({**game, "seconds": seconds}).encode()
+        started = time.monotonic()
+        with socket.create_connection((self.host, self.port), timeout=60) as connection:
+            connection.sendall(post("/api/think", body))
+            received = b""
+            while b"event: done" not in received and b"event: error" not in received:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                received += chunk
+        outcome = "done" if b"event: done" in received else received.split(b"\r\n", 1)[0].decode()
+        return outcome, time.monotonic() - started, received
+
+    @classmethod
+    def start(cls) -> Server:
+        """``negamax serve`` on a free port, in a process of its own."""
+        process = subprocess.Popen(
+            [sys.executable, "-m", "negamax", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
+        )
+        assert process.stdout is not None
+        line = process.stdout.readline()  # serving on http://127.0.0.1:PORT/ (Ctrl-C to stop)
+        address = line.split("http://", 1)[1].split("/", 1)[0]
+        host, port = address.rsplit(":", 1)
+        return cls(host, int(port), process)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+SEARCH_GAMES: list[dict[str, object]] = [
+    {"game": "chess", "moves": ["e2e4"]},
+    {"game": "draughts"},
+    {"game": "connect4", "moves": ["4"]},
+    {"game": "tictactoe"},
+    {"game": "nim", "start": "7,9,11,13"},
+]
+"""A position of each game to ask engine moves in."""
+
 
 def post(path: str, body: bytes, length: str | None = None) -> bytes:
     length = str(len(body)) if length is None else length
@@ -57,16 +99,9 @@ def post(path: str, body: bytes, length: str | None = None) -> bytes:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "negamax", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()  # serving on http://127.0.0.1:PORT/ (Ctrl-C to stop)
-    address = line.split("http://", 1)[1].split("/", 1)[0]
-    host, port = address.rsplit(":", 1)
-    yield Server(host, int(port), process)
-    process.terminate()
-    process.wait(10)
+    running = Server.start()
+    yield running
+    running.stop()
 
 
 WHY_LIST = {
@@ -152,28 +187,11 @@ def test_memory_stayed_under_300_mb_through_the_bad_requests(server: Server) -> 
 
 def fifty_searches(server: Server, seconds: float) -> list[tuple[str, float]]:
     """(how each ended, its seconds) for 50 searches of ``seconds`` started at once."""
-    games = [
-        {"game": "chess", "moves": ["e2e4"]},
-        {"game": "draughts"},
-        {"game": "connect4", "moves": ["4"]},
-        {"game": "tictactoe"},
-        {"game": "nim", "start": "7,9,11,13"},
-    ]
     results: list[tuple[str, float]] = []
 
     def think(index: int) -> None:
-        body = json.dumps({**games[index % len(games)], "seconds": seconds}).encode()
-        started = time.monotonic()
-        with socket.create_connection((server.host, server.port), timeout=30) as connection:
-            connection.sendall(post("/api/think", body))
-            received = b""
-            while b"event: done" not in received and b"event: error" not in received:
-                chunk = connection.recv(65536)
-                if not chunk:
-                    break
-                received += chunk
-        outcome = "done" if b"event: done" in received else received.split(b"\r\n", 1)[0].decode()
-        results.append((outcome, time.monotonic() - started))
+        outcome, elapsed, _ = server.think(SEARCH_GAMES[index % len(SEARCH_GAMES)], seconds)
+        results.append((outcome, elapsed))
 
     threads = [threading.Thread(target=think, args=(index,)) for index in range(50)]
     for thread in threads:
