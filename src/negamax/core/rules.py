@@ -6,7 +6,7 @@ read positions and moves from text and to show them; a ``Game`` does that, one p
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Protocol
 
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, InvalidPositionError
@@ -111,14 +111,20 @@ def play_move_texts(game: Game, position: Position[Any], text: str | None, comma
     return position
 
 
-def pv_text(game: Game, position: Position[Any], pv: tuple[Any, ...]) -> list[str]:
-    """The moves of ``pv`` written in the game's notation (played on a copy)."""
+def pv_text(
+    game: Game,
+    position: Position[Any],
+    pv: Sequence[Any],
+    write: Callable[[Position[Any], Any], str] | None = None,
+) -> list[str]:
+    """The moves of ``pv`` written in the game's notation, or by ``write(board, move)``
+    (played on a copy; the line ends at the game's end or at a move that is not legal)."""
     board = position.copy()
     written = []
     for move in pv:
-        if move not in board.legal_moves():
+        if board.is_terminal() or move not in board.legal_moves():
             break  # a PV that outlived a transposition-table collision ends here
-        written.append(game.move_text(board, move))
+        written.append(game.move_text(board, move) if write is None else write(board, move))
         board.play(move)
     return written
 

@@ -110,10 +110,11 @@ def _view(game: Game, position: Position[Any], flipped: bool) -> dict[str, Any]:
 
 
 def _connect4(position: Any) -> dict[str, Any]:
-    from negamax.games.connect4 import cell_rows
+    from negamax.games.connect4 import COLUMN_LETTERS, cell_rows
 
     geometry = position.geometry
-    return {"rows": cell_rows(position), "width": geometry.width, "height": geometry.height}
+    columns = COLUMN_LETTERS[: geometry.width]  # each column's move text
+    return {"rows": cell_rows(position), "width": geometry.width, "height": geometry.height, "columns": columns}
 
 
 def _chess(position: Any, flipped: bool) -> dict[str, Any]:

@@ -17,10 +17,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from typing import Any
 
 from negamax.core.game import Position
-from negamax.core.rules import Game
+from negamax.core.rules import Game, pv_text
 from negamax.core.score import INF, WIN_THRESHOLD, describe, from_node
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.search import backend, search, solve, warmup
@@ -317,14 +318,9 @@ def _reporter(game: Game, position: Position[Any], on_iteration: OnIteration) ->
 def record(game: Game, position: Position[Any], result: SearchResult[Any], solved: bool = False) -> dict[str, Any]:
     """An iteration (or the final result) as the page shows it (``solved``: by a solve,
     whose value is exact whatever its depth)."""
-    board = position.copy()
-    pv, line = [], []
-    for move in result.pv[:MAX_LINE]:
-        if board.is_terminal() or move not in board.legal_moves():
-            break
-        pv.append(game.move_text(board, move))
-        line.append(shown_move(game, board, move))
-        board.play(move)
+    moves = result.pv[:MAX_LINE]
+    pv = pv_text(game, position, moves)
+    line = pv_text(game, position, moves, partial(shown_move, game)) if kind_of(game) == "chess" else pv
     exact = result.lower == result.upper
     first_player = result.score if position.player() == 0 else -result.score
     return {

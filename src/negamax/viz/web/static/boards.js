@@ -77,12 +77,12 @@ function nim(container, state, { play }) {
 const DISC = { X: "#dc2626", O: "#facc15" };
 
 function connect4(container, state, { play, hints, solution, animate }) {
-  const { rows, width, height } = state.view;
+  const { rows, width, height, columns } = state.view;
   const cell = 60, scoreRow = solution ? 44 : 0;
   const svg = svgRoot(container, width * cell, height * cell + scoreRow + 4, "Connect 4 board");
   element("rect", { x: 0, y: 0, width: width * cell, height: height * cell, rx: 10, fill: "#1d4ed8" }, svg);
   const legal = new Set(state.moves);
-  const dropped = animate ? "123456789abcdefghijklmnopqrstuvwxyz".indexOf(animate) : -1;
+  const dropped = animate ? columns.indexOf(animate) : -1;
   for (let column = 0; column < width; column++) {
     const top = rows.findIndex((row) => row[column] !== "");
     const free = (top === -1 ? height : top) - 1;
@@ -93,7 +93,7 @@ function connect4(container, state, { play, hints, solution, animate }) {
         element("animate", { attributeName: "cy", from: cell / 2 - cell, to: row * cell + cell / 2, dur: "0.25s", fill: "freeze" }, disc);
       }
     }
-    const move = "123456789abcdefghijklmnopqrstuvwxyz"[column];  // as the game writes columns
+    const move = columns[column];
     const strip = element("rect", { x: column * cell, y: 0, width: cell, height: height * cell, fill: "transparent", class: "column", "data-move": move }, svg);
     if (legal.has(move)) {
       strip.addEventListener("click", () => play(move));
