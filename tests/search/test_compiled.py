@@ -25,6 +25,7 @@ from negamax.search.compiled.placement import CompiledSolver, pons_to_distance
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GAME = Connect4Game()
+TABLE_BITS = 20
 
 
 @pytest.fixture(scope="module")
@@ -188,8 +189,8 @@ def _mark_as_busy(position: object, plies: int, marks: dict[int, int]) -> None:
         position.play(move)
         if not position.is_terminal():
             key = position.key()
-            index = min(key, mirror(key)) % kernel.TABLE_SIZE
-            marks[kernel.BUSY_BASE + index % kernel.BUSY_SIZE] = index * kernel.BUSY_FACTOR + 2
+            index = kernel.bucket_index(min(key, mirror(key)), TABLE_BITS)
+            marks[kernel.BUSY_BASE + (index >> 1) % kernel.BUSY_SIZE] = index * kernel.BUSY_FACTOR + 2
             if plies > 1:
                 _mark_as_busy(position, plies - 1, marks)
         position.undo(move)
@@ -205,7 +206,7 @@ def test_a_child_another_worker_is_in_is_put_off_and_still_searched(number: int)
     root = GAME.new_position(moves)
     marks: dict[int, int] = {}
     _mark_as_busy(root, 2, marks)
-    table = np.zeros(kernel.TABLE_LENGTH, dtype=np.int64)
+    table = np.zeros(kernel.table_length(TABLE_BITS), dtype=np.int64)
     work = np.zeros(kernel.WORK_SIZE, dtype=np.int64)
     for slot, mark in marks.items():
         table[slot] = mark

@@ -199,8 +199,6 @@ def _python_only(arguments: argparse.Namespace, position: Position[Any], solving
     """What the command line asked for that only the python engine does ("" for nothing)."""
     if arguments.algorithm != "auto":
         return f"--algorithm {arguments.algorithm}"
-    if getattr(arguments, "hash", None) is not None and backend.compiled_kind(position, solving) == backend.PLACEMENT:
-        return "--hash (the compiled solver's table has a fixed size)"
     return ""
 
 
@@ -220,7 +218,7 @@ def _compiled_searcher(arguments: argparse.Namespace, kind: str) -> Any:
     threads = getattr(arguments, "threads", None)
     processes = bool(getattr(arguments, "processes", False))
     if kind == backend.PLACEMENT:
-        key = (kind, None, threads, processes)
+        key = (kind, arguments.hash, threads, processes)
     else:
         if threads is not None or processes:
             raise InvalidOptionError("--threads and --processes are for the compiled solver of placement games")
@@ -234,7 +232,7 @@ def _compiled_searcher(arguments: argparse.Namespace, kind: str) -> Any:
             if workers > cores:
                 print(f"note: {cores} workers, one per core (not {workers})", file=sys.stderr)
                 workers = cores
-            solver = CompiledSolver(threads=workers, processes=processes)
+            solver = CompiledSolver(threads=workers, processes=processes, hash_mib=arguments.hash)
             if solver.helper_note:
                 print(f"note: {solver.helper_note}", file=sys.stderr)
             _SEARCHERS[key] = solver

@@ -48,7 +48,13 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
         )
     command.add_argument("--time", "-t", type=float, help="stop after this many seconds")
     command.add_argument("--nodes", "-n", type=int, help="stop after about this many nodes")
-    command.add_argument("--hash", type=float, metavar="MIB", help="transposition table size in MiB (default 64)")
+    command.add_argument(
+        "--hash",
+        type=float,
+        metavar="MIB",
+        help="transposition table size in MiB (default: 64 for searches;"
+        " for the Connect 4 solver an eighth of the memory, at most 1024)",
+    )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.add_argument("--book", metavar="FILE", help="answer from this book of solved positions when it knows")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -105,11 +106,13 @@ class _Searcher:
         if self.searcher is None:
             kind = compiled_kind(position, self.job.solve)
             if kind == PLACEMENT:
-                from negamax.search.compiled.placement import CompiledSolver
+                from negamax.search.compiled.placement import CompiledSolver, default_table_mib
 
                 # The first move of the line is proven by null-window tests; the rest of
                 # the line would cost more than some solves, and a batch wants values.
-                self.searcher = CompiledSolver(threads=1, pv_plies=1)
+                # One worker per core: each takes its share of the memory.
+                table_mib = default_table_mib(share=os.cpu_count() or 1)
+                self.searcher = CompiledSolver(threads=1, pv_plies=1, hash_mib=table_mib)
             else:
                 from negamax.search.compiled.move_list import CompiledSearcher
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import threading
 import time
 import weakref
@@ -39,15 +40,42 @@ HELPERS_AFTER_NODES = 50_000
 """With several threads, helpers join a solve once the main worker has searched this many
 nodes alone (a few tens of milliseconds): smaller solves do not pay for threads."""
 PROGRESS_SECONDS = 0.25
+MAX_DEFAULT_TABLE_MIB = 1024
+"""The default table takes an eighth of the machine's memory, at most this much: beyond
+1 GiB the empty 7x6 board gains little (``BENCHMARKS.md``, "Table size")."""
+MIN_TABLE_MIB = 1
 
 OnIteration = Callable[[SearchResult[Any]], None]
+
+
+def default_table_mib(share: int = 1) -> int:
+    """The table size a solver takes unless told: an eighth of the machine's memory split
+    ``share`` ways, at most ``MAX_DEFAULT_TABLE_MIB``, as a power of two."""
+    try:
+        memory_mib = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    except (AttributeError, ValueError, OSError):
+        memory_mib = 8192
+    wanted = min(MAX_DEFAULT_TABLE_MIB, memory_mib // 8 // max(1, share))
+    return 1 << max(0, int(wanted).bit_length() - 1)
+
+
+def table_bits(mib: float) -> int:
+    """The entries (a power of two, as bits) of a table of at most ``mib`` MiB.
+
+    :raises InvalidOptionError: for a size the kernel cannot take."""
+    largest = 1 << (kernel.MAX_TABLE_BITS + 3 - 20)
+    if not MIN_TABLE_MIB <= mib <= largest:
+        raise InvalidOptionError(f"the solver's table takes {MIN_TABLE_MIB} to {largest} MiB, not {mib:g}")
+    entries = int(mib * (1 << 20)) // 8
+    return max(kernel.MIN_TABLE_BITS, entries.bit_length() - 1)
 
 
 class CompiledSolver:
     """Solves positions of placement games with ``threads`` workers sharing one table.
 
-    Owns the kernel's memory (a 128 MiB table, and each worker's counters and buffers)
-    and reuses it between solves: each solve gets a fresh tag, so nothing is cleared.
+    Owns the kernel's memory (a table of ``hash_mib`` MiB, by default
+    ``default_table_mib()``, and each worker's counters and buffers) and reuses it between
+    solves: each solve gets a fresh tag, so nothing is cleared.
 
     With several workers (at most ``placement_kernel.MAX_WORKERS``), the solver starts
     ``threads - 1`` helpers sharing the table: threads by default, or with
@@ -65,10 +93,19 @@ class CompiledSolver:
     """The games it searches (``negamax.search.backend.PLACEMENT``)."""
 
     def __init__(
-        self, threads: int = 1, processes: bool = False, prefault: bool = False, pv_plies: int | None = None
+        self,
+        threads: int = 1,
+        processes: bool = False,
+        prefault: bool = False,
+        pv_plies: int | None = None,
+        hash_mib: float | None = None,
     ) -> None:
         if threads < 1:
             raise InvalidOptionError(f"threads must be at least 1, not {threads}")
+        self.table_bits = table_bits(default_table_mib() if hash_mib is None else hash_mib)
+        self.table_mib = (8 << self.table_bits) >> 20
+        """The transposition table's size in MiB."""
+        length = kernel.table_length(self.table_bits)
         self.threads = min(threads, kernel.MAX_WORKERS)
         self.processes = False
         """Whether the helpers are processes (else threads)."""
@@ -77,7 +114,7 @@ class CompiledSolver:
         self._helpers: HelperThreads | HelperProcesses | None = None
         self._table_memory: SharedMemory | None = None
         if threads > 1 and processes:
-            shared = shared_array(kernel.TABLE_LENGTH)
+            shared = shared_array(length)
             if shared is None:
                 self.helper_note = "helper threads: no room in shared memory for the table"
             else:
@@ -91,12 +128,13 @@ class CompiledSolver:
             # An all-zero entry is empty. The operating system maps the pages as they are first
             # written (a third of a second for all of them here, more than most solves take);
             # a benchmark asks for them all up front (prefault), so no timed solve pays.
-            self.table = np.zeros(kernel.TABLE_LENGTH, dtype=np.int64)
+            self.table = np.zeros(length, dtype=np.int64)
             if prefault:
                 self.table[:] = 0
         if threads > 1 and self._helpers is None:
             self._helpers = HelperThreads(threads - 1, self.table)
         self.works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64)]
+        self.works[0][kernel.STATE_TABLE_SHIFT] = kernel.table_shift_for(self.table_bits)  # for probe() before solve()
         self.state = self.works[0][: kernel.STATE_SIZE]
         self.tag = 0
         self._solve_entries: dict[type, Callable[..., Any]] = {}
@@ -111,7 +149,7 @@ class CompiledSolver:
     def close(self) -> None:
         """End the helpers, and free the shared table if there is one (also done when the
         solver is collected, or at exit). The solver then works alone."""
-        self.table = np.zeros(kernel.TABLE_LENGTH, dtype=np.int64)  # no view into freed memory
+        self.table = np.zeros(kernel.table_length(self.table_bits), dtype=np.int64)  # no view into freed memory
         self._helpers = None
         self.threads = 1
         self._release()
@@ -125,7 +163,7 @@ class CompiledSolver:
     def _next_tag(self, fresh_table: bool) -> int:
         if fresh_table or self.tag == 0:
             self.tag += 1
-            if self.tag > kernel.MAX_TAG:
+            if self.tag > kernel.max_tag(self.table_bits):
                 self.table[:] = 0
                 self.tag = 1
         return self.tag

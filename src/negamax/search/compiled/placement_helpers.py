@@ -58,8 +58,11 @@ def shared_array(size: int) -> tuple[SharedMemory, Any] | None:
     return memory, array
 
 
-def _attach(name: str, size: int) -> tuple[SharedMemory, Any]:
+def _attach(name: str, size: int | None = None) -> tuple[SharedMemory, Any]:
+    """Map shared memory ``name`` as an int64 array of ``size`` entries (by default all of
+    it: the table's size is the solver's choice)."""
     memory = SharedMemory(name=name)
+    size = memory.size // 8 if size is None else size
     # Python < 3.13 registers attached memory with this process's resource tracker too,
     # which would unlink the solver's table when the helper exits: the solver owns it.
     with contextlib.suppress(Exception):
@@ -70,7 +73,7 @@ def _attach(name: str, size: int) -> tuple[SharedMemory, Any]:
 def _serve(connection: Connection, table_name: str, work_name: str) -> None:
     """A helper's life: help with each solve, answer with the nodes searched."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the solver's to handle
-    table_memory, table = _attach(table_name, kernel.TABLE_LENGTH)
+    table_memory, table = _attach(table_name)
     work_memory, work = _attach(work_name, kernel.WORK_SIZE)
     try:
         while True:

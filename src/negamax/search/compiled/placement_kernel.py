@@ -15,22 +15,25 @@ Window contract of ``negamax`` (fail-soft): for the true value ``v``, a result
 
 The kernel reads and writes two int64 arrays (few arguments keep recursive calls cheap):
 
-* ``table``, ``TABLE_SIZE`` entries, shared by every worker thread: the transposition
-  table. ``TABLE_SIZE`` is a prime fixed at compile time (so ``key % TABLE_SIZE`` compiles
-  to a multiplication). The slot is ``key % TABLE_SIZE``; the entry packs, from bit 0: the
-  lower bound + 32 (6 bits), the upper bound + 32 (6 bits), the best move's slot + 1 (4
-  bits, 0: none), ``key // TABLE_SIZE`` (25 bits) and the solve's tag (22 bits). A new tag
-  per solve empties the table without rewriting it; an all-zero entry is empty. Entries
-  are always replaced, and merged when the position is the same. Each entry is one aligned
-  64-bit word, so threads writing at once never tear an entry (a lost update only costs
-  time).
+* ``table``, shared by every worker thread: the split points and busy marks (below), then
+  from ``TABLE_BASE`` the transposition table, ``2**bits`` entries in buckets of two (the
+  caller chooses ``bits``: ``table_length(bits)``). A key is scrambled by a multiplication
+  modulo ``2**KEY_BITS`` (a bijection); the top ``bits - 1`` bits of the product choose
+  the bucket and the rest (``quotient``) is stored. An entry packs, from bit 0: the lower
+  bound + 32 (6 bits), the upper bound + 32 (6 bits), the best move's slot + 1 (4 bits, 0:
+  none), the work (5 bits: the bit length of the subtree's node count), the quotient and
+  the solve's tag (``bits - 8`` bits). A new tag per solve empties the table without
+  rewriting it; an all-zero entry is empty. A position is stored where it already is,
+  else in the bucket's entry that holds less work (or another solve's); the entry of a
+  position is merged with what it held. Each entry is one aligned 64-bit word, so threads
+  writing at once never tear an entry (a lost update only costs time).
 * ``work``, one per worker: counters and controls at the ``STATE_*`` offsets below, then
   per-ply move-ordering buffers, so the search never allocates. The caller may set
   ``STATE_STOP`` from another thread (the kernel holds no Python lock) to make the kernel
   unwind at once.
 
-Limits: scores within ±31 (boards of at most 62 cells), keys below ``TABLE_SIZE * 2**25``
-(2**49 for Connect 4's ``current + mask``) and at most 15 move slots (an entry keeps the
+Limits: scores within ±31 (boards of at most 62 cells), keys below ``2**KEY_BITS``
+(Connect 4's ``current + mask`` on at most 49 cells with their sentinels) and at most 15 move slots (an entry keeps the
 best slot + 1 in 4 bits).
 """
 
@@ -47,9 +50,15 @@ from negamax.core.compiled import (
     winning_cells,
 )
 
-TABLE_SIZE = 16_777_259
-"""The smallest prime above 2**24 (the size Pons' solver uses): 16.8 M entries, 128 MiB."""
-QUOTIENT_BITS = 25
+KEY_BITS = 49
+KEY_MASK = (1 << KEY_BITS) - 1
+KEY_FACTOR = 0x9E3779B97F4A7C15 & KEY_MASK | 1
+"""Odd, so multiplying by it modulo ``2**KEY_BITS`` scrambles keys without collisions."""
+MIN_TABLE_BITS = 16
+MAX_TABLE_BITS = 30
+"""Tables of 512 KiB to 8 GiB."""
+IDENTITY_SHIFT = 21
+WORK_SHIFT = 16
 SCORE_OFFSET = 32
 STATE_NODES = 0
 STATE_TT_HITS = 1
@@ -69,7 +78,10 @@ STATE_UPPER = 13
 STATE_PROBES = 14
 STATE_WINDOW = 15
 """The probe being searched: the null window (``work[STATE_WINDOW]``, that + 1)."""
-STATE_PROBE_NODES = 16
+STATE_EXPANDED = 16
+"""Nodes whose children were searched (not settled on entry): what Steininger's ``c4``
+counts as nodes."""
+STATE_PROBE_NODES = 17
 MAX_LOGGED_PROBES = 32
 STATE_SIZE = STATE_PROBE_NODES + MAX_LOGGED_PROBES
 """The slots ``solve`` clears; the three below it leaves alone (the solver sets them)."""
@@ -87,14 +99,14 @@ move (it returns the block)."""
 STATE_EXCLUSIVE = STATE_TASK + 8
 """Set by a parent just before it searches a child it may put off; the child reads and
 clears it on entry, and answers ``BUSY`` if another worker is searching it."""
-SCRATCH = STATE_TASK + 9
+STATE_TABLE_SHIFT = STATE_TASK + 9
+"""``KEY_BITS + 1 - bits`` for a table of ``2**bits`` entries (``solve`` sets it)."""
+SCRATCH = STATE_TASK + 10
 MAX_SLOTS = 16
 MAX_PLIES = 64
 WORK_SIZE = SCRATCH + MAX_PLIES * 3 * MAX_SLOTS
-MAX_TAG = (1 << 22) - 1
-IDENTITY_SHIFT = 16
 
-# Split points (YBWC with helpful masters). After the transposition table, each worker
+# Split points (YBWC with helpful masters). At the start of the table array, each worker
 # has an area of one SPLIT_STRIDE-word block per ply (in cache lines of its own), where it
 # publishes each node whose first SPLIT_AFTER children failed to cut (so likely every
 # child must be searched). Other workers take the node's children from the last one back and search
@@ -103,7 +115,7 @@ IDENTITY_SHIFT = 16
 # worker is searching puts it off; once only such children are left, it helps below them
 # (takes children of split points deeper than itself) until they are done. Helpers only
 # ever add proven bounds to the table, so the owner's value never depends on them.
-SPLIT_HEADER = (TABLE_SIZE + 7) // 8 * 8
+SPLIT_HEADER = 0
 SPLIT_RUN = SPLIT_HEADER
 """Nonzero while helpers should look for work (the solver writes it)..."""
 SPLIT_TAG = SPLIT_HEADER + 1
@@ -148,8 +160,8 @@ SPLIT_AREA = MAX_PLIES * SPLIT_STRIDE
 BUSY_BASE = SPLIT_BASE + MAX_WORKERS * SPLIT_AREA
 BUSY_SIZE = 1 << 16
 """Nodes being searched (as in ABDADA): each worker marks the shared nodes it is in at
-``BUSY_BASE + index % BUSY_SIZE`` with ``index * BUSY_FACTOR + area + 1`` (``index``: the
-table slot), and clears the mark on leaving. A worker reaching a node that another worker
+``BUSY_BASE + index // 2 % BUSY_SIZE`` with ``index * BUSY_FACTOR + area + 1`` (``index``:
+the node's bucket), and clears the mark on leaving. A worker reaching a node that another worker
 is in puts it off, unless it is the node's first child, and comes back to it once its
 other children are done, when the bound it needs is usually in the table. Without this,
 two workers meeting at a transposition search it in step, each doing all the work."""
@@ -157,9 +169,9 @@ BUSY_FACTOR = 128
 """Above ``MAX_WORKERS``: a mark's area is ``mark % BUSY_FACTOR - 1``."""
 BUSY = 64
 """What a search put off returns: outside every score range."""
-TABLE_LENGTH = BUSY_BASE + BUSY_SIZE
-"""The length of the ``table`` array: the transposition table, the split points, the
-nodes being searched."""
+TABLE_BASE = BUSY_BASE + BUSY_SIZE
+"""Where the transposition table starts in the ``table`` array (a multiple of 8 words: a
+bucket never straddles two cache lines)."""
 CHECK_FACTOR = 0x9E3779B97F4A7C15 - (1 << 64)
 ETC_EMPTY_CELLS = 12
 """Enhanced transposition cut-offs are tried only while more cells than this are empty:
@@ -176,6 +188,48 @@ def popcount(bits: int) -> int:
     bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
     bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
     return (bits * 0x0101010101010101) >> 56 & 0xFF
+
+
+def table_length(bits: int) -> int:
+    """The length of the ``table`` array for a transposition table of ``2**bits`` entries."""
+    return TABLE_BASE + (1 << bits)
+
+
+def table_shift_for(bits: int) -> int:
+    """``work[STATE_TABLE_SHIFT]`` for a table of ``2**bits`` entries."""
+    return KEY_BITS + 1 - bits
+
+
+def bucket_index(key: int, bits: int) -> int:
+    """Where ``bucket_of`` puts ``key`` in a table of ``2**bits`` entries."""
+    return TABLE_BASE + ((((key * KEY_FACTOR) & KEY_MASK) >> table_shift_for(bits)) << 1)
+
+
+def max_tag(bits: int) -> int:
+    """The last tag a table of ``2**bits`` entries can tell apart."""
+    return (1 << (bits - 8)) - 1
+
+
+@njit(cache=True, inline="always")
+def bucket_of(key, work):  # type: ignore[no-untyped-def]
+    """``(index, identity)``: the table index of the key's bucket, and what its entry holds
+    from bit ``IDENTITY_SHIFT`` on."""
+    scrambled = (key * KEY_FACTOR) & KEY_MASK
+    shift = work[STATE_TABLE_SHIFT]
+    index = TABLE_BASE + ((scrambled >> shift) << 1)
+    return index, (work[STATE_TAG] << shift) | (scrambled & ((1 << shift) - 1))
+
+
+@njit(cache=True, inline="always")
+def find_entry(index, identity, table):  # type: ignore[no-untyped-def]
+    """The entry of the bucket at ``index`` that holds ``identity`` (0: neither)."""
+    entry = table[index]
+    if entry >> IDENTITY_SHIFT == identity:
+        return entry
+    entry = table[index + 1]
+    if entry >> IDENTITY_SHIFT == identity:
+        return entry
+    return 0
 
 
 @njit(cache=True, inline="always")
@@ -225,11 +279,10 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
 
     # Step 5. Transposition table: both bounds, keyed by the symmetry-canonical key.
     key = position_key(spec, current, mask)
-    index = key % TABLE_SIZE
-    identity = (work[STATE_TAG] << QUOTIENT_BITS) | (key // TABLE_SIZE)
-    entry = table[index]
+    index, identity = bucket_of(key, work)
+    entry = find_entry(index, identity, table)
     table_slot = -1
-    if entry >> IDENTITY_SHIFT == identity:
+    if entry != 0:
         work[STATE_TT_HITS] += 1
         table_slot = ((entry >> 12) & 15) - 1
         lower = (entry & 63) - SCORE_OFFSET
@@ -250,13 +303,12 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
     if moves < cells - ETC_EMPTY_CELLS and work[STATE_NODES] > ETC_AFTER_NODES:
         opponent_stones = current ^ mask
         slots = move_slots(spec)
-        child_tag = work[STATE_TAG] << QUOTIENT_BITS
         for slot in range(slots.shape[0]):
             move = candidates & slots[slot]
             if move:
-                child_key = position_key(spec, opponent_stones, mask | move)
-                child_entry = table[child_key % TABLE_SIZE]
-                if child_entry >> IDENTITY_SHIFT == child_tag | (child_key // TABLE_SIZE):
+                child_index, child_identity = bucket_of(position_key(spec, opponent_stones, mask | move), work)
+                child_entry = find_entry(child_index, child_identity, table)
+                if child_entry != 0:
                     child_upper = ((child_entry >> 6) & 63) - SCORE_OFFSET
                     if -child_upper >= beta:
                         work[STATE_TT_CUTOFFS] += 1
@@ -283,14 +335,31 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
             work[order_scores + position] = score
             work[order_slots + position] = slot
             count += 1
+    work[STATE_EXPANDED] += 1
     return False, 0, alpha, beta, count, index, identity
 
 
 @njit(cache=True, inline="always")
-def node_store(index, identity, best, best_slot, alpha_original, beta, table):  # type: ignore[no-untyped-def]
-    """Step 8. Store what was proven, merged with what is known of the same position."""
-    entry = table[index]
-    if entry >> IDENTITY_SHIFT == identity:
+def node_store(index, identity, best, best_slot, alpha_original, beta, nodes, table, work):  # type: ignore[no-untyped-def]
+    """Step 8. Store what was proven (by a search of ``nodes`` nodes), merged with what is
+    known of the same position."""
+    first = table[index]
+    second = table[index + 1]
+    if second >> IDENTITY_SHIFT == identity:
+        index += 1
+        entry = second
+    elif first >> IDENTITY_SHIFT == identity:
+        entry = first
+    else:
+        # Keep the entry that cost more to find, unless it is another solve's.
+        tag = work[STATE_TAG]
+        shift = IDENTITY_SHIFT + work[STATE_TABLE_SHIFT]
+        first_work = (first >> WORK_SHIFT) & 31 if first >> shift == tag else -1
+        second_work = (second >> WORK_SHIFT) & 31 if second >> shift == tag else -1
+        if second_work < first_work:
+            index += 1
+        entry = 0
+    if entry != 0:
         lower = (entry & 63) - SCORE_OFFSET
         upper = ((entry >> 6) & 63) - SCORE_OFFSET
     else:
@@ -305,8 +374,16 @@ def node_store(index, identity, best, best_slot, alpha_original, beta, table):  
         upper = best
     if best <= alpha_original:
         best_slot = -1  # every move failed low: none of them is known to be best
+    cost = 0
+    while nodes > 1 and cost < 31:
+        nodes >>= 1
+        cost += 1
     table[index] = (
-        (identity << IDENTITY_SHIFT) | ((best_slot + 1) << 12) | ((upper + SCORE_OFFSET) << 6) | (lower + SCORE_OFFSET)
+        (identity << IDENTITY_SHIFT)
+        | (cost << WORK_SHIFT)
+        | ((best_slot + 1) << 12)
+        | ((upper + SCORE_OFFSET) << 6)
+        | (lower + SCORE_OFFSET)
     )
 
 
@@ -331,6 +408,7 @@ def take_value(value, child, move, moves, best, best_slot, alpha, beta, work):  
 @njit(cache=True, nogil=True)
 def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
     """The search of one worker alone (and of subtrees too small to share)."""
+    before = work[STATE_NODES]
     settled, value, alpha, beta, count, index, identity = node_start(
         spec, current, mask, moves, alpha, beta, table, work
     )
@@ -357,7 +435,7 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
         best, best_slot, alpha, cut = take_value(value, number, move, moves, best, best_slot, alpha, beta, work)
         if cut:
             break
-    node_store(index, identity, best, best_slot, alpha_original, beta, table)
+    node_store(index, identity, best, best_slot, alpha_original, beta, work[STATE_NODES] - before, table, work)
     return best
 
 
@@ -376,12 +454,13 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
         return 0
     if cell_count(spec) - moves < SPLIT_MIN_EMPTY:
         return negamax(spec, current, mask, moves, alpha, beta, table, work)
+    before = work[STATE_NODES]
     settled, value, alpha, beta, count, index, identity = node_start(
         spec, current, mask, moves, alpha, beta, table, work
     )
     if settled:
         return value
-    busy_slot = BUSY_BASE + index % BUSY_SIZE
+    busy_slot = BUSY_BASE + (index >> 1) % BUSY_SIZE
     mark = index * BUSY_FACTOR + work[STATE_PUBLISH]
     other = table[busy_slot]
     if exclusive != 0 and other != 0 and other != mark and other // BUSY_FACTOR == index:
@@ -393,7 +472,7 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
         table[busy_slot] = 0
     if work[STATE_STOP] != 0:
         return 0
-    node_store(index, identity, best, best_slot, alpha_original, beta, table)
+    node_store(index, identity, best, best_slot, alpha_original, beta, work[STATE_NODES] - before, table, work)
     return best
 
 
@@ -590,6 +669,7 @@ def help_workers(spec, table, work):  # type: ignore[no-untyped-def]
     Returns the nodes searched (also in ``work[STATE_NODES]``)."""
     for slot in range(STATE_SIZE):
         work[slot] = 0
+    work[STATE_TABLE_SHIFT] = table_shift(table)
     work[STATE_ROOT_MOVES] = -1
     work[STATE_NODE_LIMIT] = 1 << 62
     while table[SPLIT_RUN] != 0 and work[STATE_STOP] == 0:
@@ -602,13 +682,23 @@ def help_workers(spec, table, work):  # type: ignore[no-untyped-def]
     return work[STATE_NODES]
 
 
+@njit(cache=True, inline="always")
+def table_shift(table):  # type: ignore[no-untyped-def]
+    """``work[STATE_TABLE_SHIFT]`` for this ``table`` array."""
+    bits = 0
+    while TABLE_BASE + (2 << bits) <= table.shape[0]:
+        bits += 1
+    return KEY_BITS + 1 - bits  # table_shift_for(bits)
+
+
 @njit(cache=True, nogil=True)
 def solve(spec, current, mask, moves, tag, node_limit, table, work):  # type: ignore[no-untyped-def]
     """Solve from scratch: reset the state slots, then narrow the score range with
-    null-window probes, nearer to 0 first (Pons). Leaves the lower and upper bound, the
+    null-window probes (``narrow``). Leaves the lower and upper bound, the
     best move and the probes' node counts in the state slots."""
     for slot in range(STATE_SIZE):
         work[slot] = 0
+    work[STATE_TABLE_SHIFT] = table_shift(table)
     work[STATE_NODE_LIMIT] = node_limit
     work[STATE_ROOT_MOVES] = moves
     cells = cell_count(spec)
@@ -621,16 +711,22 @@ def solve(spec, current, mask, moves, tag, node_limit, table, work):  # type: ig
 
 @njit(cache=True, nogil=True)
 def narrow(spec, current, mask, moves, lower, upper, table, work):  # type: ignore[no-untyped-def]
-    """Narrow ``[lower, upper]`` to the value with null-window probes, nearer to 0 first."""
+    """Narrow ``[lower, upper]`` to the value with null-window probes: first win, draw or
+    loss, then away from 0 one score at a time, in steps that double while the probes
+    keep failing the same way, bisecting once the value is bracketed."""
     probes = 0
+    step = 1
     work[STATE_LOWER] = lower
     work[STATE_UPPER] = upper
     while lower < upper:
-        middle = lower + (upper - lower) // 2
-        if middle <= 0 and lower // 2 < middle:
-            middle = lower // 2
-        elif middle >= 0 and upper // 2 > middle:
-            middle = upper // 2
+        if lower < 0 < upper:
+            middle = 0
+        elif lower >= 0:
+            middle = min(lower + step - 1, lower + (upper - lower - 1) // 2)
+            step *= 2
+        else:
+            middle = max(upper - step, upper - 1 - (upper - lower - 1) // 2)
+            step *= 2
         before = work[STATE_NODES]
         work[STATE_ROOT_MOVE] = 0
         work[STATE_WINDOW] = middle  # live, for progress reports

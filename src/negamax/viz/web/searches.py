@@ -36,6 +36,8 @@ MAX_SECONDS = 5.0
 MAX_NODES = 50_000_000
 PYTHON_TABLE_MIB = 4.0
 COMPILED_TABLE_MIB = 1.0
+SOLVER_TABLE_MIB = 128
+"""The exact solver's table: the server's memory stays within a few hundred MiB."""
 TRACE_MAX_NODES = 5_000
 TRACE_SECONDS = 3.0
 MAX_TRACE_DEPTH = 12
@@ -115,7 +117,7 @@ class Searches:
                 if self._solver is None:
                     from negamax.search.compiled.placement import CompiledSolver
 
-                    self._solver = CompiledSolver(pv_plies=1)
+                    self._solver = CompiledSolver(pv_plies=1, hash_mib=SOLVER_TABLE_MIB)
                 yield self._solver
             finally:
                 self._solver_lock.release()
