@@ -28,9 +28,12 @@ from negamax.search import solve
 from negamax.search.compiled.placement import CompiledSolver
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+MEASURED = DATA / "pons_measured"
 GAME = Connect4Game()
 
-# (file, name, positions run, Pons' C++ CPU seconds per position, Pons' mean nodes)
+# (file, name, positions run, Pons' C++ CPU seconds per position, Pons' mean nodes): his
+# published means over the whole set, used where pons_measured has no per-position figures
+# (End-Easy and Middle-Easy, which run whole, so the positions are the same)
 SETS = [
     ("Test_L3_R1", "End-Easy", 1000, 10e-6, 51),
     ("Test_L2_R1", "Middle-Easy", 1000, 65e-6, 449),
@@ -43,6 +46,21 @@ MIN_SECONDS = 1.0
 SHORT_PASSES = 5
 EVICT = np.ones(8 << 20, dtype=np.int64)  # 64 MiB
 PYTHON_POSITIONS = {"Test_L3_R1": 1000, "Test_L2_R1": 1000, "Test_L2_R2": 20}
+
+
+def pons_on(name: str, count: int) -> tuple[float, float] | None:
+    """Pons' mean nodes and CPU seconds on the first ``count`` positions of set ``name``,
+    measured position by position on this kind of machine (``tests/data/pons_measured``;
+    the CPU time is the mean of its two runs), or ``None`` if it was not measured there."""
+    path = MEASURED / name
+    if not path.exists():
+        return None
+    lines = path.read_text().splitlines()[:count]
+    if len(lines) < count:
+        return None
+    nodes = sum(int(line.split()[2]) for line in lines)
+    cpu = sum((float(line.split()[3]) + float(line.split()[4])) / 2 for line in lines) / 1e6
+    return nodes / count, cpu / count
 
 
 def load(name: str, count: int) -> list[tuple[Any, int]]:
@@ -114,24 +132,33 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a tenth of each set (at least 5 positions)")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="workers for the 'all cores' run")
     parser.add_argument("--no-python", action="store_true", help="skip the pure-Python engine")
+    parser.add_argument("--hash", type=float, metavar="MIB", help="the solver's table (default: the solver's default)")
     parser.add_argument(
         "--only", action="append", metavar="SET", help="run this set only (e.g. Begin-Hard); repeatable"
     )
     arguments = parser.parse_args()
-    single = CompiledSolver(threads=1, prefault=True)
-    multi = CompiledSolver(threads=arguments.threads, prefault=True) if arguments.threads > 1 else None
+    single = CompiledSolver(threads=1, prefault=True, hash_mib=arguments.hash)
+    multi = (
+        CompiledSolver(threads=arguments.threads, prefault=True, hash_mib=arguments.hash)
+        if arguments.threads > 1
+        else None
+    )
     header = (
         f"{'set':<14}{'positions':>10}{'correct':>9}{'mean nodes':>13}{'Pons nodes':>12}{'ratio':>7}"
         f"{'CPU/pos':>11}{'Pons CPU':>11}{'ratio':>7}{'Mnodes/s':>10}"
     )
     if multi:
         header += f"{'wall/pos ' + str(arguments.threads) + 't':>14}{'speed-up':>9}"
-    print("compiled engine, 1 worker (all cores: wall time)")
+    print(f"compiled engine, 1 worker, {single.table_mib} MiB table (all cores: wall time)")
+    print("Pons: measured on the same positions where tests/data/pons_measured has them, else his set means")
     print(header)
     for name, label, count, pons_cpu, pons_nodes in SETS:
         if arguments.only and label not in arguments.only:
             continue
         cases = load(name, max(count // 10, 5) if arguments.quick else count)
+        measured = pons_on(name, len(cases))
+        if measured is not None:
+            pons_nodes, pons_cpu = measured
         paired = False
         if multi is not None and pons_cpu * len(cases) >= MIN_SECONDS:
             one, many = run_paired(single, multi, cases)
@@ -139,7 +166,7 @@ def main() -> None:
         else:
             one = run_compiled(single, cases)
         line = (
-            f"{label:<14}{len(cases):>10}{int(one['correct']):>9}{one['nodes']:>13,.1f}{pons_nodes:>12,}"
+            f"{label:<14}{len(cases):>10}{int(one['correct']):>9}{one['nodes']:>13,.1f}{pons_nodes:>12,.0f}"
             f"{one['nodes'] / pons_nodes:>7.2f}{duration_text(one['cpu']):>11}{duration_text(pons_cpu):>11}"
             f"{one['cpu'] / pons_cpu:>7.2f}{one['nps'] / 1e6:>10.2f}"
         )

@@ -130,6 +130,12 @@ def test_analyze_text_output() -> None:
     assert done.stdout.startswith("score") and "best move" in done.stdout and "pv" in done.stdout
 
 
+def test_the_solver_takes_its_table_size_from_hash() -> None:
+    # the first position of Pons' Begin-Medium set, solved on a 1 MiB table (131,072 entries)
+    result = run_json("solve", "connect4", "32751571231557", "--hash", "1", "--threads", "1")
+    assert result["score"] == -3 and result["algorithm"] == "compiled"
+
+
 def test_every_algorithm_agrees_on_the_command_line() -> None:
     scores = {
         run_json("solve", "tree", "[[3,12,8],[2,4,6],[14,5,2]]", "-a", name)["score"]
@@ -159,6 +165,8 @@ def test_every_algorithm_agrees_on_the_command_line() -> None:
         (["solve", "connect4", "--engine", "gpu"], "invalid choice"),
         (["solve", "connect4", "--engine", "python", "--threads", "2"], "one worker"),
         (["solve", "connect4", "--threads", "0"], "at least 1"),
+        (["solve", "connect4", "4453", "--hash", "0.5"], "1 to 8192 MiB"),
+        (["solve", "connect4", "4453", "--hash", "100000"], "1 to 8192 MiB"),
         ([], "required"),
     ],
 )

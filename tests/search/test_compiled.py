@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from negamax.cli import commands
+from negamax.core.errors import InvalidOptionError
 from negamax.core.score import Bound
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games.connect4 import Connect4Game
@@ -21,7 +22,7 @@ from negamax.games.connect4_board import mirror
 from negamax.games.tictactoe import TicTacToe
 from negamax.search import solve
 from negamax.search.compiled import placement_kernel as kernel
-from negamax.search.compiled.placement import CompiledSolver, pons_to_distance
+from negamax.search.compiled.placement import CompiledSolver, default_table_mib, pons_to_distance, table_bits
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GAME = Connect4Game()
@@ -67,9 +68,29 @@ def test_compiled_samples_of_the_harder_sets(solver: CompiledSolver, name: str) 
         assert solver.solve_value(position)[0] == expected
 
 
+def test_a_crowded_table_keeps_the_values() -> None:
+    # 131,072 entries for solves of about a million nodes: most stores replace an entry
+    # of their bucket, and the values stay Pons'
+    small = CompiledSolver(hash_mib=1)
+    assert small.table_mib == 1
+    for moves, expected in _cases("Test_L1_R2")[:8]:
+        value, nodes = small.solve_value(GAME.new_position(moves))
+        assert value == expected
+    assert int(small.state[kernel.STATE_EXPANDED]) < nodes
+
+
+def test_table_sizes() -> None:
+    assert default_table_mib() in {1 << bits for bits in range(11)}
+    assert default_table_mib(share=1 << 20) == 1  # never below the smallest table
+    assert table_bits(1) == 17 and table_bits(1.5) == 17 and table_bits(1024) == 27
+    for bad in (0, 0.5, 8193):
+        with pytest.raises(InvalidOptionError, match="MiB"):
+            table_bits(bad)
+
+
 def test_node_counts_are_deterministic_and_documented(solver: CompiledSolver) -> None:
-    # With the fixed 16,777,259-entry table, a fresh solve of a position always visits the
-    # same nodes; these figures are the ones the benchmark reports for these positions.
+    # On a table of the same size, a fresh solve of a position always visits the same
+    # nodes; these figures are the ones the benchmark reports for these positions.
     position = GAME.new_position("2252576253462244111563365343671351441")
     first = solver.solve_value(position)
     assert first == solver.solve_value(position) == (-1, first[1])

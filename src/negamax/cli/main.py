@@ -53,7 +53,7 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
         type=float,
         metavar="MIB",
         help="transposition table size in MiB (default: 64 for searches;"
-        " for the Connect 4 solver an eighth of the memory, at most 1024)",
+        " for the Connect 4 solver an eighth of the memory, at most 256)",
     )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.add_argument("--book", metavar="FILE", help="answer from this book of solved positions when it knows")

@@ -1,7 +1,7 @@
 """What a worker does with one chunk of a batch: read each position, search or solve it,
 and return one flat record per position.
 
-Workers keep their searchers between chunks (the compiled solver owns a 128 MiB table),
+Workers keep their searchers between chunks (the compiled solver owns a table of up to 256 MiB),
 lending each to one thread at a time, so a chunk costs only its searches. A position's
 record never depends on which positions the worker searched before, unless its limit is a
 time: the exact solver starts each solve from an empty table (a new tag), and the

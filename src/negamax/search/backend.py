@@ -237,7 +237,7 @@ def _lend(kind: str, searcher: Any) -> Iterator[Any]:
         yield lent
     finally:
         with _idle_lock:
-            if len(_idle[kind]) < MAX_IDLE:  # more are dropped: a solver's table is 128 MiB
+            if len(_idle[kind]) < MAX_IDLE:  # more are dropped: a solver's table takes up to 256 MiB
                 _idle[kind].append(lent)
 
 

@@ -40,9 +40,10 @@ HELPERS_AFTER_NODES = 50_000
 """With several threads, helpers join a solve once the main worker has searched this many
 nodes alone (a few tens of milliseconds): smaller solves do not pay for threads."""
 PROGRESS_SECONDS = 0.25
-MAX_DEFAULT_TABLE_MIB = 1024
-"""The default table takes an eighth of the machine's memory, at most this much: beyond
-1 GiB the empty 7x6 board gains little (``BENCHMARKS.md``, "Table size")."""
+MAX_DEFAULT_TABLE_MIB = 256
+"""The default table takes an eighth of the machine's memory, at most this much: on the
+empty 7x6 board, 1 GiB saves 4.5 % of the nodes of 256 MiB and costs more CPU time than
+that (``BENCHMARKS.md``, "Table size")."""
 MIN_TABLE_MIB = 1
 
 OnIteration = Callable[[SearchResult[Any]], None]
