@@ -173,6 +173,8 @@ TABLE_BASE = BUSY_BASE + BUSY_SIZE
 """Where the transposition table starts in the ``table`` array (a multiple of 8 words: a
 bucket never straddles two cache lines)."""
 CHECK_FACTOR = 0x9E3779B97F4A7C15 - (1 << 64)
+NEAR_ZERO = 6
+"""``narrow`` probes 0 instead of a score closer to 0 than this."""
 ETC_EMPTY_CELLS = 12
 """Enhanced transposition cut-offs are tried only while more cells than this are empty:
 near the end of the game a search is cheaper than the table look-ups."""
@@ -711,16 +713,27 @@ def solve(spec, current, mask, moves, tag, node_limit, table, work):  # type: ig
 
 @njit(cache=True, nogil=True)
 def narrow(spec, current, mask, moves, lower, upper, table, work):  # type: ignore[no-untyped-def]
-    """Narrow ``[lower, upper]`` to the value with null-window probes: first win, draw or
-    loss, then away from 0 one score at a time, in steps that double while the probes
-    keep failing the same way, bisecting once the value is bracketed."""
+    """Narrow ``[lower, upper]`` to the value with null-window probes: Pons' bisection
+    while its probes are far from 0; then win, draw or loss; then, near 0, away from it
+    one score at a time in steps that double while the probes keep failing the same way
+    (bisecting once the value is bracketed), and far from it, bisection again."""
     probes = 0
     step = 1
     work[STATE_LOWER] = lower
     work[STATE_UPPER] = upper
     while lower < upper:
         if lower < 0 < upper:
-            middle = 0
+            # Pons' probes, far from 0 while they are: those are cheap (only quick wins
+            # count) and settle positions won or lost early; then win, draw or loss.
+            middle = lower + (upper - lower) // 2
+            if middle <= 0 and lower // 2 < middle:
+                middle = lower // 2
+            elif middle >= 0 and upper // 2 > middle:
+                middle = upper // 2
+            if -NEAR_ZERO < middle < NEAR_ZERO:
+                middle = 0
+        elif lower >= NEAR_ZERO or upper <= -NEAR_ZERO:
+            middle = lower + (upper - lower) // 2
         elif lower >= 0:
             middle = min(lower + step - 1, lower + (upper - lower - 1) // 2)
             step *= 2
