@@ -174,7 +174,10 @@ TABLE_BASE = BUSY_BASE + BUSY_SIZE
 bucket never straddles two cache lines)."""
 CHECK_FACTOR = 0x9E3779B97F4A7C15 - (1 << 64)
 NEAR_ZERO = 6
-"""``narrow`` probes 0 instead of a score closer to 0 than this."""
+"""``narrow`` probes 0 instead of a score closer to 0 than this..."""
+WIN_DRAW_LOSS_EMPTY = 28
+"""...in positions with at least this many empty cells (in the middle game, Pons' order
+alone searched fewer nodes: Middle-Easy 409 against 488 per position)."""
 ETC_EMPTY_CELLS = 12
 """Enhanced transposition cut-offs are tried only while more cells than this are empty:
 near the end of the game a search is cheaper than the table look-ups."""
@@ -713,16 +716,18 @@ def solve(spec, current, mask, moves, tag, node_limit, table, work):  # type: ig
 
 @njit(cache=True, nogil=True)
 def narrow(spec, current, mask, moves, lower, upper, table, work):  # type: ignore[no-untyped-def]
-    """Narrow ``[lower, upper]`` to the value with null-window probes: Pons' bisection
-    while its probes are far from 0; then win, draw or loss; then, near 0, away from it
+    """Narrow ``[lower, upper]`` to the value with null-window probes (Pons' bisection
+    alone with fewer than ``WIN_DRAW_LOSS_EMPTY`` empty cells): Pons' bisection while its
+    probes are far from 0; then win, draw or loss; then, near 0, away from it
     one score at a time in steps that double while the probes keep failing the same way
     (bisecting once the value is bracketed), and far from it, bisection again."""
     probes = 0
     step = 1
+    near = NEAR_ZERO if cell_count(spec) - moves >= WIN_DRAW_LOSS_EMPTY else 0
     work[STATE_LOWER] = lower
     work[STATE_UPPER] = upper
     while lower < upper:
-        if lower < 0 < upper:
+        if lower < 0 < upper or near == 0:
             # Pons' probes, far from 0 while they are: those are cheap (only quick wins
             # count) and settle positions won or lost early; then win, draw or loss.
             middle = lower + (upper - lower) // 2
@@ -730,9 +735,9 @@ def narrow(spec, current, mask, moves, lower, upper, table, work):  # type: igno
                 middle = lower // 2
             elif middle >= 0 and upper // 2 > middle:
                 middle = upper // 2
-            if -NEAR_ZERO < middle < NEAR_ZERO:
+            if -near < middle < near:
                 middle = 0
-        elif lower >= NEAR_ZERO or upper <= -NEAR_ZERO:
+        elif lower >= near or upper <= -near:
             middle = lower + (upper - lower) // 2
         elif lower >= 0:
             middle = min(lower + step - 1, lower + (upper - lower - 1) // 2)
