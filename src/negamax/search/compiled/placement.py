@@ -44,7 +44,6 @@ MAX_DEFAULT_TABLE_MIB = 256
 """The default table takes an eighth of the machine's memory, at most this much: on the
 empty 7x6 board, 1 GiB saves 4.5 % of the nodes of 256 MiB and costs more CPU time than
 that (``BENCHMARKS.md``, "Table size")."""
-MIN_TABLE_MIB = 1
 
 OnIteration = Callable[[SearchResult[Any]], None]
 
@@ -64,11 +63,16 @@ def table_bits(mib: float) -> int:
     """The entries (a power of two, as bits) of a table of at most ``mib`` MiB.
 
     :raises InvalidOptionError: for a size the kernel cannot take."""
-    largest = 1 << (kernel.MAX_TABLE_BITS + 3 - 20)
-    if not MIN_TABLE_MIB <= mib <= largest:
-        raise InvalidOptionError(f"the solver's table takes {MIN_TABLE_MIB} to {largest} MiB, not {mib:g}")
+    smallest, largest = (_mib(bits) for bits in (kernel.MIN_TABLE_BITS, kernel.MAX_TABLE_BITS))
+    if not smallest <= mib <= largest:
+        raise InvalidOptionError(f"the solver's table takes {smallest} to {largest} MiB, not {mib:g}")
     entries = int(mib * (1 << 20)) // 8
-    return max(kernel.MIN_TABLE_BITS, entries.bit_length() - 1)
+    return entries.bit_length() - 1
+
+
+def _mib(bits: int) -> int:
+    """The size in MiB of a table of ``2**bits`` entries (of 8 bytes)."""
+    return (8 << bits) >> 20
 
 
 class CompiledSolver:
@@ -104,8 +108,6 @@ class CompiledSolver:
         if threads < 1:
             raise InvalidOptionError(f"threads must be at least 1, not {threads}")
         self.table_bits = table_bits(default_table_mib() if hash_mib is None else hash_mib)
-        self.table_mib = (8 << self.table_bits) >> 20
-        """The transposition table's size in MiB."""
         length = kernel.table_length(self.table_bits)
         self.threads = min(threads, kernel.MAX_WORKERS)
         self.processes = False
@@ -146,6 +148,11 @@ class CompiledSolver:
         """How much of the principal variation ``solve`` finds unless told (``None``: all
         of it; 0: none, only the kernel's best move)."""
         self._release = weakref.finalize(self, _release, self._helpers, self._table_memory)
+
+    @property
+    def table_mib(self) -> int:
+        """The transposition table's size in MiB."""
+        return _mib(self.table_bits)
 
     def close(self) -> None:
         """End the helpers, and free the shared table if there is one (also done when the

@@ -52,11 +52,13 @@ from negamax.core.compiled import (
 
 KEY_BITS = 49
 KEY_MASK = (1 << KEY_BITS) - 1
-KEY_FACTOR = 0x9E3779B97F4A7C15 & KEY_MASK | 1
+GOLDEN_RATIO_64 = 0x9E3779B97F4A7C15
+"""2**64 divided by the golden ratio: its multiples spread consecutive numbers evenly."""
+KEY_FACTOR = GOLDEN_RATIO_64 & KEY_MASK | 1
 """Odd, so multiplying by it modulo ``2**KEY_BITS`` scrambles keys without collisions."""
-MIN_TABLE_BITS = 16
+MIN_TABLE_BITS = 17
 MAX_TABLE_BITS = 30
-"""Tables of 512 KiB to 8 GiB."""
+"""Tables of 1 MiB to 8 GiB."""
 IDENTITY_SHIFT = 21
 WORK_SHIFT = 16
 SCORE_OFFSET = 32
@@ -172,7 +174,7 @@ BUSY = 64
 TABLE_BASE = BUSY_BASE + BUSY_SIZE
 """Where the transposition table starts in the ``table`` array (a multiple of 8 words: a
 bucket never straddles two cache lines)."""
-CHECK_FACTOR = 0x9E3779B97F4A7C15 - (1 << 64)
+CHECK_FACTOR = GOLDEN_RATIO_64 - (1 << 64)
 NEAR_ZERO = 6
 """``narrow`` probes 0 instead of a score closer to 0 than this..."""
 WIN_DRAW_LOSS_EMPTY = 28
