@@ -81,8 +81,9 @@ STATE_PROBES = 14
 STATE_WINDOW = 15
 """The probe being searched: the null window (``work[STATE_WINDOW]``, that + 1)."""
 STATE_EXPANDED = 16
-"""Nodes whose children were searched (not settled on entry): what Steininger's ``c4``
-counts as nodes."""
+"""Nodes with a choice whose children were searched (neither settled on entry nor a
+forced move): what Steininger's ``c4`` counts as nodes (it plays forced moves without
+counting them)."""
 STATE_PROBE_NODES = 17
 MAX_LOGGED_PROBES = 32
 STATE_SIZE = STATE_PROBE_NODES + MAX_LOGGED_PROBES
@@ -175,6 +176,8 @@ TABLE_BASE = BUSY_BASE + BUSY_SIZE
 """Where the transposition table starts in the ``table`` array (a multiple of 8 words: a
 bucket never straddles two cache lines)."""
 CHECK_FACTOR = GOLDEN_RATIO_64 - (1 << 64)
+FORCED = 0
+"""The table index ``node_start`` gives a forced move (no table index is 0)."""
 NEAR_ZERO = 6
 """``narrow`` probes 0 instead of a score closer to 0 than this..."""
 WIN_DRAW_LOSS_EMPTY = 28
@@ -241,9 +244,10 @@ def find_entry(index, identity, table):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
-    """Steps 1-6 of a node, shared by both searches: ``(settled, value, alpha, beta, count,
+    """Steps 1-7 of a node, shared by both searches: ``(settled, value, alpha, beta, count,
     index, identity)``; a settled node's value is final, else its ``count`` children are
-    ordered in its per-ply buffers and ``index``/``identity`` locate its table entry."""
+    ordered in its per-ply buffers and ``index``/``identity`` locate its table entry
+    (``index`` is ``FORCED`` for a forced move: no entry)."""
     # Step 1. Count the node; unwind at once if asked to stop.
     work[STATE_NODES] += 1
     if work[STATE_STOP] != 0:
@@ -284,7 +288,14 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         if alpha >= beta:
             return True, alpha, alpha, beta, 0, 0, 0
 
-    # Step 5. Transposition table: both bounds, keyed by the symmetry-canonical key.
+    # Step 5. A forced move (the only one that does not lose at once) is played without
+    # a table entry of its own: its value is the next position's, stored there.
+    order_moves = SCRATCH + moves * 3 * MAX_SLOTS  # per-ply buffers: no allocation
+    if candidates & (candidates - 1) == 0:
+        work[order_moves] = candidates
+        return False, 0, alpha, beta, 1, FORCED, 0
+
+    # Step 6. Transposition table: both bounds, keyed by the symmetry-canonical key.
     key = position_key(spec, current, mask)
     index, identity = bucket_of(key, work)
     entry = find_entry(index, identity, table)
@@ -305,7 +316,7 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         if upper < beta:
             beta = upper
 
-    # Step 5b. Enhanced transposition cut-off: a child whose stored upper bound is low
+    # Step 6b. Enhanced transposition cut-off: a child whose stored upper bound is low
     # enough proves this node's value is at least beta without searching anything.
     if moves < cells - ETC_EMPTY_CELLS and work[STATE_NODES] > ETC_AFTER_NODES:
         opponent_stones = current ^ mask
@@ -321,17 +332,16 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
                         work[STATE_TT_CUTOFFS] += 1
                         return True, -child_upper, alpha, beta, 0, 0, 0
 
-    # Step 6. Order the moves by the winning cells they create (ties: the game's order).
+    # Step 7. Order the moves: the table's move first, then by the useful threats they
+    # make (ties: the game's order).
     slots = move_slots(spec)
-    order_moves = SCRATCH + moves * 3 * MAX_SLOTS  # per-ply buffers: no allocation
     order_scores = order_moves + MAX_SLOTS
     order_slots = order_scores + MAX_SLOTS
     count = 0
     for slot in range(slots.shape[0]):
         move = candidates & slots[slot]
         if move:
-            # the move that was best here before goes first, then by winning cells made
-            score = 1000 if slot == table_slot else popcount(winning_cells(spec, current | move, mask))
+            score = 1000 if slot == table_slot else move_score(spec, current, mask, move, opponent_winning)
             position = count
             while position > 0 and work[order_scores + position - 1] < score:
                 work[order_moves + position] = work[order_moves + position - 1]
@@ -347,8 +357,23 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
 
 
 @njit(cache=True, inline="always")
+def move_score(spec, current, mask, move, opponent_winning):  # type: ignore[no-untyped-def]
+    """How promising ``move`` looks: twice the useful threats it leaves the mover (winning
+    cells not right above one of the opponent's, which the opponent would complete
+    first), plus those right above a playable cell (whoever fills that cell hands the
+    other the threat). For games without gravity: twice the winning cells."""
+    after = mask | move
+    threats = winning_cells(spec, current | move, after)
+    theirs = opponent_winning & ~move
+    below = unsafe_cells(spec, threats)  # the cells right below our threats
+    useless = popcount(below & theirs)
+    pressing = popcount(below & playable_cells(spec, after) & ~theirs)
+    return 2 * (popcount(threats) - useless) + pressing
+
+
+@njit(cache=True, inline="always")
 def node_store(index, identity, best, best_slot, alpha_original, beta, nodes, table, work):  # type: ignore[no-untyped-def]
-    """Step 8. Store what was proven (by a search of ``nodes`` nodes), merged with what is
+    """Step 9. Store what was proven (by a search of ``nodes`` nodes), merged with what is
     known of the same position."""
     first = table[index]
     second = table[index + 1]
@@ -396,7 +421,7 @@ def node_store(index, identity, best, best_slot, alpha_original, beta, nodes, ta
 
 @njit(cache=True, inline="always")
 def take_value(value, child, move, moves, best, best_slot, alpha, beta, work):  # type: ignore[no-untyped-def]
-    """Step 7's bookkeeping after a child: ``(best, best_slot, alpha, cut)``."""
+    """Step 8's bookkeeping after a child: ``(best, best_slot, alpha, cut)``."""
     if value > best:
         best = value
         best_slot = work[SCRATCH + moves * 3 * MAX_SLOTS + 2 * MAX_SLOTS + child]
@@ -422,7 +447,7 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
     if settled:
         return value
 
-    # Step 7. Search: the first move with the full window, the others with a null window
+    # Step 8. Search: the first move with the full window, the others with a null window
     # that a re-search widens when one turns out better (fail-soft PVS).
     order_moves = SCRATCH + moves * 3 * MAX_SLOTS
     alpha_original = alpha
@@ -442,7 +467,8 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
         best, best_slot, alpha, cut = take_value(value, number, move, moves, best, best_slot, alpha, beta, work)
         if cut:
             break
-    node_store(index, identity, best, best_slot, alpha_original, beta, work[STATE_NODES] - before, table, work)
+    if index != FORCED:
+        node_store(index, identity, best, best_slot, alpha_original, beta, work[STATE_NODES] - before, table, work)
     return best
 
 
@@ -467,6 +493,11 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
     )
     if settled:
         return value
+    if index == FORCED:
+        move = work[SCRATCH + moves * 3 * MAX_SLOTS]
+        if moves == work[STATE_ROOT_MOVES]:
+            work[STATE_ROOT_MOVE] = move
+        return -negamax_shared(spec, current ^ mask, mask | move, moves + 1, -beta, -alpha, table, work)
     busy_slot = BUSY_BASE + (index >> 1) % BUSY_SIZE
     mark = index * BUSY_FACTOR + work[STATE_PUBLISH]
     other = table[busy_slot]
@@ -485,7 +516,7 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
 
 @njit(cache=True, inline="always")
 def search_shared(spec, current, mask, moves, alpha, beta, count, table, work):  # type: ignore[no-untyped-def]
-    """Step 7 at a node others may help with: the children in order, publishing the node
+    """Step 8 at a node others may help with: the children in order, publishing the node
     once the first ``SPLIT_AFTER`` fail to cut. Children another worker is in are put off:
     those it took from the split point until only they are left, when this worker helps
     below them until they are done; those it reached by another path until the others
