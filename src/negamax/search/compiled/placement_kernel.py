@@ -49,6 +49,7 @@ from negamax.core.compiled import (
     unsafe_cells,
     winning_cells,
 )
+from negamax.search.compiled.prefetch import prefetch
 
 KEY_BITS = 49
 KEY_MASK = (1 << KEY_BITS) - 1
@@ -318,7 +319,8 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
 
     # Step 6b. Enhanced transposition cut-off: a child whose stored upper bound is low
     # enough proves this node's value is at least beta without searching anything.
-    if moves < cells - ETC_EMPTY_CELLS and work[STATE_NODES] > ETC_AFTER_NODES:
+    etc = moves < cells - ETC_EMPTY_CELLS and work[STATE_NODES] > ETC_AFTER_NODES
+    if etc:
         opponent_stones = current ^ mask
         slots = move_slots(spec)
         for slot in range(slots.shape[0]):
@@ -342,6 +344,8 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         move = candidates & slots[slot]
         if move:
             score = 1000 if slot == table_slot else move_score(spec, current, mask, move, opponent_winning)
+            if not etc:  # (step 6b loaded the children's entries already)
+                prefetch(table, bucket_of(position_key(spec, current ^ mask, mask | move), work)[0])
             position = count
             while position > 0 and work[order_scores + position - 1] < score:
                 work[order_moves + position] = work[order_moves + position - 1]
