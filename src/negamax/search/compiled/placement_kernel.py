@@ -153,7 +153,12 @@ MAX_WORKERS = 64
 SPLIT_AFTER = 2
 """A node is published once this many children failed to cut: a node whose first child
 fails to cut is still often cut by a later one, and the helpers' work on it is then lost
-(the counts tried are in ``docs/parallel-solver.md``)."""
+(the counts tried are in ``docs/parallel-solver.md``)..."""
+SPLIT_AFTER_EARLY = 1
+SPLIT_EARLY_STONES = 3
+"""...but after one child in a game's first plies (at most this many stones), where every
+subtree is huge and a helper left idle while the second child is searched costs
+the most."""
 SPLIT_MIN_EMPTY = 20
 """Nodes with fewer empty cells are not published (their subtrees are too small to share),
 and below them the workers run the plain search (the sizes tried are in
@@ -596,8 +601,9 @@ def search_shared(spec, current, mask, moves, alpha, beta, count, table, work): 
         best, best_slot, alpha, cut = take_value(value, child, move, moves, best, best_slot, alpha, beta, work)
         if cut:
             break
-        if child == SPLIT_AFTER - 1 and number == SPLIT_AFTER and count > SPLIT_AFTER:
-            block = publish(current, mask, moves, alpha, beta, count, order_moves, table, work)
+        after = SPLIT_AFTER_EARLY if moves <= SPLIT_EARLY_STONES else SPLIT_AFTER
+        if child == after - 1 and number == after and count > after:
+            block = publish(current, mask, moves, alpha, beta, count, after, order_moves, table, work)
     if block != 0:
         table[block + SPLIT_VERSION] = 0
     return best, best_slot
@@ -629,7 +635,7 @@ def run_task(spec, task, table, work):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def publish(current, mask, moves, alpha, beta, count, order_moves, table, work):  # type: ignore[no-untyped-def]
+def publish(current, mask, moves, alpha, beta, count, after, order_moves, table, work):  # type: ignore[no-untyped-def]
     """Publish this node, its first ``SPLIT_AFTER`` children searched, as a split point;
     return its block."""
     block = SPLIT_BASE + ((work[STATE_PUBLISH] - 1) * MAX_PLIES + moves) * SPLIT_STRIDE
@@ -641,7 +647,7 @@ def publish(current, mask, moves, alpha, beta, count, order_moves, table, work):
     for number in range(count):
         table[block + SPLIT_MOVES + number] = work[order_moves + number]
         table[block + SPLIT_STATES + number] = FREE
-    for number in range(SPLIT_AFTER):
+    for number in range(after):
         table[block + SPLIT_STATES + number] = DONE
     table[block + SPLIT_CHECK] = split_check(current, mask, alpha, beta, count)
     work[STATE_VERSIONS] += 1
