@@ -112,9 +112,10 @@ WORK_SIZE = SCRATCH + MAX_PLIES * 3 * MAX_SLOTS
 
 # Split points (YBWC with helpful masters). At the start of the table array, each worker
 # has an area of one SPLIT_STRIDE-word block per ply (in cache lines of its own), where it
-# publishes each node whose first SPLIT_AFTER children failed to cut (so likely every
-# child must be searched). Other workers take the node's children from the last one back and search
-# them with the node's window; what they prove reaches the owner through the table, where
+# publishes each node whose first SPLIT_AFTER children failed to cut (SPLIT_AFTER_EARLY
+# near the start of a game), so likely every child must be searched. Other workers take
+# the node's children from the last one back and search them with the node's window;
+# what they prove reaches the owner through the table, where
 # the owner finds it on reaching those children. An owner that reaches a child another
 # worker is searching puts it off; once only such children are left, it helps below them
 # (takes children of split points deeper than itself) until they are done. Helpers only
@@ -506,7 +507,9 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
         move = work[SCRATCH + moves * 3 * MAX_SLOTS]
         if moves == work[STATE_ROOT_MOVES]:
             work[STATE_ROOT_MOVE] = move
-        return -negamax_shared(spec, current ^ mask, mask | move, moves + 1, -beta, -alpha, table, work)
+        work[STATE_EXCLUSIVE] = exclusive  # the forced move's position is put off if busy
+        value = negamax_shared(spec, current ^ mask, mask | move, moves + 1, -beta, -alpha, table, work)
+        return BUSY if value == BUSY else -value
     busy_slot = BUSY_BASE + (index >> 1) % BUSY_SIZE
     mark = index * BUSY_FACTOR + work[STATE_PUBLISH]
     other = table[busy_slot]
@@ -526,7 +529,7 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
 @njit(cache=True, inline="always")
 def search_shared(spec, current, mask, moves, alpha, beta, count, table, work):  # type: ignore[no-untyped-def]
     """Step 8 at a node others may help with: the children in order, publishing the node
-    once the first ``SPLIT_AFTER`` fail to cut. Children another worker is in are put off:
+    once its first children fail to cut (``SPLIT_AFTER``). Children another worker is in are put off:
     those it took from the split point until only they are left, when this worker helps
     below them until they are done; those it reached by another path until the others
     are done, when they are searched anyway. Returns the best value and its slot (when
@@ -636,8 +639,8 @@ def run_task(spec, task, table, work):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True)
 def publish(current, mask, moves, alpha, beta, count, after, order_moves, table, work):  # type: ignore[no-untyped-def]
-    """Publish this node, its first ``SPLIT_AFTER`` children searched, as a split point;
-    return its block."""
+    """Publish this node, its first ``after`` children searched, as a split point; return
+    its block."""
     block = SPLIT_BASE + ((work[STATE_PUBLISH] - 1) * MAX_PLIES + moves) * SPLIT_STRIDE
     table[block + SPLIT_CURRENT] = current
     table[block + SPLIT_MASK] = mask

@@ -33,7 +33,8 @@ def _prefetch(typing_context: Any, array: Any, index: Any) -> Any:
             context, builder, array_type, structure, [arguments[1]], wraparound=False
         )
         byte_pointer = ir.IntType(8).as_pointer()
-        # LLVM names the intrinsic after its pointer type: "p0" once pointers are opaque
+        # LLVM names the intrinsic after its pointer type ("p0" for opaque pointers) and
+        # renames a declaration to match when it reads the module
         suffix = "p0" if llvm_version_info[0] >= OPAQUE_POINTERS_LLVM else "p0i8"
         word = ir.IntType(32)
         function = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
