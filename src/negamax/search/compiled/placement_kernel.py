@@ -219,7 +219,7 @@ def table_shift_for(bits: int) -> int:
 
 def bucket_index(key: int, bits: int) -> int:
     """Where ``bucket_of`` puts ``key`` in a table of ``2**bits`` entries."""
-    return TABLE_BASE + ((((key * KEY_FACTOR) & KEY_MASK) >> table_shift_for(bits)) << 1)
+    return int(bucket_at(scramble(key), table_shift_for(bits)))
 
 
 def max_tag(bits: int) -> int:
@@ -228,13 +228,30 @@ def max_tag(bits: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def scramble(key):  # type: ignore[no-untyped-def]
+    return (key * KEY_FACTOR) & KEY_MASK
+
+
+@njit(cache=True, inline="always")
+def bucket_at(scrambled, shift):  # type: ignore[no-untyped-def]
+    """The table index of the bucket of a scrambled key: its top bits (below ``shift``)."""
+    return TABLE_BASE + ((scrambled >> shift) << 1)
+
+
+@njit(cache=True, inline="always")
 def bucket_of(key, work):  # type: ignore[no-untyped-def]
     """``(index, identity)``: the table index of the key's bucket, and what its entry holds
     from bit ``IDENTITY_SHIFT`` on."""
-    scrambled = (key * KEY_FACTOR) & KEY_MASK
+    scrambled = scramble(key)
     shift = work[STATE_TABLE_SHIFT]
-    index = TABLE_BASE + ((scrambled >> shift) << 1)
-    return index, (work[STATE_TAG] << shift) | (scrambled & ((1 << shift) - 1))
+    return bucket_at(scrambled, shift), (work[STATE_TAG] << shift) | (scrambled & ((1 << shift) - 1))
+
+
+@njit(cache=True, inline="always")
+def ply_buffers(moves):  # type: ignore[no-untyped-def]
+    """Where the per-ply buffers of a node with ``moves`` stones start in ``work``: its
+    ordered moves, then their scores, then their slots (``MAX_SLOTS`` each)."""
+    return SCRATCH + moves * 3 * MAX_SLOTS
 
 
 @njit(cache=True, inline="always")
@@ -297,7 +314,7 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
 
     # Step 5. A forced move (the only one that does not lose at once) is played without
     # a table entry of its own: its value is the next position's, stored there.
-    order_moves = SCRATCH + moves * 3 * MAX_SLOTS  # per-ply buffers: no allocation
+    order_moves = ply_buffers(moves)  # no allocation
     if candidates & (candidates - 1) == 0:
         work[order_moves] = candidates
         return False, 0, alpha, beta, 1, FORCED, 0
@@ -434,7 +451,7 @@ def take_value(value, child, move, moves, best, best_slot, alpha, beta, work):  
     """Step 8's bookkeeping after a child: ``(best, best_slot, alpha, cut)``."""
     if value > best:
         best = value
-        best_slot = work[SCRATCH + moves * 3 * MAX_SLOTS + 2 * MAX_SLOTS + child]
+        best_slot = work[ply_buffers(moves) + 2 * MAX_SLOTS + child]
         if moves == work[STATE_ROOT_MOVES]:
             work[STATE_ROOT_MOVE] = move
         if value > alpha:
@@ -459,7 +476,7 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
 
     # Step 8. Search: the first move with the full window, the others with a null window
     # that a re-search widens when one turns out better (fail-soft PVS).
-    order_moves = SCRATCH + moves * 3 * MAX_SLOTS
+    order_moves = ply_buffers(moves)
     alpha_original = alpha
     best = -cell_count(spec)
     best_slot = -1
@@ -504,7 +521,7 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
     if settled:
         return value
     if index == FORCED:
-        move = work[SCRATCH + moves * 3 * MAX_SLOTS]
+        move = work[ply_buffers(moves)]
         if moves == work[STATE_ROOT_MOVES]:
             work[STATE_ROOT_MOVE] = move
         work[STATE_EXCLUSIVE] = exclusive  # the forced move's position is put off if busy
@@ -534,7 +551,7 @@ def search_shared(spec, current, mask, moves, alpha, beta, count, table, work): 
     below them until they are done; those it reached by another path until the others
     are done, when they are searched anyway. Returns the best value and its slot (when
     ``work[STATE_STOP]`` is set: unwind, they mean nothing)."""
-    order_moves = SCRATCH + moves * 3 * MAX_SLOTS
+    order_moves = ply_buffers(moves)
     best = -cell_count(spec)
     best_slot = -1
     opponent = current ^ mask
