@@ -10,6 +10,11 @@ every game together.
 
     python benchmarks/chess_ladder.py --levels 2000 2400 --games 20 --time 0.2
     python benchmarks/chess_ladder.py --levels 2000 --games 20 --clock 10+0.1
+
+``--opponent COMMAND`` plays any UCI engine instead (an older build of negamax, to measure a
+change: the Elo estimate is then the difference from it).
+
+    python benchmarks/chess_ladder.py --opponent "/path/to/old/negamax-uci" --games 100 --time 0.1
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import math
+import shlex
 import shutil
 import sys
 import time
@@ -104,6 +110,7 @@ def pgn_game(board: chess.Board, result: str, white: str, black: str, event: str
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stockfish", help="the Stockfish command (default: stockfish on the PATH or /usr/games)")
+    parser.add_argument("--opponent", help="a UCI engine's command line to play instead of Stockfish (rated 0)")
     parser.add_argument("--levels", type=int, nargs="+", default=[1850, 2000, 2150, 2300, 2400])
     parser.add_argument("--games", type=int, default=20, help="games per level (pairs, colours swapped)")
     timing = parser.add_mutually_exclusive_group()
@@ -111,25 +118,37 @@ def main() -> None:
     timing.add_argument("--clock", help="a clock instead: BASE+INCREMENT seconds, e.g. 10+0.1")
     parser.add_argument("--pgn", type=Path, default=Path("chess_ladder.pgn"), help="where the games go")
     arguments = parser.parse_args()
-    stockfish = find_stockfish(arguments.stockfish)
-    if stockfish is None:
-        print("chess_ladder: Stockfish not found; install it (Debian: apt-get install stockfish) or pass --stockfish")
-        return
-    if not all(1350 <= level <= 2850 for level in arguments.levels):
-        sys.exit("chess_ladder: Stockfish's UCI_Elo goes from 1350 to 2850")
+    if arguments.opponent:
+        opponent_command = shlex.split(arguments.opponent)
+        levels = [0]
+    else:
+        stockfish = find_stockfish(arguments.stockfish)
+        if stockfish is None:
+            print(
+                "chess_ladder: Stockfish not found; install it (Debian: apt-get install stockfish) or pass --stockfish"
+            )
+            return
+        if not all(1350 <= level <= 2850 for level in arguments.levels):
+            sys.exit("chess_ladder: Stockfish's UCI_Elo goes from 1350 to 2850")
+        opponent_command = [stockfish]
+        levels = arguments.levels
     clock = parse_clock(arguments.clock) if arguments.clock else None
     control = f"{arguments.clock} clock" if clock else f"{arguments.time} s/move"
     rated: list[tuple[float, float]] = []
     summaries = []
     with (
         chess.engine.SimpleEngine.popen_uci(negamax_command()) as ours,
-        chess.engine.SimpleEngine.popen_uci([stockfish]) as opponent,
+        chess.engine.SimpleEngine.popen_uci(opponent_command) as opponent,
         arguments.pgn.open("a") as pgn,
     ):
         ours.ping()  # the compiled kernel is loaded before the first clock starts
-        for level in arguments.levels:
-            opponent.configure({"Threads": 1, "Hash": 64, "UCI_LimitStrength": True, "UCI_Elo": level})
-            name = f"{opponent.id.get('name', 'Stockfish')} UCI_Elo {level}"
+        opponent.ping()
+        for level in levels:
+            if arguments.opponent:
+                name = f"{opponent.id.get('name', 'opponent')} ({arguments.opponent})"
+            else:
+                opponent.configure({"Threads": 1, "Hash": 64, "UCI_LimitStrength": True, "UCI_Elo": level})
+                name = f"{opponent.id.get('name', 'Stockfish')} UCI_Elo {level}"
             tally = Tally()
             for number in range(arguments.games):
                 opening = OPENINGS[(number // 2) % len(OPENINGS)]
@@ -154,7 +173,9 @@ def main() -> None:
         bound = f">= {rating:.0f}" if all(score == 1 for _, score in rated) else f"<= {rating:.0f}"
         print(f"Elo on Stockfish's UCI_Elo scale: {bound} (every game {'won' if '>' in bound else 'lost'})")
     else:
-        print(f"Elo on Stockfish's UCI_Elo scale: {rating:.0f} +- {1.96 * error:.0f} (95 %), {len(rated)} games")
+        scale = "against the opponent" if arguments.opponent else "on Stockfish's UCI_Elo scale"
+        value = f"{rating:+.0f}" if arguments.opponent else f"{rating:.0f}"
+        print(f"Elo {scale}: {value} +- {1.96 * error:.0f} (95 %), {len(rated)} games")
     print(f"games in {arguments.pgn}")
 
 

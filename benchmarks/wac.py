@@ -17,8 +17,9 @@ from pathlib import Path
 import chess
 
 from negamax.core.types import SearchLimits
-from negamax.engines.engine import ENGINES, Engine
+from negamax.engines.engine import Engine
 from negamax.games.chess import ChessGame
+from negamax.search.backend import ENGINES
 from negamax.search.compiled import move_list_kernel as kernel
 
 FEATURES = {
@@ -26,6 +27,9 @@ FEATURES = {
     "null-move": kernel.NULL_MOVE,
     "late-move-reductions": kernel.LATE_MOVE_REDUCTIONS,
     "delta-pruning": kernel.DELTA_PRUNING,
+    "reverse-futility": kernel.REVERSE_FUTILITY,
+    "futility": kernel.FUTILITY,
+    "late-move-pruning": kernel.LATE_MOVE_PRUNING,
     "killers": kernel.KILLER_MOVES,
     "history": kernel.HISTORY_HEURISTIC,
     "pvs": kernel.PVS,

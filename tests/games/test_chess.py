@@ -10,6 +10,7 @@ from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.score import win_in
 from negamax.core.types import SearchLimits
 from negamax.games.chess import ChessGame, ChessPosition
+from negamax.games.chess_evaluation import STRUCTURE_TERMS, mirrored, side_counts
 from negamax.search import search
 
 GAME = ChessGame()
@@ -71,6 +72,38 @@ def test_the_evaluation_is_symmetric() -> None:
     position = GAME.new_position(KIWIPETE)
     mirrored = GAME.new_position(chess.Board(KIWIPETE).mirror().fen())
     assert position.evaluate() == mirrored.evaluate()
+
+
+def structure(fen: str, colour: chess.Color) -> tuple[int, ...]:
+    board = chess.Board(fen)
+    own, enemy = board.occupied_co[colour], board.occupied_co[not colour]
+    flip = (lambda bits: bits) if colour == chess.WHITE else mirrored
+    king = board.king(colour)
+    assert king is not None
+    return side_counts(
+        flip(board.pawns & own),
+        flip(board.pawns & enemy),
+        flip(board.rooks & own),
+        flip(board.bishops & own),
+        king if colour == chess.WHITE else king ^ 56,
+    )
+
+
+@pytest.mark.parametrize(
+    ("fen", "white", "black"),
+    [
+        # White: f2 g2 h2 passed (rank 2), d5 passed (rank 5), a2 behind a3, a2 a3 d5 isolated,
+        # f2 before the king; Black: a7 isolated
+        ("4k3/p7/8/3P4/8/P7/P4PPP/3RK2R w - - 0 1", (3, 0, 0, 1, 0, 0, 1, 3, 0, 0, 0, 1), (0,) * 7 + (1,) + (0,) * 4),
+        # White: the bishop pair, a rook on the open c-file, one on the half-open e-file; both
+        # kings behind three pawns; Black: a rook on the open b-file
+        ("1r4k1/5ppp/4p3/8/8/8/5PPP/2R1RBKB w - - 0 1", (0,) * 8 + (1, 1, 1, 3), (0,) * 9 + (1, 0, 3)),
+    ],
+)
+def test_the_structure_terms_count_what_they_name(fen: str, white: tuple[int, ...], black: tuple[int, ...]) -> None:
+    assert len(white) == len(STRUCTURE_TERMS)
+    assert structure(fen, chess.WHITE) == white
+    assert structure(fen, chess.BLACK) == black
 
 
 def test_draws_the_search_must_see() -> None:

@@ -96,6 +96,40 @@ def test_it_solves_the_first_wac_positions_at_a_fixed_node_budget(searcher: Comp
     assert len(solved) >= 27, solved  # measured: 29 of 30 (not WAC.002, a pawn ending)
 
 
+def null_window_value(searcher: CompiledSearcher, fen: str, depth: int, alpha: int, ply: int) -> tuple[int, int]:
+    """The kernel's value of ``fen`` on the null window ``(alpha, alpha + 1)`` as a node
+    ``ply`` plies from the root (where forward pruning applies), and the moves it pruned."""
+    bound = searcher._bind(GAME.new_position(fen))
+    searcher._prepare(SearchLimits(), kernel.ALL_FEATURES)
+    searcher.work[kernel.W_NEXT_CHECK] = searcher.work[kernel.W_NODE_LIMIT]
+    value = kernel.search(bound.spec, bound.state, searcher.table, searcher.work, depth, alpha, alpha + 1, ply)
+    return int(value), int(searcher.work[kernel.W_PRUNED])
+
+
+@pytest.mark.parametrize("depth", [4, 5])
+@pytest.mark.parametrize("alpha", [0, 133, 300, 500])
+def test_a_node_that_prunes_moves_claims_no_more_than_it_searched(depth: int, alpha: int) -> None:
+    # After WAC.001's 1.Qg6 every Black move is mated at once. The node once raised its
+    # value to the futility margin (static 75 + 100 per ply) for the moves late-move pruning
+    # left out, failed high on the root's window (133) and hid the mate; it must fail low.
+    after_queen_move = "2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 b - - 1 1"
+    value, pruned = null_window_value(CompiledSearcher(hash_mib=1), after_queen_move, depth, alpha, ply=1)
+    assert value <= alpha
+    assert pruned > 0  # the test goes through the pruning it is about
+
+
+def test_forward_pruning_needs_the_game_to_name_its_unit() -> None:
+    pytest.importorskip("draughts")
+    from negamax.games.draughts import DraughtsGame
+
+    chess_search = CompiledSearcher(hash_mib=1)
+    chess_search.search(GAME.new_position("startpos"), SearchLimits(depth=6))
+    assert chess_search.work[kernel.W_PRUNED] > 0
+    draughts = CompiledSearcher(hash_mib=1)
+    draughts.search(DraughtsGame("draughts").new_position(None), SearchLimits(depth=8))
+    assert draughts.work[kernel.W_PRUNED] == 0  # its pruning_unit is 0: nothing pruned by margins
+
+
 def test_limits_are_honoured(searcher: CompiledSearcher) -> None:
     position = GAME.new_position("startpos")
     timed = searcher.search(position, SearchLimits(time=0.3))

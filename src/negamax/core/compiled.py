@@ -161,3 +161,9 @@ null_move_safe = _stub("null_move_safe")
 history_slot = _stub("history_slot")
 """``history_slot(spec, state, move) -> int``: the move's slot in the history table,
 below the kernel's ``HISTORY_SLOTS``."""
+
+pruning_unit = _stub("pruning_unit")
+"""``pruning_unit(spec) -> int``: the evaluation's worth of a pawn (or man), which scales the
+margins of futility pruning: a quiet move near the horizon is not searched when the static
+value is so many units from the window. 0: the evaluation cannot be trusted that way, and
+the search prunes nothing by margins."""

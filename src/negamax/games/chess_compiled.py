@@ -35,6 +35,7 @@ from negamax.core import compiled
 from negamax.core.compiled import implements
 from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
+from negamax.games import chess_evaluation
 from negamax.games.chess_evaluation import ENDGAME, MIDGAME, ORDER_VALUES, PHASE, TEMPO
 from negamax.games.chess_tables import FULL_PHASE
 
@@ -72,6 +73,9 @@ def mailbox(square: int) -> int:
 
 
 BOARD_SQUARES = np.array([mailbox(square) for square in range(64)], dtype=np.int64)
+SQUARE_OF = np.zeros(120, dtype=np.int64)
+SQUARE_OF[BOARD_SQUARES] = np.arange(64)
+"""The square (a1 = 0, h8 = 63) of each mailbox square on the board."""
 KNIGHT_STEPS = np.array([-21, -19, -12, -8, 8, 12, 19, 21], dtype=np.int64)
 KING_STEPS = np.array([-11, -10, -9, -1, 1, 9, 10, 11], dtype=np.int64)
 DIAGONAL_STEPS = np.array([-11, -9, 9, 11], dtype=np.int64)
@@ -388,10 +392,42 @@ def unplay_null(state: Any) -> None:
 # Step 4. Evaluation, draws, and what move ordering needs.
 
 
+_side_counts = njit(cache=True)(chess_evaluation.side_counts)
+_structure_value = njit(cache=True)(chess_evaluation.structure_value)
+_mirrored = njit(cache=True)(chess_evaluation.mirrored)
+
+
 @njit(cache=True)
 def evaluate(state: Any) -> int:
+    white_pawns = black_pawns = white_rooks = black_rooks = white_bishops = black_bishops = 0
+    for square in range(64):
+        piece = state[BOARD_SQUARES[square]]
+        if piece == PAWN:
+            white_pawns |= 1 << square
+        elif piece == PAWN + BLACK_PIECE:
+            black_pawns |= 1 << square
+        elif piece == ROOK:
+            white_rooks |= 1 << square
+        elif piece == ROOK + BLACK_PIECE:
+            black_rooks |= 1 << square
+        elif piece == BISHOP:
+            white_bishops |= 1 << square
+        elif piece == BISHOP + BLACK_PIECE:
+            black_bishops |= 1 << square
+    midgame, endgame = _structure_value(
+        _side_counts(white_pawns, black_pawns, white_rooks, white_bishops, SQUARE_OF[state[KINGS]]),
+        _side_counts(
+            _mirrored(black_pawns),
+            _mirrored(white_pawns),
+            _mirrored(black_rooks),
+            _mirrored(black_bishops),
+            SQUARE_OF[state[KINGS + 1]] ^ 56,
+        ),
+    )
     phase = min(state[PHASE_SUM], FULL_PHASE)
-    white = (state[MIDGAME_SUM] * phase + state[ENDGAME_SUM] * (FULL_PHASE - phase)) // FULL_PHASE
+    white = (
+        (state[MIDGAME_SUM] + midgame) * phase + (state[ENDGAME_SUM] + endgame) * (FULL_PHASE - phase)
+    ) // FULL_PHASE
     return (white if state[SIDE] == 0 else -white) + TEMPO
 
 
@@ -538,6 +574,11 @@ def _null_move_safe(spec: Any, state: Any) -> Any:
 @implements(compiled.history_slot, ChessSpec)
 def _history_slot(spec: Any, state: Any, move: Any) -> Any:
     return state[SIDE] * 14400 + (move & 127) * 120 + ((move >> 7) & 127)
+
+
+@implements(compiled.pruning_unit, ChessSpec)
+def _pruning_unit(spec: Any) -> Any:
+    return ORDER_TABLE[PAWN]
 
 
 # Step 6. Loading a python-chess board, and moves both ways.

@@ -32,3 +32,116 @@ PHASE = (0, *PHASE_WEIGHTS)
 ORDER_VALUES = (0, 100, 320, 330, 500, 900, 20_000)
 """Piece values for ordering captures (most valuable victim, least valuable attacker)."""
 TEMPO = 10
+
+
+# The pawn structure and piece placement terms, from bitboards (bit ``8 * rank + file``,
+# a1 = 0). One source for the game and its compiled primitives (numba compiles
+# ``structure_counts`` as it is), so every mask is a signed 64-bit value and every shift
+# right is masked: Python's integers and numba's int64 then agree bit for bit.
+
+STRUCTURE_TERMS = (
+    "passed pawn on rank 2",
+    "passed pawn on rank 3",
+    "passed pawn on rank 4",
+    "passed pawn on rank 5",
+    "passed pawn on rank 6",
+    "passed pawn on rank 7",
+    "doubled pawn",
+    "isolated pawn",
+    "bishop pair",
+    "rook on an open file",
+    "rook on a half-open file",
+    "pawn shielding the king",
+)
+"""What ``structure_counts`` counts, in its order (White's count minus Black's)."""
+STRUCTURE_MIDGAME = (34, -47, 26, 1, 92, 87, -16, 4, -15, 35, 4, 6)
+STRUCTURE_ENDGAME = (10, 29, 0, 23, -51, -50, -16, -11, 64, 9, 12, -10)
+"""The terms' weights in the middlegame and the endgame, tapered by the game phase like the
+tables; fitted on top of PeSTO's tables by ``benchmarks/fit_chess.py`` (its passed-pawn
+weights correct the tables, which already pay for any advanced pawn)."""
+
+
+def _signed(bits: int) -> int:
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
+
+
+FILE_A = 0x0101010101010101
+BYTE_COUNTS = tuple(bin(byte).count("1") for byte in range(256))
+FILES_OF = tuple(_signed(sum(FILE_A << file for file in range(8) if byte >> file & 1)) for byte in range(256))
+"""The squares of the files a byte's bits name (bit f: file f)."""
+KING_SHIELDS = tuple(
+    _signed(
+        sum(
+            1 << (8 * rank + file)
+            for rank in (square // 8 + 1, square // 8 + 2)
+            for file in (square % 8 - 1, square % 8, square % 8 + 1)
+            if 0 <= file < 8 and rank < 8
+        )
+    )
+    for square in range(64)
+)
+"""The two ranks in front of a king on each square, on its file and the next ones."""
+
+
+def mirrored(bits: int) -> int:
+    """The board seen from the other side: rank 1 swapped with rank 8, and so on."""
+    bits = ((bits >> 8) & 0x00FF00FF00FF00FF) | ((bits & 0x00FF00FF00FF00FF) << 8)
+    bits = ((bits >> 16) & 0x0000FFFF0000FFFF) | ((bits & 0x0000FFFF0000FFFF) << 16)
+    return ((bits >> 32) & 0xFFFFFFFF) | ((bits & 0xFFFFFFFF) << 32)
+
+
+def side_counts(pawns: int, enemy_pawns: int, rooks: int, bishops: int, king: int) -> tuple[int, ...]:
+    """The terms for the side whose pieces these are, seen from its side of the board (its
+    pawns move up); ``king`` is its king's square. (No calls: numba compiles it alone.)"""
+    # an enemy pawn stops a pawn when it stands ahead of it on its file or the next ones
+    ahead = enemy_pawns >> 8
+    ahead |= ahead >> 8
+    ahead |= ahead >> 16
+    ahead |= ahead >> 32
+    stoppers = ahead | ((ahead >> 1) & 0x7F7F7F7F7F7F7F7F) | ((ahead << 1) & 0x00FEFEFEFEFEFEFE)
+    passed = pawns & ~stoppers
+    behind = pawns >> 8  # squares with one of the side's own pawns ahead of them
+    behind |= behind >> 8
+    behind |= behind >> 16
+    behind |= behind >> 32
+    own = pawns | (pawns >> 8) | (pawns >> 16) | (pawns >> 24) | (pawns >> 32) | (pawns >> 40) | (pawns >> 48)
+    enemy = enemy_pawns | (enemy_pawns >> 8) | (enemy_pawns >> 16) | (enemy_pawns >> 24)
+    enemy |= (enemy_pawns >> 32) | (enemy_pawns >> 40) | (enemy_pawns >> 48)
+    own_files, enemy_files = (own >> 8) & 255, (enemy >> 8) & 255  # pawns stand on ranks 2 to 7
+    lonely = own_files & ~((own_files << 1) | (own_files >> 1)) & 255
+    doubled, isolated = pawns & behind, pawns & FILES_OF[lonely]
+    open_rooks = rooks & FILES_OF[~(own_files | enemy_files) & 255]
+    half_open_rooks = rooks & FILES_OF[~own_files & enemy_files & 255]
+    shield = pawns & KING_SHIELDS[king]
+    doubles = lonelies = bishop_count = open_count = half_open_count = shields = 0
+    for shift in range(0, 64, 8):
+        doubles += BYTE_COUNTS[(doubled >> shift) & 255]
+        lonelies += BYTE_COUNTS[(isolated >> shift) & 255]
+        bishop_count += BYTE_COUNTS[(bishops >> shift) & 255]
+        open_count += BYTE_COUNTS[(open_rooks >> shift) & 255]
+        half_open_count += BYTE_COUNTS[(half_open_rooks >> shift) & 255]
+        shields += BYTE_COUNTS[(shield >> shift) & 255]
+    return (
+        BYTE_COUNTS[(passed >> 8) & 255],
+        BYTE_COUNTS[(passed >> 16) & 255],
+        BYTE_COUNTS[(passed >> 24) & 255],
+        BYTE_COUNTS[(passed >> 32) & 255],
+        BYTE_COUNTS[(passed >> 40) & 255],
+        BYTE_COUNTS[(passed >> 48) & 255],
+        doubles,
+        lonelies,
+        1 if bishop_count >= 2 else 0,
+        open_count,
+        half_open_count,
+        shields,
+    )
+
+
+def structure_value(white: tuple[int, ...], black: tuple[int, ...]) -> tuple[int, int]:
+    """The terms' midgame and endgame values from White's side, given each side's counts."""
+    midgame = endgame = 0
+    for index in range(len(STRUCTURE_TERMS)):
+        difference = white[index] - black[index]
+        midgame += STRUCTURE_MIDGAME[index] * difference
+        endgame += STRUCTURE_ENDGAME[index] * difference
+    return midgame, endgame

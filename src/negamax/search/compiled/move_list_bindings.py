@@ -55,6 +55,7 @@ STUBS = (
     "material_gain",
     "null_move_safe",
     "history_slot",
+    "pruning_unit",
 )
 HELPERS = ("fail", "mixed", "no_noisy_moves")
 
@@ -177,3 +178,7 @@ def null_move_safe(spec: Any, state: Any) -> bool:
 
 def history_slot(spec: Any, state: Any, move: int) -> int:
     return move & (HISTORY_SLOTS - 1)
+
+
+def pruning_unit(spec: Any) -> int:
+    return 0

@@ -30,8 +30,10 @@ Memory, allocated by the caller and reused between searches (the kernel never al
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import numpy as np
 from numba import njit
 
 from negamax.core import score
@@ -48,6 +50,7 @@ from negamax.core.compiled import (
     null_move_safe,
     play_move,
     play_null_move,
+    pruning_unit,
     state_key,
     static_value,
     unplay_move,
@@ -90,6 +93,8 @@ W_ERROR = 19
 W_ERROR_VALUE = 20
 """The offending number (a move count, a move)."""
 W_HORIZON = 21
+W_PRUNED = 22
+"""Moves left unsearched by futility and late-move pruning."""
 """Nodes evaluated because they were at the deepest ply: a solve that met one is not exact."""
 KILLERS = 32
 HISTORY = KILLERS + 2 * MAX_PLY
@@ -122,6 +127,14 @@ are compulsory); the pure-Python search always stands pat."""
 SOLVING = 2048
 """Search to the end of the game: the depth is never used up (every node has the root's
 depth, so every table entry answers any node), and only the deepest ply is a horizon."""
+REVERSE_FUTILITY = 4096
+"""A node near the horizon whose static value beats beta by a margin growing with the depth
+returns it unsearched. This and the next two need the game's ``pruning_unit``."""
+FUTILITY = 8192
+"""Near the horizon, a quiet move is not searched when the static value plus a margin
+growing with the depth stays below alpha."""
+LATE_MOVE_PRUNING = 16384
+"""Near the horizon, only the first few quiet moves are searched, more the deeper it is."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -133,6 +146,9 @@ ALL_FEATURES = (
     | NULL_MOVE
     | LATE_MOVE_REDUCTIONS
     | FORCED_NOISY_MOVES
+    | REVERSE_FUTILITY
+    | FUTILITY
+    | LATE_MOVE_PRUNING
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -149,6 +165,15 @@ SOLVE_DEPTH = 254
 exact entries serve later searches and their entries never serve a solve."""
 
 DELTA_MARGIN = 200
+REVERSE_FUTILITY_DEPTH = 7
+FUTILITY_DEPTH = 5
+LATE_MOVE_PRUNING_DEPTH = 5
+LATE_MOVE_REDUCTIONS_TABLE = np.array(
+    [[int(0.75 + math.log(depth) * math.log(number) / 2.25) for number in range(1, 65)] for depth in range(1, 65)],
+    dtype=np.int64,
+)
+"""Plies taken off the ``number``-th move of a node ``depth`` plies deep (index minus one):
+growing with the logarithms of both, as most engines since Stockfish 1.x have it."""
 MOVE_BITS = (1 << 20) - 1
 SCORE_SHIFT = 38
 SCORE_OFFSET = 1 << 20
@@ -339,16 +364,29 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     work[W_TT_CUTOFFS] += 1
                     return value
 
-    # Step 6. Null-move pruning: if passing still holds beta, a real move will too.
+    # Step 6. Reverse futility pruning: near the horizon, a static value far enough above
+    # beta is taken to hold it (the opponent's best reply would have to win it back).
+    unit = pruning_unit(spec)
+    prunable = not pv_node and not checked and ply > 0
+    static = static_value(spec, state) if prunable and unit > 0 else 0
+    if (
+        features & REVERSE_FUTILITY
+        and prunable
+        and unit > 0
+        and depth <= REVERSE_FUTILITY_DEPTH
+        and -WIN_THRESHOLD < beta < WIN_THRESHOLD
+        and static - unit * 4 * depth // 5 >= beta
+    ):
+        return static
+
+    # Step 7. Null-move pruning: if passing still holds beta, a real move will too.
     if (
         features & NULL_MOVE
-        and not pv_node
-        and not checked
-        and ply > 0
+        and prunable
         and depth >= 3
         and -WIN_THRESHOLD < beta < WIN_THRESHOLD
         and null_move_safe(spec, state)
-        and static_value(spec, state) >= beta
+        and (static if unit > 0 else static_value(spec, state)) >= beta
     ):
         reduction = 3 if depth >= 7 else 2
         play_null_move(spec, state)
@@ -360,7 +398,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             work[W_NULL_CUTOFFS] += 1
             return beta if score >= WIN_THRESHOLD else score
 
-    # Step 7. Generate the moves and score them for ordering: the table's move, captures
+    # Step 8. Generate the moves and score them for ordering: the table's move, captures
     # and promotions by MVV-LVA, the killers, then history.
     start = MOVES + ply * MAX_MOVES
     end = generate_moves(spec, state, work, start, False)
@@ -385,8 +423,10 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 order = 0
         work[SCORES - MOVES + index] = order
 
-    # Step 8. Search the moves: the first with the full window, the rest with a null
-    # window (PVS), late quiet moves first at a reduced depth (LMR).
+    # Step 9. Search the moves: the first with the full window, the rest with a null
+    # window (PVS), late quiet moves first at a reduced depth (LMR). Near the horizon, quiet
+    # moves that cannot lift the static value to alpha, and quiet moves after the first few,
+    # are not searched at all (futility and late-move pruning).
     best = -INF
     best_move = 0
     legal = 0
@@ -394,6 +434,11 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     use_pvs = features & PVS
     reduce_late = features & LATE_MOVE_REDUCTIONS
     new_depth = depth if features & SOLVING else depth - 1
+    prune_quiet = prunable and unit > 0
+    futility_value = static + unit * (depth + 1)
+    futile = prune_quiet and features & FUTILITY and depth <= FUTILITY_DEPTH
+    late_moves = 3 + depth * depth
+    prune_late = prune_quiet and features & LATE_MOVE_PRUNING and depth <= LATE_MOVE_PRUNING_DEPTH
     for index in range(start, end):
         move = _pick(work, index, end)
         quiet = work[SCORES - MOVES + index] < KILLER_ORDER
@@ -401,15 +446,25 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             unplay_move(spec, state, move)
             continue
         legal += 1
+        gives_check = quiet and in_check(spec, state)  # only quiet moves are pruned or reduced
+        if quiet and not gives_check and best > -WIN_THRESHOLD:  # a move that does not lose was searched
+            hopeless = futile and futility_value <= alpha
+            if hopeless or (prune_late and legal > late_moves):
+                unplay_move(spec, state, move)
+                work[W_PRUNED] += 1
+                if hopeless and futility_value > best:
+                    best = futility_value  # the most the unsearched move is taken to be worth
+                continue
         if legal == 1 or not use_pvs:
             score = -search(spec, state, table, work, new_depth, -beta, -alpha, ply + 1)
         else:
             reduction = 0
-            if reduce_late and depth >= 3 and legal > 3 and quiet and not checked and not in_check(spec, state):
-                reduction = 1 if legal <= 6 else 2
+            if reduce_late and depth >= 3 and legal > 3 and quiet and not checked and not gives_check:
+                reduction = LATE_MOVE_REDUCTIONS_TABLE[min(depth, 64) - 1, min(legal, 64) - 1] - (1 if pv_node else 0)
                 if reduction >= new_depth:
                     reduction = new_depth - 1
-                work[W_REDUCED] += 1
+                if reduction > 0:
+                    work[W_REDUCED] += 1
             score = -search(spec, state, table, work, new_depth - reduction, -alpha - 1, -alpha, ply + 1)
             if reduction > 0 and score > alpha and work[W_ABORTED] == 0:
                 score = -search(spec, state, table, work, new_depth, -alpha - 1, -alpha, ply + 1)
@@ -438,7 +493,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     work[row + 1 + step] = work[child + step]
                 work[PV_LENGTHS + ply] = length + 1
                 if alpha >= beta:
-                    # Step 9. Beta cut-off: remember the move for ordering elsewhere.
+                    # Step 10. Beta cut-off: remember the move for ordering elsewhere.
                     work[W_BETA_CUTOFFS] += 1
                     if legal == 1:
                         work[W_FIRST_MOVE_CUTOFFS] += 1
@@ -451,11 +506,11 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                             work[slot] = min(work[slot] + depth * depth, HISTORY_CAP)
                     break
 
-    # Step 10. No legal move: lost (chess: mate) or drawn (chess: stalemate).
+    # Step 11. No legal move: lost (chess: mate) or drawn (chess: stalemate).
     if legal == 0:
         return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
 
-    # Step 11. Store what this search proved.
+    # Step 12. Store what this search proved.
     if use_table:
         if best <= alpha_original:
             bound = UPPER
