@@ -173,7 +173,8 @@ LATE_MOVE_REDUCTIONS_TABLE = np.array(
     dtype=np.int64,
 )
 """Plies taken off the ``number``-th move of a node ``depth`` plies deep (index minus one):
-growing with the logarithms of both, as most engines since Stockfish 1.x have it."""
+growing with the logarithms of both, as most engines since Stockfish 1.x have it. For games
+with a ``pruning_unit`` only; the others take one ply off up to the sixth move, two after."""
 MOVE_BITS = (1 << 20) - 1
 SCORE_SHIFT = 38
 SCORE_OFFSET = 1 << 20
@@ -460,7 +461,12 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         else:
             reduction = 0
             if reduce_late and depth >= 3 and legal > 3 and quiet and not checked and not gives_check:
-                reduction = LATE_MOVE_REDUCTIONS_TABLE[min(depth, 64) - 1, min(legal, 64) - 1] - (1 if pv_node else 0)
+                if unit > 0:
+                    reduction = LATE_MOVE_REDUCTIONS_TABLE[min(depth, 64) - 1, min(legal, 64) - 1]
+                    if pv_node:
+                        reduction -= 1
+                else:  # draughts keeps the reductions its ladder was measured with
+                    reduction = 1 if legal <= 6 else 2
                 if reduction >= new_depth:
                     reduction = new_depth - 1
                 if reduction > 0:
