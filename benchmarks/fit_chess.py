@@ -33,14 +33,7 @@ from scipy.optimize import least_squares
 
 from chess_ladder import find_stockfish
 from negamax.games.chess import ChessPosition
-from negamax.games.chess_evaluation import (
-    STRUCTURE_ENDGAME,
-    STRUCTURE_MIDGAME,
-    STRUCTURE_TERMS,
-    TEMPO,
-    mirrored,
-    side_counts,
-)
+from negamax.games.chess_evaluation import STRUCTURE_ENDGAME, STRUCTURE_MIDGAME, STRUCTURE_TERMS, TEMPO, board_counts
 from negamax.games.chess_tables import FULL_PHASE
 from vs_sunfish import MAX_PLIES, OPENINGS
 
@@ -102,23 +95,7 @@ def self_play(stockfish: str, games: int, seed: int) -> list[chess.pgn.Game]:
 
 def counts(board: chess.Board) -> np.ndarray:
     """The terms' counts, White's minus Black's."""
-    own = board.occupied_co
-    white_king, black_king = board.king(chess.WHITE), board.king(chess.BLACK)
-    assert white_king is not None and black_king is not None
-    white = side_counts(
-        board.pawns & own[chess.WHITE],
-        board.pawns & own[chess.BLACK],
-        board.rooks & own[chess.WHITE],
-        board.bishops & own[chess.WHITE],
-        white_king,
-    )
-    black = side_counts(
-        mirrored(board.pawns & own[chess.BLACK]),
-        mirrored(board.pawns & own[chess.WHITE]),
-        mirrored(board.rooks & own[chess.BLACK]),
-        mirrored(board.bishops & own[chess.BLACK]),
-        black_king ^ 56,
-    )
+    white, black = board_counts(board)
     return np.array(white, dtype=float) - np.array(black, dtype=float)
 
 

@@ -10,7 +10,7 @@ from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.score import win_in
 from negamax.core.types import SearchLimits
 from negamax.games.chess import ChessGame, ChessPosition
-from negamax.games.chess_evaluation import STRUCTURE_TERMS, mirrored, side_counts
+from negamax.games.chess_evaluation import STRUCTURE_TERMS, board_counts
 from negamax.search import search
 
 GAME = ChessGame()
@@ -75,18 +75,8 @@ def test_the_evaluation_is_symmetric() -> None:
 
 
 def structure(fen: str, colour: chess.Color) -> tuple[int, ...]:
-    board = chess.Board(fen)
-    own, enemy = board.occupied_co[colour], board.occupied_co[not colour]
-    flip = (lambda bits: bits) if colour == chess.WHITE else mirrored
-    king = board.king(colour)
-    assert king is not None
-    return side_counts(
-        flip(board.pawns & own),
-        flip(board.pawns & enemy),
-        flip(board.rooks & own),
-        flip(board.bishops & own),
-        king if colour == chess.WHITE else king ^ 56,
-    )
+    white, black = board_counts(chess.Board(fen))
+    return white if colour == chess.WHITE else black
 
 
 @pytest.mark.parametrize(

@@ -165,5 +165,6 @@ below the kernel's ``HISTORY_SLOTS``."""
 pruning_unit = _stub("pruning_unit")
 """``pruning_unit(spec) -> int``: the evaluation's worth of a pawn (or man), which scales the
 margins of futility pruning: a quiet move near the horizon is not searched when the static
-value is so many units from the window. 0: the evaluation cannot be trusted that way, and
-the search prunes nothing by margins."""
+value is so many units from the window. A game with a unit also gets the deeper,
+logarithmic late-move reductions. 0: the evaluation cannot be trusted that way; the
+search prunes nothing by margins and reduces late moves by one or two plies."""

@@ -34,8 +34,7 @@ from negamax.games.chess_evaluation import (
     ORDER_VALUES,
     PHASE,
     TEMPO,
-    mirrored,
-    side_counts,
+    board_counts,
     structure_value,
 )
 from negamax.games.chess_tables import FULL_PHASE
@@ -160,28 +159,10 @@ class ChessPosition:
         return 0
 
     def evaluate(self) -> int:
-        board = self.board
-        white_pieces, black_pieces = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
-        white_pawns, black_pawns = board.pawns & white_pieces, board.pawns & black_pieces
-        midgame, endgame = structure_value(
-            side_counts(
-                white_pawns,
-                black_pawns,
-                board.rooks & white_pieces,
-                board.bishops & white_pieces,
-                chess.lsb(board.kings & white_pieces),
-            ),
-            side_counts(
-                mirrored(black_pawns),
-                mirrored(white_pawns),
-                mirrored(board.rooks & black_pieces),
-                mirrored(board.bishops & black_pieces),
-                chess.lsb(board.kings & black_pieces) ^ 56,
-            ),
-        )
+        midgame, endgame = structure_value(*board_counts(self.board))
         phase = min(self.phase, FULL_PHASE)
         white = ((self.midgame + midgame) * phase + (self.endgame + endgame) * (FULL_PHASE - phase)) // FULL_PHASE
-        return (white if board.turn == chess.WHITE else -white) + TEMPO
+        return (white if self.board.turn == chess.WHITE else -white) + TEMPO
 
     def key(self) -> Hashable:
         return self.keys[-1]

@@ -36,8 +36,9 @@ TEMPO = 10
 
 # The pawn structure and piece placement terms, from bitboards (bit ``8 * rank + file``,
 # a1 = 0). One source for the game and its compiled primitives (numba compiles
-# ``structure_counts`` as it is), so every mask is a signed 64-bit value and every shift
-# right is masked: Python's integers and numba's int64 then agree bit for bit.
+# ``side_counts``, ``mirrored`` and ``structure_value`` as they are), so every mask is a
+# signed 64-bit value and every shift right is masked: Python's integers and numba's int64
+# then agree bit for bit.
 
 STRUCTURE_TERMS = (
     "passed pawn on rank 2",
@@ -53,7 +54,7 @@ STRUCTURE_TERMS = (
     "rook on a half-open file",
     "pawn shielding the king",
 )
-"""What ``structure_counts`` counts, in its order (White's count minus Black's)."""
+"""What ``side_counts`` counts, in its order."""
 STRUCTURE_MIDGAME = (34, -47, 26, 1, 92, 87, -16, 4, -15, 35, 4, 6)
 STRUCTURE_ENDGAME = (10, 29, 0, 23, -51, -50, -16, -11, 64, 9, 12, -10)
 """The terms' weights in the middlegame and the endgame, tapered by the game phase like the
@@ -145,3 +146,25 @@ def structure_value(white: tuple[int, ...], black: tuple[int, ...]) -> tuple[int
         midgame += STRUCTURE_MIDGAME[index] * difference
         endgame += STRUCTURE_ENDGAME[index] * difference
     return midgame, endgame
+
+
+def board_counts(board: chess.Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """White's and Black's ``side_counts`` on a python-chess board (Black's seen from its
+    side: the board mirrored)."""
+    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
+    return (
+        side_counts(
+            board.pawns & white,
+            board.pawns & black,
+            board.rooks & white,
+            board.bishops & white,
+            chess.lsb(board.kings & white),
+        ),
+        side_counts(
+            mirrored(board.pawns & black),
+            mirrored(board.pawns & white),
+            mirrored(board.rooks & black),
+            mirrored(board.bishops & black),
+            chess.lsb(board.kings & black) ^ 56,
+        ),
+    )

@@ -93,9 +93,9 @@ W_ERROR = 19
 W_ERROR_VALUE = 20
 """The offending number (a move count, a move)."""
 W_HORIZON = 21
+"""Nodes evaluated because they were at the deepest ply: a solve that met one is not exact."""
 W_PRUNED = 22
 """Moves left unsearched by futility and late-move pruning."""
-"""Nodes evaluated because they were at the deepest ply: a solve that met one is not exact."""
 KILLERS = 32
 HISTORY = KILLERS + 2 * MAX_PLY
 MOVES = HISTORY + HISTORY_SLOTS
@@ -447,25 +447,29 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             unplay_move(spec, state, move)
             continue
         legal += 1
-        gives_check = quiet and in_check(spec, state)  # only quiet moves are pruned or reduced
-        if quiet and not gives_check and best > -WIN_THRESHOLD:  # a move that does not lose was searched
-            hopeless = futile and futility_value <= alpha
-            if hopeless or (prune_late and legal > late_moves):
-                unplay_move(spec, state, move)
-                work[W_PRUNED] += 1
-                if hopeless and futility_value > best:
-                    best = futility_value  # the most the unsearched move is taken to be worth
-                continue
+        # a quiet move that does not give check may be pruned (once a move that does not
+        # lose was searched) or reduced; the check test is made only for those
+        hopeless = futile and futility_value <= alpha
+        prune = quiet and best > -WIN_THRESHOLD and (hopeless or (prune_late and legal > late_moves))
+        reducible = reduce_late and use_pvs and depth >= 3 and legal > 3 and quiet and not checked
+        if (prune or reducible) and in_check(spec, state):
+            prune = reducible = False
+        if prune:
+            unplay_move(spec, state, move)
+            work[W_PRUNED] += 1
+            if hopeless and futility_value > best:
+                best = futility_value  # the most the unsearched move is taken to be worth
+            continue
         if legal == 1 or not use_pvs:
             score = -search(spec, state, table, work, new_depth, -beta, -alpha, ply + 1)
         else:
             reduction = 0
-            if reduce_late and depth >= 3 and legal > 3 and quiet and not checked and not gives_check:
+            if reducible:
                 if unit > 0:
                     reduction = LATE_MOVE_REDUCTIONS_TABLE[min(depth, 64) - 1, min(legal, 64) - 1]
                     if pv_node:
                         reduction -= 1
-                else:  # draughts keeps the reductions its ladder was measured with
+                else:  # games without a unit (draughts) keep the reductions they were measured with
                     reduction = 1 if legal <= 6 else 2
                 if reduction >= new_depth:
                     reduction = new_depth - 1
