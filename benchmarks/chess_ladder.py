@@ -117,6 +117,7 @@ def main() -> None:
     timing.add_argument("--time", type=float, default=0.2, help="seconds per move, both engines")
     timing.add_argument("--clock", help="a clock instead: BASE+INCREMENT seconds, e.g. 10+0.1")
     parser.add_argument("--pgn", type=Path, default=Path("chess_ladder.pgn"), help="where the games go")
+    parser.add_argument("--threads", type=int, default=1, help="negamax-uci's Threads (Stockfish keeps one)")
     arguments = parser.parse_args()
     if arguments.opponent:
         opponent_command = shlex.split(arguments.opponent)
@@ -141,6 +142,8 @@ def main() -> None:
         chess.engine.SimpleEngine.popen_uci(opponent_command) as opponent,
         arguments.pgn.open("a") as pgn,
     ):
+        if arguments.threads != 1:
+            ours.configure({"Threads": arguments.threads})
         ours.ping()  # the compiled kernel is loaded before the first clock starts
         opponent.ping()
         for level in levels:

@@ -79,6 +79,20 @@ def hub_session(lines: str) -> list[str]:
     return done.stdout.splitlines()
 
 
+def test_two_threads_play_and_a_bad_count_gets_an_error() -> None:
+    start = "W" + "b" * 20 + "e" * 10 + "w" * 20
+    output = hub_session(
+        f"hub\ninit\nset-param name=threads value=0\nset-param name=threads value=2\npos pos={start}\n"
+        "level depth=6\ngo think\nping\nquit\n"
+    )
+    assert "param name=threads value=1 type=int min=1 max=64" in output
+    errors = [line for line in output if line.startswith("error")]
+    assert len(errors) == 1 and "threads" in errors[0], output
+    done = [line for line in output if line.startswith("done")]
+    assert len(done) == 1 and "pong" in output
+    assert done[0].removeprefix("done move=") in {str(move) for move in StandardBoard().legal_moves}
+
+
 def test_bad_lines_get_an_error_and_the_engine_goes_on() -> None:
     start = "W" + "b" * 20 + "e" * 10 + "w" * 20
     output = hub_session(

@@ -58,6 +58,21 @@ def test_both_engines_play_and_report_their_search(engine: chess.engine.SimpleEn
     assert python["depth"] == 2 and python["pv"][0] in board.legal_moves
 
 
+def test_two_threads_find_the_mate(engine: chess.engine.SimpleEngine) -> None:
+    assert engine.options["Threads"].default == 1
+    engine.configure({"Threads": 2})
+    board = chess.Board("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1")  # WAC.001
+    info = engine.analyse(board, chess.engine.Limit(time=1))
+    assert info["score"].white() == chess.engine.Mate(2) and info["pv"][0] == chess.Move.from_uci("g3g6")
+
+
+def test_a_bad_thread_count_gets_an_info_string() -> None:
+    output = uci_session("uci\nsetoption name Threads value 0\nsetoption name Threads value 1.5\nisready\nquit\n")
+    strings = [line for line in output if line.startswith("info string")]
+    assert len(strings) == 2 and "from 1 to 64" in strings[0] and "whole number" in strings[1], strings
+    assert output[-1] == "readyok"
+
+
 def test_it_plays_a_legal_game(engine: chess.engine.SimpleEngine) -> None:
     board = chess.Board()
     for _ in range(12):

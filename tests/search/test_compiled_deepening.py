@@ -75,6 +75,36 @@ def test_every_feature_on_still_finds_the_shortest_mate(searcher: CompiledSearch
     assert board.is_checkmate() and len(result.pv) == 2 * moves - 1
 
 
+@pytest.mark.parametrize(
+    ("fen", "moves"),
+    [
+        ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2),  # Morphy: 1.Ra6
+        ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3),  # WAC.003's line
+    ],
+)
+def test_helper_threads_share_the_table_and_find_the_same_mate(fen: str, moves: int) -> None:
+    searcher = CompiledSearcher(hash_mib=4, threads=2)  # small: the threads write the same slots
+    for _ in range(3):
+        searcher.clear()
+        result = searcher.search(GAME.new_position(fen), SearchLimits(depth=2 * moves + 4))
+        assert result.score == win_in(2 * moves - 1)
+        assert result.nodes > searcher.work[kernel.W_NODES] > 0  # the helper searched too
+
+
+def test_a_node_limit_keeps_the_search_to_one_thread() -> None:
+    searcher = CompiledSearcher(hash_mib=4, threads=2)
+    position = GAME.new_position(POSITIONS[0])
+    first = searcher.search(position, SearchLimits(nodes=50_000))
+    searcher.clear()
+    again = searcher.search(position, SearchLimits(nodes=50_000))
+    assert first.nodes == again.nodes == 50_000 and first.pv == again.pv  # repeatable
+
+
+def test_a_bad_thread_count_is_refused() -> None:
+    with pytest.raises(ValueError, match="threads must be 1-64, not 0"):
+        CompiledSearcher(threads=0)
+
+
 def test_a_lost_position_reports_its_loss(searcher: CompiledSearcher) -> None:
     # Black to move is mated at once (Qh5xf7 has happened): no move, score -WIN
     mated = searcher.search(GAME.new_position("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"))

@@ -18,7 +18,7 @@ from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.search import choose_engine, search, warmup
-from negamax.search.params import options_for
+from negamax.search.params import MAX_THREADS, options_for
 from negamax.search.tt import TranspositionTable
 
 DEFAULT_HASH_MIB = 64
@@ -86,12 +86,13 @@ class Engine:
     on it, ``python`` runs the pure-Python search.
     """
 
-    def __init__(self, game: Game, hash_mib: float = DEFAULT_HASH_MIB, engine: str = "auto") -> None:
+    def __init__(self, game: Game, hash_mib: float = DEFAULT_HASH_MIB, engine: str = "auto", threads: int = 1) -> None:
         self.game = game
         self.position: Position[Any] = game.new_position(None)
         self.engine = choose_engine(self.position, engine, solving=False)
         self.options = dataclasses.replace(options_for("auto"), check_every=CHECK_EVERY_NODES)
         self.hash_mib = hash_mib
+        self.threads = threads
         self.table = TranspositionTable(mib=hash_mib if self.engine == "python" else 1)
         self._compiled: Any = None
         self._warm = threading.Event()
@@ -106,7 +107,7 @@ class Engine:
         if self._compiled is None:
             from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
 
-            self._compiled = CompiledSearcher(self.hash_mib)
+            self._compiled = CompiledSearcher(self.hash_mib, threads=self.threads)
         return self._compiled
 
     def warm_up(self) -> None:
@@ -166,7 +167,7 @@ class Engine:
         """This engine's position and table size on ``engine`` (a new table); this one is
         closed (its kernel's compilation stopped, if it was running)."""
         self.close()
-        other = Engine(self.game, self.hash_mib, engine)
+        other = Engine(self.game, self.hash_mib, engine, self.threads)
         other.position = self.position
         other.warm_up_in_background()
         return other
@@ -190,6 +191,17 @@ class Engine:
         self.wait()
         self.hash_mib = mib
         self.table = TranspositionTable(mib=mib if self.engine == "python" else 1)
+        if self._compiled is not None:
+            self._compiled = None
+            if self._warm.is_set():
+                self._searcher()  # the kernel is loaded: only the table is new
+
+    def set_threads(self, threads: int) -> None:
+        """Search with ``threads`` threads (the compiled engine; the python engine has one)."""
+        if not 1 <= threads <= MAX_THREADS:
+            raise InvalidOptionError(f"Threads must be 1-{MAX_THREADS}, not {threads}")
+        self.wait()
+        self.threads = threads
         if self._compiled is not None:
             self._compiled = None
             if self._warm.is_set():

@@ -26,9 +26,10 @@ from negamax.core.errors import NegamaxError
 from negamax.core.score import is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
-from negamax.engines.session import bounded_number, clipped, serve
+from negamax.engines.session import bounded_count, bounded_number, clipped, serve
 from negamax.engines.spaced_output import SpacedOutput
 from negamax.games.draughts import DraughtsGame, DraughtsPosition
+from negamax.search.params import MAX_THREADS
 
 NAME = "negamax"
 AUTHOR = "the negamax developers"
@@ -146,6 +147,7 @@ class HubSession:
         self.send(f'id name={NAME} version={__version__} author="{AUTHOR}"')
         self.send('param name=variant value=normal type=enum values="normal frisian"')
         self.send(f"param name=hash value={DEFAULT_HASH_MIB} type=int min=1 max=65536")
+        self.send(f"param name=threads value=1 type=int min=1 max={MAX_THREADS}")
         self.send("wait")
 
     def _init(self, arguments: dict[str, str]) -> None:
@@ -161,12 +163,17 @@ class HubSession:
             if value not in HUB_VARIANTS:
                 raise HubProtocolError(f"variant must be one of {', '.join(HUB_VARIANTS)}, not {value!r}")
             self.engine.close()
-            self.engine = Engine(DraughtsGame(HUB_VARIANTS[value]), self.engine.hash_mib)
+            self.engine = Engine(DraughtsGame(HUB_VARIANTS[value]), self.engine.hash_mib, threads=self.engine.threads)
             self.engine.warm_up_in_background()
         elif name == "hash":
             self.engine.set_hash(self._number(value, "hash (MiB)", 1, 65536))
+        elif name == "threads":
+            try:
+                self.engine.set_threads(bounded_count(value, "threads", 1, MAX_THREADS))
+            except ValueError as error:
+                raise HubProtocolError(str(error)) from None
         else:
-            raise HubProtocolError(f"unknown parameter {name!r} (parameters: variant, hash)")
+            raise HubProtocolError(f"unknown parameter {name!r} (parameters: variant, hash, threads)")
 
     def _new_game(self, arguments: dict[str, str]) -> None:
         self._halt()

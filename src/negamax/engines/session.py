@@ -30,6 +30,17 @@ def bounded_number(text: str, what: str, low: float, high: float) -> float:
     return value
 
 
+def bounded_count(text: str, what: str, low: int, high: int) -> int:
+    """``text`` as a whole number from ``low`` to ``high``.
+
+    :raises ValueError: with a message naming ``what`` and the range.
+    """
+    value = bounded_number(text, what, low, high)
+    if value != int(value):
+        raise ValueError(f"{what} needs a whole number, not {clipped(text, 40)}")
+    return int(value)
+
+
 class Session(Protocol):
     def handle(self, line: str) -> bool:
         """Carry out one line; False after ``quit``."""

@@ -19,8 +19,9 @@ from negamax.core.errors import NegamaxError
 from negamax.core.score import WIN, is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
-from negamax.engines.session import bounded_number, clipped, serve
+from negamax.engines.session import bounded_count, bounded_number, clipped, serve
 from negamax.games import get_game
+from negamax.search.params import MAX_THREADS
 
 NAME = f"negamax {__version__}"
 AUTHOR = "the negamax developers"
@@ -95,6 +96,7 @@ class UciSession:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
         self.send(f"option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max 65536")
+        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self.send("option name Engine type combo default compiled var compiled var python")
         self.send("uciok")
 
@@ -135,13 +137,15 @@ class UciSession:
                 raise UciProtocolError(f"Engine must be compiled or python, not {value.strip()!r}")
             self.engine = self.engine.with_engine(value.strip())
             return
-        if option != "hash":
-            raise UciProtocolError(f"unknown option {name.strip()!r} (options: Hash, Engine)")
+        if option not in ("hash", "threads"):
+            raise UciProtocolError(f"unknown option {name.strip()!r} (options: Hash, Threads, Engine)")
         try:
-            mib = bounded_number(value.strip(), "Hash (MiB)", 1, 65536)
+            if option == "threads":
+                self.engine.set_threads(bounded_count(value.strip(), "Threads", 1, MAX_THREADS))
+            else:
+                self.engine.set_hash(bounded_number(value.strip(), "Hash (MiB)", 1, 65536))
         except ValueError as error:
             raise UciProtocolError(str(error)) from None
-        self.engine.set_hash(mib)
 
     def _position(self, arguments: list[str]) -> None:
         if not arguments or arguments[0] not in ("startpos", "fen"):

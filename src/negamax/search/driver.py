@@ -20,7 +20,7 @@ from negamax.search.alphabeta import NodeSearch, SearchAborted
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
-from negamax.search.windows import ASPIRATION_FROM_DEPTH, aspiration_window, probe_point, widened
+from negamax.search.windows import ASPIRATION_FROM_DEPTH, aspirated, probe_point
 
 OnIteration = Callable[[SearchResult[Any]], None]
 
@@ -125,15 +125,9 @@ class _Run:
         return self.exact(depth, value)
 
     def aspiration(self, depth: int, guess: int) -> SearchResult[Any]:
-        width = self.options.aspiration_window
         before = self.search.node_count()
-        alpha, beta = aspiration_window(guess, width)
-        while True:
-            value = self.root(depth, alpha, beta)
-            following = widened(alpha, beta, value, width)
-            if following is None:
-                break
-            alpha, beta, width = following
+        width = self.options.aspiration_window
+        value, _ = aspirated(lambda alpha, beta: self.root(depth, alpha, beta), guess, width, _never)
         self.finished(before)
         return self.exact(depth, value)
 
@@ -334,3 +328,8 @@ def _final(run: _Run, aborted: bool) -> SearchResult[Any]:
         stats=run.search.stats(tuple(run.iterations)),
         completed=not aborted,
     )
+
+
+def _never() -> bool:
+    """The pure-Python search stops by raising ``SearchAborted``, never between windows."""
+    return False

@@ -7,6 +7,9 @@ import dataclasses
 from negamax.core.errors import InvalidOptionError
 from negamax.search.windows import ASPIRATION_WINDOW
 
+MAX_THREADS = 64
+"""The most threads one compiled search runs (lazy SMP, ``compiled.move_list_helpers``)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class SearchOptions:

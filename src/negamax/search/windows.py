@@ -3,7 +3,9 @@ compiled runners, so that both searches probe the same way."""
 
 from __future__ import annotations
 
-from negamax.core.score import INF
+from collections.abc import Callable
+
+from negamax.core.score import INF, WIN_THRESHOLD
 
 ASPIRATION_WINDOW = 25
 """The half-width of an iteration's first window around the previous iteration's score
@@ -36,6 +38,31 @@ def widened(alpha: int, beta: int, value: int, width: int) -> tuple[int, int, in
     if width > ASPIRATION_GIVE_UP:
         return -INF, INF, width
     return alpha, beta, width
+
+
+def first_width(depth: int, guess: int) -> int:
+    """The half-width of iteration ``depth``'s first window around the last score
+    ``guess``; 0 for the full window (no score to aim at yet, or a mate)."""
+    return ASPIRATION_WINDOW if depth >= ASPIRATION_FROM_DEPTH and abs(guess) < WIN_THRESHOLD else 0
+
+
+def aspirated(
+    search_window: Callable[[int, int], int], guess: int, width: int, stopped: Callable[[], bool]
+) -> tuple[int, int]:
+    """One iteration: ``search_window(alpha, beta)`` with ``width`` either side of ``guess``
+    (0: the full window), widened until the value falls inside or ``stopped()``. Returns
+    the value and how many searches were repeated."""
+    alpha, beta = aspiration_window(guess, width) if width else (-INF, INF)
+    repeats = 0
+    while True:
+        value = search_window(alpha, beta)
+        if stopped():
+            return value, repeats
+        following = widened(alpha, beta, value, width)
+        if following is None:
+            return value, repeats
+        alpha, beta, width = following
+        repeats += 1
 
 
 def probe_point(lower: int, upper: int) -> int:

@@ -29,13 +29,9 @@ from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families, move_list_bindings
 from negamax.search.compiled import move_list_kernel as kernel
-from negamax.search.windows import (
-    ASPIRATION_FROM_DEPTH,
-    ASPIRATION_WINDOW,
-    aspiration_window,
-    probe_point,
-    widened,
-)
+from negamax.search.compiled.move_list_helpers import HelperSearches
+from negamax.search.params import MAX_THREADS
+from negamax.search.windows import aspirated, first_width, probe_point
 
 NO_LIMIT = 1 << 62
 ENTRY_BYTES = 16
@@ -64,19 +60,30 @@ class CompiledSearcher:
     ``features`` (bits of ``move_list_kernel``) applies to searches to a limit; by default
     every feature for the built-in games and, for games written as rules, the ones that
     never change a fixed-depth value (``RULES_FEATURES``). Solves use ``SOLVE_FEATURES``.
+
+    ``threads`` above 1 adds helper threads to searches to a limit of the built-in games
+    (lazy SMP, ``move_list_helpers``): stronger in the same time, but no longer
+    repeatable. Solves, searches to a node limit and games written as rules search in one
+    thread.
     """
 
     kind = "move list"
     """The games it searches (``negamax.search.backend.MOVE_LIST``)."""
 
-    def __init__(self, hash_mib: float = 64, features: int | None = None, prefault: bool = False) -> None:
+    def __init__(
+        self, hash_mib: float = 64, features: int | None = None, prefault: bool = False, threads: int = 1
+    ) -> None:
         if not 0 < hash_mib <= 65536:
             raise InvalidOptionError(f"the table size must be above 0 and at most 65536 MiB, not {hash_mib}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise InvalidOptionError(f"threads must be 1-{MAX_THREADS}, not {threads}")
         entries = 1 << max(10, int(hash_mib * 2**20 // ENTRY_BYTES).bit_length() - 1)
         self.table = np.zeros(2 * entries, dtype=np.int64)
         if prefault:  # map every page now, not in the middle of the first (timed) searches
             self.table[:] = 0
         self.work = np.zeros(kernel.WORK_SIZE, dtype=np.int64)
+        self.threads = threads
+        self._helpers = HelperSearches(threads - 1)
         self.features = features
         self.generation = 0
         self._kernels: Any = kernel
@@ -90,6 +97,7 @@ class CompiledSearcher:
         """Forget everything learnt (a new game)."""
         self.table[:] = 0
         self.work[:] = 0
+        self._helpers.clear()
         self.generation = 0
 
     def hashfull(self) -> int:
@@ -146,7 +154,7 @@ class CompiledSearcher:
         iterations: list[int] = []
         last: SearchResult[Any] | None = None
         score = 0
-        with self._watching(limits, start_wall):
+        with self._watching(limits, start_wall), self._helping(bound, limits):
             for depth in range(1, min(limits.depth or DEEPEST, DEEPEST) + 1):
                 before = int(work[kernel.W_NODES])
                 value = self._iterate(bound, depth, score)
@@ -177,7 +185,7 @@ class CompiledSearcher:
             return dataclasses.replace(
                 last,
                 completed=False,
-                nodes=int(work[kernel.W_NODES]),
+                nodes=self._nodes(),
                 cpu_time=time.process_time() - start_cpu,
                 wall_time=time.perf_counter() - start_wall,
             )
@@ -252,6 +260,7 @@ class CompiledSearcher:
         work[: kernel.HISTORY] = 0  # the counters and the killers
         history = work[kernel.HISTORY : kernel.HISTORY + kernel.HISTORY_SLOTS]
         history //= 8  # old successes still count, a little
+        self._helpers.reset_nodes()
         work[kernel.W_FEATURES] = features
         work[kernel.W_NODE_LIMIT] = limits.nodes if limits.nodes is not None else NO_LIMIT
         self.generation = self.generation % 255 + 1
@@ -279,6 +288,20 @@ class CompiledSearcher:
         finally:
             done.set()
             watcher.join()
+
+    @contextlib.contextmanager
+    def _helping(self, bound: _Bound, limits: SearchLimits) -> Iterator[None]:
+        """While the block runs, the helper threads search too; not for games written as
+        rules (their own code might not bear being run in threads), nor under a node
+        limit (it makes a search repeatable, which threads would not be)."""
+        if not self._helpers.works or bound.rules is not None or limits.nodes is not None:
+            yield
+            return
+        self._helpers.start(bound.kernels, bound.spec, bound.state, self.table, self.work, DEEPEST)
+        try:
+            yield
+        finally:
+            self._helpers.stop()
 
     def _root(self, bound: _Bound, depth: int, alpha: int, beta: int) -> int:
         """One search of the root, with a game's broken rules turned into an error."""
@@ -310,19 +333,14 @@ class CompiledSearcher:
         """One depth, with an aspiration window around ``guess`` (the policy of
         ``negamax.search.windows``, the pure-Python driver's), widened until the value
         falls inside."""
-        if depth < ASPIRATION_FROM_DEPTH or abs(guess) >= WIN_THRESHOLD:
-            return self._root(bound, depth, -INF, INF)
-        width = ASPIRATION_WINDOW
-        alpha, beta = aspiration_window(guess, width)
-        while True:
-            value = self._root(bound, depth, alpha, beta)
-            if self.work[kernel.W_ABORTED]:
-                return value
-            following = widened(alpha, beta, value, width)
-            if following is None:
-                return value
-            alpha, beta, width = following
-            self.work[kernel.W_RESEARCHES] += 1
+        value, repeats = aspirated(
+            lambda alpha, beta: self._root(bound, depth, alpha, beta),
+            guess,
+            first_width(depth, guess),
+            lambda: bool(self.work[kernel.W_ABORTED]),
+        )
+        self.work[kernel.W_RESEARCHES] += repeats
+        return value
 
     def _line(self) -> list[int]:
         length = int(self.work[kernel.PV_LENGTHS])
@@ -347,7 +365,7 @@ class CompiledSearcher:
             bound=Bound.EXACT,
             pv=pv,
             depth=depth,
-            nodes=int(self.work[kernel.W_NODES]),
+            nodes=self._nodes(),
             cpu_time=time.process_time() - start_cpu,
             wall_time=time.perf_counter() - start_wall,
             algorithm="compiled",
@@ -376,7 +394,7 @@ class CompiledSearcher:
             bound=Bound.LOWER if score == lower else Bound.UPPER,
             pv=() if best is None else (best,),
             depth=0,
-            nodes=int(self.work[kernel.W_NODES]),
+            nodes=self._nodes(),
             cpu_time=time.process_time() - start_cpu,
             wall_time=time.perf_counter() - start_wall,
             algorithm="compiled",
@@ -385,6 +403,10 @@ class CompiledSearcher:
             upper=upper if upper < WIN - 1 else INF,
             completed=False,
         )
+
+    def _nodes(self) -> int:
+        """The nodes searched since the search began, the helper threads' included."""
+        return int(self.work[kernel.W_NODES]) + self._helpers.nodes()
 
     def _stats(self, iterations: list[int]) -> SearchStats:
         work = self.work
@@ -415,7 +437,7 @@ class CompiledSearcher:
             bound=Bound.EXACT if best is None else Bound.LOWER,
             pv=() if best is None else (best,),
             depth=0,
-            nodes=int(self.work[kernel.W_NODES]),
+            nodes=self._nodes(),
             cpu_time=time.process_time() - start_cpu,
             wall_time=time.perf_counter() - start_wall,
             algorithm="compiled",

@@ -17,8 +17,10 @@ quiescence that the pure-Python search computes (the tests hold the two to it).
 Memory, allocated by the caller and reused between searches (the kernel never allocates):
 
 * ``table``: the transposition table, a power-of-two number of entries of two words, the
-  key and its data side by side (one cache line for both). The slot is
-  ``key & (entries - 1)``. The data packs from bit 0: the best move's key (20 bits,
+  key xor its data, then the data (one cache line for both): searches in other threads
+  share the table, and an entry one thread reads while another writes it fails the key
+  test instead of pairing one position's key with another's data. The slot is
+  ``key & (entries - 1)``. The data (never 0) packs from bit 0: the best move's key (20 bits,
   see ``_move_key``), the
   depth + 1 (8 bits), the bound (2 bits), the search's generation (8 bits) and the score +
   2**20 (21 bits). An entry from an earlier generation is always replaced; one from this
@@ -238,8 +240,9 @@ def _move_key(move: int) -> int:
 @njit(cache=True, nogil=True)
 def _probe(table: Any, key: int) -> int:
     index = (key & ((table.size >> 1) - 1)) << 1
-    if table[index] == key:
-        return table[index + 1]
+    data = table[index + 1]
+    if table[index] ^ data == key:
+        return data
     return -1
 
 
@@ -247,16 +250,15 @@ def _probe(table: Any, key: int) -> int:
 def _store(table: Any, work: Any, key: int, depth: int, score: int, bound: int, move: int) -> None:
     index = (key & ((table.size >> 1) - 1)) << 1
     generation = work[W_GENERATION]
-    if table[index] != key and table[index] != 0:
-        old = table[index + 1]
-        if (old >> 30) & 255 == generation and ((old >> 20) & 255) - 1 > depth:
-            return
-    if move == 0 and table[index] == key:
-        move = table[index + 1] & MOVE_BITS
-    table[index] = key
-    table[index + 1] = (
-        move | ((depth + 1) << 20) | (bound << 28) | (generation << 30) | ((score + SCORE_OFFSET) << SCORE_SHIFT)
-    )
+    old = table[index + 1]
+    same = table[index] ^ old == key
+    if not same and old != 0 and (old >> 30) & 255 == generation and ((old >> 20) & 255) - 1 > depth:
+        return  # a deeper entry of this search keeps its slot
+    if move == 0 and same:
+        move = old & MOVE_BITS
+    data = move | ((depth + 1) << 20) | (bound << 28) | (generation << 30) | ((score + SCORE_OFFSET) << SCORE_SHIFT)
+    table[index] = key ^ data
+    table[index + 1] = data
 
 
 @njit(cache=True, nogil=True)
@@ -548,6 +550,6 @@ def hash_permille(table: Any, generation: int) -> int:
     filled = 0
     entries = min(1000, table.size >> 1)
     for slot in range(entries):
-        if table[2 * slot] != 0 and (table[2 * slot + 1] >> 30) & 255 == generation:
+        if table[2 * slot + 1] != 0 and (table[2 * slot + 1] >> 30) & 255 == generation:
             filled += 1
     return filled * 1000 // entries
