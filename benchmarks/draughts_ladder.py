@@ -48,6 +48,10 @@ class LineQueueHubEngine(HubEngine):
         except queue.Empty:
             return None
 
+    def set_param(self, name: str, value: object) -> None:
+        """A ``set-param`` after the handshake (the stock client sends none)."""
+        self._send(f"set-param name={name} value={value}")
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -55,6 +59,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30, help="games per opponent (pairs, colours swapped)")
     parser.add_argument("--time", type=float, default=0.3, help="seconds per move, both engines")
     parser.add_argument("--games-file", type=Path, default=Path("draughts_ladder.txt"), help="where the moves go")
+    parser.add_argument("--threads", type=int, default=1, help="negamax-hub's threads (the opponents keep one)")
     arguments = parser.parse_args()
     logger.remove()  # py-draughts logs every board it makes
     logging.disable(logging.INFO)
@@ -63,6 +68,8 @@ def main() -> None:
         LineQueueHubEngine(hub_command(), time_limit=arguments.time, init_timeout=60) as ours,
         arguments.games_file.open("a") as record,
     ):
+        if arguments.threads != 1:
+            ours.set_param("threads", arguments.threads)
         for name in arguments.opponents:
             opponent: Any
             if name == "turbo":

@@ -165,6 +165,9 @@ def test_every_algorithm_agrees_on_the_command_line() -> None:
         (["solve", "connect4", "--engine", "gpu"], "invalid choice"),
         (["solve", "connect4", "--engine", "python", "--threads", "2"], "one worker"),
         (["solve", "connect4", "--threads", "0"], "at least 1"),
+        (["analyze", "chess", "--threads", "0"], "--threads must be 1-64"),
+        (["solve", "chess", "--engine", "compiled", "--threads", "2", "--time", "1"], "take --threads in analyze"),
+        (["solve", "chess", "--time", "1"], "deeper than the pure-Python search can follow"),
         (["solve", "connect4", "4453", "--hash", "0.5"], "1 to 8192 MiB"),
         (["solve", "connect4", "4453", "--hash", "100000"], "1 to 8192 MiB"),
         ([], "required"),
@@ -250,6 +253,8 @@ def test_analyze_chess_runs_the_compiled_engine_unless_told_otherwise() -> None:
     assert compiled["score_text"] == "win in 3" and len(compiled["pv"]) == 3  # type: ignore[arg-type]
     python = run_json("analyze", "chess", fen, "--depth", "2", "--engine", "python", "--json")
     assert python["algorithm"] == "auto" and python["depth"] == 2
+    threaded = run_json("analyze", "chess", fen, "--depth", "6", "--threads", "2", "--json")
+    assert threaded["best_move"] == "g3g6" and threaded["score_text"] == "win in 3"
 
 
 def test_analyze_draughts_and_checkers() -> None:

@@ -27,8 +27,8 @@ def test_the_time_budget() -> None:
     assert time_budget(GoLimits(move_time=1.0)) == pytest.approx(1.0 - MOVE_OVERHEAD_SECONDS)
     assert time_budget(GoLimits(infinite=True)) is None
     assert time_budget(GoLimits(depth=3)) is None
-    share = time_budget(GoLimits(time_left=60.0, increment=1.0))
-    assert share == pytest.approx(60 / 30 + 0.75)  # a thirtieth of the clock, most of the increment
+    ceiling = time_budget(GoLimits(time_left=60.0, increment=1.0))
+    assert ceiling == pytest.approx(3 * (60 / 30 + 0.75))  # three targets: a thirtieth of the clock and then some
     assert time_budget(GoLimits(time_left=0.1)) < 0.1  # never the whole clock
 
 

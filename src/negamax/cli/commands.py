@@ -23,7 +23,7 @@ from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import position_test, read_cases
 from negamax.search import backend, choose_engine, search, solve, warmup
-from negamax.search.params import SearchOptions, options_for
+from negamax.search.params import MAX_THREADS, SearchOptions, options_for
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
 DEFAULT_ANALYSIS_SECONDS = 1.0
@@ -212,7 +212,7 @@ def _no_workers_for_python(arguments: argparse.Namespace) -> None:
         raise InvalidOptionError("--threads and --processes run the compiled engine; the python engine has one worker")
 
 
-def _compiled_searcher(arguments: argparse.Namespace, kind: str) -> Any:
+def _compiled_searcher(arguments: argparse.Namespace, kind: str, solving: bool) -> Any:
     """The compiled searcher of ``kind`` the options describe, made once per process (its
     table lives from one search to the next, across the moves of a game)."""
     threads = getattr(arguments, "threads", None)
@@ -220,9 +220,12 @@ def _compiled_searcher(arguments: argparse.Namespace, kind: str) -> Any:
     if kind == backend.PLACEMENT:
         key = (kind, arguments.hash, threads, processes)
     else:
-        if threads is not None or processes:
-            raise InvalidOptionError("--threads and --processes are for the compiled solver of placement games")
-        key = (kind, arguments.hash, None, False)
+        if (threads is not None and solving) or processes:
+            raise InvalidOptionError(
+                "--threads and --processes are for the compiled solver of placement games"
+                " (move-list games take --threads in analyze)"
+            )
+        key = (kind, arguments.hash, threads, False)
     if key not in _SEARCHERS:
         if kind == backend.PLACEMENT:
             from negamax.search.compiled.placement import CompiledSolver  # imports numba
@@ -239,7 +242,11 @@ def _compiled_searcher(arguments: argparse.Namespace, kind: str) -> Any:
         else:
             from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
 
-            _SEARCHERS[key] = CompiledSearcher(hash_mib=arguments.hash if arguments.hash is not None else 64.0)
+            if threads is not None and not 1 <= threads <= MAX_THREADS:
+                raise InvalidOptionError(f"--threads must be 1-{MAX_THREADS}, not {threads}")
+            _SEARCHERS[key] = CompiledSearcher(
+                hash_mib=arguments.hash if arguments.hash is not None else 64.0, threads=threads or 1
+            )
     return _SEARCHERS[key]
 
 
@@ -253,7 +260,7 @@ def _compiled_for(arguments: argparse.Namespace, position: Position[Any], solvin
         return None
     kind = backend.compiled_kind(position, solving)
     assert kind is not None
-    searcher = _compiled_searcher(arguments, kind)
+    searcher = _compiled_searcher(arguments, kind, solving)
     if (id(searcher), arguments.game) not in _LOADED:
         # load the kernel before any clock starts; compile it in another process first if
         # it is not on disk yet, saying so

@@ -104,6 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.set_defaults(handler=commands.run_analyze)
     analyze.add_argument("game")
     analyze.add_argument("position", nargs="?", default=None)
+    analyze.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="compiled engine: search threads sharing one table (default 1; more search deeper, not repeatably)",
+    )
     _add_search_options(analyze, limits=True)
 
     solve = subcommands.add_parser("solve", help="search to the end of the game: the exact value")

@@ -17,6 +17,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.core.types import SearchLimits, SearchResult
+from negamax.engines.time_plan import TimePlan
 from negamax.search import choose_engine, search, warmup
 from negamax.search.params import MAX_THREADS, options_for
 from negamax.search.tt import TranspositionTable
@@ -55,19 +56,21 @@ Stockfish's default ``Move Overhead``. (A fixed 60 ms left 1 ms of a 50 ms move 
 200.)"""
 
 
+def clock_plan(limits: GoLimits) -> TimePlan | None:
+    """How long to think on a clock (``None``: no clock, or a fixed time or none)."""
+    if limits.infinite or limits.move_time is not None or limits.time_left is None:
+        return None
+    return TimePlan.for_clock(limits.time_left, limits.increment, limits.moves_to_go, MOVE_OVERHEAD_SECONDS)
+
+
 def time_budget(limits: GoLimits) -> float | None:
-    """Seconds to think: the move time as given, or a share of the clock, never so much
-    that the clock could run out."""
+    """The most seconds to think: the move time as given, or the clock plan's ceiling."""
     if limits.infinite:
         return None
     if limits.move_time is not None:
         return max(0.001, limits.move_time - MOVE_OVERHEAD_SECONDS)
-    if limits.time_left is None:
-        return None
-    moves = limits.moves_to_go or 30
-    share = limits.time_left / moves + 0.75 * limits.increment
-    ceiling = max(0.001, limits.time_left * 0.5 - MOVE_OVERHEAD_SECONDS)
-    return max(0.001, min(share, ceiling))
+    plan = clock_plan(limits)
+    return None if plan is None else plan.ceiling
 
 
 def _forced(position: Position[Any], limits: SearchLimits) -> bool:
@@ -254,6 +257,9 @@ class Engine:
             search_limits = dataclasses.replace(search_limits, depth=1)
         position = self.position
         started = time.perf_counter()
+        plan = clock_plan(limits)
+        if plan is not None and search_limits.depth is None:
+            on_info = self._planned(plan, started, on_info)
 
         def run() -> None:
             limits = search_limits
@@ -277,6 +283,16 @@ class Engine:
 
         self._worker = threading.Thread(target=run, name="search", daemon=True)
         self._worker.start()
+
+    def _planned(self, plan: TimePlan, started: float, on_info: OnInfo) -> OnInfo:
+        """``on_info``, then a stop when the plan says the move has had its time."""
+
+        def report(result: SearchResult[Any]) -> None:
+            on_info(result)
+            if plan.enough(result.depth, result.best_move, result.score, time.perf_counter() - started):
+                self._stop.set()
+
+        return report
 
     def analyse(
         self, position: Position[Any], limits: SearchLimits, on_info: OnInfo | None = None

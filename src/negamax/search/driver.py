@@ -311,6 +311,12 @@ def solve(
         run.report(result)
     except SearchAborted:
         return _final(run, aborted=True)
+    except RecursionError:
+        # a game that can go on for hundreds of plies (chess): one line outran Python's stack
+        raise InvalidOptionError(
+            "a line of this game goes deeper than the pure-Python search can follow, so it cannot be solved"
+            " exactly; search it to a limit instead (search(), negamax analyze)"
+        ) from None
     return _final(run, aborted=False)
 
 
