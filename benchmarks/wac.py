@@ -30,6 +30,7 @@ FEATURES = {
     "reverse-futility": kernel.REVERSE_FUTILITY,
     "futility": kernel.FUTILITY,
     "late-move-pruning": kernel.LATE_MOVE_PRUNING,
+    "static-exchange": kernel.STATIC_EXCHANGE,
     "killers": kernel.KILLER_MOVES,
     "history": kernel.HISTORY_HEURISTIC,
     "pvs": kernel.PVS,

@@ -3,6 +3,8 @@ moves translated both ways."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import chess
 import numpy as np
 import pytest
@@ -103,3 +105,53 @@ def test_repetitions_in_the_game_history_are_seen() -> None:
         assert chess_compiled.play(state, chess_compiled.encode(board, chess.Move.from_uci(uci)))
         board.push_uci(uci)
     assert chess_compiled.drawn(state)  # Black to move after Ng1: seen before the search began
+
+
+VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500, chess.QUEEN: 900, chess.KING: 20000}
+
+
+def exchange_value(board: chess.Board, square: chess.Square) -> int:
+    """What the side to move wins by going on capturing on ``square`` with its least
+    valuable piece, free to stop (0) at each turn; moves made on a copy, pins ignored."""
+    attackers = board.attackers(board.turn, square)
+    if not attackers:
+        return 0
+    origin = min(attackers, key=lambda attacker: VALUES[board.piece_type_at(attacker) or 0])
+    taken = VALUES[board.piece_type_at(square) or chess.PAWN]
+    after = board.copy(stack=False)
+    after.push(chess.Move(origin, square))
+    return max(0, taken - exchange_value(after, square))
+
+
+def reference_loses(board: chess.Board, move: chess.Move) -> bool:
+    taken = VALUES[chess.PAWN] if board.is_en_passant(move) else VALUES[board.piece_type_at(move.to_square) or 0]
+    after = board.copy(stack=False)
+    after.push(move)
+    return taken - exchange_value(after, move.to_square) < 0
+
+
+def test_losing_captures_are_those_a_full_exchange_calls_losing() -> None:
+    wac = (Path(__file__).resolve().parents[1] / "data" / "chess" / "wac.epd").read_text().splitlines()
+    boards = [chess.Board.from_epd(line)[0] for line in wac[:120] if line and not line.startswith("#")]
+    boards += [chess.Board(fen) for fen in (KIWIPETE, POSITION_6, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2")]
+    losing = kept = 0
+    for board in boards:
+        state = chess_compiled.new_state(board)
+        for move in board.legal_moves:
+            if not board.is_capture(move) or move.promotion:
+                continue
+            expected = reference_loses(board, move)
+            code = chess_compiled.encode(board, move)
+            assert chess_compiled.losing_capture(state, code) == expected, (board.fen(), move)
+            losing += expected
+            kept += not expected
+    assert losing > 50 and kept > 50  # both answers are tested often
+
+
+def test_a_defended_pawn_taken_by_the_queen_loses_and_a_hanging_one_does_not() -> None:
+    board = chess.Board("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1")
+    state = chess_compiled.new_state(board)
+    assert chess_compiled.losing_capture(state, chess_compiled.encode(board, chess.Move.from_uci("d2d5")))
+    board = chess.Board("4k3/8/8/3p4/8/8/3Q4/4K3 w - - 0 1")
+    state = chess_compiled.new_state(board)
+    assert not chess_compiled.losing_capture(state, chess_compiled.encode(board, chess.Move.from_uci("d2d5")))

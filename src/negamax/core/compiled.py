@@ -162,6 +162,12 @@ history_slot = _stub("history_slot")
 """``history_slot(spec, state, move) -> int``: the move's slot in the history table,
 below the kernel's ``HISTORY_SLOTS``."""
 
+losing_capture = _stub("losing_capture")
+"""``losing_capture(spec, state, move) -> bool``: whether a noisy move loses material when
+both sides go on capturing on its square (a static exchange, chess's SEE). Such captures
+are ordered with the quiet moves and left out of quiescence. False when the game cannot
+tell."""
+
 pruning_unit = _stub("pruning_unit")
 """``pruning_unit(spec) -> int``: the evaluation's worth of a pawn (or man), which scales the
 margins of futility pruning: a quiet move near the horizon is not searched when the static

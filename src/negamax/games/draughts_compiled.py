@@ -386,6 +386,11 @@ def _history_slot(spec: Any, state: Any, move: Any) -> Any:
     return state[SIDE] * 2500 + (move & 63) * 50 + ((move >> 6) & 63)
 
 
+@implements(compiled.losing_capture, DraughtsSpec)
+def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
+    return False  # captures are compulsory: there is no choosing to lose one
+
+
 @implements(compiled.pruning_unit, DraughtsSpec)
 def _pruning_unit(spec: Any) -> Any:
     return 0  # compulsory captures make a quiet position's value a poor guide: not measured yet

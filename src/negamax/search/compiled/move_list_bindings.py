@@ -56,6 +56,7 @@ STUBS = (
     "null_move_safe",
     "history_slot",
     "pruning_unit",
+    "losing_capture",
 )
 HELPERS = ("fail", "mixed", "no_noisy_moves")
 
@@ -182,3 +183,7 @@ def history_slot(spec: Any, state: Any, move: int) -> int:
 
 def pruning_unit(spec: Any) -> int:
     return 0
+
+
+def losing_capture(spec: Any, state: Any, move: int) -> bool:
+    return False

@@ -45,6 +45,7 @@ from negamax.core.compiled import (
     generate_moves,
     history_slot,
     in_check,
+    losing_capture,
     material_gain,
     no_moves_lose,
     noisy_moves_forced,
@@ -137,6 +138,9 @@ FUTILITY = 8192
 growing with the depth stays below alpha."""
 LATE_MOVE_PRUNING = 16384
 """Near the horizon, only the first few quiet moves are searched, more the deeper it is."""
+STATIC_EXCHANGE = 32768
+"""Captures the game calls losing (``losing_capture``: chess's static exchange) are ordered
+with the quiet moves, so they may be pruned near the horizon, and quiescence skips them."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -151,6 +155,7 @@ ALL_FEATURES = (
     | REVERSE_FUTILITY
     | FUTILITY
     | LATE_MOVE_PRUNING
+    | STATIC_EXCHANGE
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -330,10 +335,13 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         for index in range(start, end):
             work[SCORES - MOVES + index] = noisy_order(spec, state, work[index])
         delta = features & DELTA_PRUNING and not forced
+        exchange = features & STATIC_EXCHANGE and not forced
         for index in range(start, end):
             move = _pick(work, index, end)
             # Delta pruning: even winning the piece outright would not reach alpha.
             if delta and stand + material_gain(spec, state, move) + DELTA_MARGIN <= alpha:
+                continue
+            if exchange and losing_capture(spec, state, move):
                 continue
             if not play_move(spec, state, move):
                 unplay_move(spec, state, move)
@@ -402,19 +410,23 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             return beta if score >= WIN_THRESHOLD else score
 
     # Step 8. Generate the moves and score them for ordering: the table's move, captures
-    # and promotions by MVV-LVA, the killers, then history.
+    # and promotions by MVV-LVA (losing captures among the quiet moves), the killers, then
+    # history.
     start = MOVES + ply * MAX_MOVES
     end = generate_moves(spec, state, work, start, False)
     killer_first = work[KILLERS + 2 * ply] if features & KILLER_MOVES else 0
     killer_second = work[KILLERS + 2 * ply + 1] if features & KILLER_MOVES else 0
     use_history = features & HISTORY_HEURISTIC
+    exchange = features & STATIC_EXCHANGE
     for index in range(start, end):
         move = work[index]
         if tt_move != 0 and _move_key(move) == tt_move:
             order = TT_MOVE_ORDER
         else:
             noisy = noisy_order(spec, state, move)
-            if noisy > 0:
+            if noisy > 0 and exchange and losing_capture(spec, state, move):
+                order = noisy  # among the quiet moves: tried late, and prunable
+            elif noisy > 0:
                 order = NOISY_ORDER + noisy
             elif move == killer_first:
                 order = KILLER_ORDER + 1
