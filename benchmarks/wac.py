@@ -47,6 +47,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print every position")
     parser.add_argument("--engine", choices=ENGINES, default="auto", help="search engine (default: compiled)")
     parser.add_argument("--hash", type=float, default=64, help="table size in MiB")
+    parser.add_argument("--threads", type=int, default=1, help="compiled engine: search threads")
     parser.add_argument(
         "--without",
         action="append",
@@ -55,7 +56,7 @@ def main() -> None:
         help="compiled engine: switch a search feature off (repeatable), to measure what it is worth",
     )
     arguments = parser.parse_args()
-    engine = Engine(ChessGame(), hash_mib=arguments.hash, engine=arguments.engine)
+    engine = Engine(ChessGame(), hash_mib=arguments.hash, engine=arguments.engine, threads=arguments.threads)
     engine.warm_up()
     if arguments.without:
         from negamax.search.compiled.move_list import CompiledSearcher
@@ -63,7 +64,7 @@ def main() -> None:
         features = kernel.ALL_FEATURES
         for name in arguments.without:
             features &= ~FEATURES[name]
-        searcher = CompiledSearcher(arguments.hash, features=features)
+        searcher = CompiledSearcher(arguments.hash, features=features, threads=arguments.threads)
         analyse = searcher.search
     else:
         analyse = engine.analyse
@@ -91,6 +92,7 @@ def main() -> None:
             )
     print(
         f"WAC: {solved}/{len(lines)} solved at {arguments.time} s per position"
+        f"{f', {arguments.threads} threads' if arguments.threads != 1 else ''}"
         f"{' without ' + ', '.join(arguments.without) if arguments.without else ''};"
         f" {nodes / cpu:,.0f} nodes per CPU-second, {cpu / len(lines):.2f} CPU-s per position"
     )
