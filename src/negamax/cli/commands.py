@@ -23,7 +23,7 @@ from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import position_test, read_cases
 from negamax.search import backend, choose_engine, search, solve, warmup
-from negamax.search.params import MAX_THREADS, SearchOptions, options_for
+from negamax.search.params import SearchOptions, check_threads, options_for
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
 DEFAULT_ANALYSIS_SECONDS = 1.0
@@ -242,8 +242,8 @@ def _compiled_searcher(arguments: argparse.Namespace, kind: str, solving: bool) 
         else:
             from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
 
-            if threads is not None and not 1 <= threads <= MAX_THREADS:
-                raise InvalidOptionError(f"--threads must be 1-{MAX_THREADS}, not {threads}")
+            if threads is not None:
+                check_threads(threads, "--threads")
             _SEARCHERS[key] = CompiledSearcher(
                 hash_mib=arguments.hash if arguments.hash is not None else 64.0, threads=threads or 1
             )

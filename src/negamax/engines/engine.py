@@ -19,7 +19,7 @@ from negamax.core.rules import Game
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.engines.time_plan import TimePlan
 from negamax.search import choose_engine, search, warmup
-from negamax.search.params import MAX_THREADS, options_for
+from negamax.search.params import check_threads, options_for
 from negamax.search.tt import TranspositionTable
 
 DEFAULT_HASH_MIB = 64
@@ -194,17 +194,17 @@ class Engine:
         self.wait()
         self.hash_mib = mib
         self.table = TranspositionTable(mib=mib if self.engine == "python" else 1)
-        if self._compiled is not None:
-            self._compiled = None
-            if self._warm.is_set():
-                self._searcher()  # the kernel is loaded: only the table is new
+        self._renew_searcher()
 
     def set_threads(self, threads: int) -> None:
         """Search with ``threads`` threads (the compiled engine; the python engine has one)."""
-        if not 1 <= threads <= MAX_THREADS:
-            raise InvalidOptionError(f"Threads must be 1-{MAX_THREADS}, not {threads}")
+        check_threads(threads, "Threads")
         self.wait()
         self.threads = threads
+        self._renew_searcher()
+
+    def _renew_searcher(self) -> None:
+        """A compiled searcher made afresh for a new table size or thread count."""
         if self._compiled is not None:
             self._compiled = None
             if self._warm.is_set():

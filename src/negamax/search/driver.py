@@ -20,7 +20,7 @@ from negamax.search.alphabeta import NodeSearch, SearchAborted
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
-from negamax.search.windows import ASPIRATION_FROM_DEPTH, aspirated, probe_point
+from negamax.search.windows import aspirated, first_width, probe_point
 
 OnIteration = Callable[[SearchResult[Any]], None]
 
@@ -127,7 +127,7 @@ class _Run:
     def aspiration(self, depth: int, guess: int) -> SearchResult[Any]:
         before = self.search.node_count()
         width = self.options.aspiration_window
-        value, _ = aspirated(lambda alpha, beta: self.root(depth, alpha, beta), guess, width, _never)
+        value, _ = aspirated(lambda alpha, beta: self.root(depth, alpha, beta), guess, width)
         self.finished(before)
         return self.exact(depth, value)
 
@@ -262,7 +262,7 @@ def search(
                 run.start_iteration()
                 if options.driver == "mtdf":
                     result = run.mtdf(depth, guess)
-                elif options.aspiration_window and depth >= ASPIRATION_FROM_DEPTH and abs(guess) < WIN_THRESHOLD:
+                elif options.aspiration_window and first_width(depth, guess):
                     result = run.aspiration(depth, guess)
                 else:
                     result = run.full_window(depth)
@@ -334,8 +334,3 @@ def _final(run: _Run, aborted: bool) -> SearchResult[Any]:
         stats=run.search.stats(tuple(run.iterations)),
         completed=not aborted,
     )
-
-
-def _never() -> bool:
-    """The pure-Python search stops by raising ``SearchAborted``, never between windows."""
-    return False

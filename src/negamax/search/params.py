@@ -11,6 +11,12 @@ MAX_THREADS = 64
 """The most threads one compiled search runs (lazy SMP, ``compiled.move_list_helpers``)."""
 
 
+def check_threads(threads: int, name: str) -> None:
+    """:raises InvalidOptionError: unless ``threads`` (the option ``name``) is 1-``MAX_THREADS``."""
+    if not 1 <= threads <= MAX_THREADS:
+        raise InvalidOptionError(f"{name} must be 1-{MAX_THREADS}, not {threads}")
+
+
 @dataclasses.dataclass(frozen=True)
 class SearchOptions:
     """What the engine does at each node. The presets in ``ALGORITHMS`` fill these in."""

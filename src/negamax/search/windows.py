@@ -47,16 +47,20 @@ def first_width(depth: int, guess: int) -> int:
 
 
 def aspirated(
-    search_window: Callable[[int, int], int], guess: int, width: int, stopped: Callable[[], bool]
+    search_window: Callable[[int, int], int],
+    guess: int,
+    width: int,
+    stopped: Callable[[], bool] | None = None,
 ) -> tuple[int, int]:
     """One iteration: ``search_window(alpha, beta)`` with ``width`` either side of ``guess``
-    (0: the full window), widened until the value falls inside or ``stopped()``. Returns
-    the value and how many searches were repeated."""
+    (0: the full window), widened until the value falls inside or ``stopped()`` (a search
+    that stops by raising passes none). Returns the value and how many searches were
+    repeated."""
     alpha, beta = aspiration_window(guess, width) if width else (-INF, INF)
     repeats = 0
     while True:
         value = search_window(alpha, beta)
-        if stopped():
+        if stopped is not None and stopped():
             return value, repeats
         following = widened(alpha, beta, value, width)
         if following is None:

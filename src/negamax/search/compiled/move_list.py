@@ -30,7 +30,7 @@ from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families, move_list_bindings
 from negamax.search.compiled import move_list_kernel as kernel
 from negamax.search.compiled.move_list_helpers import HelperSearches
-from negamax.search.params import MAX_THREADS
+from negamax.search.params import check_threads
 from negamax.search.windows import aspirated, first_width, probe_point
 
 NO_LIMIT = 1 << 62
@@ -75,8 +75,7 @@ class CompiledSearcher:
     ) -> None:
         if not 0 < hash_mib <= 65536:
             raise InvalidOptionError(f"the table size must be above 0 and at most 65536 MiB, not {hash_mib}")
-        if not 1 <= threads <= MAX_THREADS:
-            raise InvalidOptionError(f"threads must be 1-{MAX_THREADS}, not {threads}")
+        check_threads(threads, "threads")
         entries = 1 << max(10, int(hash_mib * 2**20 // ENTRY_BYTES).bit_length() - 1)
         self.table = np.zeros(2 * entries, dtype=np.int64)
         if prefault:  # map every page now, not in the middle of the first (timed) searches
