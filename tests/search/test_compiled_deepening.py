@@ -117,13 +117,13 @@ def test_a_lost_position_reports_its_loss(searcher: CompiledSearcher) -> None:
 def test_it_solves_the_first_wac_positions_at_a_fixed_node_budget(searcher: CompiledSearcher) -> None:
     solved = []
     lines = [line for line in WAC.read_text().splitlines() if line and not line.startswith("#")]
-    for line in lines[:30]:
+    for line in lines[:20]:
         board, operations = chess.Board.from_epd(line)
         searcher.clear()
         result = searcher.search(GAME.new_position(board.fen()), SearchLimits(nodes=400_000))
         if result.best_move in operations["bm"]:
             solved.append(operations["id"])
-    assert len(solved) >= 27, solved  # measured: 29 of 30 (not WAC.002, a pawn ending)
+    assert len(solved) >= 18, solved  # measured: 19 of 20 (not WAC.002, a pawn ending)
 
 
 def null_window_value(searcher: CompiledSearcher, fen: str, depth: int, alpha: int, ply: int) -> tuple[int, int]:
