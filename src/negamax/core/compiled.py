@@ -80,7 +80,8 @@ playable_cells = _stub("playable_cells")
 
 winning_cells = _stub("winning_cells")
 """``winning_cells(spec, stones, mask) -> int``: empty cells that would complete a win for
-``stones``."""
+``stones``. It may depend on ``mask`` only through which cells are empty: the solver hands
+a child its cells as the parent's less the cell the opponent just filled."""
 
 unsafe_cells = _stub("unsafe_cells")
 """``unsafe_cells(spec, opponent_winning) -> int``: cells that, once filled, let the opponent

@@ -105,10 +105,18 @@ STATE_EXCLUSIVE = STATE_TASK + 8
 clears it on entry, and answers ``BUSY`` if another worker is searching it."""
 STATE_TABLE_SHIFT = STATE_TASK + 9
 """``KEY_BITS + 1 - bits`` for a table of ``2**bits`` entries (``solve`` sets it)."""
-SCRATCH = STATE_TASK + 10
+STATE_GIVEN = STATE_TASK + 10
+"""Set by a parent just before it searches a child, with the child's winning cells
+(``STATE_GIVEN_OWN``) and its opponent's (``STATE_GIVEN_THEIRS``), which the parent found
+while it ordered its moves; the child reads and clears it on entry (else it finds them
+itself)."""
+STATE_GIVEN_OWN = STATE_TASK + 11
+STATE_GIVEN_THEIRS = STATE_TASK + 12
+SCRATCH = STATE_TASK + 13
 MAX_SLOTS = 16
+PLY_BUFFERS = 4
 MAX_PLIES = 64
-WORK_SIZE = SCRATCH + MAX_PLIES * 3 * MAX_SLOTS
+WORK_SIZE = SCRATCH + MAX_PLIES * PLY_BUFFERS * MAX_SLOTS
 
 # Split points (YBWC with helpful masters). At the start of the table array, each worker
 # has an area of one SPLIT_STRIDE-word block per ply (in cache lines of its own), where it
@@ -250,8 +258,9 @@ def bucket_of(key, work):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def ply_buffers(moves):  # type: ignore[no-untyped-def]
     """Where the per-ply buffers of a node with ``moves`` stones start in ``work``: its
-    ordered moves, then their scores, then their slots (``MAX_SLOTS`` each)."""
-    return SCRATCH + moves * 3 * MAX_SLOTS
+    ordered moves, then their scores, their slots, and the winning cells each leaves the
+    mover (``MAX_SLOTS`` each)."""
+    return SCRATCH + moves * PLY_BUFFERS * MAX_SLOTS
 
 
 @njit(cache=True, inline="always")
@@ -269,35 +278,39 @@ def find_entry(index, identity, table):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
     """Steps 1-7 of a node, shared by both searches: ``(settled, value, alpha, beta, count,
-    index, identity)``; a settled node's value is final, else its ``count`` children are
-    ordered in its per-ply buffers and ``index``/``identity`` locate its table entry
-    (``index`` is ``FORCED`` for a forced move: no entry)."""
+    index, identity, opponent_winning)``; a settled node's value is final, else its
+    ``count`` children are ordered in its per-ply buffers, ``index``/``identity`` locate
+    its table entry (``index`` is ``FORCED`` for a forced move: no entry) and
+    ``opponent_winning`` holds the opponent's winning cells."""
     # Step 1. Count the node; unwind at once if asked to stop.
+    given = work[STATE_GIVEN]
+    work[STATE_GIVEN] = 0
     work[STATE_NODES] += 1
     if work[STATE_STOP] != 0:
-        return True, 0, alpha, beta, 0, 0, 0
+        return True, 0, alpha, beta, 0, 0, 0, 0
     if work[STATE_NODES] >= work[STATE_NODE_LIMIT]:
         work[STATE_STOP] = 1
-        return True, 0, alpha, beta, 0, 0, 0
+        return True, 0, alpha, beta, 0, 0, 0, 0
 
     # Step 2. An immediate win ends the search here.
     cells = cell_count(spec)
     possible = playable_cells(spec, mask)
-    if winning_cells(spec, current, mask) & possible:
-        return True, (cells + 1 - moves) // 2, alpha, beta, 0, 0, 0
+    own_winning = work[STATE_GIVEN_OWN] if given else winning_cells(spec, current, mask)
+    if own_winning & possible:
+        return True, (cells + 1 - moves) // 2, alpha, beta, 0, 0, 0, 0
 
     # Step 3. Keep the moves that do not hand the opponent an immediate win.
-    opponent_winning = winning_cells(spec, current ^ mask, mask)
+    opponent_winning = work[STATE_GIVEN_THEIRS] if given else winning_cells(spec, current ^ mask, mask)
     forced = possible & opponent_winning
     if forced:
         if forced & (forced - 1):
-            return True, -((cells - moves) // 2), alpha, beta, 0, 0, 0  # two threats: the opponent wins next move
+            return True, -((cells - moves) // 2), alpha, beta, 0, 0, 0, 0  # two threats: the opponent wins next move
         possible = forced
     candidates = possible & ~unsafe_cells(spec, opponent_winning)
     if candidates == 0:
-        return True, -((cells - moves) // 2), alpha, beta, 0, 0, 0
+        return True, -((cells - moves) // 2), alpha, beta, 0, 0, 0, 0
     if moves >= cells - 2:
-        return True, 0, alpha, beta, 0, 0, 0  # our safe stone is the last but one: nobody can win any more
+        return True, 0, alpha, beta, 0, 0, 0, 0  # our safe stone is the last but one: nobody can win any more
 
     # Step 4. The scores still possible: no win before our next-but-one stone, no loss
     # before the opponent's next-but-one.
@@ -305,19 +318,20 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
     if beta > highest:
         beta = highest
         if alpha >= beta:
-            return True, beta, alpha, beta, 0, 0, 0
+            return True, beta, alpha, beta, 0, 0, 0, 0
     lowest = -((cells - 2 - moves) // 2)
     if alpha < lowest:
         alpha = lowest
         if alpha >= beta:
-            return True, alpha, alpha, beta, 0, 0, 0
+            return True, alpha, alpha, beta, 0, 0, 0, 0
 
     # Step 5. A forced move (the only one that does not lose at once) is played without
     # a table entry of its own: its value is the next position's, stored there.
     order_moves = ply_buffers(moves)  # no allocation
     if candidates & (candidates - 1) == 0:
         work[order_moves] = candidates
-        return False, 0, alpha, beta, 1, FORCED, 0
+        work[order_moves + 3 * MAX_SLOTS] = winning_cells(spec, current | candidates, mask | candidates)
+        return False, 0, alpha, beta, 1, FORCED, 0, opponent_winning
 
     # Step 6. Transposition table: both bounds, keyed by the symmetry-canonical key.
     key = position_key(spec, current, mask)
@@ -331,10 +345,10 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         upper = ((entry >> 6) & 63) - SCORE_OFFSET
         if lower >= beta or lower == upper:
             work[STATE_TT_CUTOFFS] += 1
-            return True, lower, alpha, beta, 0, 0, 0
+            return True, lower, alpha, beta, 0, 0, 0, 0
         if upper <= alpha:
             work[STATE_TT_CUTOFFS] += 1
-            return True, upper, alpha, beta, 0, 0, 0
+            return True, upper, alpha, beta, 0, 0, 0, 0
         if lower > alpha:
             alpha = lower
         if upper < beta:
@@ -355,18 +369,21 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
                     child_upper = ((child_entry >> 6) & 63) - SCORE_OFFSET
                     if -child_upper >= beta:
                         work[STATE_TT_CUTOFFS] += 1
-                        return True, -child_upper, alpha, beta, 0, 0, 0
+                        return True, -child_upper, alpha, beta, 0, 0, 0, 0
 
     # Step 7. Order the moves: the table's move first, then by the useful threats they
     # make (ties: the game's order).
     slots = move_slots(spec)
     order_scores = order_moves + MAX_SLOTS
     order_slots = order_scores + MAX_SLOTS
+    order_threats = order_slots + MAX_SLOTS
     count = 0
     for slot in range(slots.shape[0]):
         move = candidates & slots[slot]
         if move:
-            score = 1000 if slot == table_slot else move_score(spec, current, mask, move, opponent_winning)
+            score, threats = move_score(spec, current, mask, move, opponent_winning)
+            if slot == table_slot:
+                score = 1000
             if not etc:  # (step 6b loaded the children's entries already)
                 prefetch(table, bucket_of(position_key(spec, current ^ mask, mask | move), work)[0])
             position = count
@@ -374,28 +391,31 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
                 work[order_moves + position] = work[order_moves + position - 1]
                 work[order_scores + position] = work[order_scores + position - 1]
                 work[order_slots + position] = work[order_slots + position - 1]
+                work[order_threats + position] = work[order_threats + position - 1]
                 position -= 1
             work[order_moves + position] = move
             work[order_scores + position] = score
             work[order_slots + position] = slot
+            work[order_threats + position] = threats
             count += 1
     work[STATE_EXPANDED] += 1
-    return False, 0, alpha, beta, count, index, identity
+    return False, 0, alpha, beta, count, index, identity, opponent_winning
 
 
 @njit(cache=True, inline="always")
 def move_score(spec, current, mask, move, opponent_winning):  # type: ignore[no-untyped-def]
-    """How promising ``move`` looks: twice the useful threats it leaves the mover (winning
-    cells not right above one of the opponent's, which the opponent would complete
-    first), plus those right above a playable cell (whoever fills that cell hands the
-    other the threat). For games without gravity: twice the winning cells."""
+    """``(score, threats)``: how promising ``move`` looks, and the winning cells it leaves
+    the mover. The score is twice the useful threats (winning cells not right above one
+    of the opponent's, which the opponent would complete first), plus those right above a
+    playable cell (whoever fills that cell hands the other the threat). For games without
+    gravity: twice the winning cells."""
     after = mask | move
     threats = winning_cells(spec, current | move, after)
     theirs = opponent_winning & ~move
     below = unsafe_cells(spec, threats)  # the cells right below our threats
     useless = popcount(below & theirs)
     pressing = popcount(below & playable_cells(spec, after) & ~theirs)
-    return 2 * (popcount(threats) - useless) + pressing
+    return 2 * (popcount(threats) - useless) + pressing, threats
 
 
 @njit(cache=True, inline="always")
@@ -464,11 +484,19 @@ def take_value(value, child, move, moves, best, best_slot, alpha, beta, work):  
     return best, best_slot, alpha, False
 
 
+@njit(cache=True, inline="always")
+def give(own_winning, opponent_winning, work):  # type: ignore[no-untyped-def]
+    """Hand the next child its winning cells and its opponent's (``STATE_GIVEN``)."""
+    work[STATE_GIVEN_OWN] = own_winning
+    work[STATE_GIVEN_THEIRS] = opponent_winning
+    work[STATE_GIVEN] = 1
+
+
 @njit(cache=True, nogil=True)
 def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
     """The search of one worker alone (and of subtrees too small to share)."""
     before = work[STATE_NODES]
-    settled, value, alpha, beta, count, index, identity = node_start(
+    settled, value, alpha, beta, count, index, identity, opponent_winning = node_start(
         spec, current, mask, moves, alpha, beta, table, work
     )
     if settled:
@@ -483,11 +511,13 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
     opponent = current ^ mask
     for number in range(count):
         move = work[order_moves + number]
+        give(opponent_winning & ~move, work[order_moves + 3 * MAX_SLOTS + number], work)
         if number == 0:
             value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
         else:
             value = -negamax(spec, opponent, mask | move, moves + 1, -alpha - 1, -alpha, table, work)
             if alpha < value < beta:
+                give(opponent_winning & ~move, work[order_moves + 3 * MAX_SLOTS + number], work)
                 value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
         if work[STATE_STOP] != 0:
             return 0
@@ -515,7 +545,7 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
     if cell_count(spec) - moves < SPLIT_MIN_EMPTY:
         return negamax(spec, current, mask, moves, alpha, beta, table, work)
     before = work[STATE_NODES]
-    settled, value, alpha, beta, count, index, identity = node_start(
+    settled, value, alpha, beta, count, index, identity, _ = node_start(
         spec, current, mask, moves, alpha, beta, table, work
     )
     if settled:
