@@ -1,4 +1,4 @@
-"""International draughts' compiled primitives: perft, every move list equal to
+"""Draughts' compiled primitives on every diagonal variant: perft, every move list equal to
 py-draughts' own along random games, and the incremental evaluation and key."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ draughts_compiled = pytest.importorskip("negamax.games.draughts_compiled")
 from negamax.games.draughts import DraughtsGame  # noqa: E402
 
 GAME = DraughtsGame("draughts")
+SPEC = draughts_compiled.SPEC
 
 
 @pytest.mark.parametrize(("depth", "count"), [(1, 9), (2, 81), (3, 658), (4, 4265), (5, 27117), (6, 167140)])
@@ -20,41 +21,88 @@ def test_perft_from_the_start(depth: int, count: int) -> None:
     # the published international draughts perft counts
     state = draughts_compiled.new_state(GAME.new_position(None))
     buffer = np.zeros(256 * (depth + 1), dtype=np.int64)
-    assert draughts_compiled.perft(state, depth, buffer, 0) == count
+    assert draughts_compiled.perft(SPEC, state, depth, buffer, 0) == count
 
 
-def test_move_lists_keys_and_evaluation_match_along_random_games() -> None:
+@pytest.mark.parametrize(
+    ("variant", "counts"),
+    [
+        # py-draughts' own counts (its move lists, pushed and popped), on its rules: its
+        # American checkers keeps quiet moves legal next to captures, so from depth 3 on
+        # its counts exceed the published ones for checkers (7, 49, 302, 1469, ...)
+        ("checkers", (7, 49, 379, 2872, 23582, 189143)),
+        ("russian", (7, 49, 302, 1469, 7482, 37986)),
+        ("brazilian", (7, 49, 302, 1469, 7473, 37628)),
+    ],
+)
+def test_perft_of_the_8x8_variants_equals_py_draughts(variant: str, counts: tuple[int, ...]) -> None:
+    spec = draughts_compiled.VARIANT_SPECS[variant]
+    state = draughts_compiled.new_state(DraughtsGame(variant).new_position(None), spec)
+    buffer = np.zeros(256 * (len(counts) + 1), dtype=np.int64)
+    for depth, count in enumerate(counts, 1):
+        assert draughts_compiled.perft(spec, state, depth, buffer, 0) == count
+
+
+@pytest.mark.parametrize(("variant", "games"), [("draughts", 25), ("brazilian", 40), ("russian", 40), ("checkers", 40)])
+def test_move_lists_keys_and_evaluation_match_along_random_games(variant: str, games: int) -> None:
+    game = DraughtsGame(variant)
+    spec = draughts_compiled.VARIANT_SPECS[variant]
     generator = random.Random(2026)
     buffer = np.zeros(512, dtype=np.int64)
-    positions = 0
-    for _ in range(25):
-        position = GAME.new_position(None)
-        state = draughts_compiled.new_state(position)
+    positions = kings = 0
+    for _ in range(games):
+        position = game.new_position(None)
+        state = draughts_compiled.new_state(position, spec)
         for _ in range(160):
-            end = draughts_compiled.generate(state, buffer, 0, False)
+            end = draughts_compiled.generate(spec, state, buffer, 0, False)
             ours = {int(code) for code in buffer[:end]}
-            assert ours == {draughts_compiled.code_of(position, move) for move in position.legal_moves()}
-            fresh = draughts_compiled.new_state(position)
+            assert ours == {draughts_compiled.code_of(position, move, spec) for move in position.legal_moves()}
+            fresh = draughts_compiled.new_state(position, spec)
             assert state[draughts_compiled.HASH] == fresh[draughts_compiled.HASH]
             assert int(draughts_compiled.evaluate(state)) == position.evaluate()
             positions += 1
+            kings += bool(position.board.white_kings or position.board.black_kings)
             if not ours or position.is_terminal():
                 break
             move = generator.choice(position.legal_moves())
-            draughts_compiled.play(state, draughts_compiled.code_of(position, move))
+            draughts_compiled.play(spec, state, draughts_compiled.code_of(position, move, spec))
             position.play(move)
     assert positions > 2000
+    assert kings > 200  # the kings' moves and captures were compared too
 
 
-def test_unplay_restores_everything_after_long_captures() -> None:
-    position = GAME.new_position("W:WK46,15:B10,9,19,28,33,37")
-    state = draughts_compiled.new_state(position)
+@pytest.mark.parametrize(
+    ("variant", "text"),
+    [
+        ("draughts", "W:WK46,15:B10,9,19,28,33,37"),
+        ("russian", "W:W27,K30:B22,15,14,7,23"),  # a man crowned on the way takes on as a king
+        ("brazilian", "W:WK29,18:B22,15,14,7,23,26"),
+    ],
+)
+def test_unplay_restores_everything_after_long_captures(variant: str, text: str) -> None:
+    spec = draughts_compiled.VARIANT_SPECS[variant]
+    position = DraughtsGame(variant).new_position(text)
+    state = draughts_compiled.new_state(position, spec)
     kept = draughts_compiled.GENERATED_FROM  # the board and the counters; the rest is scratch
     before = state[:kept].copy()
     buffer = np.zeros(512, dtype=np.int64)
-    end = draughts_compiled.generate(state, buffer, 0, False)
+    end = draughts_compiled.generate(spec, state, buffer, 0, False)
     assert end > 0
     for code in buffer[:end]:
-        draughts_compiled.play(state, code)
-        draughts_compiled.unplay(state, code)
+        draughts_compiled.play(spec, state, code)
+        draughts_compiled.unplay(spec, state, code)
         assert (state[:kept] == before).all()
+
+
+def test_a_russian_man_crowned_during_a_capture_goes_on_as_a_king() -> None:
+    spec = draughts_compiled.VARIANT_SPECS["russian"]
+    position = DraughtsGame("russian").new_position("W:W12,11:B26,28,19,10,8")
+    state = draughts_compiled.new_state(position, spec)
+    buffer = np.zeros(512, dtype=np.int64)
+    end = draughts_compiled.generate(spec, state, buffer, 0, False)
+    crowned = [int(code) for code in buffer[:end] if code & draughts_compiled.CROWNED]
+    assert crowned == [draughts_compiled.code_of(position, "12x3x17x31", spec)]
+    draughts_compiled.play(spec, state, crowned[0])
+    position.play("12x3x17x31")
+    assert position.board.white_kings == 1 << 30  # py-draughts crowned it, off the far row
+    assert state[draughts_compiled.HASH] == draughts_compiled.new_state(position, spec)[draughts_compiled.HASH]

@@ -156,24 +156,37 @@ class DraughtsPosition:
         return f"DraughtsPosition({self.board.fen!r})"
 
 
-class InternationalPosition(DraughtsPosition):
-    """International draughts, which also runs on the compiled deepening kernel."""
+class DiagonalPosition(DraughtsPosition):
+    """A position of a variant that also runs on the compiled deepening kernel (every
+    variant whose captures are diagonal: all but Frisian)."""
 
-    __slots__ = ()
+    __slots__ = ("variant",)
+
+    def __init__(self, board: Any, variant: str = "draughts") -> None:
+        super().__init__(board)
+        self.variant = variant
+
+    def copy(self) -> DiagonalPosition:
+        clone = type(self)(self.board.copy(), self.variant)
+        clone.keys = list(self.keys)
+        clone.root_length = len(clone.keys)
+        return clone
 
     def move_list_form(self) -> tuple[Any, Any]:
         """(spec, state) for the compiled deepening kernel (imports numba)."""
         from negamax.games import draughts_compiled  # only when the compiled path runs
 
-        return draughts_compiled.SPEC, draughts_compiled.new_state(self)
+        spec = draughts_compiled.VARIANT_SPECS[self.variant]
+        return spec, draughts_compiled.new_state(self, spec)
 
     def moves_from_codes(self, codes: Sequence[int]) -> list[str]:
-        from negamax.games.draughts_compiled import code_of
+        from negamax.games.draughts_compiled import VARIANT_SPECS, code_of
 
+        spec = VARIANT_SPECS[self.variant]
         walk = self.copy()
         line = []
         for code in codes:
-            found = [move for move in walk.legal_moves() if code_of(walk, move) == code]
+            found = [move for move in walk.legal_moves() if code_of(walk, move, spec) == code]
             if not found:
                 break
             line.append(found[0])
@@ -212,7 +225,7 @@ class DraughtsGame(BaseGame):
                 board = board_class.from_fen(head)
             except (ValueError, IndexError, KeyError) as error:
                 raise InvalidPositionError(f"{self.variant} position {head!r}: {error}") from None
-        position = InternationalPosition(board) if self.variant == "draughts" else DraughtsPosition(board)
+        position = DraughtsPosition(board) if self.variant == "frisian" else DiagonalPosition(board, self.variant)
         for word in moves_text.split():
             position.play(self.parse_move(position, word))
         position.root_length = len(position.keys)

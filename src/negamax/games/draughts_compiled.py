@@ -1,15 +1,19 @@
-"""International draughts' compiled primitives for the compiled deepening kernel (imports
-numba). The rules are py-draughts' (the tests compare every move list with its own):
-men move forward and capture both ways, kings fly, captures are compulsory and the
-longest capture must be played, pieces taken are removed after the capture (none is
-jumped twice), and a man is crowned only when its move ends on the far row.
+"""Draughts' compiled primitives for the compiled deepening kernel (imports numba), for
+every variant whose captures are diagonal: international (10x10), Brazilian, Russian and
+American checkers (8x8). The rules are py-draughts' (the tests compare every move list with
+its own): captures are compulsory (optional in py-draughts' checkers), pieces taken are
+removed after the capture (none is jumped twice), a man is crowned when its move ends on
+the far row; men capture backwards, kings fly and only the longest capture is legal where
+the variant says so (``DraughtsSpec``); in Russian a man crowned during a capture goes on
+as a king, and a flying king that can go on taking from some square behind its victim
+must land there.
 
 The position is one int64 array (``new_state``):
 
-* ``0 .. 143``: a 12x12 mailbox, the 10x10 board with a border of ``OFF`` squares. Square
-  ``s`` (0-49, py-draughts' numbering minus one) sits at ``MAILBOX[s]``; the diagonal
-  steps are -13, -11, +11, +13. Men are 1 and kings 2, plus 8 for Black, so
-  ``piece >> 3`` is the colour.
+* ``0 .. 143``: a 12x12 mailbox, the board (10x10, or 8x8 in its top left corner) with a
+  border of ``OFF`` squares. Square ``s`` (py-draughts' numbering minus one) sits at
+  ``MAILBOX[geometry, s]``; the diagonal steps are -13, -11, +11, +13 on both boards.
+  Men are 1 and kings 2, plus 8 for Black, so ``piece >> 3`` is the colour.
 * ``SIDE`` .. ``ROOT``: the side to move (0 White), the clock (plies of king moves without
   a capture), the Zobrist key, the evaluation sum from White's side, the plies played
   since loading, and the ply at which the search began.
@@ -17,8 +21,8 @@ The position is one int64 array (``new_state``):
 * ``GENERATED`` .. : scratch for move generation.
 
 A move is ``from | to << 6 | taken << 12``: squares 0-49, and the set of squares whose
-pieces it takes as a 50-bit mask. Two captures with the same start, end and pieces taken
-are one move, as in py-draughts.
+pieces it takes as a 50-bit mask; ``CROWNED`` marks a Russian man crowned on the way.
+Two captures with the same start, end and pieces taken are one move, as in py-draughts.
 
 The evaluation is the pure-Python ``DraughtsPosition.evaluate`` exactly.
 """
@@ -38,12 +42,36 @@ from negamax.games.draughts_evaluation import KING, TEMPO, weights_for
 
 
 class DraughtsSpec(NamedTuple):
-    """Selects international draughts' primitives in the compiled deepening kernel."""
+    """Selects draughts' primitives in the compiled deepening kernel; its values are the
+    variant's board and rules (``VARIANT_SPECS``), read at run time, so one kernel plays
+    every diagonal variant."""
 
     squares: int = 50
+    """Dark squares: 50 (10x10) or 32 (8x8)."""
+    geometry: int = 0
+    """Which board's tables (``MAILBOX``, ``SQUARE_AT``, ``VALUES``): 0 10x10, 1 8x8."""
+    men_capture_backward: int = 1
+    flying_kings: int = 1
+    crowned_mid_capture: int = 0
+    """A man reaching the far row during a capture is crowned there and goes on capturing
+    as a king (Russian)."""
+    longest_capture: int = 1
+    """Only the captures taking the most pieces are legal (international, Brazilian)."""
+    captures_optional: int = 0
+    """Quiet moves stay legal next to captures (py-draughts' American checkers)."""
+    draw_clock: int = 50
+    """Plies of king moves without a capture that draw (py-draughts' rules)."""
 
 
 SPEC = DraughtsSpec()
+VARIANT_SPECS = {
+    "draughts": SPEC,
+    "brazilian": DraughtsSpec(32, 1, 1, 1, 0, 1, 0, 30),
+    "russian": DraughtsSpec(32, 1, 1, 1, 1, 0, 0, 30),
+    "checkers": DraughtsSpec(32, 1, 0, 0, 0, 0, 1, 40),
+}
+"""The spec of each variant the compiled kernel plays (Frisian's orthogonal captures are
+not among them)."""
 
 EMPTY, MAN, KING_PIECE, BLACK_PIECE, OFF = 0, 1, 2, 8, 16
 SIDE, CLOCK, HASH, EVALUATION, PLY, ROOT, GENERATED_FROM, GENERATED, LONGEST = range(144, 153)
@@ -53,31 +81,43 @@ UNDO_WIDTH = 4
 UNDO = KEYS + MAX_PLIES
 STATE_SIZE = UNDO + MAX_PLIES * UNDO_WIDTH
 SQUARES = 50
+"""The most dark squares of a board (10x10)."""
 STEPS = np.array([-13, -11, 11, 13], dtype=np.int64)
-DRAW_CLOCK = 50
-"""py-draughts' 25-move rule: 25 moves each with kings only, no capture."""
+"""The diagonal steps on the 12-wide mailbox: the first two towards row 0 (White's way)."""
+TAKEN = (1 << SQUARES) - 1
+"""A move's bits from 12 on: the squares whose pieces it takes."""
+CROWNED = 1 << 62
+"""A move's flag: the man was crowned during the capture and went on as a king."""
+BOARD_SIZES = (10, 8)
+"""The board's side for each ``geometry``."""
+PER_ROW = np.array([size // 2 for size in BOARD_SIZES], dtype=np.int64)
 
 
-def _mailbox(square: int) -> int:
-    row = square // 5
-    column = 2 * (square % 5) + (1 if row % 2 == 0 else 0)
+def _mailbox(square: int, size: int) -> int:
+    per_row = size // 2
+    row = square // per_row
+    column = 2 * (square % per_row) + (1 if row % 2 == 0 else 0)
     return (row + 1) * 12 + column + 1
 
 
-MAILBOX = np.array([_mailbox(square) for square in range(SQUARES)], dtype=np.int64)
-SQUARE_AT = np.full(144, -1, dtype=np.int64)
-for _square in range(SQUARES):
-    SQUARE_AT[MAILBOX[_square]] = _square
+MAILBOX = np.zeros((len(BOARD_SIZES), SQUARES), dtype=np.int64)
+SQUARE_AT = np.full((len(BOARD_SIZES), 144), -1, dtype=np.int64)
+for _geometry, _size in enumerate(BOARD_SIZES):
+    for _square in range(_size * _size // 2):
+        MAILBOX[_geometry, _square] = _mailbox(_square, _size)
+        SQUARE_AT[_geometry, _mailbox(_square, _size)] = _square
 
 
 def _tables() -> tuple[Any, ...]:
-    weights = weights_for(SQUARES)
-    values = np.zeros((16, SQUARES), dtype=np.int64)
-    for square in range(SQUARES):
-        values[MAN, square] = weights.white_man[square]
-        values[KING_PIECE, square] = KING
-        values[MAN + BLACK_PIECE, square] = -weights.black_man[square]
-        values[KING_PIECE + BLACK_PIECE, square] = -KING
+    values = np.zeros((len(BOARD_SIZES), 16, SQUARES), dtype=np.int64)
+    for geometry, size in enumerate(BOARD_SIZES):
+        squares = size * size // 2
+        weights = weights_for(squares)
+        for square in range(squares):
+            values[geometry, MAN, square] = weights.white_man[square]
+            values[geometry, KING_PIECE, square] = KING
+            values[geometry, MAN + BLACK_PIECE, square] = -weights.black_man[square]
+            values[geometry, KING_PIECE + BLACK_PIECE, square] = -KING
     generator = np.random.default_rng(20261123)
     zobrist = generator.integers(1, 1 << 62, size=(16, SQUARES), dtype=np.int64)
     side_key = np.int64(generator.integers(1, 1 << 62))
@@ -85,10 +125,12 @@ def _tables() -> tuple[Any, ...]:
 
 
 VALUES, ZOBRIST, SIDE_KEY = _tables()
-"""Each piece's worth on each square from White's side (Black's negative), and Zobrist keys."""
+"""Each piece's worth on each square of each board from White's side (Black's negative),
+and Zobrist keys."""
 
 
-# Step 1. Move generation: captures (the longest only), else quiet moves.
+# Step 1. Move generation: captures (the longest only, where that is the rule), else (or
+# also, where captures are optional) quiet moves.
 
 
 @njit(cache=True)
@@ -102,83 +144,170 @@ def pieces_taken(taken: int) -> int:
 
 
 @njit(cache=True)
-def _record(state: Any, out: Any, origin: int, target: int, taken: int) -> None:
+def taken_of(move: int) -> int:
+    """The squares whose pieces ``move`` takes (a mask)."""
+    return (move >> 12) & TAKEN
+
+
+@njit(cache=True)
+def _record(spec: Any, state: Any, out: Any, origin: int, target: int, taken: int, crowned: bool) -> None:
     count = pieces_taken(taken)
-    if count < state[LONGEST]:
-        return
-    if count > state[LONGEST]:
-        state[LONGEST] = count
-        state[GENERATED] = state[GENERATED_FROM]  # shorter captures found so far are dropped
+    if spec.longest_capture:
+        if count < state[LONGEST]:
+            return
+        if count > state[LONGEST]:
+            state[LONGEST] = count
+            state[GENERATED] = state[GENERATED_FROM]  # shorter captures found so far are dropped
     code = origin | (target << 6) | (taken << 12)
+    if crowned:
+        code |= CROWNED
     for index in range(state[GENERATED_FROM], state[GENERATED]):
-        if out[index] == code:
+        if out[index] & ~CROWNED == code & ~CROWNED:
             return  # the same capture by another route
     out[state[GENERATED]] = code
     state[GENERATED] += 1
 
 
-@njit(cache=True)
-def _jumps(state: Any, out: Any, origin: int, box: int, taken: int, king: bool, them: int) -> None:
-    """Extends a capture that has reached ``box`` having taken ``taken`` (the moving piece
-    is lifted off the board meanwhile)."""
-    extended = False
-    for step in STEPS:
-        victim = box + step
-        if king:
-            while state[victim] == EMPTY:
-                victim += step
-        piece = state[victim]
-        if piece == EMPTY or piece == OFF or piece >> 3 != them:  # noqa: SIM109 (numba: compares)
+@njit(cache=True, inline="always")
+def _victim(state: Any, box: int, direction: int, flying: bool, them: int) -> int:
+    """The box of the piece of ``them`` that the piece on ``box`` meets first in
+    ``direction`` (sliding over empty squares if ``flying``), else 0."""
+    step = STEPS[direction]
+    victim = box + step
+    if flying:
+        while state[victim] == EMPTY:
+            victim += step
+    piece = state[victim]
+    if piece == EMPTY or piece == OFF or piece >> 3 != them:  # noqa: SIM109 (numba: compares)
+        return 0
+    return victim
+
+
+@njit(cache=True, inline="always")
+def _can_take(state: Any, geometry: int, box: int, taken: int, flying: bool, backward: bool, them: int) -> bool:
+    """Whether the piece on ``box``, having taken ``taken`` so far, can take a piece of
+    ``them`` (the test that spares most pieces the capture search)."""
+    for direction in range(4):
+        if not backward and (direction >= 2) == (them == 1):
+            continue  # White's forward steps are the first two
+        victim = _victim(state, box, direction, flying, them)
+        if victim == 0 or (taken and (taken >> SQUARE_AT[geometry, victim]) & 1):
             continue
-        if (taken >> SQUARE_AT[victim]) & 1:
+        if state[victim + STEPS[direction]] == EMPTY:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _jumps(
+    spec: Any, state: Any, out: Any, origin: int, box: int, taken: int, flying: bool, backward: bool, crowned: int
+) -> None:
+    """Extends a capture that has reached ``box`` having taken ``taken`` (the moving piece
+    is lifted off the board meanwhile): a flying king's, or a piece that jumps one square
+    (a man, forward only unless ``backward``; a short king). ``crowned``: 1 once a man was
+    crowned on the way, 2 once it took a piece after that."""
+    extended = False
+    side = state[SIDE]
+    them = 1 - side
+    yes = side == side  # typed: numba's cache breaks on literal arguments to recursion
+    geometry = spec.geometry
+    per_row = PER_ROW[geometry]
+    crown_row = 0 if side == 0 else 2 * per_row - 1
+    free_choice = not spec.longest_capture
+    for direction in range(4):
+        if not backward and (direction >= 2) == (side == 0):
+            continue  # White's forward steps are the first two
+        victim = _victim(state, box, direction, flying, them)
+        if victim == 0:
+            continue
+        step = STEPS[direction]
+        victim_square = SQUARE_AT[geometry, victim]
+        if (taken >> victim_square) & 1:
             continue  # a piece is taken once, and blocks the way until the capture ends
+        now_taken = taken | (1 << victim_square)
+        going_on = crowned if crowned == 0 else crowned - crowned + 2
+        # A flying king that can go on taking from some square behind its victim must land
+        # on such a square (FMJD; only the free-choice variants need telling).
+        must_go_on = flying and free_choice and _lands_to_go_on(state, geometry, victim + step, step, now_taken, them)
         landing = victim + step
         while state[landing] == EMPTY:
-            extended = True
-            _jumps(state, out, origin, landing, taken | (1 << SQUARE_AT[victim]), king, them)
-            if not king:
+            if not must_go_on or _can_take(state, geometry, landing, now_taken, yes, yes, them):
+                extended = True
+                if (
+                    not flying
+                    and spec.crowned_mid_capture
+                    and crowned == 0
+                    and SQUARE_AT[geometry, landing] // per_row == crown_row
+                ):
+                    _jumps(spec, state, out, origin, landing, now_taken, yes, yes, crowned + 1)
+                else:
+                    _jumps(spec, state, out, origin, landing, now_taken, flying, backward, going_on)
+            if not flying:
                 break
             landing += step
     if not extended and taken != 0:
-        _record(state, out, origin, SQUARE_AT[box], taken)
+        _record(spec, state, out, origin, SQUARE_AT[geometry, box], taken, crowned == 2)
 
 
 @njit(cache=True)
-def generate(state: Any, out: Any, start: int, noisy_only: bool) -> int:
+def _lands_to_go_on(state: Any, geometry: int, landing: int, step: int, taken: int, them: int) -> bool:
+    """Whether a flying king can go on taking from some empty square from ``landing`` on."""
+    yes = them == them
+    while state[landing] == EMPTY:
+        if _can_take(state, geometry, landing, taken, yes, yes, them):
+            return True
+        landing += step
+    return False
+
+
+@njit(cache=True)
+def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> int:
     """Writes the legal moves (``noisy_only``: the captures) from ``out[start]`` on; returns
     the end index."""
     side = state[SIDE]
     them = 1 - side
+    geometry = spec.geometry
     state[GENERATED] = state[GENERATED_FROM] = start
     state[LONGEST] = 1
     none = side - side  # a typed zero: numba's cache breaks on literal arguments to recursion
-    for square in range(SQUARES):
-        box = MAILBOX[square]
-        piece = state[box]
-        if piece == EMPTY or piece >> 3 != side:
-            continue
-        state[box] = EMPTY
-        _jumps(state, out, square, box, none, piece & 7 == KING_PIECE, them)
-        state[box] = piece
-    end = state[GENERATED]
-    if end > start or noisy_only:
-        return end
-    forward_low, forward_high = (0, 1) if side == 0 else (2, 3)  # White moves up the board
-    for square in range(SQUARES):
-        box = MAILBOX[square]
+    men_backward = spec.men_capture_backward != 0
+    flying_kings = spec.flying_kings != 0
+    yes, no = side == side, side != side  # typed: see _jumps
+    for square in range(spec.squares):
+        box = MAILBOX[geometry, square]
         piece = state[box]
         if piece == EMPTY or piece >> 3 != side:
             continue
         king = piece & 7 == KING_PIECE
+        flying = king and flying_kings
+        backward = king or men_backward
+        if not _can_take(state, geometry, box, none, flying, backward, them):
+            continue
+        state[box] = EMPTY
+        if king:
+            _jumps(spec, state, out, square, box, none, flying_kings, yes, none)
+        else:
+            _jumps(spec, state, out, square, box, none, no, men_backward, none)
+        state[box] = piece
+    end = state[GENERATED]
+    if noisy_only or (end > start and not spec.captures_optional):
+        return end
+    for square in range(spec.squares):
+        box = MAILBOX[geometry, square]
+        piece = state[box]
+        if piece == EMPTY or piece >> 3 != side:
+            continue
+        king = piece & 7 == KING_PIECE
+        flying = king and flying_kings
         for direction in range(4):
-            if not king and direction != forward_low and direction != forward_high:
-                continue
+            if not king and (direction >= 2) == (side == 0):
+                continue  # men move forward: White towards row 0
             step = STEPS[direction]
             target = box + step
             while state[target] == EMPTY:
-                out[end] = square | (SQUARE_AT[target] << 6)
+                out[end] = square | (SQUARE_AT[geometry, target] << 6)
                 end += 1
-                if not king:
+                if not flying:
                     break
                 target += step
     return end
@@ -188,12 +317,13 @@ def generate(state: Any, out: Any, start: int, noisy_only: bool) -> int:
 
 
 @njit(cache=True)
-def play(state: Any, move: int) -> bool:
-    origin, target, taken = move & 63, (move >> 6) & 63, move >> 12
+def play(spec: Any, state: Any, move: int) -> bool:
+    origin, target, taken = move & 63, (move >> 6) & 63, taken_of(move)
+    geometry = spec.geometry
     side = state[SIDE]
     ply = state[PLY]
     undo = UNDO + ply * UNDO_WIDTH
-    piece = state[MAILBOX[origin]]
+    piece = state[MAILBOX[geometry, origin]]
     state[undo] = piece
     state[undo + 1] = state[CLOCK]
     state[undo + 2] = state[EVALUATION]
@@ -206,24 +336,24 @@ def play(state: Any, move: int) -> bool:
         square = 0
         while (low >> square) != 1:
             square += 1
-        victim = state[MAILBOX[square]]
+        victim = state[MAILBOX[geometry, square]]
         if victim & 7 == KING_PIECE:
             kings_taken |= low
         key ^= ZOBRIST[victim, square]
-        evaluation -= VALUES[victim, square]
-        state[MAILBOX[square]] = EMPTY
+        evaluation -= VALUES[geometry, victim, square]
+        state[MAILBOX[geometry, square]] = EMPTY
         bits ^= low
     state[undo + 3] = kings_taken
     key ^= ZOBRIST[piece, origin]
-    evaluation -= VALUES[piece, origin]
-    state[MAILBOX[origin]] = EMPTY
+    evaluation -= VALUES[geometry, piece, origin]
+    state[MAILBOX[geometry, origin]] = EMPTY
     placed = piece
-    last_row = 0 if side == 0 else 9
-    if piece & 7 == MAN and target // 5 == last_row:
+    last_row = 0 if side == 0 else 2 * PER_ROW[spec.geometry] - 1
+    if piece & 7 == MAN and (target // PER_ROW[spec.geometry] == last_row or move & CROWNED):
         placed = KING_PIECE + side * BLACK_PIECE
-    state[MAILBOX[target]] = placed
+    state[MAILBOX[geometry, target]] = placed
     key ^= ZOBRIST[placed, target]
-    evaluation += VALUES[placed, target]
+    evaluation += VALUES[geometry, placed, target]
     state[CLOCK] = state[CLOCK] + 1 if (piece & 7 == KING_PIECE and taken == 0) else 0
     state[EVALUATION] = evaluation
     state[SIDE] = 1 - side
@@ -234,20 +364,21 @@ def play(state: Any, move: int) -> bool:
 
 
 @njit(cache=True)
-def unplay(state: Any, move: int) -> None:
-    origin, target, taken = move & 63, (move >> 6) & 63, move >> 12
+def unplay(spec: Any, state: Any, move: int) -> None:
+    origin, target, taken = move & 63, (move >> 6) & 63, taken_of(move)
+    geometry = spec.geometry
     ply = state[PLY] - 1
     side = 1 - state[SIDE]
     undo = UNDO + ply * UNDO_WIDTH
-    state[MAILBOX[target]] = EMPTY
-    state[MAILBOX[origin]] = state[undo]
+    state[MAILBOX[geometry, target]] = EMPTY
+    state[MAILBOX[geometry, origin]] = state[undo]
     kings_taken = state[undo + 3]
     bits = taken
     square = 0
     while bits:
         if bits & 1:
             kind = KING_PIECE if (kings_taken >> square) & 1 else MAN
-            state[MAILBOX[square]] = kind + (1 - side) * BLACK_PIECE
+            state[MAILBOX[geometry, square]] = kind + (1 - side) * BLACK_PIECE
         bits >>= 1
         square += 1
     state[CLOCK] = state[undo + 1]
@@ -267,10 +398,11 @@ def evaluate(state: Any) -> int:
 
 
 @njit(cache=True)
-def drawn(state: Any) -> bool:
-    """The 25-move rule, or a repetition inside the search (both need kings moving)."""
+def drawn(spec: Any, state: Any) -> bool:
+    """The variant's move-count rule (international: 25 moves), or a repetition inside the
+    search (both need kings moving)."""
     clock = state[CLOCK]
-    if clock >= DRAW_CLOCK:
+    if clock >= spec.draw_clock:
         return True
     ply = state[PLY]
     if ply > state[ROOT] and clock >= 4:
@@ -282,16 +414,16 @@ def drawn(state: Any) -> bool:
 
 
 @njit(cache=True)
-def perft(state: Any, depth: int, buffer: Any, start: int) -> int:
+def perft(spec: Any, state: Any, depth: int, buffer: Any, start: int) -> int:
     """Leaf nodes of the move tree ``depth`` plies deep (tests the move generator)."""
-    end = generate(state, buffer, start, False)
+    end = generate(spec, state, buffer, start, False)
     if depth == 1:
         return end - start
     total = 0
     for index in range(start, end):
-        play(state, buffer[index])
-        total += perft(state, depth - 1, buffer, end)
-        unplay(state, buffer[index])
+        play(spec, state, buffer[index])
+        total += perft(spec, state, depth - 1, buffer, end)
+        unplay(spec, state, buffer[index])
     return total
 
 
@@ -300,17 +432,17 @@ def perft(state: Any, depth: int, buffer: Any, start: int) -> int:
 
 @implements(compiled.generate_moves, DraughtsSpec)
 def _generate_moves(spec: Any, state: Any, out: Any, start: Any, noisy_only: Any) -> Any:
-    return generate(state, out, start, noisy_only)
+    return generate(spec, state, out, start, noisy_only)
 
 
 @implements(compiled.play_move, DraughtsSpec)
 def _play_move(spec: Any, state: Any, move: Any) -> Any:
-    return play(state, move)
+    return play(spec, state, move)
 
 
 @implements(compiled.unplay_move, DraughtsSpec)
 def _unplay_move(spec: Any, state: Any, move: Any) -> Any:
-    unplay(state, move)
+    unplay(spec, state, move)
 
 
 @implements(compiled.play_null_move, DraughtsSpec)
@@ -350,27 +482,28 @@ def _game_result(spec: Any, state: Any) -> Any:
 
 @implements(compiled.drawn_by_rule, DraughtsSpec)
 def _drawn_by_rule(spec: Any, state: Any) -> Any:
-    return drawn(state)
+    return drawn(spec, state)
 
 
 @implements(compiled.noisy_order, DraughtsSpec)
 def _noisy_order(spec: Any, state: Any, move: Any) -> Any:
-    return pieces_taken(move >> 12)
+    return pieces_taken(taken_of(move))
 
 
 @implements(compiled.noisy_moves_forced, DraughtsSpec)
 def _noisy_moves_forced(spec: Any) -> Any:
-    return True
+    return spec.captures_optional == 0
 
 
 @implements(compiled.material_gain, DraughtsSpec)
 def _material_gain(spec: Any, state: Any, move: Any) -> Any:
-    taken = move >> 12
+    taken = taken_of(move)
+    geometry = spec.geometry
     gain = 0
     square = 0
     while taken:
         if taken & 1:
-            gain += KING if state[MAILBOX[square]] & 7 == KING_PIECE else 150
+            gain += KING if state[MAILBOX[geometry, square]] & 7 == KING_PIECE else 150
         taken >>= 1
         square += 1
     return gain
@@ -383,12 +516,12 @@ def _null_move_safe(spec: Any, state: Any) -> Any:
 
 @implements(compiled.history_slot, DraughtsSpec)
 def _history_slot(spec: Any, state: Any, move: Any) -> Any:
-    return state[SIDE] * 2500 + (move & 63) * 50 + ((move >> 6) & 63)
+    return state[SIDE] * 2500 + (move & 63) * SQUARES + ((move >> 6) & 63)
 
 
 @implements(compiled.losing_capture, DraughtsSpec)
 def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
-    return False  # captures are compulsory: there is no choosing to lose one
+    return False  # captures are compulsory (or, in checkers, not measured): none is skipped
 
 
 @implements(compiled.pruning_unit, DraughtsSpec)
@@ -400,26 +533,27 @@ def _pruning_unit(spec: Any) -> Any:
 
 
 @njit(cache=True)
-def _refresh(state: Any) -> None:
+def _refresh(spec: Any, state: Any) -> None:
+    geometry = spec.geometry
     key = SIDE_KEY if state[SIDE] == 1 else 0
     evaluation = 0
-    for square in range(SQUARES):
-        piece = state[MAILBOX[square]]
+    for square in range(spec.squares):
+        piece = state[MAILBOX[geometry, square]]
         if piece != EMPTY:
             key ^= ZOBRIST[piece, square]
-            evaluation += VALUES[piece, square]
+            evaluation += VALUES[geometry, piece, square]
     state[HASH] = key
     state[EVALUATION] = evaluation
     state[KEYS + state[PLY]] = key
 
 
-def new_state(position: Any) -> Any:
-    """The compiled state of an international draughts position, with the game's recent
+def new_state(position: Any, spec: DraughtsSpec = SPEC) -> Any:
+    """The compiled state of a position of the variant of ``spec``, with the game's recent
     history for repetitions."""
     board = position.board
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     state[:144] = OFF
-    for square in range(SQUARES):
+    for square in range(spec.squares):
         bit = 1 << square
         piece = EMPTY
         if board.white_men & bit:
@@ -430,12 +564,12 @@ def new_state(position: Any) -> Any:
             piece = MAN + BLACK_PIECE
         elif board.black_kings & bit:
             piece = KING_PIECE + BLACK_PIECE
-        state[MAILBOX[square]] = piece
+        state[MAILBOX[spec.geometry, square]] = piece
     state[SIDE] = position.player()
-    state[CLOCK] = min(board.halfmove_clock, DRAW_CLOCK)
-    call_without_compiling(_refresh, state)
+    state[CLOCK] = min(board.halfmove_clock, spec.draw_clock)
+    call_without_compiling(_refresh, spec, state)
     # the earlier positions within the clock, for repetitions (their keys, in order)
-    earlier = [_key_of(key) for key in position.keys[-1 - min(board.halfmove_clock, 200) : -1]]
+    earlier = [_key_of(key, spec) for key in position.keys[-1 - min(board.halfmove_clock, 200) : -1]]
     for index, key in enumerate(earlier):
         state[KEYS + index] = key
     state[KEYS + len(earlier)] = state[HASH]
@@ -443,7 +577,7 @@ def new_state(position: Any) -> Any:
     return state
 
 
-def _key_of(key: Any) -> int:
+def _key_of(key: Any, spec: DraughtsSpec) -> int:
     """The Zobrist key of a position key ``(white men, white kings, black men, black kings,
     White to move)``."""
     white_men, white_kings, black_men, black_kings, white = key
@@ -454,16 +588,23 @@ def _key_of(key: Any) -> int:
         (black_men, MAN + BLACK_PIECE),
         (black_kings, KING_PIECE + BLACK_PIECE),
     ):
-        for square in range(SQUARES):
+        for square in range(spec.squares):
             if mask >> square & 1:
                 value ^= int(ZOBRIST[piece, square])
     return value
 
 
-def code_of(position: Any, move: str) -> int:
+def code_of(position: Any, move: str, spec: DraughtsSpec = SPEC) -> int:
     """The compiled code of the legal ``move`` (py-draughts' notation)."""
     played = position.played(move)
+    squares = played.square_list
     taken = 0
     for square in played.captured_list:
         taken |= 1 << square
-    return int(played.square_list[0] | (played.square_list[-1] << 6) | (taken << 12))
+    code = int(squares[0] | (squares[-1] << 6) | (taken << 12))
+    if spec.crowned_mid_capture and taken and (position.board.white_men | position.board.black_men) >> squares[0] & 1:
+        per_row = int(PER_ROW[spec.geometry])
+        crown_row = 0 if position.player() == 0 else 2 * per_row - 1
+        if any(square // per_row == crown_row for square in squares[1:-1]):
+            code |= CROWNED  # crowned on the way, it went on taking as a king
+    return code
