@@ -4,6 +4,7 @@ py-draughts' own along random games, and the incremental evaluation and key."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -106,3 +107,44 @@ def test_a_russian_man_crowned_during_a_capture_goes_on_as_a_king() -> None:
     position.play("12x3x17x31")
     assert position.board.white_kings == 1 << 30  # py-draughts crowned it, off the far row
     assert state[draughts_compiled.HASH] == draughts_compiled.new_state(position, spec)[draughts_compiled.HASH]
+
+
+def _quiet_choice(position: Any, generator: random.Random) -> str:
+    """A random move after which the opponent has nothing to take, if there is one (so a
+    lone king lives long enough for the endgame rules)."""
+    safe = []
+    for move in position.legal_moves():
+        position.play(move)
+        if not position.noisy_moves():
+            safe.append(move)
+        position.undo(move)
+    return generator.choice(safe or position.legal_moves())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "W:WK26:BK4,K44,15",  # a lone king against three pieces: 16 moves
+        "W:WK35:BK1,K2,K3",
+        "B:WK25,K45:BK3",  # against two: 5 moves
+    ],
+)
+def test_the_king_endgame_rules_agree_with_py_draughts(text: str) -> None:
+    generator = random.Random(text)
+    checked = drawn = 0
+    for _ in range(10):
+        position = GAME.new_position(text)
+        state = draughts_compiled.new_state(position)
+        for _ in range(40):
+            if not position.legal_moves():
+                break
+            board = position.board
+            expected = bool(board.is_5_moves_rule or board.is_16_moves_rule)
+            assert draughts_compiled.endgame_drawn(state) == expected
+            assert draughts_compiled.endgame_drawn(draughts_compiled.new_state(position)) == expected
+            checked += 1
+            drawn += expected
+            move = _quiet_choice(position, generator)
+            draughts_compiled.play(SPEC, state, draughts_compiled.code_of(position, move))
+            position.play(move)
+    assert checked > 300 and drawn > 50

@@ -17,7 +17,8 @@ The position is one int64 array (``new_state``):
 * ``SIDE`` .. ``ROOT``: the side to move (0 White), the clock (plies of king moves without
   a capture), the Zobrist key, the evaluation sum from White's side, the plies played
   since loading, and the ply at which the search began.
-* ``KEYS``: the key after each ply (for repetitions); ``UNDO``: what each move destroyed.
+* ``KEYS``: the key after each ply (for repetitions); ``UNDO``: what each move destroyed;
+  ``MATERIAL``: the pieces after each ply, counted (``material_of``: for the endgame rules).
 * ``GENERATED`` .. : scratch for move generation.
 
 A move is ``from | to << 6 | taken << 12``: squares 0-49, and the set of squares whose
@@ -61,14 +62,17 @@ class DraughtsSpec(NamedTuple):
     """Quiet moves stay legal next to captures (py-draughts' American checkers)."""
     draw_clock: int = 50
     """Plies of king moves without a capture that draw (py-draughts' rules)."""
+    endgame_clocks: int = 1
+    """The FMJD's king endgames: a lone king draws against three pieces with a king within
+    16 moves, against one or two within 5 (international)."""
 
 
 SPEC = DraughtsSpec()
 VARIANT_SPECS = {
     "draughts": SPEC,
-    "brazilian": DraughtsSpec(32, 1, 1, 1, 0, 1, 0, 30),
-    "russian": DraughtsSpec(32, 1, 1, 1, 1, 0, 0, 30),
-    "checkers": DraughtsSpec(32, 1, 0, 0, 0, 0, 1, 40),
+    "brazilian": DraughtsSpec(32, 1, 1, 1, 0, 1, 0, 30, 0),
+    "russian": DraughtsSpec(32, 1, 1, 1, 1, 0, 0, 30, 0),
+    "checkers": DraughtsSpec(32, 1, 0, 0, 0, 0, 1, 40, 0),
 }
 """The spec of each variant the compiled kernel plays (Frisian's orthogonal captures are
 not among them)."""
@@ -79,7 +83,8 @@ MAX_PLIES = 1024
 KEYS = 153
 UNDO_WIDTH = 4
 UNDO = KEYS + MAX_PLIES
-STATE_SIZE = UNDO + MAX_PLIES * UNDO_WIDTH
+MATERIAL = UNDO + MAX_PLIES * UNDO_WIDTH
+STATE_SIZE = MATERIAL + MAX_PLIES
 SQUARES = 50
 """The most dark squares of a board (10x10)."""
 STEPS = np.array([-13, -11, 11, 13], dtype=np.int64)
@@ -330,6 +335,7 @@ def play(spec: Any, state: Any, move: int) -> bool:
     kings_taken = 0
     key = state[HASH] ^ SIDE_KEY
     evaluation = state[EVALUATION]
+    material = state[MATERIAL + ply]
     bits = taken
     while bits:
         low = bits & -bits
@@ -337,6 +343,7 @@ def play(spec: Any, state: Any, move: int) -> bool:
         while (low >> square) != 1:
             square += 1
         victim = state[MAILBOX[geometry, square]]
+        material -= 1 << _count_shift(victim)
         if victim & 7 == KING_PIECE:
             kings_taken |= low
         key ^= ZOBRIST[victim, square]
@@ -351,6 +358,8 @@ def play(spec: Any, state: Any, move: int) -> bool:
     last_row = 0 if side == 0 else 2 * PER_ROW[spec.geometry] - 1
     if piece & 7 == MAN and (target // PER_ROW[spec.geometry] == last_row or move & CROWNED):
         placed = KING_PIECE + side * BLACK_PIECE
+        material += (1 << _count_shift(placed)) - (1 << _count_shift(piece))
+    state[MATERIAL + ply + 1] = material
     state[MAILBOX[geometry, target]] = placed
     key ^= ZOBRIST[placed, target]
     evaluation += VALUES[geometry, placed, target]
@@ -399,10 +408,12 @@ def evaluate(state: Any) -> int:
 
 @njit(cache=True)
 def drawn(spec: Any, state: Any) -> bool:
-    """The variant's move-count rule (international: 25 moves), or a repetition inside the
-    search (both need kings moving)."""
+    """The variant's move-count rule (international: 25 moves), a repetition inside the
+    search (both need kings moving), or a king endgame's rule."""
     clock = state[CLOCK]
     if clock >= spec.draw_clock:
+        return True
+    if spec.endgame_clocks and _pieces(state[MATERIAL + state[PLY]]) <= 4 and endgame_drawn(state):
         return True
     ply = state[PLY]
     if ply > state[ROOT] and clock >= 4:
@@ -410,6 +421,56 @@ def drawn(spec: Any, state: Any) -> bool:
         for earlier in range(ply - 2, max(0, ply - clock) - 1, -2):
             if state[KEYS + earlier] == key:
                 return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _count_shift(piece: int) -> int:
+    """Where ``material_of`` counts ``piece``: White's men, White's kings, Black's men,
+    Black's kings, 8 bits each."""
+    return 16 * (piece >> 3) + 8 * ((piece & 7) - 1)
+
+
+@njit(cache=True, inline="always")
+def _pieces(material: int) -> int:
+    """How many pieces ``material`` (as ``MATERIAL`` holds it) counts."""
+    return (material & 255) + ((material >> 8) & 255) + ((material >> 16) & 255) + (material >> 24)
+
+
+def material_of(white_men: int, white_kings: int, black_men: int, black_kings: int) -> int:
+    """The pieces counted, packed as ``MATERIAL`` holds them."""
+    return white_men | white_kings << 8 | black_men << 16 | black_kings << 24
+
+
+@njit(cache=True)
+def _endgame_limits(material: int) -> tuple[int, int]:
+    """The plies a king endgame may last (16 moves, 5 moves; -1: the rule does not apply):
+    one side a lone king, the other one to three pieces with a king."""
+    white_men, white_kings = material & 255, (material >> 8) & 255
+    black_men, black_kings = (material >> 16) & 255, (material >> 24) & 255
+    if white_men == 0 and white_kings == 1 and black_kings >= 1 and 1 <= black_men + black_kings <= 3:
+        other = black_men + black_kings
+    elif black_men == 0 and black_kings == 1 and white_kings >= 1 and 1 <= white_men + white_kings <= 3:
+        other = white_men + white_kings
+    else:
+        return -1, -1
+    return (32 if other == 3 else -1), (10 if other <= 2 else -1)
+
+
+@njit(cache=True)
+def endgame_drawn(state: Any) -> bool:
+    """The FMJD's king endgame rules as py-draughts counts them: drawn once a position that
+    started one (one side a lone king) lies as many plies back as the rule allows, with
+    at most four pieces on the board all the way (captures and crowning do not restart
+    the count)."""
+    ply = state[PLY]
+    for back in range(min(ply, 32) + 1):
+        material = state[MATERIAL + ply - back]
+        if _pieces(material) > 4:
+            return False
+        sixteen, five = _endgame_limits(material)
+        if (five >= 0 and back >= five) or (sixteen >= 0 and back >= sixteen):
+            return True
     return False
 
 
@@ -568,11 +629,16 @@ def new_state(position: Any, spec: DraughtsSpec = SPEC) -> Any:
     state[SIDE] = position.player()
     state[CLOCK] = min(board.halfmove_clock, spec.draw_clock)
     call_without_compiling(_refresh, spec, state)
-    # the earlier positions within the clock, for repetitions (their keys, in order)
-    earlier = [_key_of(key, spec) for key in position.keys[-1 - min(board.halfmove_clock, 200) : -1]]
+    # the earlier positions within the clock, for repetitions (their keys, in order), and
+    # at least 32 for the endgame rules (their pieces)
+    earlier = position.keys[-1 - max(32, min(board.halfmove_clock, 200)) : -1]
     for index, key in enumerate(earlier):
-        state[KEYS + index] = key
+        state[KEYS + index] = _key_of(key, spec)
+        state[MATERIAL + index] = material_of(*(int(mask).bit_count() for mask in key[:4]))
     state[KEYS + len(earlier)] = state[HASH]
+    state[MATERIAL + len(earlier)] = material_of(
+        *(int(mask).bit_count() for mask in (board.white_men, board.white_kings, board.black_men, board.black_kings))
+    )
     state[PLY] = state[ROOT] = len(earlier)
     return state
 
