@@ -10,7 +10,7 @@ and a constant (the side to move). It prints the fitted weights and both evaluat
 error against TurboEngine's.
 
 Run: ``python benchmarks/fit_draughts.py --games 400`` (about 3 minutes on one core).
-The weights in ``negamax.games.draughts`` come from a run of this script (seed 7).
+The weights in ``negamax.games.draughts_evaluation`` come from a run of this script (seed 7).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from draughts.engines import turbo
 
 from negamax.core.types import SearchLimits
 from negamax.engines.engine import Engine
-from negamax.games import draughts as rules
+from negamax.games import draughts_evaluation as rules
 from negamax.games.draughts import DraughtsGame
 
 SQUARES = 50

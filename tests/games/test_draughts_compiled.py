@@ -11,7 +11,9 @@ import pytest
 
 pytest.importorskip("draughts")
 draughts_compiled = pytest.importorskip("negamax.games.draughts_compiled")
-from negamax.games.draughts import DraughtsGame  # noqa: E402
+from negamax import search  # noqa: E402
+from negamax.core.types import SearchLimits  # noqa: E402
+from negamax.games.draughts import COMPILED_VARIANTS, DraughtsGame  # noqa: E402
 
 GAME = DraughtsGame("draughts")
 SPEC = draughts_compiled.SPEC
@@ -20,7 +22,7 @@ SPEC = draughts_compiled.SPEC
 @pytest.mark.parametrize(("depth", "count"), [(1, 9), (2, 81), (3, 658), (4, 4265), (5, 27117), (6, 167140)])
 def test_perft_from_the_start(depth: int, count: int) -> None:
     # the published international draughts perft counts
-    state = draughts_compiled.new_state(GAME.new_position(None))
+    state = draughts_compiled.new_state(GAME.new_position(None), SPEC)
     buffer = np.zeros(256 * (depth + 1), dtype=np.int64)
     assert draughts_compiled.perft(SPEC, state, depth, buffer, 0) == count
 
@@ -134,17 +136,30 @@ def test_the_king_endgame_rules_agree_with_py_draughts(text: str) -> None:
     checked = drawn = 0
     for _ in range(10):
         position = GAME.new_position(text)
-        state = draughts_compiled.new_state(position)
+        state = draughts_compiled.new_state(position, SPEC)
         for _ in range(40):
             if not position.legal_moves():
                 break
             board = position.board
             expected = bool(board.is_5_moves_rule or board.is_16_moves_rule)
             assert draughts_compiled.endgame_drawn(state) == expected
-            assert draughts_compiled.endgame_drawn(draughts_compiled.new_state(position)) == expected
+            assert draughts_compiled.endgame_drawn(draughts_compiled.new_state(position, SPEC)) == expected
             checked += 1
             drawn += expected
             move = _quiet_choice(position, generator)
-            draughts_compiled.play(SPEC, state, draughts_compiled.code_of(position, move))
+            draughts_compiled.play(SPEC, state, draughts_compiled.code_of(position, move, SPEC))
             position.play(move)
     assert checked > 300 and drawn > 50
+
+
+def test_a_win_on_the_last_move_an_endgame_rule_allows_is_a_win() -> None:
+    # two kings against one: Black's 8x17 takes the last white king on the 10th ply of the
+    # five-move count, which py-draughts scores as Black's win, not a draw
+    position = GAME.new_position("B:WK25,K45:BK3 moves 3-17 25-20 17-44 45-12 44-50 20-14 50-45 12-8 45-12")
+    results = [search(position, SearchLimits(depth=2), engine=engine) for engine in ("python", "compiled")]
+    assert [result.best_move for result in results] == ["8x17", "8x17"]
+    assert results[0].score == results[1].score > 0
+
+
+def test_the_compiled_variants_are_the_ones_the_game_sends_to_the_compiled_search() -> None:
+    assert set(draughts_compiled.VARIANT_SPECS) == COMPILED_VARIANTS

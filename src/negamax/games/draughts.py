@@ -44,6 +44,9 @@ VARIANTS = {
     "frisian": ("FrisianBoard", "Frisian draughts, 10x10, orthogonal captures"),
 }
 
+COMPILED_VARIANTS = frozenset({"draughts", "checkers", "russian", "brazilian"})
+"""The variants the compiled search plays (``draughts_compiled.VARIANT_SPECS``)."""
+
 
 class DraughtsUnavailableError(NegamaxError, ValueError):
     """py-draughts is not installed."""
@@ -162,7 +165,7 @@ class DiagonalPosition(DraughtsPosition):
 
     __slots__ = ("variant",)
 
-    def __init__(self, board: Any, variant: str = "draughts") -> None:
+    def __init__(self, board: Any, variant: str) -> None:
         super().__init__(board)
         self.variant = variant
 
@@ -225,7 +228,8 @@ class DraughtsGame(BaseGame):
                 board = board_class.from_fen(head)
             except (ValueError, IndexError, KeyError) as error:
                 raise InvalidPositionError(f"{self.variant} position {head!r}: {error}") from None
-        position = DraughtsPosition(board) if self.variant == "frisian" else DiagonalPosition(board, self.variant)
+        compiled = self.variant in COMPILED_VARIANTS
+        position = DiagonalPosition(board, self.variant) if compiled else DraughtsPosition(board)
         for word in moves_text.split():
             position.play(self.parse_move(position, word))
         position.root_length = len(position.keys)

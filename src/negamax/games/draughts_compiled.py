@@ -230,7 +230,7 @@ def _jumps(
         if (taken >> victim_square) & 1:
             continue  # a piece is taken once, and blocks the way until the capture ends
         now_taken = taken | (1 << victim_square)
-        going_on = crowned if crowned == 0 else crowned - crowned + 2
+        going_on = min(crowned, 1) * 2  # once crowned, a further piece taken counts
         # A flying king that can go on taking from some square behind its victim must land
         # on such a square (FMJD; only the free-choice variants need telling).
         must_go_on = flying and free_choice and _lands_to_go_on(state, geometry, victim + step, step, now_taken, them)
@@ -265,6 +265,36 @@ def _lands_to_go_on(state: Any, geometry: int, landing: int, step: int, taken: i
     return False
 
 
+@njit(cache=True, inline="always")
+def _own_piece(state: Any, box: int, side: int) -> int:
+    """The piece of ``side`` on ``box``, or ``EMPTY``."""
+    piece = state[box]
+    return piece if piece != EMPTY and piece >> 3 == side else EMPTY
+
+
+@njit(cache=True, inline="always")
+def _can_move(spec: Any, state: Any, box: int, piece: int) -> bool:
+    """Whether ``piece`` (of the side to move) on ``box`` has a legal move."""
+    side = piece >> 3
+    king = piece & 7 == KING_PIECE
+    for direction in range(4):
+        if (king or (direction >= 2) != (side == 0)) and state[box + STEPS[direction]] == EMPTY:
+            return True
+    flying = king and spec.flying_kings != 0
+    return _can_take(state, spec.geometry, box, 0, flying, king or spec.men_capture_backward != 0, 1 - side)
+
+
+@njit(cache=True)
+def has_move(spec: Any, state: Any) -> bool:
+    """Whether the side to move has a legal move."""
+    for square in range(spec.squares):
+        box = MAILBOX[spec.geometry, square]
+        piece = _own_piece(state, box, state[SIDE])
+        if piece != EMPTY and _can_move(spec, state, box, piece):
+            return True
+    return False
+
+
 @njit(cache=True)
 def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> int:
     """Writes the legal moves (``noisy_only``: the captures) from ``out[start]`` on; returns
@@ -280,8 +310,8 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
     yes, no = side == side, side != side  # typed: see _jumps
     for square in range(spec.squares):
         box = MAILBOX[geometry, square]
-        piece = state[box]
-        if piece == EMPTY or piece >> 3 != side:
+        piece = _own_piece(state, box, side)
+        if piece == EMPTY:
             continue
         king = piece & 7 == KING_PIECE
         flying = king and flying_kings
@@ -299,8 +329,8 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
         return end
     for square in range(spec.squares):
         box = MAILBOX[geometry, square]
-        piece = state[box]
-        if piece == EMPTY or piece >> 3 != side:
+        piece = _own_piece(state, box, side)
+        if piece == EMPTY:
             continue
         king = piece & 7 == KING_PIECE
         flying = king and flying_kings
@@ -409,12 +439,13 @@ def evaluate(state: Any) -> int:
 @njit(cache=True)
 def drawn(spec: Any, state: Any) -> bool:
     """The variant's move-count rule (international: 25 moves), a repetition inside the
-    search (both need kings moving), or a king endgame's rule."""
+    search (both need kings moving), or a king endgame's rule. A side left without a move
+    on the last move a rule allows has lost all the same (py-draughts)."""
     clock = state[CLOCK]
-    if clock >= spec.draw_clock:
-        return True
-    if spec.endgame_clocks and _pieces(state[MATERIAL + state[PLY]]) <= 4 and endgame_drawn(state):
-        return True
+    if clock >= spec.draw_clock or (
+        spec.endgame_clocks and _pieces(state[MATERIAL + state[PLY]]) <= 4 and endgame_drawn(state)
+    ):
+        return has_move(spec, state)
     ply = state[PLY]
     if ply > state[ROOT] and clock >= 4:
         key = state[HASH]
@@ -582,7 +613,7 @@ def _history_slot(spec: Any, state: Any, move: Any) -> Any:
 
 @implements(compiled.losing_capture, DraughtsSpec)
 def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
-    return False  # captures are compulsory (or, in checkers, not measured): none is skipped
+    return False  # captures are compulsory (in checkers, optional but not measured): none is skipped
 
 
 @implements(compiled.pruning_unit, DraughtsSpec)
@@ -608,7 +639,7 @@ def _refresh(spec: Any, state: Any) -> None:
     state[KEYS + state[PLY]] = key
 
 
-def new_state(position: Any, spec: DraughtsSpec = SPEC) -> Any:
+def new_state(position: Any, spec: DraughtsSpec) -> Any:
     """The compiled state of a position of the variant of ``spec``, with the game's recent
     history for repetitions."""
     board = position.board
@@ -631,9 +662,11 @@ def new_state(position: Any, spec: DraughtsSpec = SPEC) -> Any:
     call_without_compiling(_refresh, spec, state)
     # the earlier positions within the clock, for repetitions (their keys, in order), and
     # at least 32 for the endgame rules (their pieces)
-    earlier = position.keys[-1 - max(32, min(board.halfmove_clock, 200)) : -1]
+    within_clock = min(board.halfmove_clock, 200)
+    earlier = position.keys[-1 - max(32, within_clock) : -1]
     for index, key in enumerate(earlier):
-        state[KEYS + index] = _key_of(key, spec)
+        if index >= len(earlier) - within_clock:
+            state[KEYS + index] = _key_of(key, spec)
         state[MATERIAL + index] = material_of(*(int(mask).bit_count() for mask in key[:4]))
     state[KEYS + len(earlier)] = state[HASH]
     state[MATERIAL + len(earlier)] = material_of(
@@ -660,7 +693,7 @@ def _key_of(key: Any, spec: DraughtsSpec) -> int:
     return value
 
 
-def code_of(position: Any, move: str, spec: DraughtsSpec = SPEC) -> int:
+def code_of(position: Any, move: str, spec: DraughtsSpec) -> int:
     """The compiled code of the legal ``move`` (py-draughts' notation)."""
     played = position.played(move)
     squares = played.square_list
