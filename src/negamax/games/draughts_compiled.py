@@ -174,6 +174,21 @@ def _record(spec: Any, state: Any, out: Any, origin: int, target: int, taken: in
 
 
 @njit(cache=True, inline="always")
+def _backward(direction: int, side: int) -> bool:
+    """Whether ``direction`` (an index into ``STEPS``) leads away from ``side``'s far row
+    (White's forward steps are the first two)."""
+    return (direction >= 2) == (side == 0)
+
+
+@njit(cache=True, inline="always")
+def _movement(spec: Any, piece: int) -> tuple[bool, bool, bool]:
+    """``(king, flying, backward)``: whether ``piece`` is a king, flies, and captures
+    backwards, in the variant of ``spec``."""
+    king = piece & 7 == KING_PIECE
+    return king, king and spec.flying_kings != 0, king or spec.men_capture_backward != 0
+
+
+@njit(cache=True, inline="always")
 def _victim(state: Any, box: int, direction: int, flying: bool, them: int) -> int:
     """The box of the piece of ``them`` that the piece on ``box`` meets first in
     ``direction`` (sliding over empty squares if ``flying``), else 0."""
@@ -193,8 +208,8 @@ def _can_take(state: Any, geometry: int, box: int, taken: int, flying: bool, bac
     """Whether the piece on ``box``, having taken ``taken`` so far, can take a piece of
     ``them`` (the test that spares most pieces the capture search)."""
     for direction in range(4):
-        if not backward and (direction >= 2) == (them == 1):
-            continue  # White's forward steps are the first two
+        if not backward and _backward(direction, 1 - them):
+            continue
         victim = _victim(state, box, direction, flying, them)
         if victim == 0 or (taken and (taken >> SQUARE_AT[geometry, victim]) & 1):
             continue
@@ -220,8 +235,8 @@ def _jumps(
     crown_row = 0 if side == 0 else 2 * per_row - 1
     free_choice = not spec.longest_capture
     for direction in range(4):
-        if not backward and (direction >= 2) == (side == 0):
-            continue  # White's forward steps are the first two
+        if not backward and _backward(direction, side):
+            continue
         victim = _victim(state, box, direction, flying, them)
         if victim == 0:
             continue
@@ -276,12 +291,11 @@ def _own_piece(state: Any, box: int, side: int) -> int:
 def _can_move(spec: Any, state: Any, box: int, piece: int) -> bool:
     """Whether ``piece`` (of the side to move) on ``box`` has a legal move."""
     side = piece >> 3
-    king = piece & 7 == KING_PIECE
+    king, flying, backward = _movement(spec, piece)
     for direction in range(4):
-        if (king or (direction >= 2) != (side == 0)) and state[box + STEPS[direction]] == EMPTY:
+        if (king or not _backward(direction, side)) and state[box + STEPS[direction]] == EMPTY:
             return True
-    flying = king and spec.flying_kings != 0
-    return _can_take(state, spec.geometry, box, 0, flying, king or spec.men_capture_backward != 0, 1 - side)
+    return _can_take(state, spec.geometry, box, 0, flying, backward, 1 - side)
 
 
 @njit(cache=True)
@@ -305,25 +319,16 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
     state[GENERATED] = state[GENERATED_FROM] = start
     state[LONGEST] = 1
     none = side - side  # a typed zero: numba's cache breaks on literal arguments to recursion
-    men_backward = spec.men_capture_backward != 0
-    flying_kings = spec.flying_kings != 0
-    yes, no = side == side, side != side  # typed: see _jumps
     for square in range(spec.squares):
         box = MAILBOX[geometry, square]
         piece = _own_piece(state, box, side)
         if piece == EMPTY:
             continue
-        king = piece & 7 == KING_PIECE
-        flying = king and flying_kings
-        backward = king or men_backward
-        if not _can_take(state, geometry, box, none, flying, backward, them):
-            continue
-        state[box] = EMPTY
-        if king:
-            _jumps(spec, state, out, square, box, none, flying_kings, yes, none)
-        else:
-            _jumps(spec, state, out, square, box, none, no, men_backward, none)
-        state[box] = piece
+        _, flying, backward = _movement(spec, piece)
+        if _can_take(state, geometry, box, none, flying, backward, them):
+            state[box] = EMPTY
+            _jumps(spec, state, out, square, box, none, flying, backward, none)
+            state[box] = piece
     end = state[GENERATED]
     if noisy_only or (end > start and not spec.captures_optional):
         return end
@@ -332,11 +337,10 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
         piece = _own_piece(state, box, side)
         if piece == EMPTY:
             continue
-        king = piece & 7 == KING_PIECE
-        flying = king and flying_kings
+        king, flying, _ = _movement(spec, piece)
         for direction in range(4):
-            if not king and (direction >= 2) == (side == 0):
-                continue  # men move forward: White towards row 0
+            if not king and _backward(direction, side):
+                continue  # men move forward only
             step = STEPS[direction]
             target = box + step
             while state[target] == EMPTY:
