@@ -331,7 +331,7 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
     if candidates & (candidates - 1) == 0:
         work[order_moves] = candidates
         work[order_moves + 3 * MAX_SLOTS] = winning_cells(spec, current | candidates, mask | candidates)
-        return False, 0, alpha, beta, 1, FORCED, 0, opponent_winning
+        return False, -cells, alpha, beta, 1, FORCED, 0, opponent_winning
 
     # Step 6. Transposition table: both bounds, keyed by the symmetry-canonical key.
     key = position_key(spec, current, mask)
@@ -354,25 +354,17 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         if upper < beta:
             beta = upper
 
-    # Step 6b. Enhanced transposition cut-off: a child whose stored upper bound is low
-    # enough proves this node's value is at least beta without searching anything.
+    # Step 7. A static look at each move, then the moves in order. A move that leaves the
+    # opponent two threats to block (or one right below another) wins at once. With enough
+    # cells empty, the table says more (enhanced transposition cut-offs): a move whose
+    # position (or, when the opponent's reply is forced, the position after it: forced
+    # moves have no entry) is known to be at least beta cuts this node at once; one known
+    # to be at most alpha is not searched, and its bound is the floor of this node's value.
+    # The rest are ordered: the table's move first, then by the useful threats they make
+    # (ties: the game's order).
     etc = moves < cells - ETC_EMPTY_CELLS and work[STATE_NODES] > ETC_AFTER_NODES
-    if etc:
-        opponent_stones = current ^ mask
-        slots = move_slots(spec)
-        for slot in range(slots.shape[0]):
-            move = candidates & slots[slot]
-            if move:
-                child_index, child_identity = bucket_of(position_key(spec, opponent_stones, mask | move), work)
-                child_entry = find_entry(child_index, child_identity, table)
-                if child_entry != 0:
-                    child_upper = ((child_entry >> 6) & 63) - SCORE_OFFSET
-                    if -child_upper >= beta:
-                        work[STATE_TT_CUTOFFS] += 1
-                        return True, -child_upper, alpha, beta, 0, 0, 0, 0
-
-    # Step 7. Order the moves: the table's move first, then by the useful threats they
-    # make (ties: the game's order).
+    opponent_stones = current ^ mask
+    floor = -cells
     slots = move_slots(spec)
     order_scores = order_moves + MAX_SLOTS
     order_slots = order_scores + MAX_SLOTS
@@ -382,10 +374,37 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         move = candidates & slots[slot]
         if move:
             score, threats = move_score(spec, current, mask, move, opponent_winning)
+            after = mask | move
+            reply = playable_cells(spec, after) & threats
+            if reply & (reply - 1) or reply & unsafe_cells(spec, threats):
+                if moves == work[STATE_ROOT_MOVES]:
+                    work[STATE_ROOT_MOVE] = move
+                return True, highest, alpha, beta, 0, 0, 0, 0
+            if reply:
+                child_index, child_identity = bucket_of(position_key(spec, current | move, after | reply), work)
+            else:
+                child_index, child_identity = bucket_of(position_key(spec, opponent_stones, after), work)
+            if etc:
+                child_entry = find_entry(child_index, child_identity, table)
+                if child_entry != 0:
+                    child_lower = (child_entry & 63) - SCORE_OFFSET
+                    child_upper = ((child_entry >> 6) & 63) - SCORE_OFFSET
+                    if reply:  # the position after the forced reply is ours to move
+                        lower, upper = child_lower, child_upper
+                    else:
+                        lower, upper = -child_upper, -child_lower
+                    if lower >= beta:
+                        work[STATE_TT_CUTOFFS] += 1
+                        if moves == work[STATE_ROOT_MOVES]:
+                            work[STATE_ROOT_MOVE] = move
+                        return True, lower, alpha, beta, 0, 0, 0, 0
+                    if upper <= alpha:
+                        floor = max(floor, upper)
+                        continue
+            else:
+                prefetch(table, child_index)
             if slot == table_slot:
                 score = 1000
-            if not etc:  # (step 6b loaded the children's entries already)
-                prefetch(table, bucket_of(position_key(spec, current ^ mask, mask | move), work)[0])
             position = count
             while position > 0 and work[order_scores + position - 1] < score:
                 work[order_moves + position] = work[order_moves + position - 1]
@@ -398,8 +417,10 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
             work[order_slots + position] = slot
             work[order_threats + position] = threats
             count += 1
+    if count == 0:
+        return True, floor, alpha, beta, 0, 0, 0, 0
     work[STATE_EXPANDED] += 1
-    return False, 0, alpha, beta, count, index, identity, opponent_winning
+    return False, floor, alpha, beta, count, index, identity, opponent_winning
 
 
 @njit(cache=True, inline="always")
@@ -506,7 +527,7 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
     # that a re-search widens when one turns out better (fail-soft PVS).
     order_moves = ply_buffers(moves)
     alpha_original = alpha
-    best = -cell_count(spec)
+    best = value  # the floor: the bound of the moves the table ruled out
     best_slot = -1
     opponent = current ^ mask
     for number in range(count):
@@ -564,7 +585,7 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
         return BUSY
     table[busy_slot] = mark
     alpha_original = alpha
-    best, best_slot = search_shared(spec, current, mask, moves, alpha, beta, count, table, work)
+    best, best_slot = search_shared(spec, current, mask, moves, alpha, beta, value, count, table, work)
     if table[busy_slot] == mark:
         table[busy_slot] = 0
     if work[STATE_STOP] != 0:
@@ -574,7 +595,7 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
 
 
 @njit(cache=True, inline="always")
-def search_shared(spec, current, mask, moves, alpha, beta, count, table, work):  # type: ignore[no-untyped-def]
+def search_shared(spec, current, mask, moves, alpha, beta, floor, count, table, work):  # type: ignore[no-untyped-def]
     """Step 8 at a node others may help with: the children in order, publishing the node
     once its first children fail to cut (``SPLIT_AFTER``). Children another worker is in are put off:
     those it took from the split point until only they are left, when this worker helps
@@ -582,7 +603,7 @@ def search_shared(spec, current, mask, moves, alpha, beta, count, table, work): 
     are done, when they are searched anyway. Returns the best value and its slot (when
     ``work[STATE_STOP]`` is set: unwind, they mean nothing)."""
     order_moves = ply_buffers(moves)
-    best = -cell_count(spec)
+    best = floor
     best_slot = -1
     opponent = current ^ mask
     watch = work[STATE_WATCH_SLOT]
