@@ -112,8 +112,12 @@ while it ordered its moves; the child reads and clears it on entry (else it find
 itself)."""
 STATE_GIVEN_OWN = STATE_TASK + 11
 STATE_GIVEN_THEIRS = STATE_TASK + 12
-SCRATCH = STATE_TASK + 13
 MAX_SLOTS = 16
+LOOKS = STATE_TASK + 13
+"""``node_start``'s first look at each move, in the game's order (its own, so not per ply):
+the moves, their scores, their threats, their entries' bucket and identity, and their
+slots (``MAX_SLOTS`` each)."""
+SCRATCH = LOOKS + 6 * MAX_SLOTS
 PLY_BUFFERS = 4
 MAX_PLIES = 64
 WORK_SIZE = SCRATCH + MAX_PLIES * PLY_BUFFERS * MAX_SLOTS
@@ -361,15 +365,12 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
     # moves have no entry) is known to be at least beta cuts this node at once; one known
     # to be at most alpha is not searched, and its bound is the floor of this node's value.
     # The rest are ordered: the table's move first, then by the useful threats they make
-    # (ties: the game's order).
+    # (ties: the game's order). The first pass asks memory for every entry it will read,
+    # the second reads them: the loads then wait for memory together, not one by one.
     etc = moves < cells - ETC_EMPTY_CELLS and work[STATE_NODES] > ETC_AFTER_NODES
     opponent_stones = current ^ mask
-    floor = -cells
     slots = move_slots(spec)
-    order_scores = order_moves + MAX_SLOTS
-    order_slots = order_scores + MAX_SLOTS
-    order_threats = order_slots + MAX_SLOTS
-    count = 0
+    looked = 0
     for slot in range(slots.shape[0]):
         move = candidates & slots[slot]
         if move:
@@ -382,41 +383,58 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
                 return True, highest, alpha, beta, 0, 0, 0, 0
             if reply:
                 child_index, child_identity = bucket_of(position_key(spec, current | move, after | reply), work)
+                child_identity = -child_identity - 1  # (negative: the position is ours to move)
             else:
                 child_index, child_identity = bucket_of(position_key(spec, opponent_stones, after), work)
-            if etc:
-                child_entry = find_entry(child_index, child_identity, table)
-                if child_entry != 0:
-                    child_lower = (child_entry & 63) - SCORE_OFFSET
-                    child_upper = ((child_entry >> 6) & 63) - SCORE_OFFSET
-                    if reply:  # the position after the forced reply is ours to move
-                        lower, upper = child_lower, child_upper
-                    else:
-                        lower, upper = -child_upper, -child_lower
-                    if lower >= beta:
-                        work[STATE_TT_CUTOFFS] += 1
-                        if moves == work[STATE_ROOT_MOVES]:
-                            work[STATE_ROOT_MOVE] = move
-                        return True, lower, alpha, beta, 0, 0, 0, 0
-                    if upper <= alpha:
-                        floor = max(floor, upper)
-                        continue
-            else:
-                prefetch(table, child_index)
-            if slot == table_slot:
-                score = 1000
-            position = count
-            while position > 0 and work[order_scores + position - 1] < score:
-                work[order_moves + position] = work[order_moves + position - 1]
-                work[order_scores + position] = work[order_scores + position - 1]
-                work[order_slots + position] = work[order_slots + position - 1]
-                work[order_threats + position] = work[order_threats + position - 1]
-                position -= 1
-            work[order_moves + position] = move
-            work[order_scores + position] = score
-            work[order_slots + position] = slot
-            work[order_threats + position] = threats
-            count += 1
+            prefetch(table, child_index)
+            work[LOOKS + looked] = move
+            work[LOOKS + MAX_SLOTS + looked] = 1000 if slot == table_slot else score
+            work[LOOKS + 2 * MAX_SLOTS + looked] = threats
+            work[LOOKS + 3 * MAX_SLOTS + looked] = child_index
+            work[LOOKS + 4 * MAX_SLOTS + looked] = child_identity
+            work[LOOKS + 5 * MAX_SLOTS + looked] = slot
+            looked += 1
+    floor = -cells
+    order_scores = order_moves + MAX_SLOTS
+    order_slots = order_scores + MAX_SLOTS
+    order_threats = order_slots + MAX_SLOTS
+    count = 0
+    for look in range(looked):
+        move = work[LOOKS + look]
+        if etc:
+            child_identity = work[LOOKS + 4 * MAX_SLOTS + look]
+            ours = child_identity < 0
+            if ours:
+                child_identity = -child_identity - 1
+            child_entry = find_entry(work[LOOKS + 3 * MAX_SLOTS + look], child_identity, table)
+            if child_entry != 0:
+                child_lower = (child_entry & 63) - SCORE_OFFSET
+                child_upper = ((child_entry >> 6) & 63) - SCORE_OFFSET
+                if ours:
+                    lower, upper = child_lower, child_upper
+                else:
+                    lower, upper = -child_upper, -child_lower
+                if lower >= beta:
+                    work[STATE_TT_CUTOFFS] += 1
+                    if moves == work[STATE_ROOT_MOVES]:
+                        work[STATE_ROOT_MOVE] = move
+                    return True, lower, alpha, beta, 0, 0, 0, 0
+                if upper <= alpha:
+                    floor = max(floor, upper)
+                    continue
+        score = work[LOOKS + MAX_SLOTS + look]
+        position = count
+        while position > 0 and work[order_scores + position - 1] < score:
+            work[order_moves + position] = work[order_moves + position - 1]
+            work[order_scores + position] = work[order_scores + position - 1]
+            work[order_slots + position] = work[order_slots + position - 1]
+            work[order_threats + position] = work[order_threats + position - 1]
+            position -= 1
+        work[order_moves + position] = move
+        work[order_scores + position] = score
+        work[order_slots + position] = work[LOOKS + 5 * MAX_SLOTS + look]
+        work[order_threats + position] = work[LOOKS + 2 * MAX_SLOTS + look]
+        count += 1
     if count == 0:
         return True, floor, alpha, beta, 0, 0, 0, 0
     work[STATE_EXPANDED] += 1
