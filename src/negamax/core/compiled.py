@@ -88,8 +88,10 @@ unsafe_cells = _stub("unsafe_cells")
 play into one of its winning cells (Connect 4: the cell just below one; otherwise 0)."""
 
 move_slots = _stub("move_slots")
-"""``move_slots(spec) -> array``: masks tried in order to pick out one move each (Connect 4:
-columns centre first); at most one playable cell per mask."""
+"""``move_slots(spec) -> tuple``: int64 masks tried in order to pick out one move each
+(Connect 4: columns centre first); at most one playable cell per mask, and 0 for none. A
+tuple, not an array: the kernel keeps no reference counts, so a function of the game can
+give it no array of its own."""
 
 cell_count = _stub("cell_count")
 """``cell_count(spec) -> int``: the number of cells; a full board is a draw."""

@@ -47,14 +47,17 @@ class SizedConnect4Spec(NamedTuple):
     stride: int
     bottom: int
     board: int
-    slots: Any
-    """The columns' masks, centre first (an int64 array)."""
+    slots: tuple[int, ...]
+    """The columns' masks, centre first, then zeros up to ``MAX_SLOTS`` masks (one tuple
+    type: one kernel for every width)."""
 
 
 SPEC = Connect4Spec()
 BOARD64 = np.int64(BOARD)
 BOTTOM64 = np.int64(BOTTOM)
-SLOTS = np.array([COLUMN_MASKS[column] for column in CENTRE_FIRST], dtype=np.int64)
+SLOTS = tuple(np.int64(COLUMN_MASKS[column]) for column in CENTRE_FIRST)
+MAX_SLOTS = 15
+"""The most columns the compiled solver orders (its table keeps a slot in 4 bits)."""
 board_winning_cells = njit(cache=True, inline="always")(connect4_board.winning_cells_on)
 board_mirror = njit(cache=True, inline="always")(connect4_board.mirror)
 board_mirror_on = njit(cache=True, inline="always")(connect4_board.mirror_on)
@@ -64,7 +67,8 @@ def spec_for(geometry: Geometry) -> Connect4Spec | SizedConnect4Spec:
     """The spec of a board size (``Connect4Spec`` for 7x6)."""
     if geometry == STANDARD:
         return SPEC
-    slots = np.array([geometry.column_masks[column] for column in geometry.centre_first], dtype=np.int64)
+    slots = tuple(geometry.column_masks[column] for column in geometry.centre_first)
+    slots += (0,) * (MAX_SLOTS - len(slots))
     return SizedConnect4Spec(geometry.width, geometry.height, geometry.stride, geometry.bottom, geometry.board, slots)
 
 

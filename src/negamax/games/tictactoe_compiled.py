@@ -24,7 +24,7 @@ class TicTacToeSpec(NamedTuple):
 
 SPEC = TicTacToeSpec()
 LINE_MASKS = np.array(LINES, dtype=np.int64)
-SLOTS = np.array([1 << cell for cell in PREFERRED_ORDER], dtype=np.int64)
+SLOTS = tuple(1 << cell for cell in PREFERRED_ORDER)
 SYMMETRIES = np.array(SYMMETRY_TABLES, dtype=np.int64)
 
 
