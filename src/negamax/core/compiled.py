@@ -23,9 +23,12 @@ machine code.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from negamax.core import numba_cache
+
+if TYPE_CHECKING:
+    from numba.core.dispatcher import Dispatcher
 
 numba_cache.install()
 
@@ -65,6 +68,17 @@ def implements(stub: Any, spec_class: type) -> Callable[[Implementation], Implem
         return implementation
 
     return register
+
+
+def search_function(function: Implementation) -> Dispatcher[Implementation]:
+    """Compile a kernel's search function: cached on disk, without the interpreter lock,
+    and without reference counts. The kernels allocate nothing, and numba would otherwise
+    count references to their arrays on every call with atomic instructions (a fifth of
+    the Connect 4 solver's time, a tenth of draughts')."""
+    from numba import njit
+
+    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+    return cast("Dispatcher[Implementation]", njit(**options)(function))
 
 
 def _stub(name: str) -> Any:

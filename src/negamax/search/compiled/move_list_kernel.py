@@ -54,6 +54,7 @@ from negamax.core.compiled import (
     play_move,
     play_null_move,
     pruning_unit,
+    search_function,
     state_key,
     static_value,
     unplay_move,
@@ -192,7 +193,7 @@ HISTORY_CAP = 1 << 28
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@search_function
 def _count_node(work: Any) -> bool:
     """Counts a node; True when the search must stop."""
     nodes = work[W_NODES] + 1
@@ -204,7 +205,7 @@ def _count_node(work: Any) -> bool:
     return work[W_ABORTED] != 0
 
 
-@njit(cache=True, nogil=True)
+@search_function
 def _pick(work: Any, index: int, end: int) -> int:
     """Swaps the best-scored move of ``index .. end`` to ``index`` and returns it."""
     best = index
@@ -222,7 +223,7 @@ def _pick(work: Any, index: int, end: int) -> int:
     return work[index]
 
 
-@njit(cache=True, nogil=True)
+@search_function
 def _has_legal_move(spec: Any, state: Any, work: Any, start: int) -> bool:
     end = generate_moves(spec, state, work, start, False)
     for index in range(start, end):
@@ -234,7 +235,7 @@ def _has_legal_move(spec: Any, state: Any, work: Any, start: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@search_function
 def _move_key(move: int) -> int:
     """The 20 bits the table keeps of a move: the code itself when it fits (chess), else
     its bits folded together (a rare false match only costs move ordering)."""
@@ -242,7 +243,7 @@ def _move_key(move: int) -> int:
     return key if key != 0 or move == 0 else 1
 
 
-@njit(cache=True, nogil=True)
+@search_function
 def _probe(table: Any, key: int) -> int:
     index = (key & ((table.size >> 1) - 1)) << 1
     data = table[index + 1]
@@ -251,7 +252,7 @@ def _probe(table: Any, key: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)
+@search_function
 def _store(table: Any, work: Any, key: int, depth: int, score: int, bound: int, move: int) -> None:
     index = (key & ((table.size >> 1) - 1)) << 1
     generation = work[W_GENERATION]
@@ -266,7 +267,7 @@ def _store(table: Any, work: Any, key: int, depth: int, score: int, bound: int, 
     table[index + 1] = data
 
 
-@njit(cache=True, nogil=True)
+@search_function
 def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
     """Fail-soft principal-variation search of ``depth`` plies (see the module's contract)."""
     assert alpha < beta
@@ -546,7 +547,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     return best
 
 
-@njit(cache=True, nogil=True)
+@search_function
 def search_root(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int, beta: int) -> int:
     """One iteration: resets the per-iteration counters and searches the root."""
     work[W_ABORTED] = 0
@@ -556,7 +557,7 @@ def search_root(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha:
     return search(spec, state, table, work, depth, alpha, beta, root_ply)
 
 
-@njit(cache=True, nogil=True)
+@search_function
 def hash_permille(table: Any, generation: int) -> int:
     """Per mille of the first thousand slots filled in this generation (UCI's hashfull)."""
     filled = 0

@@ -39,8 +39,6 @@ best slot + 1 in 4 bits).
 
 from __future__ import annotations
 
-from typing import Any
-
 from numba import njit
 
 from negamax.core.compiled import (
@@ -48,6 +46,7 @@ from negamax.core.compiled import (
     move_slots,
     playable_cells,
     position_key,
+    search_function,
     unsafe_cells,
     winning_cells,
 )
@@ -204,10 +203,6 @@ NEAR_ZERO = 6
 WIN_DRAW_LOSS_EMPTY = 28
 """...in positions with at least this many empty cells (in the middle game, Pons' order
 alone searched fewer nodes: Middle-Easy 409 against 488 per position)."""
-NO_REFERENCE_COUNTS: dict[str, Any] = {"_nrt": False}
-"""The search functions' jit option: numba otherwise counts references to the two arrays
-on every call, with atomic instructions, which took a fifth of the solver's time; the
-kernel allocates nothing, so it needs no counts."""
 ETC_EMPTY_CELLS = 12
 """Enhanced transposition cut-offs are tried only while more cells than this are empty:
 near the end of the game a search is cheaper than the table look-ups."""
@@ -537,7 +532,7 @@ def give(own_winning, opponent_winning, work):  # type: ignore[no-untyped-def]
     work[STATE_GIVEN] = 1
 
 
-@njit(cache=True, nogil=True, **NO_REFERENCE_COUNTS)
+@search_function
 def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
     """The search of one worker alone (and of subtrees too small to share)."""
     before = work[STATE_NODES]
@@ -574,7 +569,7 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
     return best
 
 
-@njit(cache=True, nogil=True, **NO_REFERENCE_COUNTS)
+@search_function
 def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
     """The search of a worker that shares its nodes (see the split points above): the
     same search as ``negamax``, but it publishes nodes, puts off children others took or
@@ -729,7 +724,7 @@ def run_task(spec, task, table, work):  # type: ignore[no-untyped-def]
         work[STATE_STOP] = 0
 
 
-@njit(cache=True, nogil=True, **NO_REFERENCE_COUNTS)
+@search_function
 def publish(current, mask, moves, alpha, beta, count, after, order_moves, table, work):  # type: ignore[no-untyped-def]
     """Publish this node, its first ``after`` children searched, as a split point; return
     its block."""
@@ -755,7 +750,7 @@ def split_check(current: int, mask: int, alpha: int, beta: int, count: int) -> i
     return (current * CHECK_FACTOR) ^ mask ^ (alpha << 50) ^ (beta << 56) ^ (count << 44)
 
 
-@njit(cache=True, nogil=True, **NO_REFERENCE_COUNTS)
+@search_function
 def find_task(spec, table, work, min_moves):  # type: ignore[no-untyped-def]
     """Take a child of the shallowest split point of another worker at ``min_moves`` stones
     or more, the last one free; leave it at ``work[STATE_TASK:]`` and return its block (0:
@@ -805,7 +800,7 @@ def find_task(spec, table, work, min_moves):  # type: ignore[no-untyped-def]
     return 0
 
 
-@njit(cache=True, nogil=True, **NO_REFERENCE_COUNTS)
+@search_function
 def help_workers(spec, table, work):  # type: ignore[no-untyped-def]
     """A helper's life while ``table[SPLIT_RUN]`` is set: take a child of the shallowest
     split point of another worker, search it with the split point's window, repeat.
@@ -834,7 +829,7 @@ def table_shift(table):  # type: ignore[no-untyped-def]
     return KEY_BITS + 1 - bits  # table_shift_for(bits)
 
 
-@njit(cache=True, nogil=True, **NO_REFERENCE_COUNTS)
+@search_function
 def solve(spec, current, mask, moves, tag, node_limit, table, work):  # type: ignore[no-untyped-def]
     """Solve from scratch: reset the state slots, then narrow the score range with
     null-window probes (``narrow``). Leaves the lower and upper bound, the
@@ -852,7 +847,7 @@ def solve(spec, current, mask, moves, tag, node_limit, table, work):  # type: ig
     return narrow(spec, current, mask, moves, lower, upper, table, work)
 
 
-@njit(cache=True, nogil=True, **NO_REFERENCE_COUNTS)
+@search_function
 def narrow(spec, current, mask, moves, lower, upper, table, work):  # type: ignore[no-untyped-def]
     """Narrow ``[lower, upper]`` to the value with null-window probes (Pons' bisection
     alone with fewer than ``WIN_DRAW_LOSS_EMPTY`` empty cells): Pons' bisection while its
