@@ -283,7 +283,8 @@ def find_entry(index, identity, table):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
     """Steps 1-7 of a node, shared by both searches: ``(settled, value, alpha, beta, count,
-    index, identity, opponent_winning)``; a settled node's value is final, else its
+    index, identity, opponent_winning)``; a settled node's value is final, else ``value``
+    is the floor of the node's value (the best bound of the moves step 7 ruled out), its
     ``count`` children are ordered in its per-ply buffers, ``index``/``identity`` locate
     its table entry (``index`` is ``FORCED`` for a forced move: no entry) and
     ``opponent_winning`` holds the opponent's winning cells."""
