@@ -41,7 +41,7 @@ def compiled_kernel_on_disk() -> None:
     CompiledSearcher(hash_mib=1).warm_up(DraughtsGame("draughts").new_position(None))
     from negamax.search import warmup
 
-    warmup.mark_on_disk("draughts")  # as negamax warmup would: the engine loads it, no compile
+    warmup.mark_on_disk(DraughtsGame("draughts"))  # as negamax warmup would: the engine loads it, no compile
 
 
 def test_the_client_plays_complete_games_with_it() -> None:

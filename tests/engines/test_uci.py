@@ -33,7 +33,7 @@ def compiled_kernel_on_disk() -> None:
     CompiledSearcher(hash_mib=1).warm_up(ChessGame().new_position(None))
     from negamax.search import warmup
 
-    warmup.mark_on_disk("chess")  # as negamax warmup would: the engine loads it, no compile
+    warmup.mark_on_disk(ChessGame())  # as negamax warmup would: the engine loads it, no compile
 
 
 @pytest.fixture

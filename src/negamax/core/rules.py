@@ -77,6 +77,9 @@ class BaseGame:
 
     name = ""
     description = ""
+    kernel_name = ""
+    """The name the game's compiled kernels are cached under, when other games share them
+    (empty: the game's own name)."""
     position_help = ""
     solvable = True
 

@@ -122,7 +122,7 @@ class Engine:
             loaded = warmup.prepare(
                 self._searcher(),
                 self.game.new_position(None),
-                self.game.name,
+                self.game,
                 self._compiling_started,
                 self._closing,
                 compile_here=False,
@@ -140,7 +140,7 @@ class Engine:
         one imports nothing of numba, so the python engine gets the CPU it needs."""
         if self.engine != "compiled" or self._warm.is_set():
             return
-        if not warmup.kernels_on_disk(self.game.name):
+        if not warmup.kernels_on_disk(self.game):
             self._compiling.set()  # known at once: no one waits for it
         self._warming = threading.Thread(target=self._warm_up_quietly, name="warm-up", daemon=True)
         self._warming.start()
@@ -150,7 +150,7 @@ class Engine:
             if not warmup.compile_elsewhere(self.game.name, self._closing):
                 self._compiling.clear()
                 return  # the python engine answers on
-            warmup.mark_on_disk(self.game.name)
+            warmup.mark_on_disk(self.game)
         if not self._closing.is_set():
             self.warm_up()
 

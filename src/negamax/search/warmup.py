@@ -32,6 +32,7 @@ from typing import Any
 
 from negamax.core import numba_cache
 from negamax.core.game import Position
+from negamax.core.rules import Game
 
 COMPILE_SECONDS = {"placement": 20, "move list": 15}
 """About how long the first compilation of each kind of kernel takes on one core of a
@@ -72,19 +73,24 @@ def _stamp() -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:20]
 
 
-def marker(game_name: str) -> Path:
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", game_name)[:60]
+def kernel_name(game: Game) -> str:
+    """The name ``game``'s kernels are cached under: its own, unless it shares them."""
+    return getattr(game, "kernel_name", "") or game.name
+
+
+def marker(name: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:60]
     return cache_root() / "ready" / f"{safe}-{_stamp()}"
 
 
-def kernels_on_disk(game_name: str) -> bool:
-    """Whether ``game_name``'s kernels were compiled into the disk cache (by the marker)."""
-    return marker(game_name).exists()
+def kernels_on_disk(game: Game) -> bool:
+    """Whether ``game``'s kernels were compiled into the disk cache (by the marker)."""
+    return marker(kernel_name(game)).exists()
 
 
-def mark_on_disk(game_name: str) -> None:
-    """Leave the marker that ``game_name``'s kernels are in the disk cache (if it can)."""
-    path = marker(game_name)
+def mark_on_disk(game: Game) -> None:
+    """Leave the marker that ``game``'s kernels are in the disk cache (if it can)."""
+    path = marker(kernel_name(game))
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.touch()
@@ -123,31 +129,31 @@ def compile_elsewhere(game_name: str, stop: threading.Event | None = None) -> bo
 def prepare(
     searcher: Any,
     position: Position[Any],
-    game_name: str | None,
+    game: Game | None,
     announce: Announce | None = None,
     stop: threading.Event | None = None,
     compile_here: bool = True,
 ) -> bool:
     """Load ``searcher``'s kernel for ``position``'s game: from the disk cache if it is there,
-    else compiled first by ``negamax warmup game_name`` in another process (told to
+    else compiled first by ``negamax warmup GAME`` in another process (told to
     ``announce`` first), else (if that failed and ``compile_here``) here. Returns whether
     the kernel is loaded. ``stop`` abandons the wait (and the compilation)."""
-    if game_name is None or kernels_on_disk(game_name):
+    if game is None or kernels_on_disk(game):
         cached = searcher.cached(position)
         if cached is not False:
             searcher.warm_up(position)
-            if game_name is not None:
-                mark_on_disk(game_name)
+            if game is not None:
+                mark_on_disk(game)
             return True
     if announce is not None:
         seconds = COMPILE_SECONDS[searcher.kind]
-        announce(f"compiling {game_name or 'the game'}'s kernel, first run only, about {seconds} s")
-    compiled = game_name is not None and compile_elsewhere(game_name, stop)
+        announce(f"compiling {game.name if game else 'the game'}'s kernel, first run only, about {seconds} s")
+    compiled = game is not None and compile_elsewhere(game.name, stop)
     if stop is not None and stop.is_set():
         return False
     if compiled:
-        assert game_name is not None
-        mark_on_disk(game_name)
+        assert game is not None
+        mark_on_disk(game)
     elif not compile_here:
         return False
     searcher.warm_up(position)

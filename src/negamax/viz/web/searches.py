@@ -94,7 +94,7 @@ class Searches:
             with self._preparing:
                 for kind in dict.fromkeys(kinds):
                     with self._borrow(kind, wait=True) as searcher:
-                        prepared = warmup.prepare(searcher, position, game.name, stop=self._closed, compile_here=False)
+                        prepared = warmup.prepare(searcher, position, game, stop=self._closed, compile_here=False)
                         if not prepared:
                             return
                 self._ready.add(game.name)
