@@ -5,6 +5,9 @@ short openings. Every game's moves go to a text file, one game a line.
 
     python benchmarks/draughts_ladder.py --opponents dame-rs turbo --games 30 --time 0.3
 
+``--opponent COMMAND`` plays another HUB engine instead, such as another build's
+``negamax-hub`` (an A/B match).
+
 An opponent that is not installed is skipped with a line that says how to get it.
 """
 
@@ -60,6 +63,7 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=0.3, help="seconds per move, both engines")
     parser.add_argument("--games-file", type=Path, default=Path("draughts_ladder.txt"), help="where the moves go")
     parser.add_argument("--threads", type=int, default=1, help="negamax-hub's threads (the opponents keep one)")
+    parser.add_argument("--opponent", metavar="COMMAND", help="another HUB engine to play instead (run as COMMAND hub)")
     arguments = parser.parse_args()
     logger.remove()  # py-draughts logs every board it makes
     logging.disable(logging.INFO)
@@ -70,9 +74,13 @@ def main() -> None:
     ):
         if arguments.threads != 1:
             ours.set_param("threads", arguments.threads)
-        for name in arguments.opponents:
+        for name in [arguments.opponent] if arguments.opponent else arguments.opponents:
             opponent: Any
-            if name == "turbo":
+            if name == arguments.opponent:
+                opponent = LineQueueHubEngine(name, time_limit=arguments.time, init_timeout=120)
+                opponent.start()
+                label = name
+            elif name == "turbo":
                 opponent = TurboEngine(depth_limit=None, time_limit=arguments.time)
                 label = "py-draughts TurboEngine"
             else:

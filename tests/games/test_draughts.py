@@ -101,3 +101,39 @@ def test_bad_input_gets_clear_errors() -> None:
         INTERNATIONAL.parse_move(position, "31-22")
     with pytest.raises(InvalidPositionError, match="variant"):
         DraughtsGame("hexagonal")
+
+
+def turned_round(position: object) -> str:
+    """The FEN of ``position`` with the board turned round and the colours swapped."""
+    board = position.board  # type: ignore[attr-defined]
+    squares = board.SQUARES_COUNT
+
+    def listed(men: int, kings: int) -> str:
+        found = [f"{squares - s}" for s in range(squares) if men >> s & 1]
+        found += [f"K{squares - s}" for s in range(squares) if kings >> s & 1]
+        return ",".join(found)
+
+    side = "B" if position.player() == 0 else "W"  # type: ignore[attr-defined]
+    return f"{side}:W{listed(board.black_men, board.black_kings)}:B{listed(board.white_men, board.white_kings)}"
+
+
+def test_the_evaluation_sees_both_colours_alike() -> None:
+    # the fitted regions' worths were fitted with every position turned round too: a
+    # position and its turned-round twin are worth the same to the side to move
+    generator = random.Random(7)
+    compared = 0
+    for _ in range(6):
+        position = INTERNATIONAL.new_position(None)
+        for _ in range(90):
+            moves = position.legal_moves()
+            if not moves or position.is_terminal():
+                break
+            twin = INTERNATIONAL.new_position(turned_round(position))
+            assert position.evaluate() == twin.evaluate()
+            compared += 1
+            position.play(generator.choice(moves))
+    assert compared > 300
+    # with the regions in use
+    start = INTERNATIONAL.new_position(None)
+    weights = start.weights  # type: ignore[attr-defined]
+    assert weights.regions and any(any(worths) for worths in weights.patterns)

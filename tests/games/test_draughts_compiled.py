@@ -63,6 +63,13 @@ def test_move_lists_keys_and_evaluation_match_along_random_games(variant: str, g
             fresh = draughts_compiled.new_state(position, spec)
             assert state[draughts_compiled.HASH] == fresh[draughts_compiled.HASH]
             assert int(draughts_compiled.evaluate(state)) == position.evaluate()
+            regions = slice(draughts_compiled.REGION_INDEX, draughts_compiled.KEYS)
+            assert list(state[regions]) == list(fresh[regions])
+            before = state.copy()
+            for code in ours:  # unmaking restores what making changed, the regions' indices too
+                draughts_compiled.play(spec, state, code)
+                draughts_compiled.unplay(spec, state, code)
+                assert list(state[: draughts_compiled.KEYS]) == list(before[: draughts_compiled.KEYS])
             positions += 1
             kings += bool(position.board.white_kings or position.board.black_kings)
             if not ours or position.is_terminal():

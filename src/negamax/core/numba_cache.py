@@ -63,10 +63,11 @@ class FamilyCache:
 
 def sources_digest(root: Path, subpackages: tuple[str, ...] = KERNEL_SOURCES) -> str:
     """A digest of the names and contents of every ``*.py`` file in ``subpackages`` (and
-    their own subpackages)."""
+    their own subpackages), and of the data files kernels bake in as constants (``*.npz``)."""
     digest = hashlib.sha256()
     for subpackage in subpackages:
-        for path in sorted((root / subpackage).rglob("*.py")):
+        files = [*(root / subpackage).rglob("*.py"), *(root / subpackage).rglob("*.npz")]
+        for path in sorted(files):
             digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()

@@ -7,14 +7,13 @@ capture, the draw rules) are py-draughts', used as they are: a position owns a
 py-draughts board and plays its moves by push/pop. Moves are their notation, ``32-28`` or
 ``28x19x10`` (every square visited), which is hashable where py-draughts' ``Move`` is not.
 
-The evaluation, from the side to move, in hundredths of a man: men and kings (a king is
-worth ``KING`` hundredths), each man's bonus by the rows it has advanced (``ADVANCE``: men
-still guarding the back row, men holding the centre rows and men about to crown count
-most) and by its distance from the edge files (``FILE``), and a bonus for the side to move.
-The weights are a least-squares fit to py-draughts' ``TurboEngine`` evaluation (whose
-patterns were trained on Scan's scores) over 32,540 quiet positions from fast self-play
-(``benchmarks/fit_draughts.py``); they replaced hand-set weights after a match against
-that engine (the README has both).
+The evaluation, from the side to move, in hundredths of a man: men and kings, each man's
+bonus by the rows it has advanced (``ADVANCE``) and by its distance from the edge files
+(``FILE``), and a bonus for the side to move; those weights are a least-squares fit to
+py-draughts' ``TurboEngine`` evaluation (``benchmarks/fit_draughts.py``). The variants on
+the compiled kernel's 10x10 board (international draughts) add a worth for the men's
+arrangement in each of sixteen overlapping 4x4 regions, with a king's worth refitted
+alongside, fitted to dame-rs's search scores (``benchmarks/fit_draughts_patterns.py``).
 
 Needs the ``draughts`` extra: ``pip install 'negamax[draughts]'``.
 
@@ -34,7 +33,7 @@ from negamax.core.errors import IllegalMoveError, InvalidPositionError, NegamaxE
 from negamax.core.game import Position
 from negamax.core.rules import BaseGame, repeated_in_search
 from negamax.core.score import WIN
-from negamax.games.draughts_evaluation import KING, TEMPO, weights_for
+from negamax.games.draughts_evaluation import TEMPO, weights_for
 
 VARIANTS = {
     "draughts": ("StandardBoard", "international draughts, 10x10, flying kings"),
@@ -138,7 +137,10 @@ class DraughtsPosition:
             men ^= low
         white_kings: int = board.white_kings
         black_kings: int = board.black_kings
-        value: int = white + KING * white_kings.bit_count() - black - KING * black_kings.bit_count()
+        king = self.weights.king
+        value: int = white + king * white_kings.bit_count() - black - king * black_kings.bit_count()
+        if self.weights.regions:
+            value += self.weights.arrangement(board.white_men, board.black_men)
         if board.turn != self.white:
             value = -value
         return value + TEMPO
@@ -168,6 +170,7 @@ class DiagonalPosition(DraughtsPosition):
     def __init__(self, board: Any, variant: str) -> None:
         super().__init__(board)
         self.variant = variant
+        self.weights = weights_for(board.SQUARES_COUNT, patterns=True)
 
     def copy(self) -> DiagonalPosition:
         clone = type(self)(self.board.copy(), self.variant)

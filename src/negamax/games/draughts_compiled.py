@@ -39,7 +39,7 @@ from negamax.core import compiled
 from negamax.core.compiled import implements
 from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
-from negamax.games.draughts_evaluation import KING, TEMPO, weights_for
+from negamax.games.draughts_evaluation import ARRANGEMENTS, KING, TEMPO, weights_for
 
 
 class DraughtsSpec(NamedTuple):
@@ -80,7 +80,10 @@ not among them)."""
 EMPTY, MAN, KING_PIECE, BLACK_PIECE, OFF = 0, 1, 2, 8, 16
 SIDE, CLOCK, HASH, EVALUATION, PLY, ROOT, GENERATED_FROM, GENERATED, LONGEST = range(144, 153)
 MAX_PLIES = 1024
-KEYS = 153
+MOST_REGIONS = 16
+REGION_INDEX = 153
+"""Each region's arrangement of men as its index into ``PATTERNS`` (``draughts_evaluation``)."""
+KEYS = REGION_INDEX + MOST_REGIONS
 UNDO_WIDTH = 4
 UNDO = KEYS + MAX_PLIES
 MATERIAL = UNDO + MAX_PLIES * UNDO_WIDTH
@@ -115,23 +118,34 @@ for _geometry, _size in enumerate(BOARD_SIZES):
 
 def _tables() -> tuple[Any, ...]:
     values = np.zeros((len(BOARD_SIZES), 16, SQUARES), dtype=np.int64)
+    region_count = np.zeros((len(BOARD_SIZES), SQUARES), dtype=np.int64)
+    region_of = np.zeros((len(BOARD_SIZES), SQUARES, 4), dtype=np.int64)
+    digit = np.zeros((len(BOARD_SIZES), SQUARES, 4), dtype=np.int64)
+    patterns = np.zeros((len(BOARD_SIZES), MOST_REGIONS, ARRANGEMENTS), dtype=np.int16)
     for geometry, size in enumerate(BOARD_SIZES):
         squares = size * size // 2
-        weights = weights_for(squares)
+        weights = weights_for(squares, patterns=True)
         for square in range(squares):
             values[geometry, MAN, square] = weights.white_man[square]
-            values[geometry, KING_PIECE, square] = KING
+            values[geometry, KING_PIECE, square] = weights.king
             values[geometry, MAN + BLACK_PIECE, square] = -weights.black_man[square]
-            values[geometry, KING_PIECE + BLACK_PIECE, square] = -KING
+            values[geometry, KING_PIECE + BLACK_PIECE, square] = -weights.king
+        for region, members in enumerate(weights.regions):
+            patterns[geometry, region] = weights.patterns[region]
+            for place, square in enumerate(members):
+                region_of[geometry, square, region_count[geometry, square]] = region
+                digit[geometry, square, region_count[geometry, square]] = 3**place
+                region_count[geometry, square] += 1
     generator = np.random.default_rng(20261123)
     zobrist = generator.integers(1, 1 << 62, size=(16, SQUARES), dtype=np.int64)
     side_key = np.int64(generator.integers(1, 1 << 62))
-    return values, zobrist, side_key
+    return values, zobrist, side_key, region_count, region_of, digit, patterns
 
 
-VALUES, ZOBRIST, SIDE_KEY = _tables()
+VALUES, ZOBRIST, SIDE_KEY, REGION_COUNT, REGION_OF, DIGIT, PATTERNS = _tables()
 """Each piece's worth on each square of each board from White's side (Black's negative),
-and Zobrist keys."""
+Zobrist keys, and for each square the regions holding it (how many, which, and the square's
+digit in each region's index); ``PATTERNS``: each region's worth by its index."""
 
 
 # Step 1. Move generation: captures (the longest only, where that is the rule), else (or
@@ -352,7 +366,27 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
     return end
 
 
-# Step 2. Make and unmake.
+# Step 2. Make and unmake, keeping the evaluation's sum and the regions' indices.
+
+
+@njit(cache=True)
+def _men_digit(piece: int) -> int:
+    """A man's digit in a region's index: 1 White, 2 Black."""
+    return 1 + (piece >> 3)
+
+
+@njit(cache=True)
+def _shift_regions(geometry: int, state: Any, square: int, amount: int) -> int:
+    """Adds ``amount`` times the square's digit to the index of each region holding
+    ``square``; returns the change in the regions' worth."""
+    change = 0
+    for place in range(REGION_COUNT[geometry, square]):
+        region = REGION_OF[geometry, square, place]
+        before = state[REGION_INDEX + region]
+        after = before + amount * DIGIT[geometry, square, place]
+        state[REGION_INDEX + region] = after
+        change += PATTERNS[geometry, region, after] - PATTERNS[geometry, region, before]
+    return change
 
 
 @njit(cache=True)
@@ -382,11 +416,15 @@ def play(spec: Any, state: Any, move: int) -> bool:
             kings_taken |= low
         key ^= ZOBRIST[victim, square]
         evaluation -= VALUES[geometry, victim, square]
+        if victim & 7 == MAN:
+            evaluation += _shift_regions(geometry, state, square, -_men_digit(victim))
         state[MAILBOX[geometry, square]] = EMPTY
         bits ^= low
     state[undo + 3] = kings_taken
     key ^= ZOBRIST[piece, origin]
     evaluation -= VALUES[geometry, piece, origin]
+    if piece & 7 == MAN:
+        evaluation += _shift_regions(geometry, state, origin, -_men_digit(piece))
     state[MAILBOX[geometry, origin]] = EMPTY
     placed = piece
     last_row = 0 if side == 0 else 2 * PER_ROW[spec.geometry] - 1
@@ -397,6 +435,8 @@ def play(spec: Any, state: Any, move: int) -> bool:
     state[MAILBOX[geometry, target]] = placed
     key ^= ZOBRIST[placed, target]
     evaluation += VALUES[geometry, placed, target]
+    if placed & 7 == MAN:
+        evaluation += _shift_regions(geometry, state, target, _men_digit(placed))
     state[CLOCK] = state[CLOCK] + 1 if (piece & 7 == KING_PIECE and taken == 0) else 0
     state[EVALUATION] = evaluation
     state[SIDE] = 1 - side
@@ -413,15 +453,25 @@ def unplay(spec: Any, state: Any, move: int) -> None:
     ply = state[PLY] - 1
     side = 1 - state[SIDE]
     undo = UNDO + ply * UNDO_WIDTH
+    placed = state[MAILBOX[geometry, target]]
+    if placed & 7 == MAN:
+        _shift_regions(geometry, state, target, -_men_digit(placed))
     state[MAILBOX[geometry, target]] = EMPTY
-    state[MAILBOX[geometry, origin]] = state[undo]
+    piece = state[undo]
+    if piece & 7 == MAN:
+        _shift_regions(geometry, state, origin, _men_digit(piece))
+    state[MAILBOX[geometry, origin]] = piece
     kings_taken = state[undo + 3]
     bits = taken
     square = 0
     while bits:
         if bits & 1:
-            kind = KING_PIECE if (kings_taken >> square) & 1 else MAN
-            state[MAILBOX[geometry, square]] = kind + (1 - side) * BLACK_PIECE
+            if (kings_taken >> square) & 1:
+                state[MAILBOX[geometry, square]] = KING_PIECE + (1 - side) * BLACK_PIECE
+            else:
+                victim = MAN + (1 - side) * BLACK_PIECE
+                _shift_regions(geometry, state, square, _men_digit(victim))
+                state[MAILBOX[geometry, square]] = victim
         bits >>= 1
         square += 1
     state[CLOCK] = state[undo + 1]
@@ -633,11 +683,17 @@ def _refresh(spec: Any, state: Any) -> None:
     geometry = spec.geometry
     key = SIDE_KEY if state[SIDE] == 1 else 0
     evaluation = 0
+    for region in range(MOST_REGIONS):
+        state[REGION_INDEX + region] = 0
     for square in range(spec.squares):
         piece = state[MAILBOX[geometry, square]]
         if piece != EMPTY:
             key ^= ZOBRIST[piece, square]
             evaluation += VALUES[geometry, piece, square]
+            if piece & 7 == MAN:
+                _shift_regions(geometry, state, square, _men_digit(piece))
+    for region in range(MOST_REGIONS):
+        evaluation += PATTERNS[geometry, region, state[REGION_INDEX + region]]
     state[HASH] = key
     state[EVALUATION] = evaluation
     state[KEYS + state[PLY]] = key

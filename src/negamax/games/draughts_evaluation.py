@@ -1,11 +1,15 @@
 """Draughts' evaluation, shared by the game (``draughts``) and its compiled primitives
 (``draughts_compiled``): a man's worth by the rows it has advanced and its file, a king's,
-and the side to move's bonus (weights fitted in ``benchmarks/fit_draughts.py``).
+the side to move's bonus (weights fitted in ``benchmarks/fit_draughts.py``), and on the
+10x10 board of the diagonal variants, a worth for the men's arrangement in each of sixteen
+overlapping regions of 4x4 squares (``PATTERN_FILE``, fitted in
+``benchmarks/fit_draughts_patterns.py``).
 """
 
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 MAN = 100
 KING = 326
@@ -14,28 +18,85 @@ ADVANCE = (7, 3, 4, 9, 9, 2, 3, 23, 40)
 FILE = (0, 1, 1, 2, 4)
 """A man's bonus by its distance from the nearer edge file."""
 TEMPO = 4
+REGION_SIDE = 4
+"""A region is 4 rows by 4 columns: 8 dark squares, each empty (or a king), a White man or
+a Black man, so 3**8 arrangements."""
+ARRANGEMENTS = 3**8
+PATTERN_FILE = Path(__file__).with_name("draughts_patterns.npz")
+"""The fitted worths of every region's arrangements (``patterns``, from White's side), and
+of a king on the 10x10 board (``king``)."""
+
+
+def _rows(squares: int) -> int:
+    return int((2 * squares) ** 0.5)
+
+
+def square_place(squares: int, square: int) -> tuple[int, int]:
+    """The row (0: Black's back row) and column of ``square`` on a board of ``squares``."""
+    per_row = _rows(squares) // 2
+    row = square // per_row
+    return row, 2 * (square % per_row) + (1 if row % 2 == 0 else 0)
+
+
+def regions(squares: int) -> list[list[int]]:
+    """The squares of each region of the 10x10 board, in the order of their digits: regions
+    start on every other row and column, so each square is in one to four of them."""
+    if squares != 50:
+        return []
+    starts = range(0, _rows(squares) - REGION_SIDE + 1, 2)
+    places = [square_place(squares, square) for square in range(squares)]
+
+    def inside(place: tuple[int, int], top: int, left: int) -> bool:
+        return top <= place[0] < top + REGION_SIDE and left <= place[1] < left + REGION_SIDE
+
+    corners = [(top, left) for top in starts for left in starts]
+    return [[square for square, place in enumerate(places) if inside(place, *corner)] for corner in corners]
 
 
 class ManWeights:
     """Per-square worth of a man on a board of ``squares`` dark squares, for White's men
-    (Black's are mirrored); a square's row counts from Black's back row."""
+    (Black's are mirrored); a square's row counts from Black's back row. With
+    ``patterns``, the regions' fitted arrangements too (the 10x10 board only)."""
 
-    def __init__(self, squares: int) -> None:
-        rows = int((2 * squares) ** 0.5)
-        per_row = rows // 2
+    def __init__(self, squares: int, patterns: bool) -> None:
+        rows = _rows(squares)
         self.white_man = [0] * squares
         self.black_man = [0] * squares
         for square in range(squares):
-            row = square // per_row  # 0: Black's back row, rows - 1: White's
-            column = 2 * (square % per_row) + (1 if row % 2 == 0 else 0)
+            row, column = square_place(squares, square)
             file = FILE[min(column, rows - 1 - column, len(FILE) - 1)]
             white = ADVANCE[min(rows - 1 - row, len(ADVANCE) - 1)]
             black = ADVANCE[min(row, len(ADVANCE) - 1)]
             self.white_man[square] = MAN + white + file
             self.black_man[square] = MAN + black + file
+        self.king = KING
+        self.regions: list[list[int]] = []
+        self.patterns: list[list[int]] = []
+        if patterns and regions(squares):
+            import numpy as np
+
+            with np.load(PATTERN_FILE) as fitted:
+                self.patterns = fitted["patterns"].astype(int).tolist()
+                self.king = int(fitted["king"])
+            self.regions = regions(squares)
+
+    def arrangement(self, white_men: int, black_men: int) -> int:
+        """The regions' worth for these men (bit ``s``: a man on square ``s``), White's side."""
+        total = 0
+        for region, worths in zip(self.regions, self.patterns, strict=True):
+            index = 0
+            digit = 1
+            for square in region:
+                if white_men >> square & 1:
+                    index += digit
+                elif black_men >> square & 1:
+                    index += 2 * digit
+                digit *= 3
+            total += worths[index]
+        return total
 
 
 @functools.cache
-def weights_for(squares: int) -> ManWeights:
+def weights_for(squares: int, patterns: bool = False) -> ManWeights:
     """The weights of a board of ``squares`` dark squares (made once a size)."""
-    return ManWeights(squares)
+    return ManWeights(squares, patterns)
