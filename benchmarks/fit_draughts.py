@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Iterator
 
 import numpy as np
 from draughts.boards._core import CORE_STANDARD
@@ -29,34 +30,47 @@ from negamax.games import draughts_evaluation as rules
 from negamax.games.draughts import DraughtsGame
 
 SQUARES = 50
+Position = tuple[int, int, int, int, bool]
 NAMES = ["men", "kings", *(f"advance {rows}" for rows in range(9)), *(f"file {edge}" for edge in range(1, 5)), "tempo"]
 
 
-def sample(games: int, seed: int) -> list[tuple[int, int, int, int, bool]]:
-    """Quiet positions ``(white men, white kings, black men, black kings, White to move)``."""
+def self_play(
+    games: int,
+    seed: int,
+    random_plies: int = 4,
+    random_share: float = 0.12,
+    nodes: tuple[int, ...] = (500, 2000, 8000),
+    longest: int = 160,
+) -> Iterator[Position]:
+    """Quiet positions ``(white men, white kings, black men, black kings, White to move)``
+    from games of the compiled engine against itself at a few node limits (``nodes``), each
+    new one once; the first ``random_plies`` and a ``random_share`` of the rest are random,
+    and a game stops after ``longest`` plies."""
     chooser = random.Random(seed)
     game = DraughtsGame("draughts")
     engine = Engine(game)
     engine.warm_up()
-    positions = set()
+    seen: set[Position] = set()
     for _ in range(games):
         position = game.new_position(None)
-        for ply in range(160):
+        for ply in range(longest):
             moves = position.legal_moves()
             if not moves or position.is_terminal():
                 break
             board = position.board
-            if "x" not in moves[0] and ply >= 4:
-                positions.add(
-                    (board.white_men, board.white_kings, board.black_men, board.black_kings, position.player() == 0)
-                )
-            if ply < 4 or chooser.random() < 0.12:
+            key = (board.white_men, board.white_kings, board.black_men, board.black_kings, position.player() == 0)
+            if "x" not in moves[0] and ply >= 4 and key not in seen:
+                seen.add(key)
+                yield key
+            if ply < random_plies or chooser.random() < random_share:
                 move = chooser.choice(moves)
             else:
-                nodes = chooser.choice([500, 2000, 8000])
-                move = engine.analyse(position, SearchLimits(nodes=nodes)).best_move
+                move = engine.analyse(position, SearchLimits(nodes=chooser.choice(nodes))).best_move
             position.play(move)
-    return sorted(positions)
+
+
+def sample(games: int, seed: int) -> list[Position]:
+    return sorted(self_play(games, seed))
 
 
 def features(white_men: int, white_kings: int, black_men: int, black_kings: int, white: bool) -> list[float]:

@@ -23,7 +23,6 @@ on two cores); ``negamax.games.draughts_patterns.npz`` comes from such a run.
 from __future__ import annotations
 
 import argparse
-import random
 import subprocess
 import time
 from pathlib import Path
@@ -32,41 +31,18 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.linalg import lsqr
 
-from negamax.core.types import SearchLimits
-from negamax.engines.engine import Engine
+from fit_draughts import Position, self_play
 from negamax.games import draughts_evaluation as rules
-from negamax.games.draughts import DraughtsGame
 
 SQUARES = 50
-Position = tuple[int, int, int, int, bool]
 
 
 def sample(games: int, seed: int, path: Path) -> None:
-    chooser = random.Random(seed)
-    game = DraughtsGame("draughts")
-    engine = Engine(game)
-    engine.warm_up()
-    seen: set[Position] = set()
     with path.open("w") as out:
-        for number in range(games):
-            position = game.new_position(None)
-            for ply in range(200):
-                moves = position.legal_moves()
-                if not moves or position.is_terminal():
-                    break
-                board = position.board
-                key = (board.white_men, board.white_kings, board.black_men, board.black_kings, position.player() == 0)
-                if "x" not in moves[0] and ply >= 4 and key not in seen:
-                    seen.add(key)
-                    out.write(" ".join(str(int(value)) for value in key) + "\n")
-                if ply < 6 or chooser.random() < 0.1:
-                    move = chooser.choice(moves)
-                else:
-                    nodes = chooser.choice([1000, 3000, 10000])
-                    move = engine.analyse(position, SearchLimits(nodes=nodes)).best_move
-                position.play(move)
-            if number % 100 == 0:
-                print(f"sample: {number} games, {len(seen)} positions", flush=True)
+        for number, position in enumerate(self_play(games, seed, 6, 0.1, (1000, 3000, 10000), 200), 1):
+            out.write(" ".join(str(int(value)) for value in position) + "\n")
+            if number % 10000 == 0:
+                print(f"sample: {number} positions", flush=True)
 
 
 def hub_position(white_men: int, white_kings: int, black_men: int, black_kings: int, white: bool) -> str:
