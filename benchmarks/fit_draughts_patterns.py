@@ -14,15 +14,19 @@ Three steps, each kept in a file so that a run can be resumed or refitted:
    seen rarely near zero; each position is used with its colours swapped too (the board
    turned round), so the worths come out symmetric. A king's worth is refitted with them.
    A tenth of the positions is held out, and the error on it is printed for the
-   per-square evaluation alone, and with the patterns.
+   per-square evaluation alone, and with the patterns (positions of one game are alike,
+   so the held-out error flatters both a little).
 
 Run: ``python benchmarks/fit_draughts_patterns.py --games 1500 --depth 7`` (about an hour
-on two cores); ``negamax.games.draughts_patterns.npz`` comes from such a run.
+on two cores). ``negamax.games.draughts_patterns.npz`` comes from such a run, stopped at
+1,450 games (seed 11, played by the engine before it had the patterns): 122,029 positions,
+105,842 of them with dame-rs 0.2.0's score within 6 men, at the default penalty.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -55,6 +59,8 @@ def hub_position(white_men: int, white_kings: int, black_men: int, black_kings: 
 
 
 def label(source: Path, target: Path, depth: int) -> None:
+    if shutil.which("dame") is None:
+        raise SystemExit("fit_draughts_patterns: dame-rs not found; install it with pip install dame-rs")
     engine = subprocess.Popen(["dame", "hub"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     assert engine.stdin is not None and engine.stdout is not None
     reader, writer = engine.stdout, engine.stdin
