@@ -5,8 +5,10 @@ short openings. Every game's moves go to a text file, one game a line.
 
     python benchmarks/draughts_ladder.py --opponents dame-rs turbo --games 30 --time 0.3
 
-``--opponent COMMAND`` plays another HUB engine instead, such as another build's
-``negamax-hub`` (an A/B match).
+``--opponent COMMAND`` plays another HUB engine instead (a path, or a name on the PATH),
+such as another build's ``negamax-hub`` (an A/B match: run ``negamax warmup draughts`` with
+each build first, or a build whose kernel is not on disk plays its first moves on the
+pure-Python search).
 
 An opponent that is not installed is skipped with a line that says how to get it.
 """
@@ -77,7 +79,11 @@ def main() -> None:
         for name in [arguments.opponent] if arguments.opponent else arguments.opponents:
             opponent: Any
             if name == arguments.opponent:
-                opponent = LineQueueHubEngine(name, time_limit=arguments.time, init_timeout=120)
+                path = shutil.which(name)  # the client wants a file that exists
+                if path is None:
+                    print(f"draughts_ladder: {name}: no such command")
+                    continue
+                opponent = LineQueueHubEngine(path, time_limit=arguments.time, init_timeout=120)
                 opponent.start()
                 label = name
             elif name == "turbo":

@@ -11,6 +11,8 @@ error against TurboEngine's.
 
 Run: ``python benchmarks/fit_draughts.py --games 400`` (about 3 minutes on one core).
 The weights in ``negamax.games.draughts_evaluation`` come from a run of this script (seed 7).
+The 10x10 board's fitted patterns (``fit_draughts_patterns.py``) were fitted on top of
+these weights, with a king's worth of their own: refit them after changing these.
 """
 
 from __future__ import annotations

@@ -69,8 +69,15 @@ def label(source: Path, target: Path, depth: int) -> None:
         writer.write(line + "\n")
         writer.flush()
 
+    def reply() -> str:
+        line = reader.readline()
+        if not line or line.startswith("error"):
+            engine.kill()
+            raise SystemExit(f"fit_draughts_patterns: dame-rs {line.strip() or 'stopped'}")
+        return line
+
     def wait_for(word: str) -> None:
-        while not reader.readline().startswith(word):
+        while not reply().startswith(word):
             pass
 
     send("hub")
@@ -85,8 +92,8 @@ def label(source: Path, target: Path, depth: int) -> None:
             send("pos pos=" + hub_position(*masks[:4], bool(masks[4])))
             send("go analyze")
             score = None
-            while not (reply := reader.readline()).startswith("done"):
-                for word in reply.split():
+            while not (answer := reply()).startswith("done"):
+                for word in answer.split():
                     if word.startswith("score="):
                         score = word.removeprefix("score=")
             out.write(f"{line} {score}\n")
@@ -128,21 +135,21 @@ def read(path: Path, limit: float) -> list[tuple[Position, float]]:
 def design(items: list[tuple[Position, float]], swapped: bool) -> tuple[csr_matrix, np.ndarray]:
     """One row a position (and its turned-round twin if ``swapped``): a 1 in the column of
     each region's arrangement, and the difference in kings; the target is the score less
-    the per-square evaluation."""
+    the per-square evaluation (with the side to move's bonus)."""
     weights = rules.ManWeights(SQUARES, patterns=False)
     regions = rules.regions(SQUARES)
     king_column = len(regions) * rules.ARRANGEMENTS
     rows, columns, targets = [], [], []
     kings = []
     for position, score in items:
-        for (white_men, white_kings, black_men, black_kings, _), white_score in (
+        for (white_men, white_kings, black_men, black_kings, white), white_score in (
             [(position, score), (turned(*position), -score)] if swapped else [(position, score)]
         ):
             row = len(targets)
             base = sum(weights.white_man[s] for s in range(SQUARES) if white_men >> s & 1)
             base -= sum(weights.black_man[s] for s in range(SQUARES) if black_men >> s & 1)
             king_difference = white_kings.bit_count() - black_kings.bit_count()
-            base += weights.king * king_difference
+            base += weights.king * king_difference + (rules.TEMPO if white else -rules.TEMPO)
             for number, region in enumerate(regions):
                 index = sum(
                     (3**place) * (1 if white_men >> s & 1 else 2 if black_men >> s & 1 else 0)
@@ -159,6 +166,19 @@ def design(items: list[tuple[Position, float]], swapped: bool) -> tuple[csr_matr
     return matrix, np.array(targets)
 
 
+def twins() -> tuple[np.ndarray, np.ndarray]:
+    """For each region, the region the board turned round makes of it, and for each index,
+    the index of the same arrangement turned round with the colours swapped."""
+    regions = rules.regions(SQUARES)
+    region_twin = np.array([regions.index(sorted(SQUARES - 1 - s for s in region)) for region in regions])
+    size = len(regions[0])
+    index_twin = np.zeros(rules.ARRANGEMENTS, dtype=np.int64)
+    for index in range(rules.ARRANGEMENTS):
+        digits = [index // 3**place % 3 for place in range(size)]
+        index_twin[index] = sum((0, 2, 1)[digit] * 3 ** (size - 1 - place) for place, digit in enumerate(digits))
+    return region_twin, index_twin
+
+
 def fit(path: Path, damp: float, limit: float, output: Path) -> None:
     items = read(path, limit)
     held_out = np.random.default_rng(1).random(len(items)) < 0.1
@@ -166,7 +186,10 @@ def fit(path: Path, damp: float, limit: float, output: Path) -> None:
     test_matrix, test_targets = design([item for item, out in zip(items, held_out, strict=True) if out], False)
     print(f"fit: {len(items)} positions with scores within {limit:.0f}, {int(held_out.sum())} held out")
     solution = lsqr(matrix, targets, damp=damp, iter_lim=2000, atol=1e-8, btol=1e-8)[0]
-    patterns = np.rint(solution[:-1]).reshape(-1, rules.ARRANGEMENTS).astype(np.int16)
+    worths = solution[:-1].reshape(-1, rules.ARRANGEMENTS)
+    region_twin, index_twin = twins()
+    worths = (worths - worths[region_twin][:, index_twin]) / 2  # exactly symmetric before rounding
+    patterns = np.rint(worths).astype(np.int16)
     king = rules.KING + round(float(solution[-1]))
     rounded = np.append(patterns.ravel().astype(float), king - rules.KING)
 

@@ -6,9 +6,11 @@ weights into the compiled kernel), two candidates at a time.
 Run: ``python benchmarks/tune_draughts.py --games 12 --time 0.2``
 
 Prints each candidate's wins/draws/losses and score, best first. A candidate is a change
-of the weights in ``negamax.games.draughts`` (MAN, KING, ADVANCE, FILE, TEMPO; the
-tables as JSON lists). Twelve games cannot tell close candidates apart: the weights in use
-were fitted by ``fit_draughts.py`` and confirmed by 30-game matches.
+of the weights in ``negamax.games.draughts_evaluation`` (MAN, KING, ADVANCE, FILE, TEMPO;
+the tables as JSON lists; on the 10x10 board a king's worth comes with the fitted patterns,
+so KING there changes nothing). Twelve games cannot tell close candidates apart: the weights
+in use were fitted by ``fit_draughts.py`` and ``fit_draughts_patterns.py`` and confirmed by
+30-game matches.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def play(weights: dict[str, object], games: int, seconds: float) -> str:
 def candidate_match(weights: dict[str, object], games: int, seconds: float) -> None:
     from loguru import logger
 
-    from negamax.games import draughts as rules
+    from negamax.games import draughts_evaluation as rules
 
     for name, value in weights.items():
         setattr(

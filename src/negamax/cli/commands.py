@@ -265,7 +265,7 @@ def _compiled_for(arguments: argparse.Namespace, position: Position[Any], solvin
         # load the kernel before any clock starts; compile it in another process first if
         # it is not on disk yet, saying so
         with _announcer() as announce, _stop_on_interrupt() as stop:
-            warmup.prepare(searcher, position, get_game(arguments.game), announce, stop)
+            warmup.prepare(searcher, position, get_game(arguments.game), announce, stop, command_name=arguments.game)
         if stop.is_set():
             raise KeyboardInterrupt
         _LOADED.add((id(searcher), arguments.game))

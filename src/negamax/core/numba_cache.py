@@ -9,8 +9,10 @@ practice: an upgrade or reinstall over an old install keeps ``__pycache__/*.nbi`
 times, so nothing but the content tells the versions apart.
 
 ``install()`` puts locators in front of numba's own, for this package's files only, whose
-source stamp adds a digest of every module under ``core/``, ``games/`` and ``search/``:
-any edit there invalidates every cached kernel of the package, and nothing else's.
+source stamp adds a digest of every module under ``core/``, ``games/`` and ``search/``,
+and of the data files there that kernels freeze in (``*.npz``, the fitted draughts
+patterns): any edit there invalidates every cached kernel of the package, and nothing
+else's.
 
 Kernels compiled for a game from outside the package (``negamax.search.compiled.families``)
 are copies of the package's functions. Left to the locators above, their entries would land

@@ -20,6 +20,8 @@ The position is one int64 array (``new_state``):
 * ``KEYS``: the key after each ply (for repetitions); ``UNDO``: what each move destroyed;
   ``MATERIAL``: the pieces after each ply, counted (``material_of``: for the endgame rules).
 * ``GENERATED`` .. : scratch for move generation.
+* ``REGION_INDEX``: on the 10x10 board, each region's arrangement of men as its index into
+  ``PATTERNS`` (``draughts_evaluation``), kept by make and unmake.
 
 A move is ``from | to << 6 | taken << 12``: squares 0-49, and the set of squares whose
 pieces it takes as a 50-bit mask; ``CROWNED`` marks a Russian man crowned on the way.
@@ -50,7 +52,8 @@ class DraughtsSpec(NamedTuple):
     squares: int = 50
     """Dark squares: 50 (10x10) or 32 (8x8)."""
     geometry: int = 0
-    """Which board's tables (``MAILBOX``, ``SQUARE_AT``, ``VALUES``): 0 10x10, 1 8x8."""
+    """Which board's tables (``MAILBOX``, ``SQUARE_AT``, ``VALUES``, the regions'): 0 10x10,
+    1 8x8."""
     men_capture_backward: int = 1
     flying_kings: int = 1
     crowned_mid_capture: int = 0
@@ -130,6 +133,7 @@ def _tables() -> tuple[Any, ...]:
             values[geometry, KING_PIECE, square] = weights.king
             values[geometry, MAN + BLACK_PIECE, square] = -weights.black_man[square]
             values[geometry, KING_PIECE + BLACK_PIECE, square] = -weights.king
+        assert len(weights.regions) <= MOST_REGIONS
         for region, members in enumerate(weights.regions):
             patterns[geometry, region] = weights.patterns[region]
             for place, square in enumerate(members):

@@ -58,7 +58,7 @@ class ManWeights:
     (Black's are mirrored); a square's row counts from Black's back row. With
     ``patterns``, the regions' fitted arrangements too (the 10x10 board only)."""
 
-    def __init__(self, squares: int, patterns: bool) -> None:
+    def __init__(self, squares: int, patterns: bool = False) -> None:
         rows = _rows(squares)
         self.white_man = [0] * squares
         self.black_man = [0] * squares

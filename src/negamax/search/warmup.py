@@ -133,11 +133,14 @@ def prepare(
     announce: Announce | None = None,
     stop: threading.Event | None = None,
     compile_here: bool = True,
+    command_name: str | None = None,
 ) -> bool:
     """Load ``searcher``'s kernel for ``position``'s game: from the disk cache if it is there,
     else compiled first by ``negamax warmup GAME`` in another process (told to
     ``announce`` first), else (if that failed and ``compile_here``) here. Returns whether
-    the kernel is loaded. ``stop`` abandons the wait (and the compilation)."""
+    the kernel is loaded. ``stop`` abandons the wait (and the compilation). ``command_name``
+    is how ``negamax warmup`` is to name the game, if not by ``game.name`` (a game from a
+    file, ``path/to/game.py:MyGame``)."""
     if game is None or kernels_on_disk(game):
         cached = searcher.cached(position)
         if cached is not False:
@@ -147,8 +150,9 @@ def prepare(
             return True
     if announce is not None:
         seconds = COMPILE_SECONDS[searcher.kind]
-        announce(f"compiling {game.name if game else 'the game'}'s kernel, first run only, about {seconds} s")
-    compiled = game is not None and compile_elsewhere(game.name, stop)
+        shown = game.name if game is not None else "the game"
+        announce(f"compiling {shown}'s kernel, first run only, about {seconds} s")
+    compiled = game is not None and compile_elsewhere(command_name or game.name, stop)
     if stop is not None and stop.is_set():
         return False
     if compiled:
