@@ -380,6 +380,14 @@ def _men_digit(piece: int) -> int:
 
 
 @njit(cache=True)
+def _shift_indices(geometry: int, state: Any, square: int, amount: int) -> None:
+    """Adds ``amount`` times the square's digit to the index of each region holding
+    ``square`` (unmaking: the evaluation's sum is restored whole)."""
+    for place in range(REGION_COUNT[geometry, square]):
+        state[REGION_INDEX + REGION_OF[geometry, square, place]] += amount * DIGIT[geometry, square, place]
+
+
+@njit(cache=True)
 def _shift_regions(geometry: int, state: Any, square: int, amount: int) -> int:
     """Adds ``amount`` times the square's digit to the index of each region holding
     ``square``; returns the change in the regions' worth."""
@@ -459,11 +467,11 @@ def unplay(spec: Any, state: Any, move: int) -> None:
     undo = UNDO + ply * UNDO_WIDTH
     placed = state[MAILBOX[geometry, target]]
     if placed & 7 == MAN:
-        _shift_regions(geometry, state, target, -_men_digit(placed))
+        _shift_indices(geometry, state, target, -_men_digit(placed))
     state[MAILBOX[geometry, target]] = EMPTY
     piece = state[undo]
     if piece & 7 == MAN:
-        _shift_regions(geometry, state, origin, _men_digit(piece))
+        _shift_indices(geometry, state, origin, _men_digit(piece))
     state[MAILBOX[geometry, origin]] = piece
     kings_taken = state[undo + 3]
     bits = taken
@@ -474,7 +482,7 @@ def unplay(spec: Any, state: Any, move: int) -> None:
                 state[MAILBOX[geometry, square]] = KING_PIECE + (1 - side) * BLACK_PIECE
             else:
                 victim = MAN + (1 - side) * BLACK_PIECE
-                _shift_regions(geometry, state, square, _men_digit(victim))
+                _shift_indices(geometry, state, square, _men_digit(victim))
                 state[MAILBOX[geometry, square]] = victim
         bits >>= 1
         square += 1
@@ -695,7 +703,7 @@ def _refresh(spec: Any, state: Any) -> None:
             key ^= ZOBRIST[piece, square]
             evaluation += VALUES[geometry, piece, square]
             if piece & 7 == MAN:
-                _shift_regions(geometry, state, square, _men_digit(piece))
+                _shift_indices(geometry, state, square, _men_digit(piece))
     for region in range(MOST_REGIONS):
         evaluation += PATTERNS[geometry, region, state[REGION_INDEX + region]]
     state[HASH] = key
