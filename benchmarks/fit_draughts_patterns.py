@@ -150,11 +150,7 @@ def design(items: list[tuple[Position, float]], swapped: bool) -> tuple[csr_matr
             base -= sum(weights.black_man[s] for s in range(SQUARES) if black_men >> s & 1)
             king_difference = white_kings.bit_count() - black_kings.bit_count()
             base += weights.king * king_difference + (rules.TEMPO if white else -rules.TEMPO)
-            for number, region in enumerate(regions):
-                index = sum(
-                    (3**place) * (1 if white_men >> s & 1 else 2 if black_men >> s & 1 else 0)
-                    for place, s in enumerate(region)
-                )
+            for number, index in enumerate(rules.region_indices(regions, white_men, black_men)):
                 rows.append(row)
                 columns.append(number * rules.ARRANGEMENTS + index)
             kings.append((row, king_difference))

@@ -53,6 +53,24 @@ def regions(squares: int) -> list[list[int]]:
     return [[square for square, place in enumerate(places) if inside(place, *corner)] for corner in corners]
 
 
+def region_indices(regions: list[list[int]], white_men: int, black_men: int) -> list[int]:
+    """Each region's arrangement of these men (bit ``s``: a man on square ``s``) as an index:
+    a digit a square, 1 for a White man and 2 for a Black one, the region's first square
+    lowest."""
+    indices = []
+    for region in regions:
+        index = 0
+        digit = 1
+        for square in region:
+            if white_men >> square & 1:
+                index += digit
+            elif black_men >> square & 1:
+                index += 2 * digit
+            digit *= 3
+        indices.append(index)
+    return indices
+
+
 class ManWeights:
     """Per-square worth of a man on a board of ``squares`` dark squares, for White's men
     (Black's are mirrored); a square's row counts from Black's back row. With
@@ -70,30 +88,19 @@ class ManWeights:
             self.white_man[square] = MAN + white + file
             self.black_man[square] = MAN + black + file
         self.king = KING
-        self.regions: list[list[int]] = []
+        self.regions = regions(squares) if patterns else []
         self.patterns: list[list[int]] = []
-        if patterns and regions(squares):
+        if self.regions:
             import numpy as np
 
             with np.load(PATTERN_FILE) as fitted:
                 self.patterns = fitted["patterns"].astype(int).tolist()
                 self.king = int(fitted["king"])
-            self.regions = regions(squares)
 
     def arrangement(self, white_men: int, black_men: int) -> int:
         """The regions' worth for these men (bit ``s``: a man on square ``s``), White's side."""
-        total = 0
-        for region, worths in zip(self.regions, self.patterns, strict=True):
-            index = 0
-            digit = 1
-            for square in region:
-                if white_men >> square & 1:
-                    index += digit
-                elif black_men >> square & 1:
-                    index += 2 * digit
-                digit *= 3
-            total += worths[index]
-        return total
+        indices = region_indices(self.regions, white_men, black_men)
+        return sum(worths[index] for worths, index in zip(self.patterns, indices, strict=True))
 
 
 @functools.cache
