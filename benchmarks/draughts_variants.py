@@ -3,8 +3,7 @@
 
 Each variant's positions come from its start by a fixed sequence of random moves (the same
 every run). The compiled search deepens to ``--depth``; the pure-Python search to
-``--python-depth`` (it is far slower). Frisian has no compiled kernel and runs on the
-pure-Python search alone.
+``--python-depth`` (it is far slower).
 
 Run: ``python benchmarks/draughts_variants.py`` (about a minute).
 """
@@ -55,12 +54,9 @@ def main() -> None:
     for variant in VARIANTS:
         python_nodes, python_seconds = rate(variant, "python", arguments.python_depth, arguments.positions)
         python_rate = python_nodes / python_seconds
-        if variant == "frisian":
-            compiled_text, ratio = "(no compiled kernel)", "-"
-        else:
-            nodes, seconds = rate(variant, "compiled", arguments.depth, arguments.positions)
-            compiled_text = f"{arguments.depth}, {nodes:,}, {nodes / seconds / 1e6:.2f}"
-            ratio = f"{nodes / seconds / python_rate:.0f}x"
+        nodes, seconds = rate(variant, "compiled", arguments.depth, arguments.positions)
+        compiled_text = f"{arguments.depth}, {nodes:,}, {nodes / seconds / 1e6:.2f}"
+        ratio = f"{nodes / seconds / python_rate:.0f}x"
         python_text = f"{arguments.python_depth}, {python_nodes:,}, {python_rate / 1e3:.1f}"
         print(f"{variant:<12} {compiled_text:<36} {python_text:<37} {ratio}", flush=True)
 

@@ -176,20 +176,23 @@ def test_limits_are_honoured(searcher: CompiledSearcher) -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("variant", "text"),
     [
-        "start",
-        "start moves 32-28 18-23 35-30 23x32",
-        "W:W27,28,32,33,37,38:B8,12,13,17,18",
-        "W:W15:B10,9,19",
-        "B:W23,24,31,34,35,36,37,39,40,41,42,44,46,48,49:B1,4,5,6,7,9,11,13,16,17,20,21,25",
+        ("draughts", "start"),
+        ("draughts", "start moves 32-28 18-23 35-30 23x32"),
+        ("draughts", "W:W27,28,32,33,37,38:B8,12,13,17,18"),
+        ("draughts", "W:W15:B10,9,19"),
+        ("draughts", "B:W23,24,31,34,35,36,37,39,40,41,42,44,46,48,49:B1,4,5,6,7,9,11,13,16,17,20,21,25"),
+        ("frisian", "start moves 32-28 17-22 28x17 11x22"),
+        ("frisian", "W:W27,28,32,33,37,38,K46:B8,12,13,17,18,K4"),
+        ("frisian", "W:W37,K21:B43,41,28,19,9"),
     ],
 )
-def test_draughts_without_pruning_computes_the_python_fixed_depth_value(text: str) -> None:
+def test_draughts_without_pruning_computes_the_python_fixed_depth_value(variant: str, text: str) -> None:
     pytest.importorskip("draughts")
     from negamax.games.draughts import DraughtsGame
 
-    game = DraughtsGame("draughts")
+    game = DraughtsGame(variant)
     searcher = CompiledSearcher(hash_mib=1, features=kernel.EXACT_FEATURES)
     options = dataclasses.replace(options_for("alphabeta"), quiescence=True)
     for depth in (1, 2, 3):

@@ -10,10 +10,10 @@ py-draughts board and plays its moves by push/pop. Moves are their notation, ``3
 The evaluation, from the side to move, in hundredths of a man: men and kings, each man's
 bonus by the rows it has advanced (``ADVANCE``) and by its distance from the edge files
 (``FILE``), and a bonus for the side to move; those weights are a least-squares fit to
-py-draughts' ``TurboEngine`` evaluation (``benchmarks/fit_draughts.py``). The variants on
-the compiled kernel's 10x10 board (international draughts) add a worth for the men's
-arrangement in each of sixteen overlapping 4x4 regions, with a king's worth refitted
-alongside, fitted to dame-rs's search scores (``benchmarks/fit_draughts_patterns.py``).
+py-draughts' ``TurboEngine`` evaluation (``benchmarks/fit_draughts.py``). International
+draughts adds a worth for the men's arrangement in each of sixteen overlapping 4x4
+regions, with a king's worth refitted alongside, fitted to dame-rs's search scores
+(``benchmarks/fit_draughts_patterns.py``).
 
 Needs the ``draughts`` extra: ``pip install 'negamax[draughts]'``.
 
@@ -43,8 +43,10 @@ VARIANTS = {
     "frisian": ("FrisianBoard", "Frisian draughts, 10x10, orthogonal captures"),
 }
 
-COMPILED_VARIANTS = frozenset({"draughts", "checkers", "russian", "brazilian"})
-"""The variants the compiled search plays (``draughts_compiled.VARIANT_SPECS``)."""
+PATTERN_VARIANTS = frozenset({"draughts"})
+"""The variants whose evaluation adds the regions' fitted worths (fitted to international
+draughts; the 8x8 boards have no regions, and Frisian's orthogonal captures change what an
+arrangement is worth)."""
 
 
 class DraughtsUnavailableError(NegamaxError, ValueError):
@@ -62,13 +64,15 @@ def _draughts_module() -> Any:
 
 
 class DraughtsPosition:
-    """A draughts position for the search; ``board`` is a py-draughts board it owns."""
+    """A draughts position for the search, pure-Python or compiled (``move_list_form``);
+    ``board`` is a py-draughts board it owns, of ``variant``."""
 
-    __slots__ = ("_moves", "board", "keys", "root_length", "weights", "white")
+    __slots__ = ("_moves", "board", "keys", "root_length", "variant", "weights", "white")
 
-    def __init__(self, board: Any) -> None:
+    def __init__(self, board: Any, variant: str) -> None:
         self.board = board
-        self.weights = weights_for(board.SQUARES_COUNT)
+        self.variant = variant
+        self.weights = weights_for(board.SQUARES_COUNT, patterns=variant in PATTERN_VARIANTS)
         self.white = _draughts_module().Color.WHITE
         self.keys: list[Hashable] = [self._current_key()]
         self.root_length = 1
@@ -152,31 +156,13 @@ class DraughtsPosition:
         return 0 if self.board.turn == self.white else 1
 
     def copy(self) -> DraughtsPosition:
-        clone = type(self)(self.board.copy())
+        clone = type(self)(self.board.copy(), self.variant)
         clone.keys = list(self.keys)
         clone.root_length = len(clone.keys)
         return clone
 
     def __repr__(self) -> str:
         return f"DraughtsPosition({self.board.fen!r})"
-
-
-class DiagonalPosition(DraughtsPosition):
-    """A position of a variant that also runs on the compiled deepening kernel (every
-    variant whose captures are diagonal: all but Frisian)."""
-
-    __slots__ = ("variant",)
-
-    def __init__(self, board: Any, variant: str) -> None:
-        super().__init__(board)
-        self.variant = variant
-        self.weights = weights_for(board.SQUARES_COUNT, patterns=True)
-
-    def copy(self) -> DiagonalPosition:
-        clone = type(self)(self.board.copy(), self.variant)
-        clone.keys = list(self.keys)
-        clone.root_length = len(clone.keys)
-        return clone
 
     def move_list_form(self) -> tuple[Any, Any]:
         """(spec, state) for the compiled deepening kernel (imports numba)."""
@@ -210,8 +196,7 @@ class DraughtsGame(BaseGame):
             raise InvalidPositionError(f"unknown draughts variant {variant!r}; choose one of {', '.join(VARIANTS)}")
         self.variant = variant
         self.name = variant
-        if variant in COMPILED_VARIANTS:
-            self.kernel_name = "draughts"  # one kernel plays them all (``draughts_compiled``)
+        self.kernel_name = "draughts"  # one kernel plays them all (``draughts_compiled``)
         self.description = VARIANTS[variant][1] + " (py-draughts rules), moves such as 32-28 or 28x19x10"
         self.position_help = (
             "a FEN such as 'W:W31,32,...:B1,2,...' or 'start', optionally followed by 'moves 32-28 ...'"
@@ -233,8 +218,7 @@ class DraughtsGame(BaseGame):
                 board = board_class.from_fen(head)
             except (ValueError, IndexError, KeyError) as error:
                 raise InvalidPositionError(f"{self.variant} position {head!r}: {error}") from None
-        compiled = self.variant in COMPILED_VARIANTS
-        position = DiagonalPosition(board, self.variant) if compiled else DraughtsPosition(board)
+        position = DraughtsPosition(board, self.variant)
         for word in moves_text.split():
             position.play(self.parse_move(position, word))
         position.root_length = len(position.keys)

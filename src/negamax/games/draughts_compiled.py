@@ -1,18 +1,21 @@
 """Draughts' compiled primitives for the compiled deepening kernel (imports numba), for
-every variant whose captures are diagonal: international (10x10), Brazilian, Russian and
+every variant py-draughts plays: international and Frisian (10x10), Brazilian, Russian and
 American checkers (8x8). The rules are py-draughts' (the tests compare every move list with
 its own): captures are compulsory (optional in py-draughts' checkers), pieces taken are
 removed after the capture (none is jumped twice), a man is crowned when its move ends on
 the far row; men capture backwards, kings fly and only the longest capture is legal where
 the variant says so (``DraughtsSpec``); in Russian a man crowned during a capture goes on
 as a king, and a flying king that can go on taking from some square behind its victim
-must land there.
+must land there. Frisian captures orthogonally too, and only its captures of the most
+worth are legal (``frisian_captures``).
 
 The position is one int64 array (``new_state``):
 
-* ``0 .. 143``: a 12x12 mailbox, the board (10x10, or 8x8 in its top left corner) with a
-  border of ``OFF`` squares. Square ``s`` (py-draughts' numbering minus one) sits at
-  ``MAILBOX[geometry, s]``; the diagonal steps are -13, -11, +11, +13 on both boards.
+* ``0 .. 167``: a 12x14 mailbox, the board (10x10, or 8x8 in its top left corner) with a
+  border of ``OFF`` squares, two rows deep above and below (an orthogonal capture jumps
+  two rows). Square ``s`` (py-draughts' numbering minus one) sits at
+  ``MAILBOX[geometry, s]``; the diagonal steps are -13, -11, +11, +13 on both boards, the
+  orthogonal ones -24, +24, -2, +2.
   Men are 1 and kings 2, plus 8 for Black, so ``piece >> 3`` is the colour.
 * ``SIDE`` .. ``ROOT``: the side to move (0 White), the clock (plies of king moves without
   a capture), the Zobrist key, the evaluation sum from White's side, the plies played
@@ -66,8 +69,14 @@ class DraughtsSpec(NamedTuple):
     draw_clock: int = 50
     """Plies of king moves without a capture that draw (py-draughts' rules)."""
     endgame_clocks: int = 1
-    """The FMJD's king endgames: a lone king draws against three pieces with a king within
-    16 moves, against one or two within 5 (international)."""
+    """1: the FMJD's king endgames, a lone king draws against three pieces with a king
+    within 16 moves, against one or two within 5 (international). 2: Frisian's, by the
+    clock: a king against a king draws after 4 plies, three kings after 14."""
+    frisian_captures: int = 0
+    """Pieces also capture orthogonally (over the piece two rows or two columns away, a
+    king flying), and only the captures of the most worth are legal: a man taken counts
+    100, a king 199, and among equals a king's capture goes first. As in py-draughts, a
+    man may land on a square whose piece it took earlier in the capture."""
 
 
 SPEC = DraughtsSpec()
@@ -76,15 +85,16 @@ VARIANT_SPECS = {
     "brazilian": DraughtsSpec(32, 1, 1, 1, 0, 1, 0, 30, 0),
     "russian": DraughtsSpec(32, 1, 1, 1, 1, 0, 0, 30, 0),
     "checkers": DraughtsSpec(32, 1, 0, 0, 0, 0, 1, 40, 0),
+    "frisian": DraughtsSpec(50, 2, 1, 1, 0, 1, 0, 50, 2, 1),
 }
-"""The spec of each variant the compiled kernel plays (Frisian's orthogonal captures are
-not among them)."""
+"""The spec of each variant the compiled kernel plays."""
 
 EMPTY, MAN, KING_PIECE, BLACK_PIECE, OFF = 0, 1, 2, 8, 16
-SIDE, CLOCK, HASH, EVALUATION, PLY, ROOT, GENERATED_FROM, GENERATED, LONGEST = range(144, 153)
+MAILBOX_SIZE = 12 * 14
+SIDE, CLOCK, HASH, EVALUATION, PLY, ROOT, GENERATED_FROM, GENERATED, LONGEST = range(MAILBOX_SIZE, MAILBOX_SIZE + 9)
 MAX_PLIES = 1024
 MOST_REGIONS = 16
-REGION_INDEX = 153
+REGION_INDEX = LONGEST + 1
 """Each region's arrangement of men as its index into ``PATTERNS`` (``draughts_evaluation``)."""
 KEYS = REGION_INDEX + MOST_REGIONS
 UNDO_WIDTH = 4
@@ -93,14 +103,19 @@ MATERIAL = UNDO + MAX_PLIES * UNDO_WIDTH
 STATE_SIZE = MATERIAL + MAX_PLIES
 SQUARES = 50
 """The most dark squares of a board (10x10)."""
-STEPS = np.array([-13, -11, 11, 13], dtype=np.int64)
-"""The diagonal steps on the 12-wide mailbox: the first two towards row 0 (White's way)."""
+STEPS = np.array([-13, -11, 11, 13, -24, 24, -2, 2], dtype=np.int64)
+"""The steps on the 12-wide mailbox: the diagonal ones, the first two towards row 0
+(White's way), then the orthogonal ones (Frisian's captures), to the square two rows or two
+columns away."""
 TAKEN = (1 << SQUARES) - 1
 """A move's bits from 12 on: the squares whose pieces it takes."""
 CROWNED = 1 << 62
 """A move's flag: the man was crowned during the capture and went on as a king."""
-BOARD_SIZES = (10, 8)
-"""The board's side for each ``geometry``."""
+BOARD_SIZES = (10, 8, 10)
+"""The board's side for each ``geometry``: 0 the 10x10 board with the fitted regions'
+worths (international), 1 the 8x8 board, 2 the 10x10 board without them (Frisian, whose
+rules the regions were not fitted to)."""
+WITH_PATTERNS = (True, False, False)
 PER_ROW = np.array([size // 2 for size in BOARD_SIZES], dtype=np.int64)
 
 
@@ -108,11 +123,11 @@ def _mailbox(square: int, size: int) -> int:
     per_row = size // 2
     row = square // per_row
     column = 2 * (square % per_row) + (1 if row % 2 == 0 else 0)
-    return (row + 1) * 12 + column + 1
+    return (row + 2) * 12 + column + 1
 
 
 MAILBOX = np.zeros((len(BOARD_SIZES), SQUARES), dtype=np.int64)
-SQUARE_AT = np.full((len(BOARD_SIZES), 144), -1, dtype=np.int64)
+SQUARE_AT = np.full((len(BOARD_SIZES), MAILBOX_SIZE), -1, dtype=np.int64)
 for _geometry, _size in enumerate(BOARD_SIZES):
     for _square in range(_size * _size // 2):
         MAILBOX[_geometry, _square] = _mailbox(_square, _size)
@@ -127,7 +142,7 @@ def _tables() -> tuple[Any, ...]:
     patterns = np.zeros((len(BOARD_SIZES), MOST_REGIONS, ARRANGEMENTS), dtype=np.int16)
     for geometry, size in enumerate(BOARD_SIZES):
         squares = size * size // 2
-        weights = weights_for(squares, patterns=True)
+        weights = weights_for(squares, patterns=WITH_PATTERNS[geometry])
         for square in range(squares):
             values[geometry, MAN, square] = weights.white_man[square]
             values[geometry, KING_PIECE, square] = weights.king
@@ -166,6 +181,15 @@ def pieces_taken(taken: int) -> int:
     return count
 
 
+@njit(cache=True, inline="always")
+def _square_of(bit: int) -> int:
+    """The square of a mask's single ``bit``."""
+    square = 0
+    while (bit >> square) != 1:
+        square += 1
+    return square
+
+
 @njit(cache=True)
 def taken_of(move: int) -> int:
     """The squares whose pieces ``move`` takes (a mask)."""
@@ -173,14 +197,32 @@ def taken_of(move: int) -> int:
 
 
 @njit(cache=True)
-def _record(spec: Any, state: Any, out: Any, origin: int, target: int, taken: int, crowned: bool) -> None:
+def _capture_rank(spec: Any, state: Any, taken: int, king: bool) -> int:
+    """How a capture ranks against the others where only the best are legal: the pieces it
+    takes, or in Frisian twice their worth (a man 100, a king 199), plus one for a king's
+    capture. (The pieces taken are still on the board while moves are generated.)"""
     count = pieces_taken(taken)
+    if not spec.frisian_captures:
+        return count
+    worth = 100 * count
+    bits = taken
+    while bits:
+        low = bits & -bits
+        if state[MAILBOX[spec.geometry, _square_of(low)]] & 7 == KING_PIECE:
+            worth += 99
+        bits ^= low
+    return 2 * worth + (1 if king else 0)
+
+
+@njit(cache=True)
+def _record(spec: Any, state: Any, out: Any, origin: int, target: int, taken: int, crowned: bool, king: bool) -> None:
     if spec.longest_capture:
-        if count < state[LONGEST]:
+        rank = _capture_rank(spec, state, taken, king)
+        if rank < state[LONGEST]:
             return
-        if count > state[LONGEST]:
-            state[LONGEST] = count
-            state[GENERATED] = state[GENERATED_FROM]  # shorter captures found so far are dropped
+        if rank > state[LONGEST]:
+            state[LONGEST] = rank
+            state[GENERATED] = state[GENERATED_FROM]  # lesser captures found so far are dropped
     code = origin | (target << 6) | (taken << 12)
     if crowned:
         code |= CROWNED
@@ -193,9 +235,16 @@ def _record(spec: Any, state: Any, out: Any, origin: int, target: int, taken: in
 
 @njit(cache=True, inline="always")
 def _backward(direction: int, side: int) -> bool:
-    """Whether ``direction`` (an index into ``STEPS``) leads away from ``side``'s far row
-    (White's forward steps are the first two)."""
+    """Whether the diagonal ``direction`` (an index into ``STEPS``) leads away from
+    ``side``'s far row (White's forward steps are the first two). Only Frisian captures
+    orthogonally, and its men capture every way."""
     return (direction >= 2) == (side == 0)
+
+
+@njit(cache=True, inline="always")
+def _directions(spec: Any) -> int:
+    """How many of ``STEPS`` a capture may take: the diagonal four, or all eight."""
+    return 8 if spec.frisian_captures else 4
 
 
 @njit(cache=True, inline="always")
@@ -222,18 +271,29 @@ def _victim(state: Any, box: int, direction: int, flying: bool, them: int) -> in
 
 
 @njit(cache=True, inline="always")
-def _can_take(state: Any, geometry: int, box: int, taken: int, flying: bool, backward: bool, them: int) -> bool:
+def _can_take(
+    state: Any, geometry: int, directions: int, box: int, taken: int, flying: bool, backward: bool, them: int
+) -> bool:
     """Whether the piece on ``box``, having taken ``taken`` so far, can take a piece of
     ``them`` (the test that spares most pieces the capture search)."""
-    for direction in range(4):
-        if not backward and _backward(direction, 1 - them):
-            continue
-        victim = _victim(state, box, direction, flying, them)
-        if victim == 0 or (taken and (taken >> SQUARE_AT[geometry, victim]) & 1):
-            continue
-        if state[victim + STEPS[direction]] == EMPTY:
+    for direction in range(4):  # a constant bound: the diagonal variants' loop is unrolled
+        if (backward or not _backward(direction, 1 - them)) and _takes_toward(
+            state, geometry, box, taken, flying, them, direction
+        ):
+            return True
+    for direction in range(4, directions):
+        if _takes_toward(state, geometry, box, taken, flying, them, direction):
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def _takes_toward(state: Any, geometry: int, box: int, taken: int, flying: bool, them: int, direction: int) -> bool:
+    """Whether the piece on ``box`` can take a piece of ``them`` in ``direction``."""
+    victim = _victim(state, box, direction, flying, them)
+    if victim == 0 or (taken and (taken >> SQUARE_AT[geometry, victim]) & 1):
+        return False
+    return state[victim + STEPS[direction]] == EMPTY
 
 
 @njit(cache=True)
@@ -249,10 +309,12 @@ def _jumps(
     them = 1 - side
     yes = side == side  # typed: numba's cache breaks on literal arguments to recursion
     geometry = spec.geometry
+    directions = _directions(spec)
     per_row = PER_ROW[geometry]
     crown_row = 0 if side == 0 else 2 * per_row - 1
     free_choice = not spec.longest_capture
-    for direction in range(4):
+    lands_on_taken = spec.frisian_captures and not flying
+    for direction in range(directions):
         if not backward and _backward(direction, side):
             continue
         victim = _victim(state, box, direction, flying, them)
@@ -266,10 +328,16 @@ def _jumps(
         going_on = min(crowned, 1) * 2  # once crowned, a further piece taken counts
         # A flying king that can go on taking from some square behind its victim must land
         # on such a square (FMJD; only the free-choice variants need telling).
-        must_go_on = flying and free_choice and _lands_to_go_on(state, geometry, victim + step, step, now_taken, them)
+        must_go_on = (
+            flying
+            and free_choice
+            and _lands_to_go_on(state, geometry, directions, victim + step, step, now_taken, them)
+        )
         landing = victim + step
-        while state[landing] == EMPTY:
-            if not must_go_on or _can_take(state, geometry, landing, now_taken, yes, yes, them):
+        while state[landing] == EMPTY or (
+            lands_on_taken and state[landing] != OFF and (now_taken >> SQUARE_AT[geometry, landing]) & 1
+        ):
+            if not must_go_on or _can_take(state, geometry, directions, landing, now_taken, yes, yes, them):
                 extended = True
                 if (
                     not flying
@@ -284,15 +352,16 @@ def _jumps(
                 break
             landing += step
     if not extended and taken != 0:
-        _record(spec, state, out, origin, SQUARE_AT[geometry, box], taken, crowned == 2)
+        # (Frisian's kings fly and its men are crowned only where a move ends)
+        _record(spec, state, out, origin, SQUARE_AT[geometry, box], taken, crowned == 2, flying)
 
 
 @njit(cache=True)
-def _lands_to_go_on(state: Any, geometry: int, landing: int, step: int, taken: int, them: int) -> bool:
+def _lands_to_go_on(state: Any, geometry: int, directions: int, landing: int, step: int, taken: int, them: int) -> bool:
     """Whether a flying king can go on taking from some empty square from ``landing`` on."""
     yes = them == them
     while state[landing] == EMPTY:
-        if _can_take(state, geometry, landing, taken, yes, yes, them):
+        if _can_take(state, geometry, directions, landing, taken, yes, yes, them):
             return True
         landing += step
     return False
@@ -313,7 +382,7 @@ def _can_move(spec: Any, state: Any, box: int, piece: int) -> bool:
     for direction in range(4):
         if (king or not _backward(direction, side)) and state[box + STEPS[direction]] == EMPTY:
             return True
-    return _can_take(state, spec.geometry, box, 0, flying, backward, 1 - side)
+    return _can_take(state, spec.geometry, _directions(spec), box, 0, flying, backward, 1 - side)
 
 
 @njit(cache=True)
@@ -343,7 +412,7 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
         if piece == EMPTY:
             continue
         _, flying, backward = _movement(spec, piece)
-        if _can_take(state, geometry, box, none, flying, backward, them):
+        if _can_take(state, geometry, _directions(spec), box, none, flying, backward, them):
             state[box] = EMPTY
             _jumps(spec, state, out, square, box, none, flying, backward, none)
             state[box] = piece
@@ -419,9 +488,7 @@ def play(spec: Any, state: Any, move: int) -> bool:
     bits = taken
     while bits:
         low = bits & -bits
-        square = 0
-        while (low >> square) != 1:
-            square += 1
+        square = _square_of(low)
         victim = state[MAILBOX[geometry, square]]
         material -= 1 << _count_shift(victim)
         if victim & 7 == KING_PIECE:
@@ -508,9 +575,7 @@ def drawn(spec: Any, state: Any) -> bool:
     search (both need kings moving), or a king endgame's rule. A side left without a move
     on the last move a rule allows has lost all the same (py-draughts)."""
     clock = state[CLOCK]
-    if clock >= spec.draw_clock or (
-        spec.endgame_clocks and _pieces(state[MATERIAL + state[PLY]]) <= 4 and endgame_drawn(state)
-    ):
+    if clock >= spec.draw_clock or king_endgame_drawn(spec, state):
         return has_move(spec, state)
     ply = state[PLY]
     if ply > state[ROOT] and clock >= 4:
@@ -555,6 +620,17 @@ def _endgame_limits(material: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
+def king_endgame_drawn(spec: Any, state: Any) -> bool:
+    """Whether the variant's king endgame rule (``DraughtsSpec.endgame_clocks``) draws."""
+    material = state[MATERIAL + state[PLY]]
+    if spec.endgame_clocks == 1:
+        return _pieces(material) <= 4 and endgame_drawn(state)
+    if spec.endgame_clocks == 2:
+        return frisian_endgame_drawn(material, state[CLOCK])
+    return False
+
+
+@njit(cache=True)
 def endgame_drawn(state: Any) -> bool:
     """The FMJD's king endgame rules as py-draughts counts them: drawn once a position that
     started one (one side a lone king) lies as many plies back as the rule allows, with
@@ -569,6 +645,18 @@ def endgame_drawn(state: Any) -> bool:
         if (five >= 0 and back >= five) or (sixteen >= 0 and back >= sixteen):
             return True
     return False
+
+
+@njit(cache=True)
+def frisian_endgame_drawn(material: int, clock: int) -> bool:
+    """Frisian's king endgames as py-draughts counts them, by the clock of quiet king moves:
+    a king against a king drawn after 4 plies, three kings (two against one) after 14."""
+    if material & 255 or (material >> 16) & 255:
+        return False  # men on the board
+    white_kings, black_kings = (material >> 8) & 255, material >> 24
+    if white_kings == 1 and black_kings == 1:
+        return clock >= 4
+    return white_kings + black_kings == 3 and clock >= 14
 
 
 @njit(cache=True)
@@ -716,7 +804,7 @@ def new_state(position: Any, spec: DraughtsSpec) -> Any:
     history for repetitions."""
     board = position.board
     state = np.zeros(STATE_SIZE, dtype=np.int64)
-    state[:144] = OFF
+    state[:MAILBOX_SIZE] = OFF
     for square in range(spec.squares):
         bit = 1 << square
         piece = EMPTY
