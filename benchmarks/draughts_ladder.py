@@ -4,6 +4,11 @@ per move, both HUB engines driven by py-draughts' own client, colour-swapped pai
 short openings. Every game's moves go to a text file, one game a line.
 
     python benchmarks/draughts_ladder.py --opponents dame-rs turbo --games 30 --time 0.3
+    python benchmarks/draughts_ladder.py --opponents dame-rs --games 30 --clock 30+0.3
+
+On a clock (``BASE+INCREMENT`` seconds) the HUB engines are sent ``level time= inc=`` before
+each move; TurboEngine, which has no clock of its own, gets a fortieth of its time left
+plus the increment a move. A side whose time runs out loses.
 
 ``--opponent COMMAND`` plays another HUB engine instead (a path, or a name on the PATH),
 such as another build's ``negamax-hub`` (an A/B match: run ``negamax warmup draughts`` with
@@ -27,6 +32,7 @@ from draughts import TurboEngine
 from draughts.engines.hub import HubEngine
 from loguru import logger
 
+from chess_ladder import parse_clock
 from match_tally import Tally
 from vs_pydraughts import OPENINGS, hub_command, play_game
 
@@ -53,20 +59,43 @@ class LineQueueHubEngine(HubEngine):
         except queue.Empty:
             return None
 
+    clock: tuple[float, float] | None = None
+
+    def set_clock(self, time_left: float, increment: float) -> None:
+        """Search the next move on a clock (``level time= inc=``) instead of a fixed time."""
+        self.clock = (time_left, increment)
+
+    def _send(self, command: str) -> None:
+        if self.clock is not None and command.startswith("level move-time="):
+            command = f"level time={self.clock[0]:.3f} inc={self.clock[1]:g}"
+        super()._send(command)
+
     def set_param(self, name: str, value: object) -> None:
         """A ``set-param`` after the handshake (the stock client sends none)."""
         self._send(f"set-param name={name} value={value}")
+
+
+class ClockedTurboEngine(TurboEngine):
+    """TurboEngine on a clock: it has none of its own, so it gets a fortieth of its time
+    left plus the increment for each move."""
+
+    def set_clock(self, time_left: float, increment: float) -> None:
+        self.time_limit = max(0.01, time_left / 40 + increment)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--opponents", nargs="+", choices=("dame-rs", "turbo"), default=["dame-rs", "turbo"])
     parser.add_argument("--games", type=int, default=30, help="games per opponent (pairs, colours swapped)")
-    parser.add_argument("--time", type=float, default=0.3, help="seconds per move, both engines")
+    timing = parser.add_mutually_exclusive_group()
+    timing.add_argument("--time", type=float, default=0.3, help="seconds per move, both engines")
+    timing.add_argument("--clock", help="a clock instead: BASE+INCREMENT seconds, e.g. 30+0.3")
     parser.add_argument("--games-file", type=Path, default=Path("draughts_ladder.txt"), help="where the moves go")
     parser.add_argument("--threads", type=int, default=1, help="negamax-hub's threads (the opponents keep one)")
     parser.add_argument("--opponent", metavar="COMMAND", help="another HUB engine to play instead (run as COMMAND hub)")
     arguments = parser.parse_args()
+    clock = parse_clock(arguments.clock) if arguments.clock else None
+    control = f"{arguments.clock} clock" if clock else f"{arguments.time} s/move"
     logger.remove()  # py-draughts logs every board it makes
     logging.disable(logging.INFO)
     summaries = []
@@ -87,7 +116,7 @@ def main() -> None:
                 opponent.start()
                 label = name
             elif name == "turbo":
-                opponent = TurboEngine(depth_limit=None, time_limit=arguments.time)
+                opponent = ClockedTurboEngine(depth_limit=None, time_limit=arguments.time)
                 label = "py-draughts TurboEngine"
             else:
                 command = shutil.which("dame")  # the client runs it as "dame hub"
@@ -106,18 +135,16 @@ def main() -> None:
                     opponent.new_game()
                 white, black = (ours, opponent) if ours_white else (opponent, ours)
                 moves: list[str] = []
-                result, plies, illegal = play_game(white, black, opening, moves)
+                result, plies, illegal = play_game(white, black, opening, moves, clock)
                 tally.record(result, ours_white)
                 side = "white" if ours_white else "black"
                 print(f"{name} game {number + 1}: negamax {side}, {result} in {plies} plies{illegal}", flush=True)
                 white_name, black_name = ("negamax", label) if ours_white else (label, "negamax")
-                record.write(
-                    f"{white_name} - {black_name} {result} {arguments.time} s/move: {opening} {' '.join(moves)}\n"
-                )
+                record.write(f"{white_name} - {black_name} {result} {control}: {opening} {' '.join(moves)}\n")
                 record.flush()
             if isinstance(opponent, HubEngine):
                 opponent.quit()
-            summaries.append(tally.summary(label, arguments.time))
+            summaries.append(tally.summary(label, control))
             print(summaries[-1], flush=True)
     print("\n".join(summaries))
 

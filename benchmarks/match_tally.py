@@ -3,6 +3,8 @@ scripts)."""
 
 from __future__ import annotations
 
+from ladder_elo import estimate
+
 
 class Tally:
     def __init__(self) -> None:
@@ -24,6 +26,13 @@ class Tally:
         games = self.wins + self.draws + self.losses
         return (self.wins + self.draws / 2) / games if games else 0.0
 
-    def summary(self, opponent: str, seconds: float) -> str:
+    def summary(self, opponent: str, control: str) -> str:
+        """The record against ``opponent`` at ``control`` (``0.3 s/move``), with the Elo
+        difference it implies and its 95 % interval."""
         record = f"+{self.wins} ={self.draws} -{self.losses}"
-        return f"negamax vs {opponent} at {seconds} s/move: {record}, score {self.score:.1%}"
+        games = [(0.0, 1.0)] * self.wins + [(0.0, 0.5)] * self.draws + [(0.0, 0.0)] * self.losses
+        elo = ""
+        if games:
+            difference, error = estimate(games)
+            elo = f", {difference:+.0f} +- {1.96 * error:.0f} Elo"
+        return f"negamax vs {opponent} at {control}: {record}, score {self.score:.1%}{elo}"

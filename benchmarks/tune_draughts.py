@@ -88,7 +88,7 @@ def candidate_match(weights: dict[str, object], games: int, seconds: float) -> N
             board.push(move)
             plies += 1
         tally.record(board.result if board.game_over else "1/2-1/2", ours_white)
-    print(f"{json.dumps(weights)}: {tally.summary('TurboEngine', seconds)}")
+    print(f"{json.dumps(weights)}: {tally.summary('TurboEngine', f'{seconds} s/move')}")
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ import argparse
 import logging
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from draughts import StandardBoard, TurboEngine
@@ -48,18 +49,38 @@ def hub_command() -> str:
     return str(installed) if installed.exists() else (shutil.which("negamax-hub") or "negamax-hub")
 
 
-def play_game(white: object, black: object, opening: str, moves: list[str] | None = None) -> tuple[str, int, str]:
-    """One game; ``moves``, if given, receives the moves played after the opening."""
+def play_game(
+    white: object,
+    black: object,
+    opening: str,
+    moves: list[str] | None = None,
+    clock: tuple[float, float] | None = None,
+) -> tuple[str, int, str]:
+    """One game; ``moves``, if given, receives the moves played after the opening. With a
+    ``clock`` (base and increment in seconds) each engine is told its time left before a
+    move (``set_clock``), and a side whose time runs out loses."""
     board = StandardBoard()
     for text in opening.split():
         board.push_uci(text)
     engines = {True: white, False: black}
+    remaining = {True: clock[0], False: clock[0]} if clock else {}
     plies = len(opening.split())
     while not board.game_over and plies < MAX_PLIES:
-        move = engines[board.turn.value == StandardBoard().turn.value].get_best_move(board)  # type: ignore[attr-defined]
+        white_to_move = board.turn.value == StandardBoard().turn.value
+        loser = "white" if white_to_move else "black"
+        result = "0-1" if white_to_move else "1-0"
+        engine = engines[white_to_move]
+        if clock is not None:
+            engine.set_clock(remaining[white_to_move], clock[1])  # type: ignore[attr-defined]
+        started = time.perf_counter()
+        move = engine.get_best_move(board)  # type: ignore[attr-defined]
+        if clock is not None:
+            remaining[white_to_move] -= time.perf_counter() - started
+            if remaining[white_to_move] < 0:
+                return result, plies, f", {loser} lost on time"
+            remaining[white_to_move] += clock[1]
         if move not in board.legal_moves:
-            loser = "white" if board.turn == StandardBoard().turn else "black"
-            return ("0-1" if loser == "white" else "1-0"), plies, f", {loser} played an illegal move: {move}"
+            return result, plies, f", {loser} played an illegal move: {move}"
         board.push(move)
         if moves is not None:
             moves.append(str(move))
@@ -87,7 +108,7 @@ def main() -> None:
             tally.record(result, ours_white)
             side = "white" if ours_white else "black"
             print(f"game {number + 1}: negamax {side}, {result} in {plies} plies ({opening}){illegal}", flush=True)
-    print(tally.summary("py-draughts TurboEngine", arguments.time))
+    print(tally.summary("py-draughts TurboEngine", f"{arguments.time} s/move"))
 
 
 if __name__ == "__main__":

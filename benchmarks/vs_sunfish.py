@@ -90,7 +90,7 @@ def main() -> None:
             tally.record(result, ours_white)
             side = "white" if ours_white else "black"
             print(f"game {number + 1}: negamax {side}, {result} in {board.ply()} plies ({opening})", flush=True)
-    print(tally.summary("sunfish", arguments.time))
+    print(tally.summary("sunfish", f"{arguments.time} s/move"))
 
 
 if __name__ == "__main__":

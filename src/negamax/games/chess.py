@@ -35,6 +35,8 @@ from negamax.games.chess_evaluation import (
     PHASE,
     TEMPO,
     board_counts,
+    board_mobility,
+    mobility_value,
     structure_value,
 )
 from negamax.games.chess_tables import FULL_PHASE
@@ -160,6 +162,9 @@ class ChessPosition:
 
     def evaluate(self) -> int:
         midgame, endgame = structure_value(*board_counts(self.board))
+        mobile_midgame, mobile_endgame = mobility_value(*board_mobility(self.board))
+        midgame += mobile_midgame
+        endgame += mobile_endgame
         phase = min(self.phase, FULL_PHASE)
         white = ((self.midgame + midgame) * phase + (self.endgame + endgame) * (FULL_PHASE - phase)) // FULL_PHASE
         return (white if self.board.turn == chess.WHITE else -white) + TEMPO
