@@ -47,3 +47,17 @@ def test_sending_never_waits_for_the_writer() -> None:
     assert texts[-1] == "done"
     # progress lines still waiting gave way to newer ones: the last one is kept
     assert "info 99" in texts and len(texts) <= 3
+
+
+def test_the_last_line_takes_the_place_of_waiting_progress() -> None:
+    output = RecordingOutput()
+    spaced = SpacedOutput(output, gap=0.5)  # type: ignore[arg-type]
+    spaced.send("info 1", replaceable=True)
+    while not output.lines:  # the first line goes out at once; the next waits half a second
+        time.sleep(0.001)
+    spaced.send("info 2", replaceable=True)
+    spaced.send("info 3", replaceable=True)
+    spaced.send_last("done")
+    spaced.drain()
+    # a search's result does not wait behind its progress (the gap itself still holds)
+    assert [text for _, text in output.lines] == ["info 1", "done"]

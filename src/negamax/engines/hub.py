@@ -14,6 +14,7 @@ once. A line we cannot use gets ``error message="..."`` and the engine goes on.
 
 from __future__ import annotations
 
+import math
 import shlex
 import sys
 import threading
@@ -25,7 +26,7 @@ from negamax import __version__
 from negamax.core.errors import NegamaxError
 from negamax.core.score import is_decisive
 from negamax.core.types import SearchResult
-from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
+from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits, time_budget
 from negamax.engines.session import bounded_count, bounded_number, clipped, serve
 from negamax.engines.spaced_output import SpacedOutput
 from negamax.games.draughts import DraughtsGame, DraughtsPosition
@@ -108,6 +109,7 @@ class HubSession:
         self._analysing = False
         self._stopped = threading.Event()
         self._start = 0.0
+        self._quiet_from = math.inf
 
     def send(self, line: str) -> None:
         self.lines.send(line)
@@ -222,6 +224,9 @@ class HubSession:
         limits = GoLimits(infinite=True) if self._analysing else self.limits
         self._stopped.clear()
         self._start = time.perf_counter()
+        budget = time_budget(limits)
+        # a progress line written this close to the end would hold ``done`` back a line gap
+        self._quiet_from = math.inf if budget is None else self._start + budget - LINE_GAP_SECONDS
         self.engine.go(limits, self._info, self._done)
 
     def _stop(self, arguments: dict[str, str]) -> None:
@@ -243,7 +248,10 @@ class HubSession:
         self.engine.wait()
 
     def _info(self, result: SearchResult[Any]) -> None:
-        elapsed = max(time.perf_counter() - self._start, 1e-6)
+        now = time.perf_counter()
+        if now >= self._quiet_from:
+            return
+        elapsed = max(now - self._start, 1e-6)
         position = self.engine.position.copy()
         assert isinstance(position, DraughtsPosition)
         line = []
@@ -265,9 +273,9 @@ class HubSession:
         position = self.engine.position
         assert isinstance(position, DraughtsPosition)
         if result.best_move is None:
-            self.send("done")
+            self.lines.send_last("done")
             return
-        self.send(f"done move={hub_move_text(position, result.best_move)}")
+        self.lines.send_last(f"done move={hub_move_text(position, result.best_move)}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -39,6 +39,15 @@ class SpacedOutput:
                 self._waiting.append((line, replaceable))
             self._condition.notify_all()
 
+    def send_last(self, line: str) -> None:
+        """Queues ``line`` in place of any progress line still waiting: a search's result
+        should not wait its turn behind a report of its progress."""
+        with self._condition:
+            while self._waiting and self._waiting[-1][1]:
+                self._waiting.pop()
+            self._waiting.append((line, False))
+            self._condition.notify_all()
+
     def drain(self) -> None:
         """Return once every line sent so far is written."""
         with self._condition:
@@ -48,11 +57,12 @@ class SpacedOutput:
         while True:
             with self._condition:
                 self._condition.wait_for(lambda: bool(self._waiting))
-                line, _ = self._waiting.popleft()
                 self._writing = True
             pause = self._last_write + self.gap - time.perf_counter()
             if pause > 0:
-                time.sleep(pause)
+                time.sleep(pause)  # the line stays queued meanwhile: newer progress may replace it
+            with self._condition:
+                line, _ = self._waiting.popleft()
             try:
                 self.output.write(line + "\n")
                 self.output.flush()
