@@ -33,7 +33,7 @@ import chess.engine
 import chess.pgn
 
 from ladder_elo import estimate
-from match_tally import Tally
+from match_tally import Tally, parse_clock
 from vs_sunfish import MAX_PLIES, OPENINGS, negamax_command
 
 STOCKFISH_PLACES = ("stockfish", "/usr/games/stockfish")
@@ -45,12 +45,6 @@ def find_stockfish(given: str | None) -> str | None:
         if found:
             return found
     return None
-
-
-def parse_clock(text: str) -> tuple[float, float]:
-    """``BASE+INCREMENT`` in seconds (``10+0.1``)."""
-    base, _, increment = text.partition("+")
-    return float(base), float(increment or 0)
 
 
 def play_game(

@@ -1,7 +1,7 @@
 """negamax-hub against the draughts engines above TurboEngine: ``dame-rs`` (a Rust engine
 that speaks HUB; ``pip install dame-rs``) and py-draughts' ``TurboEngine``, at equal time
-per move, both HUB engines driven by py-draughts' own client, colour-swapped pairs from
-short openings. Every game's moves go to a text file, one game a line.
+per move or on equal clocks, both HUB engines driven by py-draughts' own client,
+colour-swapped pairs from short openings. Every game's moves go to a text file, one game a line.
 
     python benchmarks/draughts_ladder.py --opponents dame-rs turbo --games 30 --time 0.3
     python benchmarks/draughts_ladder.py --opponents dame-rs --games 30 --clock 30+0.3
@@ -32,8 +32,7 @@ from draughts import TurboEngine
 from draughts.engines.hub import HubEngine
 from loguru import logger
 
-from chess_ladder import parse_clock
-from match_tally import Tally
+from match_tally import Tally, parse_clock
 from vs_pydraughts import OPENINGS, hub_command, play_game
 
 

@@ -1,5 +1,5 @@
-"""Wins, draws and losses of a match, counted from negamax's side (shared by the match
-scripts)."""
+"""Wins, draws and losses of a match, counted from negamax's side, and the time control's
+text (shared by the match scripts)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,15 @@ class Tally:
         record = f"+{self.wins} ={self.draws} -{self.losses}"
         games = [(0.0, 1.0)] * self.wins + [(0.0, 0.5)] * self.draws + [(0.0, 0.0)] * self.losses
         elo = ""
-        if games:
+        if self.wins + self.draws / 2 in (0, len(games)):
+            elo = ", no Elo estimate (every game won or every one lost)" if games else ""
+        else:
             difference, error = estimate(games)
             elo = f", {difference:+.0f} +- {1.96 * error:.0f} Elo"
         return f"negamax vs {opponent} at {control}: {record}, score {self.score:.1%}{elo}"
+
+
+def parse_clock(text: str) -> tuple[float, float]:
+    """``BASE+INCREMENT`` in seconds (``10+0.1``)."""
+    base, _, increment = text.partition("+")
+    return float(base), float(increment or 0)

@@ -1,9 +1,9 @@
 """Chess on python-chess: make/unmake by push/pop, and PeSTO's tapered evaluation kept up
-to date move by move.
+to date move by move, with pawn structure, piece placement and mobility terms on top.
 
-The evaluation is two sums (midgame and endgame, from White's side) and a game phase;
-each move changes a few terms, so ``play`` adjusts them and ``undo`` restores them from a
-stack, instead of scanning the board at every leaf.
+PeSTO's part is two sums (midgame and endgame, from White's side) and a game phase; each
+move changes a few terms, so ``play`` adjusts them and ``undo`` restores them from a stack.
+The other terms (``chess_evaluation``) are counted from the board at each evaluation.
 
 Draws the search must see: a position repeated since the search began (a second
 occurrence is enough: the side that can repeat can keep repeating), the fifty-move rule,

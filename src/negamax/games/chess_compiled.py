@@ -20,7 +20,8 @@ A move is ``from | to << 7 | promotion << 14 | kind << 17`` with mailbox squares
 are a plain move, en passant, castling and a double pawn push. No move encodes as 0.
 
 The evaluation is the pure-Python ``ChessPosition.evaluate`` exactly (PeSTO's tapered
-tables plus a tempo bonus); the tests hold both to the same scores.
+tables, the structure and mobility terms of ``chess_evaluation``, a tempo bonus); the tests
+hold both to the same scores.
 """
 
 from __future__ import annotations

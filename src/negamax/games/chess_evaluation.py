@@ -157,6 +157,9 @@ def structure_value(white: tuple[int, ...], black: tuple[int, ...]) -> tuple[int
     return weighted_value(white, black, STRUCTURE_MIDGAME, STRUCTURE_ENDGAME)
 
 
+# Mobility: counted here on python-chess's attack masks, and by the compiled evaluation on
+# its own board as it walks it (``chess_compiled.evaluate``).
+
 MOBILITY_TERMS = ("knight mobility", "bishop mobility", "rook mobility", "queen mobility")
 """What ``board_mobility`` counts for each side, in its order: the squares each knight,
 bishop, rook or queen attacks that hold no piece of its own and no enemy pawn attacks."""
@@ -171,15 +174,11 @@ def mobility_value(white: tuple[int, ...], black: tuple[int, ...]) -> tuple[int,
     return weighted_value(white, black, MOBILITY_MIDGAME, MOBILITY_ENDGAME)
 
 
-NOT_FILE_A = _signed(0xFFFFFFFFFFFFFFFF & ~FILE_A)
-NOT_FILE_H = _signed(0xFFFFFFFFFFFFFFFF & ~(FILE_A << 7))
-
-
 def pawn_attacks(pawns: int, white: bool) -> int:
-    """The squares ``pawns`` of that colour attack (a signed 64-bit mask)."""
+    """The squares ``pawns`` of that colour attack (python-chess's unsigned masks)."""
     if white:
-        return ((pawns << 9) & NOT_FILE_A) | ((pawns << 7) & NOT_FILE_H)
-    return ((pawns >> 7) & NOT_FILE_A) | ((pawns >> 9) & NOT_FILE_H)
+        return chess.shift_up_left(pawns) | chess.shift_up_right(pawns)
+    return chess.shift_down_left(pawns) | chess.shift_down_right(pawns)
 
 
 def board_mobility(board: chess.Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -188,7 +187,7 @@ def board_mobility(board: chess.Board) -> tuple[tuple[int, ...], tuple[int, ...]
     for colour in (chess.WHITE, chess.BLACK):
         own = board.occupied_co[colour]
         enemy_pawns = board.pawns & board.occupied_co[not colour]
-        free = ~own & ~pawn_attacks(enemy_pawns, colour == chess.BLACK) & chess.BB_ALL
+        free = chess.BB_ALL & ~own & ~pawn_attacks(enemy_pawns, colour == chess.BLACK)
         counts = []
         for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
             pieces = chess.scan_forward(board.pieces_mask(piece_type, colour))

@@ -23,7 +23,7 @@ The position is one int64 array (``new_state``):
 * ``KEYS``: the key after each ply (for repetitions); ``UNDO``: what each move destroyed;
   ``MATERIAL``: the pieces after each ply, counted (``material_of``: for the endgame rules).
 * ``GENERATED`` .. : scratch for move generation.
-* ``REGION_INDEX``: on the 10x10 board, each region's arrangement of men as its index into
+* ``REGION_INDEX``: in international draughts, each region's arrangement of men as its index into
   ``PATTERNS`` (``draughts_evaluation``), kept by make and unmake.
 
 A move is ``from | to << 6 | taken << 12``: squares 0-49, and the set of squares whose
@@ -50,33 +50,36 @@ from negamax.games.draughts_evaluation import ARRANGEMENTS, KING, TEMPO, weights
 class DraughtsSpec(NamedTuple):
     """Selects draughts' primitives in the compiled deepening kernel; its values are the
     variant's board and rules (``VARIANT_SPECS``), read at run time, so one kernel plays
-    every diagonal variant."""
+    every variant."""
 
     squares: int = 50
     """Dark squares: 50 (10x10) or 32 (8x8)."""
     geometry: int = 0
-    """Which board's tables (``MAILBOX``, ``SQUARE_AT``, ``VALUES``, the regions'): 0 10x10,
-    1 8x8."""
+    """Which board's tables (``MAILBOX``, ``SQUARE_AT``, ``VALUES``, the regions'; see
+    ``BOARD_SIZES``): 0 10x10 with the regions' worths, 1 8x8, 2 10x10 without them."""
     men_capture_backward: int = 1
     flying_kings: int = 1
     crowned_mid_capture: int = 0
     """A man reaching the far row during a capture is crowned there and goes on capturing
     as a king (Russian)."""
     longest_capture: int = 1
-    """Only the captures taking the most pieces are legal (international, Brazilian)."""
+    """Only the captures that rank highest are legal: those taking the most pieces
+    (international, Brazilian), or the most worth (``frisian_captures``)."""
     captures_optional: int = 0
     """Quiet moves stay legal next to captures (py-draughts' American checkers)."""
     draw_clock: int = 50
     """Plies of king moves without a capture that draw (py-draughts' rules)."""
     endgame_clocks: int = 1
-    """1: the FMJD's king endgames, a lone king draws against three pieces with a king
-    within 16 moves, against one or two within 5 (international). 2: Frisian's, by the
-    clock: a king against a king draws after 4 plies, three kings after 14."""
+    """``FMJD_ENDGAMES``: a lone king draws against three pieces with a king within 16
+    moves, against one or two within 5 (international). ``FRISIAN_ENDGAMES``: by the
+    clock, a king against a king draws after 4 plies, three kings after 14. 0: neither."""
     frisian_captures: int = 0
     """Pieces also capture orthogonally (over the piece two rows or two columns away, a
     king flying), and only the captures of the most worth are legal: a man taken counts
-    100, a king 199, and among equals a king's capture goes first. As in py-draughts, a
-    man may land on a square whose piece it took earlier in the capture."""
+    100, a king 199, and among equals a king's capture goes first."""
+
+
+FMJD_ENDGAMES, FRISIAN_ENDGAMES = 1, 2
 
 
 SPEC = DraughtsSpec()
@@ -85,16 +88,16 @@ VARIANT_SPECS = {
     "brazilian": DraughtsSpec(32, 1, 1, 1, 0, 1, 0, 30, 0),
     "russian": DraughtsSpec(32, 1, 1, 1, 1, 0, 0, 30, 0),
     "checkers": DraughtsSpec(32, 1, 0, 0, 0, 0, 1, 40, 0),
-    "frisian": DraughtsSpec(50, 2, 1, 1, 0, 1, 0, 50, 2, 1),
+    "frisian": DraughtsSpec(geometry=2, endgame_clocks=FRISIAN_ENDGAMES, frisian_captures=1),
 }
 """The spec of each variant the compiled kernel plays."""
 
 EMPTY, MAN, KING_PIECE, BLACK_PIECE, OFF = 0, 1, 2, 8, 16
 MAILBOX_SIZE = 12 * 14
-SIDE, CLOCK, HASH, EVALUATION, PLY, ROOT, GENERATED_FROM, GENERATED, LONGEST = range(MAILBOX_SIZE, MAILBOX_SIZE + 9)
+SIDE, CLOCK, HASH, EVALUATION, PLY, ROOT, GENERATED_FROM, GENERATED, BEST_RANK = range(MAILBOX_SIZE, MAILBOX_SIZE + 9)
 MAX_PLIES = 1024
 MOST_REGIONS = 16
-REGION_INDEX = LONGEST + 1
+REGION_INDEX = BEST_RANK + 1
 """Each region's arrangement of men as its index into ``PATTERNS`` (``draughts_evaluation``)."""
 KEYS = REGION_INDEX + MOST_REGIONS
 UNDO_WIDTH = 4
@@ -218,10 +221,10 @@ def _capture_rank(spec: Any, state: Any, taken: int, king: bool) -> int:
 def _record(spec: Any, state: Any, out: Any, origin: int, target: int, taken: int, crowned: bool, king: bool) -> None:
     if spec.longest_capture:
         rank = _capture_rank(spec, state, taken, king)
-        if rank < state[LONGEST]:
+        if rank < state[BEST_RANK]:
             return
-        if rank > state[LONGEST]:
-            state[LONGEST] = rank
+        if rank > state[BEST_RANK]:
+            state[BEST_RANK] = rank
             state[GENERATED] = state[GENERATED_FROM]  # lesser captures found so far are dropped
     code = origin | (target << 6) | (taken << 12)
     if crowned:
@@ -313,7 +316,6 @@ def _jumps(
     per_row = PER_ROW[geometry]
     crown_row = 0 if side == 0 else 2 * per_row - 1
     free_choice = not spec.longest_capture
-    lands_on_taken = spec.frisian_captures and not flying
     for direction in range(directions):
         if not backward and _backward(direction, side):
             continue
@@ -334,9 +336,10 @@ def _jumps(
             and _lands_to_go_on(state, geometry, directions, victim + step, step, now_taken, them)
         )
         landing = victim + step
-        while state[landing] == EMPTY or (
-            lands_on_taken and state[landing] != OFF and (now_taken >> SQUARE_AT[geometry, landing]) & 1
-        ):
+        # (a Frisian man never lands where it took a piece: its landings lie an even number
+        # of rows and columns from its start, with the two differing by a multiple of 4,
+        # which no square it jumps over does)
+        while state[landing] == EMPTY:
             if not must_go_on or _can_take(state, geometry, directions, landing, now_taken, yes, yes, them):
                 extended = True
                 if (
@@ -404,7 +407,7 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
     them = 1 - side
     geometry = spec.geometry
     state[GENERATED] = state[GENERATED_FROM] = start
-    state[LONGEST] = 1
+    state[BEST_RANK] = 1
     none = side - side  # a typed zero: numba's cache breaks on literal arguments to recursion
     for square in range(spec.squares):
         box = MAILBOX[geometry, square]
@@ -623,9 +626,9 @@ def _endgame_limits(material: int) -> tuple[int, int]:
 def king_endgame_drawn(spec: Any, state: Any) -> bool:
     """Whether the variant's king endgame rule (``DraughtsSpec.endgame_clocks``) draws."""
     material = state[MATERIAL + state[PLY]]
-    if spec.endgame_clocks == 1:
+    if spec.endgame_clocks == FMJD_ENDGAMES:
         return _pieces(material) <= 4 and endgame_drawn(state)
-    if spec.endgame_clocks == 2:
+    if spec.endgame_clocks == FRISIAN_ENDGAMES:
         return frisian_endgame_drawn(material, state[CLOCK])
     return False
 

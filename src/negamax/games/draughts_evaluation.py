@@ -1,7 +1,7 @@
 """Draughts' evaluation, shared by the game (``draughts``) and its compiled primitives
 (``draughts_compiled``): a man's worth by the rows it has advanced and its file, a king's,
-the side to move's bonus (weights fitted in ``benchmarks/fit_draughts.py``), and on the
-10x10 board of the diagonal variants, a worth for the men's arrangement in each of sixteen
+the side to move's bonus (weights fitted in ``benchmarks/fit_draughts.py``), and in
+international draughts, a worth for the men's arrangement in each of sixteen
 overlapping regions of 4x4 squares (``PATTERN_FILE``, fitted in
 ``benchmarks/fit_draughts_patterns.py``).
 """
