@@ -1,8 +1,7 @@
-"""Fits the weights of chess's structure and mobility terms
-(``negamax.games.chess_evaluation``) the Texel way: quiet positions from games, each
-scored by a deeper search (Stockfish at a fixed depth), and the weights that make a sigmoid
-of our evaluation closest to the sigmoid of that score. PeSTO's tables stay as they are;
-only the terms on top of them are fitted.
+"""Fits the weights of chess's structure terms (``negamax.games.chess_evaluation``) the Texel
+way: quiet positions from games, each scored by a deeper search (Stockfish at a fixed
+depth), and the weights that make a sigmoid of our evaluation closest to the sigmoid of
+that score. PeSTO's tables stay as they are; only the terms on top of them are fitted.
 
 Positions come from PGN files (the ladder's and match games: ``chess_ladder.py --pgn``)
 and from games Stockfish plays against itself at a weak setting (``--games``, from the
@@ -15,8 +14,7 @@ install stockfish``).
 
 A tenth of the positions is held out, and the fit judged on them: it prints their error
 with PeSTO alone, with the weights now and with the fitted ones, then the fitted weights as
-``STRUCTURE_MIDGAME`` / ``STRUCTURE_ENDGAME`` and ``MOBILITY_MIDGAME`` / ``MOBILITY_ENDGAME``
-tuples.
+``STRUCTURE_MIDGAME`` / ``STRUCTURE_ENDGAME`` tuples.
 """
 
 from __future__ import annotations
@@ -35,17 +33,7 @@ from scipy.optimize import least_squares
 
 from chess_ladder import find_stockfish
 from negamax.games.chess import ChessPosition
-from negamax.games.chess_evaluation import (
-    MOBILITY_ENDGAME,
-    MOBILITY_MIDGAME,
-    MOBILITY_TERMS,
-    STRUCTURE_ENDGAME,
-    STRUCTURE_MIDGAME,
-    STRUCTURE_TERMS,
-    TEMPO,
-    board_counts,
-    board_mobility,
-)
+from negamax.games.chess_evaluation import STRUCTURE_ENDGAME, STRUCTURE_MIDGAME, STRUCTURE_TERMS, TEMPO, board_counts
 from negamax.games.chess_tables import FULL_PHASE
 from vs_sunfish import MAX_PLIES, OPENINGS
 
@@ -105,13 +93,10 @@ def self_play(stockfish: str, games: int, seed: int) -> list[chess.pgn.Game]:
     return played
 
 
-TERMS = STRUCTURE_TERMS + MOBILITY_TERMS
-
-
 def counts(board: chess.Board) -> np.ndarray:
-    """The terms' counts (``TERMS``), White's minus Black's."""
-    (white, black), (white_mobility, black_mobility) = board_counts(board), board_mobility(board)
-    return np.array(white + white_mobility, dtype=float) - np.array(black + black_mobility, dtype=float)
+    """The terms' counts, White's minus Black's."""
+    white, black = board_counts(board)
+    return np.array(white, dtype=float) - np.array(black, dtype=float)
 
 
 def main() -> None:
@@ -133,8 +118,8 @@ def main() -> None:
     boards = quiet_positions(games)
     random.Random(arguments.seed).shuffle(boards)
     boards = boards[: arguments.limit]
-    if len(boards) < 10 * 2 * len(TERMS):
-        sys.exit(f"fit_chess: {len(boards)} quiet positions are too few to fit {2 * len(TERMS)} weights")
+    if len(boards) < 10 * 2 * len(STRUCTURE_TERMS):
+        sys.exit(f"fit_chess: {len(boards)} quiet positions are too few to fit {2 * len(STRUCTURE_TERMS)} weights")
     print(f"{len(boards)} quiet positions; scoring them with Stockfish at depth {arguments.depth}", flush=True)
     targets = []
     with chess.engine.SimpleEngine.popen_uci([stockfish]) as engine:
@@ -151,7 +136,7 @@ def main() -> None:
     endgame = np.array([position.endgame for position in positions], dtype=float)
     tempo = np.array([TEMPO if board.turn == chess.WHITE else -TEMPO for board in boards], dtype=float)
     features = np.array([counts(board) for board in boards])
-    terms = len(TERMS)
+    terms = len(STRUCTURE_TERMS)
     held_out = np.arange(len(boards)) % 10 == 0
 
     def evaluation(weights: np.ndarray) -> np.ndarray:
@@ -171,7 +156,7 @@ def main() -> None:
     def held_out_error(weights: np.ndarray, scale: float) -> float:
         return float(np.mean(errors(np.array([*weights, scale]))[held_out] ** 2))
 
-    current = np.array([*STRUCTURE_MIDGAME, *MOBILITY_MIDGAME, *STRUCTURE_ENDGAME, *MOBILITY_ENDGAME], dtype=float)
+    current = np.array([*STRUCTURE_MIDGAME, *STRUCTURE_ENDGAME], dtype=float)
     zero = np.zeros_like(current)
     pesto_scale = least_squares(lambda k: errors(np.array([*zero, k[0]]))[~held_out], [1.0]).x[0]
     fitted = least_squares(residuals, np.array([*zero, 1.0]))
@@ -182,12 +167,10 @@ def main() -> None:
     )
     print(f"scale of our score to Stockfish's: {fitted.x[-1]:.3f}")
     weights = np.rint(fitted.x[:-1]).astype(int)
-    for index, name in enumerate(TERMS):
+    for index, name in enumerate(STRUCTURE_TERMS):
         print(f"  {name:28} midgame {weights[index]:5d}  endgame {weights[terms + index]:5d}")
-    structure = len(STRUCTURE_TERMS)
-    for name, first, last in (("STRUCTURE", 0, structure), ("MOBILITY", structure, terms)):
-        print(f"{name}_MIDGAME = {tuple(int(value) for value in weights[first:last])}")
-        print(f"{name}_ENDGAME = {tuple(int(value) for value in weights[terms + first : terms + last])}")
+    print(f"STRUCTURE_MIDGAME = {tuple(int(value) for value in weights[:terms])}")
+    print(f"STRUCTURE_ENDGAME = {tuple(int(value) for value in weights[terms:])}")
 
 
 if __name__ == "__main__":

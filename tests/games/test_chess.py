@@ -10,7 +10,7 @@ from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.score import win_in
 from negamax.core.types import SearchLimits
 from negamax.games.chess import ChessGame, ChessPosition
-from negamax.games.chess_evaluation import STRUCTURE_TERMS, board_counts, board_mobility
+from negamax.games.chess_evaluation import STRUCTURE_TERMS, board_counts
 from negamax.search import search
 
 GAME = ChessGame()
@@ -165,11 +165,3 @@ def test_bad_input_gets_clear_errors() -> None:
     with pytest.raises(IllegalMoveError):
         GAME.parse_move(GAME.new_position(), "e2e5")
     assert GAME.parse_move(GAME.new_position(), "Nf3") == chess.Move.from_uci("g1f3")
-
-
-def test_mobility_counts_squares_free_of_own_pieces_and_enemy_pawns() -> None:
-    # the knight on d4 reaches b3, b5, c2, c6, e6, f5 (not e2: its own pawn; not f3: the pawn
-    # on g4 attacks it); the rook on a1 reaches a2-a8 and b1-d1
-    board = chess.Board("4k3/8/8/8/3N2p1/8/4P3/R3K3 w - - 0 1")
-    assert board_mobility(board) == ((6, 0, 10, 0), (0, 0, 0, 0))
-    assert board_mobility(board.mirror()) == ((0, 0, 0, 0), (6, 0, 10, 0))

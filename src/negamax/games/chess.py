@@ -1,9 +1,10 @@
 """Chess on python-chess: make/unmake by push/pop, and PeSTO's tapered evaluation kept up
-to date move by move, with pawn structure, piece placement and mobility terms on top.
+to date move by move, with pawn structure and piece placement terms on top.
 
 PeSTO's part is two sums (midgame and endgame, from White's side) and a game phase; each
 move changes a few terms, so ``play`` adjusts them and ``undo`` restores them from a stack.
-The other terms (``chess_evaluation``) are counted from the board at each evaluation.
+The structure terms (``chess_evaluation``) are counted from the board's bitboards at each
+evaluation.
 
 Draws the search must see: a position repeated since the search began (a second
 occurrence is enough: the side that can repeat can keep repeating), the fifty-move rule,
@@ -35,8 +36,6 @@ from negamax.games.chess_evaluation import (
     PHASE,
     TEMPO,
     board_counts,
-    board_mobility,
-    mobility_value,
     structure_value,
 )
 from negamax.games.chess_tables import FULL_PHASE
@@ -162,9 +161,6 @@ class ChessPosition:
 
     def evaluate(self) -> int:
         midgame, endgame = structure_value(*board_counts(self.board))
-        mobile_midgame, mobile_endgame = mobility_value(*board_mobility(self.board))
-        midgame += mobile_midgame
-        endgame += mobile_endgame
         phase = min(self.phase, FULL_PHASE)
         white = ((self.midgame + midgame) * phase + (self.endgame + endgame) * (FULL_PHASE - phase)) // FULL_PHASE
         return (white if self.board.turn == chess.WHITE else -white) + TEMPO

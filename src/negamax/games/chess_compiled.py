@@ -20,8 +20,8 @@ A move is ``from | to << 7 | promotion << 14 | kind << 17`` with mailbox squares
 are a plain move, en passant, castling and a double pawn push. No move encodes as 0.
 
 The evaluation is the pure-Python ``ChessPosition.evaluate`` exactly (PeSTO's tapered
-tables, the structure and mobility terms of ``chess_evaluation``, a tempo bonus); the tests
-hold both to the same scores.
+tables, the structure terms of ``chess_evaluation``, a tempo bonus); the tests hold both to
+the same scores.
 """
 
 from __future__ import annotations
@@ -394,79 +394,28 @@ def unplay_null(state: Any) -> None:
 
 
 _side_counts = njit(cache=True)(chess_evaluation.side_counts)
-_weighted_value = njit(cache=True)(chess_evaluation.weighted_value)
+_structure_value = njit(cache=True)(chess_evaluation.structure_value)
 _mirrored = njit(cache=True)(chess_evaluation.mirrored)
-
-
-@njit(cache=True, inline="always")
-def _reaches(state: Any, target: int, side: int) -> int:
-    """1 if a piece of ``side`` counts ``target`` in its mobility: a square of the board
-    that holds no piece of its own and that no enemy pawn attacks."""
-    piece = state[target]
-    if piece == OFF or (piece != EMPTY and piece >> 3 == side):
-        return 0
-    # an enemy pawn attacks ``target`` from one rank nearer its own side of the board
-    if side == 0:
-        guarded = state[target + 9] == PAWN + BLACK_PIECE or state[target + 11] == PAWN + BLACK_PIECE
-    else:
-        guarded = state[target - 9] == PAWN or state[target - 11] == PAWN
-    return 0 if guarded else 1
-
-
-@njit(cache=True)
-def _slider_reach(state: Any, box: int, steps: Any, side: int) -> int:
-    """The squares a slider of ``side`` on ``box`` counts for its mobility."""
-    count = 0
-    for step in steps:
-        target = box + step
-        while state[target] == EMPTY:
-            count += _reaches(state, target, side)
-            target += step
-        count += _reaches(state, target, side)
-    return count
 
 
 @njit(cache=True)
 def evaluate(state: Any) -> int:
     white_pawns = black_pawns = white_rooks = black_rooks = white_bishops = black_bishops = 0
-    # each side's mobility (``chess_evaluation.board_mobility``): knights, bishops, rooks, queens
-    white_knights = white_bishops_reach = white_rooks_reach = white_queens = 0
-    black_knights = black_bishops_reach = black_rooks_reach = black_queens = 0
     for square in range(64):
-        box = BOARD_SQUARES[square]
-        piece = state[box]
-        if piece == EMPTY:
-            continue
+        piece = state[BOARD_SQUARES[square]]
         if piece == PAWN:
             white_pawns |= 1 << square
         elif piece == PAWN + BLACK_PIECE:
             black_pawns |= 1 << square
-        elif piece & 7 == KNIGHT:
-            side = piece >> 3
-            reach = 0
-            for step in KNIGHT_STEPS:
-                reach += _reaches(state, box + step, side)
-            if side == 0:
-                white_knights += reach
-            else:
-                black_knights += reach
-        elif piece == BISHOP:
-            white_bishops |= 1 << square
-            white_bishops_reach += _slider_reach(state, box, DIAGONAL_STEPS, 0)
-        elif piece == BISHOP + BLACK_PIECE:
-            black_bishops |= 1 << square
-            black_bishops_reach += _slider_reach(state, box, DIAGONAL_STEPS, 1)
         elif piece == ROOK:
             white_rooks |= 1 << square
-            white_rooks_reach += _slider_reach(state, box, STRAIGHT_STEPS, 0)
         elif piece == ROOK + BLACK_PIECE:
             black_rooks |= 1 << square
-            black_rooks_reach += _slider_reach(state, box, STRAIGHT_STEPS, 1)
-        elif piece == QUEEN:
-            white_queens += _slider_reach(state, box, DIAGONAL_STEPS, 0) + _slider_reach(state, box, STRAIGHT_STEPS, 0)
-        elif piece == QUEEN + BLACK_PIECE:
-            black_queens += _slider_reach(state, box, DIAGONAL_STEPS, 1) + _slider_reach(state, box, STRAIGHT_STEPS, 1)
-    midgame, endgame = _weighted_value(
+        elif piece == BISHOP:
+            white_bishops |= 1 << square
+        elif piece == BISHOP + BLACK_PIECE:
+            black_bishops |= 1 << square
+    midgame, endgame = _structure_value(
         _side_counts(white_pawns, black_pawns, white_rooks, white_bishops, SQUARE_OF[state[KINGS]]),
         _side_counts(
             _mirrored(black_pawns),
@@ -475,17 +424,7 @@ def evaluate(state: Any) -> int:
             _mirrored(black_bishops),
             SQUARE_OF[state[KINGS + 1]] ^ 56,
         ),
-        chess_evaluation.STRUCTURE_MIDGAME,
-        chess_evaluation.STRUCTURE_ENDGAME,
     )
-    mobile_midgame, mobile_endgame = _weighted_value(
-        (white_knights, white_bishops_reach, white_rooks_reach, white_queens),
-        (black_knights, black_bishops_reach, black_rooks_reach, black_queens),
-        chess_evaluation.MOBILITY_MIDGAME,
-        chess_evaluation.MOBILITY_ENDGAME,
-    )
-    midgame += mobile_midgame
-    endgame += mobile_endgame
     phase = min(state[PHASE_SUM], FULL_PHASE)
     white = (
         (state[MIDGAME_SUM] + midgame) * phase + (state[ENDGAME_SUM] + endgame) * (FULL_PHASE - phase)

@@ -1,7 +1,6 @@
 """Chess's evaluation terms, shared by the game (``chess``) and its compiled primitives
 (``chess_compiled``): PeSTO's tables (``chess_tables``) as square values by colour, the
-game phase, the capture-ordering values, the side to move's bonus, the pawn structure and
-piece placement terms, and the pieces' mobility.
+game phase, the capture-ordering values, and the side to move's bonus.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ TEMPO = 10
 
 # The pawn structure and piece placement terms, from bitboards (bit ``8 * rank + file``,
 # a1 = 0). One source for the game and its compiled primitives (numba compiles
-# ``side_counts``, ``mirrored`` and ``weighted_value`` as they are), so every mask is a
+# ``side_counts``, ``mirrored`` and ``structure_value`` as they are), so every mask is a
 # signed 64-bit value and every shift right is masked: Python's integers and numba's int64
 # then agree bit for bit.
 
@@ -56,8 +55,8 @@ STRUCTURE_TERMS = (
     "pawn shielding the king",
 )
 """What ``side_counts`` counts, in its order."""
-STRUCTURE_MIDGAME = (11, 31, -3, 39, 79, -28, -17, -1, 8, 29, 11, 8)
-STRUCTURE_ENDGAME = (-2, 4, 31, 4, -39, 25, -17, -14, 60, 24, 24, 10)
+STRUCTURE_MIDGAME = (34, -47, 26, 1, 92, 87, -16, 4, -15, 35, 4, 6)
+STRUCTURE_ENDGAME = (10, 29, 0, 23, -51, -50, -16, -11, 64, 9, 12, -10)
 """The terms' weights in the middlegame and the endgame, tapered by the game phase like the
 tables; fitted on top of PeSTO's tables by ``benchmarks/fit_chess.py`` (its passed-pawn
 weights correct the tables, which already pay for any advanced pawn)."""
@@ -139,61 +138,14 @@ def side_counts(pawns: int, enemy_pawns: int, rooks: int, bishops: int, king: in
     )
 
 
-def weighted_value(
-    white: tuple[int, ...], black: tuple[int, ...], midgame_weights: tuple[int, ...], endgame_weights: tuple[int, ...]
-) -> tuple[int, int]:
-    """Terms' midgame and endgame values from White's side, given each side's counts and
-    the terms' weights."""
-    midgame = endgame = 0
-    for index in range(len(midgame_weights)):
-        difference = white[index] - black[index]
-        midgame += midgame_weights[index] * difference
-        endgame += endgame_weights[index] * difference
-    return midgame, endgame
-
-
 def structure_value(white: tuple[int, ...], black: tuple[int, ...]) -> tuple[int, int]:
-    """The structure terms' midgame and endgame values from White's side."""
-    return weighted_value(white, black, STRUCTURE_MIDGAME, STRUCTURE_ENDGAME)
-
-
-# Mobility: counted here on python-chess's attack masks, and by the compiled evaluation on
-# its own board as it walks it (``chess_compiled.evaluate``).
-
-MOBILITY_TERMS = ("knight mobility", "bishop mobility", "rook mobility", "queen mobility")
-"""What ``board_mobility`` counts for each side, in its order: the squares each knight,
-bishop, rook or queen attacks that hold no piece of its own and no enemy pawn attacks."""
-MOBILITY_MIDGAME = (4, 4, 4, 2)
-MOBILITY_ENDGAME = (10, 8, 4, 6)
-"""The mobility terms' weights by square, fitted with the structure terms' by
-``benchmarks/fit_chess.py``."""
-
-
-def mobility_value(white: tuple[int, ...], black: tuple[int, ...]) -> tuple[int, int]:
-    """The mobility terms' midgame and endgame values from White's side."""
-    return weighted_value(white, black, MOBILITY_MIDGAME, MOBILITY_ENDGAME)
-
-
-def pawn_attacks(pawns: int, white: bool) -> int:
-    """The squares ``pawns`` of that colour attack (python-chess's unsigned masks)."""
-    if white:
-        return chess.shift_up_left(pawns) | chess.shift_up_right(pawns)
-    return chess.shift_down_left(pawns) | chess.shift_down_right(pawns)
-
-
-def board_mobility(board: chess.Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """White's and Black's ``MOBILITY_TERMS`` on a python-chess board."""
-    sides = []
-    for colour in (chess.WHITE, chess.BLACK):
-        own = board.occupied_co[colour]
-        enemy_pawns = board.pawns & board.occupied_co[not colour]
-        free = chess.BB_ALL & ~own & ~pawn_attacks(enemy_pawns, colour == chess.BLACK)
-        counts = []
-        for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
-            pieces = chess.scan_forward(board.pieces_mask(piece_type, colour))
-            counts.append(sum(chess.popcount(board.attacks_mask(square) & free) for square in pieces))
-        sides.append(tuple(counts))
-    return sides[0], sides[1]
+    """The terms' midgame and endgame values from White's side, given each side's counts."""
+    midgame = endgame = 0
+    for index in range(len(STRUCTURE_TERMS)):
+        difference = white[index] - black[index]
+        midgame += STRUCTURE_MIDGAME[index] * difference
+        endgame += STRUCTURE_ENDGAME[index] * difference
+    return midgame, endgame
 
 
 def board_counts(board: chess.Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
