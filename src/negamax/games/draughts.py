@@ -33,7 +33,7 @@ from negamax.core.errors import IllegalMoveError, InvalidPositionError, NegamaxE
 from negamax.core.game import Position
 from negamax.core.rules import BaseGame, repeated_in_search
 from negamax.core.score import WIN
-from negamax.games.draughts_evaluation import TEMPO, weights_for
+from negamax.games.draughts_evaluation import PATTERN_VARIANTS, TEMPO, weights_for
 
 VARIANTS = {
     "draughts": ("StandardBoard", "international draughts, 10x10, flying kings"),
@@ -42,11 +42,6 @@ VARIANTS = {
     "brazilian": ("BrazilianBoard", "Brazilian draughts, 8x8, international rules"),
     "frisian": ("FrisianBoard", "Frisian draughts, 10x10, orthogonal captures"),
 }
-
-PATTERN_VARIANTS = frozenset({"draughts"})
-"""The variants whose evaluation adds the regions' fitted worths (fitted to international
-draughts; the 8x8 boards have no regions, and Frisian's orthogonal captures change what an
-arrangement is worth)."""
 
 
 class DraughtsUnavailableError(NegamaxError, ValueError):

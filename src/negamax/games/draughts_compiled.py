@@ -44,7 +44,7 @@ from negamax.core import compiled
 from negamax.core.compiled import implements
 from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
-from negamax.games.draughts_evaluation import ARRANGEMENTS, KING, TEMPO, weights_for
+from negamax.games.draughts_evaluation import ARRANGEMENTS, KING, PATTERN_VARIANTS, TEMPO, weights_for
 
 
 class DraughtsSpec(NamedTuple):
@@ -118,7 +118,12 @@ BOARD_SIZES = (10, 8, 10)
 """The board's side for each ``geometry``: 0 the 10x10 board with the fitted regions'
 worths (international), 1 the 8x8 board, 2 the 10x10 board without them (Frisian, whose
 rules the regions were not fitted to)."""
-WITH_PATTERNS = (True, False, False)
+WITH_PATTERNS = tuple(
+    any(spec.geometry == geometry and variant in PATTERN_VARIANTS for variant, spec in VARIANT_SPECS.items())
+    for geometry in range(len(BOARD_SIZES))
+)
+"""Whether a geometry's tables hold the regions' worths: the variants that play on it say."""
+assert all((variant in PATTERN_VARIANTS) == WITH_PATTERNS[spec.geometry] for variant, spec in VARIANT_SPECS.items())
 PER_ROW = np.array([size // 2 for size in BOARD_SIZES], dtype=np.int64)
 
 

@@ -22,6 +22,10 @@ REGION_SIDE = 4
 """A region is 4 rows by 4 columns: 8 dark squares, each empty (or a king), a White man or
 a Black man, so 3**8 arrangements."""
 ARRANGEMENTS = 3**8
+PATTERN_VARIANTS = frozenset({"draughts"})
+"""The variants whose evaluation adds the regions' worths (fitted to international
+draughts; the 8x8 boards have no regions, and Frisian's orthogonal captures change what an
+arrangement is worth)."""
 PATTERN_FILE = Path(__file__).with_name("draughts_patterns.npz")
 """The fitted worths of every region's arrangements (``patterns``, from White's side), and
 of a king on the 10x10 board (``king``)."""
