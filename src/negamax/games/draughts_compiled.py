@@ -212,14 +212,21 @@ def _capture_rank(spec: Any, state: Any, taken: int, king: bool) -> int:
     count = pieces_taken(taken)
     if not spec.frisian_captures:
         return count
-    worth = 100 * count
+    worth = 100 * count + 99 * kings_among(spec, state, taken)
+    return 2 * worth + (1 if king else 0)
+
+
+@njit(cache=True)
+def kings_among(spec: Any, state: Any, taken: int) -> int:
+    """How many of the pieces on the squares of ``taken`` (a mask) are kings."""
+    kings = 0
     bits = taken
     while bits:
         low = bits & -bits
         if state[MAILBOX[spec.geometry, _square_of(low)]] & 7 == KING_PIECE:
-            worth += 99
+            kings += 1
         bits ^= low
-    return 2 * worth + (1 if king else 0)
+    return kings
 
 
 @njit(cache=True)
@@ -752,15 +759,8 @@ def _noisy_moves_forced(spec: Any) -> Any:
 @implements(compiled.material_gain, DraughtsSpec)
 def _material_gain(spec: Any, state: Any, move: Any) -> Any:
     taken = taken_of(move)
-    geometry = spec.geometry
-    gain = 0
-    square = 0
-    while taken:
-        if taken & 1:
-            gain += KING if state[MAILBOX[geometry, square]] & 7 == KING_PIECE else 150
-        taken >>= 1
-        square += 1
-    return gain
+    kings = kings_among(spec, state, taken)
+    return KING * kings + 150 * (pieces_taken(taken) - kings)
 
 
 @implements(compiled.null_move_safe, DraughtsSpec)
