@@ -221,3 +221,37 @@ def test_a_time_or_a_stop_ends_the_search_promptly(searcher: CompiledSearcher) -
     start = time.perf_counter()
     searcher.search(position, SearchLimits(stop=stop))
     assert time.perf_counter() - start < 0.4
+
+
+def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it() -> None:
+    from negamax.games.chess_compiled import encode
+
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    board = chess.Board(fen)
+    searcher = CompiledSearcher(hash_mib=1)
+    bound = searcher._bind(GAME.new_position(fen))
+    searcher._prepare(SearchLimits(), kernel.ALL_FEATURES)
+    work, ply, depth = searcher.work, 2, 5
+    start = kernel.MOVES + ply * kernel.MAX_MOVES
+    tried = [encode(board, chess.Move.from_uci(uci)) for uci in ("a2a3", "f3e5", "f1c4")]
+    work[start : start + 3] = tried
+    a3, capture, bishop = tried
+
+    def history(move: int) -> int:
+        return int(work[kernel.HISTORY + (move & 127) * 120 + ((move >> 7) & 127)])  # White's slots
+
+    kernel._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start + 2, depth, ply, 77)
+    assert work[kernel.KILLERS + 2 * ply] == bishop and work[kernel.COUNTERS + 77] == bishop
+    assert (history(bishop), history(a3), history(capture)) == (depth * depth, -depth * depth, 0)
+    # a capture that cuts off is no quiet move: nothing is recorded
+    kernel._reward_quiet_cutoff(bound.spec, bound.state, work, capture, start, start + 1, depth, ply, 78)
+    assert work[kernel.KILLERS + 2 * ply] == bishop and work[kernel.COUNTERS + 78] == 0
+    assert (history(bishop), history(a3), history(capture)) == (depth * depth, -depth * depth, 0)
+
+
+@pytest.mark.parametrize("feature", ["COUNTER_MOVES", "INTERNAL_REDUCTION", "ADAPTIVE_NULL_MOVE"])
+def test_each_new_selectivity_feature_changes_the_search(feature: str) -> None:
+    # a feature that never fires would leave the tree as it was
+    full = CompiledSearcher(hash_mib=4).search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=8))
+    without = CompiledSearcher(hash_mib=4, features=kernel.ALL_FEATURES & ~getattr(kernel, feature))
+    assert without.search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=8)).nodes != full.nodes

@@ -102,7 +102,11 @@ W_PRUNED = 22
 """Moves left unsearched by futility and late-move pruning."""
 KILLERS = 32
 HISTORY = KILLERS + 2 * MAX_PLY
-MOVES = HISTORY + HISTORY_SLOTS
+COUNTERS = HISTORY + HISTORY_SLOTS
+"""The quiet move that last refuted each move (by the move's history slot)."""
+PLAYED = COUNTERS + HISTORY_SLOTS
+"""The history slot of the move played at each ply (-1 for a null move): the counter move's key."""
+MOVES = PLAYED + MAX_PLY
 SCORES = MOVES + MAX_PLY * MAX_MOVES
 PV_LENGTHS = SCORES + MAX_PLY * MAX_MOVES
 PV = PV_LENGTHS + MAX_PLY
@@ -142,6 +146,16 @@ LATE_MOVE_PRUNING = 16384
 STATIC_EXCHANGE = 32768
 """Captures the game calls losing (``losing_capture``: chess's static exchange) are ordered
 with the quiet moves, so they may be pruned near the horizon, and quiescence skips them."""
+COUNTER_MOVES = 65536
+"""The quiet move that last refuted the opponent's move is tried right after the killers;
+and every quiet move that cuts off (the table's and the killers' too) is recorded, while the
+quiet moves searched before it lose history. For games with a ``pruning_unit`` (this and
+the next two)."""
+INTERNAL_REDUCTION = 131072
+"""A node the table knows nothing about is searched a ply shallower (internal iterative
+reduction): it is likely new to the search, and its cheaper result orders it next time."""
+ADAPTIVE_NULL_MOVE = 262144
+"""The null move's reduction grows with the depth and with the static value's lead over beta."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -157,6 +171,9 @@ ALL_FEATURES = (
     | FUTILITY
     | LATE_MOVE_PRUNING
     | STATIC_EXCHANGE
+    | COUNTER_MOVES
+    | INTERNAL_REDUCTION
+    | ADAPTIVE_NULL_MOVE
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -268,6 +285,31 @@ def _store(table: Any, work: Any, key: int, depth: int, score: int, bound: int, 
 
 
 @search_function
+def _reward_quiet_cutoff(
+    spec: Any, state: Any, work: Any, move: int, start: int, index: int, depth: int, ply: int, counter_slot: int
+) -> None:
+    """After ``move`` (the ``index``-th tried) cut off: if it is quiet, it becomes a killer and
+    the counter move to the opponent's move, and gains history, while the quiet moves tried
+    before it lose as much (they did not cut off here)."""
+    if noisy_order(spec, state, move) != 0:
+        return
+    if work[W_FEATURES] & KILLER_MOVES and move != work[KILLERS + 2 * ply]:
+        work[KILLERS + 2 * ply + 1] = work[KILLERS + 2 * ply]
+        work[KILLERS + 2 * ply] = move
+    if counter_slot >= 0:
+        work[COUNTERS + counter_slot] = move
+    if work[W_FEATURES] & HISTORY_HEURISTIC:
+        bonus = depth * depth
+        slot = HISTORY + history_slot(spec, state, move)
+        work[slot] = min(work[slot] + bonus, HISTORY_CAP)
+        for other in range(start, index):
+            tried = work[other]
+            if noisy_order(spec, state, tried) == 0:
+                slot = HISTORY + history_slot(spec, state, tried)
+                work[slot] = max(work[slot] - bonus, -HISTORY_CAP)
+
+
+@search_function
 def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
     """Fail-soft principal-variation search of ``depth`` plies (see the module's contract)."""
     assert alpha < beta
@@ -375,10 +417,12 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
                     work[W_TT_CUTOFFS] += 1
                     return value
+    unit = pruning_unit(spec)
+    if features & INTERNAL_REDUCTION and unit > 0 and use_table and tt_move == 0 and depth >= 4:
+        depth -= 1
 
     # Step 6. Reverse futility pruning: near the horizon, a static value far enough above
     # beta is taken to hold it (the opponent's best reply would have to win it back).
-    unit = pruning_unit(spec)
     prunable = not pv_node and not checked and ply > 0
     static = static_value(spec, state) if prunable and unit > 0 else 0
     if (
@@ -400,7 +444,11 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         and null_move_safe(spec, state)
         and (static if unit > 0 else static_value(spec, state)) >= beta
     ):
-        reduction = 3 if depth >= 7 else 2
+        if features & ADAPTIVE_NULL_MOVE and unit > 0:
+            reduction = 3 + depth // 3 + min((static - beta) // (2 * unit), 3)
+        else:
+            reduction = 3 if depth >= 7 else 2
+        work[PLAYED + ply] = -1
         play_null_move(spec, state)
         score = -search(spec, state, table, work, depth - 1 - reduction, -beta, -beta + 1, ply + 1)
         unplay_null_move(spec, state)
@@ -419,6 +467,9 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     killer_second = work[KILLERS + 2 * ply + 1] if features & KILLER_MOVES else 0
     use_history = features & HISTORY_HEURISTIC
     exchange = features & STATIC_EXCHANGE
+    counters = features & COUNTER_MOVES and unit > 0
+    counter_slot = work[PLAYED + ply - 1] if counters and ply > 0 else -1
+    counter = work[COUNTERS + counter_slot] if counter_slot >= 0 else 0
     for index in range(start, end):
         move = work[index]
         if tt_move != 0 and _move_key(move) == tt_move:
@@ -433,6 +484,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 order = KILLER_ORDER + 1
             elif move == killer_second:
                 order = KILLER_ORDER
+            elif move == counter:
+                order = KILLER_ORDER - 1
             elif use_history:
                 order = work[HISTORY + history_slot(spec, state, move)]
             else:
@@ -458,6 +511,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     for index in range(start, end):
         move = _pick(work, index, end)
         quiet = work[SCORES - MOVES + index] < KILLER_ORDER
+        if counters:
+            work[PLAYED + ply] = history_slot(spec, state, move)
         if not play_move(spec, state, move):
             unplay_move(spec, state, move)
             continue
@@ -522,7 +577,9 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     work[W_BETA_CUTOFFS] += 1
                     if legal == 1:
                         work[W_FIRST_MOVE_CUTOFFS] += 1
-                    if quiet:
+                    if counters:
+                        _reward_quiet_cutoff(spec, state, work, move, start, index, depth, ply, counter_slot)
+                    elif quiet:
                         if features & KILLER_MOVES and move != work[KILLERS + 2 * ply]:
                             work[KILLERS + 2 * ply + 1] = work[KILLERS + 2 * ply]
                             work[KILLERS + 2 * ply] = move
