@@ -34,7 +34,6 @@ FEATURES = {
     "counter-moves": kernel.COUNTER_MOVES,
     "internal-reduction": kernel.INTERNAL_REDUCTION,
     "adaptive-null-move": kernel.ADAPTIVE_NULL_MOVE,
-    "quiescence-table": kernel.QUIESCENCE_TABLE,
     "killers": kernel.KILLER_MOVES,
     "history": kernel.HISTORY_HEURISTIC,
     "pvs": kernel.PVS,

@@ -156,8 +156,6 @@ INTERNAL_REDUCTION = 131072
 reduction): it is likely new to the search, and its cheaper result orders it next time."""
 ADAPTIVE_NULL_MOVE = 262144
 """The null move's reduction grows with the depth and with the static value's lead over beta."""
-QUIESCENCE_TABLE = 524288
-"""Quiescence nodes look their position up in the table and store what they found."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -176,7 +174,6 @@ ALL_FEATURES = (
     | COUNTER_MOVES
     | INTERNAL_REDUCTION
     | ADAPTIVE_NULL_MOVE
-    | QUIESCENCE_TABLE
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -365,20 +362,9 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         start = MOVES + ply * MAX_MOVES
         if features & EXACT_TERMINALS and not _has_legal_move(spec, state, work, start):
             return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
-        tabled = features & QUIESCENCE_TABLE and features & TRANSPOSITION_TABLE and pruning_unit(spec) > 0
-        key = 0
-        if tabled:
-            key = state_key(spec, state)
-            entry = _probe(table, key)
-            if entry >= 0 and not pv_node:  # any entry searched at least this node's depth
-                value = from_node((entry >> SCORE_SHIFT) - SCORE_OFFSET, ply)
-                bound = (entry >> 28) & 3
-                if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
-                    return value
         stand = static_value(spec, state)
         end = generate_moves(spec, state, work, start, True)
         forced = end > start and features & FORCED_NOISY_MOVES and noisy_moves_forced(spec)
-        alpha_original = alpha
         if forced:
             # the side to move must capture: the evaluation of passing is no bound at all
             best = -INF
@@ -393,7 +379,6 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             work[SCORES - MOVES + index] = noisy_order(spec, state, work[index])
         delta = features & DELTA_PRUNING and not forced
         exchange = features & STATIC_EXCHANGE and not forced
-        best_move = 0
         for index in range(start, end):
             move = _pick(work, index, end)
             # Delta pruning: even winning the piece outright would not reach alpha.
@@ -410,14 +395,10 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 return 0
             if score > best:
                 best = score
-                best_move = move
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
                         break
-        if tabled:
-            bound = UPPER if best <= alpha_original else (LOWER if best >= beta else EXACT)
-            _store(table, work, key, quiescence_depth, to_node(best, ply), bound, best_move)
         return best
 
     # Step 5. Transposition table look-up.
