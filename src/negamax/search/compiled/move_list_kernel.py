@@ -286,11 +286,12 @@ def _store(table: Any, work: Any, key: int, depth: int, score: int, bound: int, 
 
 @search_function
 def _reward_quiet_cutoff(
-    spec: Any, state: Any, work: Any, move: int, start: int, index: int, depth: int, ply: int, counter_slot: int
+    spec: Any, state: Any, work: Any, move: int, tried_from: int, index: int, depth: int, ply: int, counter_slot: int
 ) -> None:
-    """After ``move`` (the ``index``-th tried) cut off: if it is quiet, it becomes a killer and
-    the counter move to the opponent's move, and gains history, while the quiet moves tried
-    before it lose as much (they did not cut off here)."""
+    """After ``move`` (at ``index``) cut off: if it is quiet, it becomes a killer and the
+    counter move to the opponent's move (at ``counter_slot``, if any), and gains history,
+    while the quiet moves tried from ``tried_from`` up to it lose as much (they did not cut
+    off here)."""
     if noisy_order(spec, state, move) != 0:
         return
     if work[W_FEATURES] & KILLER_MOVES and move != work[KILLERS + 2 * ply]:
@@ -302,7 +303,7 @@ def _reward_quiet_cutoff(
         bonus = depth * depth
         slot = HISTORY + history_slot(spec, state, move)
         work[slot] = min(work[slot] + bonus, HISTORY_CAP)
-        for other in range(start, index):
+        for other in range(tried_from, index):
             tried = work[other]
             if noisy_order(spec, state, tried) == 0:
                 slot = HISTORY + history_slot(spec, state, tried)
@@ -577,15 +578,10 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     work[W_BETA_CUTOFFS] += 1
                     if legal == 1:
                         work[W_FIRST_MOVE_CUTOFFS] += 1
-                    if counters:
-                        _reward_quiet_cutoff(spec, state, work, move, start, index, depth, ply, counter_slot)
-                    elif quiet:
-                        if features & KILLER_MOVES and move != work[KILLERS + 2 * ply]:
-                            work[KILLERS + 2 * ply + 1] = work[KILLERS + 2 * ply]
-                            work[KILLERS + 2 * ply] = move
-                        if use_history:
-                            slot = HISTORY + history_slot(spec, state, move)
-                            work[slot] = min(work[slot] + depth * depth, HISTORY_CAP)
+                    if counters or quiet:
+                        # without counter moves only moves ordered late count, and none loses history
+                        tried_from = start if counters else index
+                        _reward_quiet_cutoff(spec, state, work, move, tried_from, index, depth, ply, counter_slot)
                     break
 
     # Step 11. No legal move: lost (chess: mate) or drawn (chess: stalemate).
