@@ -10,17 +10,20 @@ Three steps, each kept in a file so that a run can be resumed or refitted:
 2. ``label``: dame-rs (``pip install dame-rs``) searches each to a fixed depth through its
    HUB interface; its score, from the side to move, in hundredths of a man, is appended.
 3. ``fit``: the worths that, added to the per-square evaluation, come closest to those
-   scores in least squares, with a ridge penalty (``--damp``) that keeps the arrangements
-   seen rarely near zero; each position is used with its colours swapped too (the board
-   turned round), so the worths come out symmetric. A king's worth is refitted with them.
-   A tenth of the positions is held out, and the error on it is printed for the
-   per-square evaluation alone, and with the patterns (positions of one game are alike,
-   so the held-out error flatters both a little).
+   scores in least squares (two worths an arrangement, with all 40 men on the board and with
+   none, which the evaluation blends by the men left), with a ridge penalty (``--damp``)
+   that keeps the arrangements seen rarely near zero; each position is used with its colours
+   swapped too (the board turned round), so the worths come out symmetric. A king's worth is
+   refitted with them. A tenth of the positions is held out, and the error on it is printed
+   for the per-square evaluation alone, and with the patterns (positions of one game are
+   alike, so the held-out error flatters both a little).
 
-Run: ``python benchmarks/fit_draughts_patterns.py --games 1500 --depth 7`` (about an hour
-on two cores). ``negamax.games.draughts_patterns.npz`` comes from such a run, stopped at
-1,450 games (seed 11, played by the engine before it had the patterns): 122,029 positions,
-105,842 of them with dame-rs 0.2.0's score within 6 men, at the default penalty.
+Run: ``python benchmarks/fit_draughts_patterns.py --games 1500 --depth 7`` (about half an
+hour on one core); ``--also DIR ...`` fits other runs' scores with this one's.
+``negamax.games.draughts_patterns.npz`` comes from three such runs fitted together: seed 11
+(stopped at 1,450 games, played by the engine before it had the patterns) and seeds 12 and
+13 (1,500 games each, played with the patterns), 379,041 positions, 324,676 of them with
+dame-rs 0.2.0's score within 6 men.
 """
 
 from __future__ import annotations
@@ -133,14 +136,16 @@ def read(path: Path, limit: float) -> list[tuple[Position, float]]:
 
 
 def design(items: list[tuple[Position, float]], swapped: bool) -> tuple[csr_matrix, np.ndarray]:
-    """One row a position (and its turned-round twin if ``swapped``): a 1 in the column of
-    each region's arrangement, and the difference in kings; the target is the score less
-    the per-square evaluation (with the side to move's bonus)."""
+    """One row a position (and its turned-round twin if ``swapped``): for each region's
+    arrangement, its share of the worth with every man on the board in one column and its
+    share of the worth with none in another (the evaluation blends the two by the men
+    left), and the difference in kings; the target is the score less the per-square
+    evaluation (with the side to move's bonus)."""
     weights = rules.ManWeights(SQUARES, patterns=False)
     regions = rules.regions(SQUARES)
-    king_column = len(regions) * rules.ARRANGEMENTS
-    rows, columns, targets = [], [], []
-    kings = []
+    phase_width = len(regions) * rules.ARRANGEMENTS
+    king_column = 2 * phase_width
+    rows, columns, values, targets = [], [], [], []
     for position, score in items:
         for (white_men, white_kings, black_men, black_kings, white), white_score in (
             [(position, score), (turned(*position), -score)] if swapped else [(position, score)]
@@ -150,14 +155,16 @@ def design(items: list[tuple[Position, float]], swapped: bool) -> tuple[csr_matr
             base -= sum(weights.black_man[s] for s in range(SQUARES) if black_men >> s & 1)
             king_difference = white_kings.bit_count() - black_kings.bit_count()
             base += weights.king * king_difference + (rules.TEMPO if white else -rules.TEMPO)
+            full = min(white_men.bit_count() + black_men.bit_count(), rules.FULL_MEN) / rules.FULL_MEN
             for number, index in enumerate(rules.region_indices(regions, white_men, black_men)):
-                rows.append(row)
-                columns.append(number * rules.ARRANGEMENTS + index)
-            kings.append((row, king_difference))
+                column = number * rules.ARRANGEMENTS + index
+                rows += [row, row]
+                columns += [column, phase_width + column]
+                values += [full, 1 - full]
+            rows.append(row)
+            columns.append(king_column)
+            values.append(float(king_difference))
             targets.append(white_score - base)
-    values = [1.0] * len(rows) + [float(difference) for _, difference in kings]
-    rows += [row for row, _ in kings]
-    columns += [king_column] * len(kings)
     matrix = csr_matrix((values, (rows, columns)), shape=(len(targets), king_column + 1))
     return matrix, np.array(targets)
 
@@ -175,16 +182,16 @@ def twins() -> tuple[np.ndarray, np.ndarray]:
     return region_twin, index_twin
 
 
-def fit(path: Path, damp: float, limit: float, output: Path) -> None:
-    items = read(path, limit)
+def fit(paths: list[Path], damp: float, limit: float, output: Path) -> None:
+    items = [item for path in paths for item in read(path, limit)]
     held_out = np.random.default_rng(1).random(len(items)) < 0.1
     matrix, targets = design([item for item, out in zip(items, held_out, strict=True) if not out], True)
     test_matrix, test_targets = design([item for item, out in zip(items, held_out, strict=True) if out], False)
     print(f"fit: {len(items)} positions with scores within {limit:.0f}, {int(held_out.sum())} held out")
     solution = lsqr(matrix, targets, damp=damp, iter_lim=2000, atol=1e-8, btol=1e-8)[0]
-    worths = solution[:-1].reshape(-1, rules.ARRANGEMENTS)
+    worths = solution[:-1].reshape(2, -1, rules.ARRANGEMENTS)
     region_twin, index_twin = twins()
-    worths = (worths - worths[region_twin][:, index_twin]) / 2  # exactly symmetric before rounding
+    worths = (worths - worths[:, region_twin][:, :, index_twin]) / 2  # exactly symmetric before rounding
     patterns = np.rint(worths).astype(np.int16)
     king = rules.KING + round(float(solution[-1]))
     rounded = np.append(patterns.ravel().astype(float), king - rules.KING)
@@ -205,9 +212,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--depth", type=int, default=7, help="dame-rs's search depth for the scores")
-    parser.add_argument("--damp", type=float, default=2.0, help="the ridge penalty")
+    parser.add_argument("--damp", type=float, default=1.0, help="the ridge penalty")
     parser.add_argument("--limit", type=float, default=600, help="leave out scores beyond this (hundredths)")
     parser.add_argument("--work", type=Path, default=Path("patterns"), help="directory for the positions and scores")
+    parser.add_argument(
+        "--also", type=Path, nargs="*", default=[], help="other runs' directories whose scores are fitted too"
+    )
     parser.add_argument("--output", type=Path, default=rules.PATTERN_FILE)
     parser.add_argument("--steps", nargs="+", choices=["sample", "label", "fit"], default=["sample", "label", "fit"])
     arguments = parser.parse_args()
@@ -218,7 +228,8 @@ def main() -> None:
     if "label" in arguments.steps:
         label(positions, scores, arguments.depth)
     if "fit" in arguments.steps:
-        fit(scores, arguments.damp, arguments.limit, arguments.output)
+        paths = [scores, *(work / scores.name for work in arguments.also)]
+        fit(paths, arguments.damp, arguments.limit, arguments.output)
 
 
 if __name__ == "__main__":

@@ -133,7 +133,8 @@ def test_the_evaluation_sees_both_colours_alike() -> None:
             compared += 1
             position.play(generator.choice(moves))
     assert compared > 300
-    # with the regions in use
+    # with the regions in use, their worths different with the men on the board and without
     start = INTERNATIONAL.new_position(None)
     weights = start.weights  # type: ignore[attr-defined]
-    assert weights.regions and any(any(worths) for worths in weights.patterns)
+    full_board, bare_board = weights.patterns
+    assert weights.regions and any(any(worths) for worths in full_board) and full_board != bare_board

@@ -67,7 +67,7 @@ def test_move_lists_keys_and_evaluation_match_along_random_games(variant: str, g
             assert ours == {draughts_compiled.code_of(position, move, spec) for move in position.legal_moves()}
             fresh = draughts_compiled.new_state(position, spec)
             assert state[draughts_compiled.HASH] == fresh[draughts_compiled.HASH]
-            assert int(draughts_compiled.evaluate(state)) == position.evaluate()
+            assert int(draughts_compiled.evaluate(spec, state)) == position.evaluate()
             regions = slice(draughts_compiled.REGION_INDEX, draughts_compiled.KEYS)
             assert list(state[regions]) == list(fresh[regions])
             before = state.copy()

@@ -18,13 +18,15 @@ The position is one int64 array (``new_state``):
   orthogonal ones -24, +24, -2, +2.
   Men are 1 and kings 2, plus 8 for Black, so ``piece >> 3`` is the colour.
 * ``SIDE`` .. ``ROOT``: the side to move (0 White), the clock (plies of king moves without
-  a capture), the Zobrist key, the evaluation sum from White's side, the plies played
+  a capture), the Zobrist key, the per-square evaluation sum from White's side, the plies played
   since loading, and the ply at which the search began.
 * ``KEYS``: the key after each ply (for repetitions); ``UNDO``: what each move destroyed;
-  ``MATERIAL``: the pieces after each ply, counted (``material_of``: for the endgame rules).
+  ``MATERIAL``: the pieces after each ply, counted (``material_of``: for the endgame rules
+  and the evaluation's blend of the regions' worths).
 * ``GENERATED`` .. : scratch for move generation.
 * ``REGION_INDEX``: in international draughts, each region's arrangement of men as its index into
-  ``PATTERNS`` (``draughts_evaluation``), kept by make and unmake.
+  ``PATTERNS`` (``draughts_evaluation``), kept by make and unmake; the evaluation looks
+  their worths up.
 
 A move is ``from | to << 6 | taken << 12``: squares 0-49, and the set of squares whose
 pieces it takes as a 50-bit mask; ``CROWNED`` marks a Russian man crowned on the way.
@@ -45,6 +47,7 @@ from negamax.core.compiled import implements
 from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
 from negamax.games.draughts_evaluation import ARRANGEMENTS, KING, PATTERN_VARIANTS, TEMPO, weights_for
+from negamax.games.draughts_evaluation import blend as rules_blend
 
 
 class DraughtsSpec(NamedTuple):
@@ -123,6 +126,9 @@ WITH_PATTERNS = tuple(
     for geometry in range(len(BOARD_SIZES))
 )
 """Whether a geometry's tables hold the regions' worths: the variants that play on it say."""
+PATTERN_SLOT = np.cumsum(WITH_PATTERNS) * np.array(WITH_PATTERNS) - 1
+"""Each geometry's place in ``PATTERNS`` (-1: none), which holds only the geometries with
+worths: numba cannot cache code that reads a global array of more than a megabyte."""
 assert all((variant in PATTERN_VARIANTS) == WITH_PATTERNS[spec.geometry] for variant, spec in VARIANT_SPECS.items())
 PER_ROW = np.array([size // 2 for size in BOARD_SIZES], dtype=np.int64)
 
@@ -147,7 +153,7 @@ def _tables() -> tuple[Any, ...]:
     region_count = np.zeros((len(BOARD_SIZES), SQUARES), dtype=np.int64)
     region_of = np.zeros((len(BOARD_SIZES), SQUARES, 4), dtype=np.int64)
     digit = np.zeros((len(BOARD_SIZES), SQUARES, 4), dtype=np.int64)
-    patterns = np.zeros((len(BOARD_SIZES), MOST_REGIONS, ARRANGEMENTS), dtype=np.int16)
+    patterns = np.zeros((sum(WITH_PATTERNS), 2, MOST_REGIONS, ARRANGEMENTS), dtype=np.int16)
     for geometry, size in enumerate(BOARD_SIZES):
         squares = size * size // 2
         weights = weights_for(squares, patterns=WITH_PATTERNS[geometry])
@@ -158,7 +164,8 @@ def _tables() -> tuple[Any, ...]:
             values[geometry, KING_PIECE + BLACK_PIECE, square] = -weights.king
         assert len(weights.regions) <= MOST_REGIONS
         for region, members in enumerate(weights.regions):
-            patterns[geometry, region] = weights.patterns[region]
+            for phase in range(2):
+                patterns[PATTERN_SLOT[geometry], phase, region] = weights.patterns[phase][region]
             for place, square in enumerate(members):
                 region_of[geometry, square, region_count[geometry, square]] = region
                 digit[geometry, square, region_count[geometry, square]] = 3**place
@@ -472,20 +479,6 @@ def _shift_indices(geometry: int, state: Any, square: int, amount: int) -> None:
 
 
 @njit(cache=True)
-def _shift_regions(geometry: int, state: Any, square: int, amount: int) -> int:
-    """Adds ``amount`` times the square's digit to the index of each region holding
-    ``square``; returns the change in the regions' worth."""
-    change = 0
-    for place in range(REGION_COUNT[geometry, square]):
-        region = REGION_OF[geometry, square, place]
-        before = state[REGION_INDEX + region]
-        after = before + amount * DIGIT[geometry, square, place]
-        state[REGION_INDEX + region] = after
-        change += PATTERNS[geometry, region, after] - PATTERNS[geometry, region, before]
-    return change
-
-
-@njit(cache=True)
 def play(spec: Any, state: Any, move: int) -> bool:
     origin, target, taken = move & 63, (move >> 6) & 63, taken_of(move)
     geometry = spec.geometry
@@ -511,14 +504,14 @@ def play(spec: Any, state: Any, move: int) -> bool:
         key ^= ZOBRIST[victim, square]
         evaluation -= VALUES[geometry, victim, square]
         if victim & 7 == MAN:
-            evaluation += _shift_regions(geometry, state, square, -_men_digit(victim))
+            _shift_indices(geometry, state, square, -_men_digit(victim))
         state[MAILBOX[geometry, square]] = EMPTY
         bits ^= low
     state[undo + 3] = kings_taken
     key ^= ZOBRIST[piece, origin]
     evaluation -= VALUES[geometry, piece, origin]
     if piece & 7 == MAN:
-        evaluation += _shift_regions(geometry, state, origin, -_men_digit(piece))
+        _shift_indices(geometry, state, origin, -_men_digit(piece))
     state[MAILBOX[geometry, origin]] = EMPTY
     placed = piece
     last_row = 0 if side == 0 else 2 * PER_ROW[spec.geometry] - 1
@@ -530,7 +523,7 @@ def play(spec: Any, state: Any, move: int) -> bool:
     key ^= ZOBRIST[placed, target]
     evaluation += VALUES[geometry, placed, target]
     if placed & 7 == MAN:
-        evaluation += _shift_regions(geometry, state, target, _men_digit(placed))
+        _shift_indices(geometry, state, target, _men_digit(placed))
     state[CLOCK] = state[CLOCK] + 1 if (piece & 7 == KING_PIECE and taken == 0) else 0
     state[EVALUATION] = evaluation
     state[SIDE] = 1 - side
@@ -577,10 +570,21 @@ def unplay(spec: Any, state: Any, move: int) -> None:
 
 # Step 3. Evaluation, draws, and what move ordering needs.
 
+blend = njit(cache=True, inline="always")(rules_blend)
+
 
 @njit(cache=True)
-def evaluate(state: Any) -> int:
+def evaluate(spec: Any, state: Any) -> int:
     value = state[EVALUATION]
+    slot = PATTERN_SLOT[spec.geometry]
+    if slot >= 0:
+        full, bare = 0, 0
+        for region in range(MOST_REGIONS):
+            index = state[REGION_INDEX + region]
+            full += PATTERNS[slot, 0, region, index]
+            bare += PATTERNS[slot, 1, region, index]
+        material = state[MATERIAL + state[PLY]]
+        value += blend(full, bare, (material & 255) + ((material >> 16) & 255))
     return (value if state[SIDE] == 0 else -value) + TEMPO
 
 
@@ -728,7 +732,7 @@ def _no_moves_lose(spec: Any, state: Any) -> Any:
 
 @implements(compiled.static_value, DraughtsSpec)
 def _static_value(spec: Any, state: Any) -> Any:
-    return evaluate(state)
+    return evaluate(spec, state)
 
 
 @implements(compiled.state_key, DraughtsSpec)
@@ -800,8 +804,6 @@ def _refresh(spec: Any, state: Any) -> None:
             evaluation += VALUES[geometry, piece, square]
             if piece & 7 == MAN:
                 _shift_indices(geometry, state, square, _men_digit(piece))
-    for region in range(MOST_REGIONS):
-        evaluation += PATTERNS[geometry, region, state[REGION_INDEX + region]]
     state[HASH] = key
     state[EVALUATION] = evaluation
     state[KEYS + state[PLY]] = key

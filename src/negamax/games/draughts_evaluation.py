@@ -27,8 +27,12 @@ PATTERN_VARIANTS = frozenset({"draughts"})
 draughts; the 8x8 boards have no regions, and Frisian's orthogonal captures change what an
 arrangement is worth)."""
 PATTERN_FILE = Path(__file__).with_name("draughts_patterns.npz")
-"""The fitted worths of every region's arrangements (``patterns``, from White's side), and
-of a king on the 10x10 board (``king``)."""
+"""The fitted worths of every region's arrangements (``patterns``, from White's side: with
+all ``FULL_MEN`` men on the board, then with none), and of a king on the 10x10 board
+(``king``)."""
+FULL_MEN = 40
+"""The men at the start: an arrangement's worth moves from its first fitted worth to its
+second as the men come off the board (kings do not count)."""
 
 
 def _rows(squares: int) -> int:
@@ -93,7 +97,7 @@ class ManWeights:
             self.black_man[square] = MAN + black + file
         self.king = KING
         self.regions = regions(squares) if patterns else []
-        self.patterns: list[list[int]] = []
+        self.patterns: list[list[list[int]]] = []
         if self.regions:
             import numpy as np
 
@@ -102,9 +106,21 @@ class ManWeights:
                 self.king = int(fitted["king"])
 
     def arrangement(self, white_men: int, black_men: int) -> int:
-        """The regions' worth for these men (bit ``s``: a man on square ``s``), White's side."""
+        """The regions' worth for these men (bit ``s``: a man on square ``s``), White's side:
+        the two fitted worths blended by the men left."""
         indices = region_indices(self.regions, white_men, black_men)
-        return sum(worths[index] for worths, index in zip(self.patterns, indices, strict=True))
+        full_board, bare_board = self.patterns
+        full = sum(worths[index] for worths, index in zip(full_board, indices, strict=True))
+        bare = sum(worths[index] for worths, index in zip(bare_board, indices, strict=True))
+        return blend(full, bare, white_men.bit_count() + black_men.bit_count())
+
+
+def blend(full: int, bare: int, men: int) -> int:
+    """The regions' worth with ``men`` men on the board, from their worths with all and with
+    none; rounded towards zero, so that the colours swapped give the same worth negated."""
+    men = min(men, FULL_MEN)
+    total = full * men + bare * (FULL_MEN - men)
+    return total // FULL_MEN if total >= 0 else -(-total // FULL_MEN)
 
 
 @functools.cache
