@@ -16,7 +16,8 @@ Three steps, each kept in a file so that a run can be resumed or refitted:
    swapped too (the board turned round), so the worths come out symmetric. A king's worth is
    refitted with them. A tenth of the positions is held out, and the error on it is printed
    for the per-square evaluation alone, and with the patterns (positions of one game are
-   alike, so the held-out error flatters both a little).
+   alike, so the held-out error flatters both a little; the blend is taken unrounded, where
+   the engine rounds it towards zero).
 
 Run: ``python benchmarks/fit_draughts_patterns.py --games 1500 --depth 7`` (about half an
 hour on one core); ``--also DIR ...`` fits other runs' scores with this one's.

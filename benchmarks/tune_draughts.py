@@ -61,11 +61,12 @@ def candidate_match(weights: dict[str, object], games: int, seconds: float) -> N
 
     from match_tally import Tally
     from negamax.core.types import SearchLimits
+    from negamax.games.draughts import DraughtsGame
     from negamax.search.compiled.move_list import CompiledSearcher
     from vs_pydraughts import OPENINGS
 
     logger.remove()
-    game = rules.DraughtsGame("draughts")
+    game = DraughtsGame("draughts")
     ours = CompiledSearcher(hash_mib=64)
     ours.warm_up(game.new_position(None))
     turbo = TurboEngine(depth_limit=None, time_limit=seconds)

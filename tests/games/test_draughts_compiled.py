@@ -1,5 +1,6 @@
 """Draughts' compiled primitives on every variant: perft, every move list equal to
-py-draughts' own along random games, and the incremental evaluation and key."""
+py-draughts' own along random games, and the evaluation (its per-square sum and the
+regions' indices kept by make and unmake) and key."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ def test_move_lists_keys_and_evaluation_match_along_random_games(variant: str, g
             fresh = draughts_compiled.new_state(position, spec)
             assert state[draughts_compiled.HASH] == fresh[draughts_compiled.HASH]
             assert int(draughts_compiled.evaluate(spec, state)) == position.evaluate()
+            assert int(draughts_compiled.evaluate(spec, fresh)) == position.evaluate()
             regions = slice(draughts_compiled.REGION_INDEX, draughts_compiled.KEYS)
             assert list(state[regions]) == list(fresh[regions])
             before = state.copy()

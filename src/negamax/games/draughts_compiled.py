@@ -179,7 +179,9 @@ def _tables() -> tuple[Any, ...]:
 VALUES, ZOBRIST, SIDE_KEY, REGION_COUNT, REGION_OF, DIGIT, PATTERNS = _tables()
 """Each piece's worth on each square of each board from White's side (Black's negative),
 Zobrist keys, and for each square the regions holding it (how many, which, and the square's
-digit in each region's index); ``PATTERNS``: each region's worth by its index."""
+digit in each region's index); ``PATTERNS[PATTERN_SLOT[geometry], phase, region, index]``:
+each region's worth by its index with all ``FULL_MEN`` men on the board (phase 0) and with
+none (phase 1)."""
 
 
 # Step 1. Move generation: captures (the longest only, where that is the rule), else (or

@@ -102,7 +102,11 @@ class ManWeights:
             import numpy as np
 
             with np.load(PATTERN_FILE) as fitted:
-                self.patterns = fitted["patterns"].astype(int).tolist()
+                worths = fitted["patterns"]
+                if worths.shape != (2, len(self.regions), ARRANGEMENTS):
+                    expected = (2, len(self.regions), ARRANGEMENTS)
+                    raise ValueError(f"{PATTERN_FILE.name}: worths of shape {worths.shape}, not {expected}")
+                self.patterns = worths.astype(int).tolist()
                 self.king = int(fitted["king"])
 
     def arrangement(self, white_men: int, black_men: int) -> int:
