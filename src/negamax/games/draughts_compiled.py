@@ -18,8 +18,8 @@ The position is one int64 array (``new_state``):
   orthogonal ones -24, +24, -2, +2.
   Men are 1 and kings 2, plus 8 for Black, so ``piece >> 3`` is the colour.
 * ``SIDE`` .. ``ROOT``: the side to move (0 White), the clock (plies of king moves without
-  a capture), the Zobrist key, the per-square evaluation sum from White's side, the plies played
-  since loading, and the ply at which the search began.
+  a capture), the Zobrist key, the per-square evaluation sum from White's side, the plies
+  played since loading, and the ply at which the search began.
 * ``KEYS``: the key after each ply (for repetitions); ``UNDO``: what each move destroyed;
   ``MATERIAL``: the pieces after each ply, counted (``material_of``: for the endgame rules
   and the evaluation's blend of the regions' worths).

@@ -103,8 +103,8 @@ class ManWeights:
 
             with np.load(PATTERN_FILE) as fitted:
                 worths = fitted["patterns"]
-                if worths.shape != (2, len(self.regions), ARRANGEMENTS):
-                    expected = (2, len(self.regions), ARRANGEMENTS)
+                expected = (2, len(self.regions), ARRANGEMENTS)
+                if worths.shape != expected:
                     raise ValueError(f"{PATTERN_FILE.name}: worths of shape {worths.shape}, not {expected}")
                 self.patterns = worths.astype(int).tolist()
                 self.king = int(fitted["king"])
