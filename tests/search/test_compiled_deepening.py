@@ -84,11 +84,16 @@ def test_every_feature_on_still_finds_the_shortest_mate(searcher: CompiledSearch
 )
 def test_helper_threads_share_the_table_and_find_the_same_mate(fen: str, moves: int) -> None:
     searcher = CompiledSearcher(hash_mib=4, threads=2)  # small: the threads write the same slots
+    helper_nodes = 0
     for _ in range(3):
         searcher.clear()
         result = searcher.search(GAME.new_position(fen), SearchLimits(depth=2 * moves + 4))
         assert result.score == win_in(2 * moves - 1)
-        assert result.nodes > searcher.work[kernel.W_NODES] > 0  # the helper searched too
+        assert 0 < searcher.work[kernel.W_NODES] <= result.nodes
+        helper_nodes += result.nodes - int(searcher.work[kernel.W_NODES])
+    # a search of a few hundred nodes can end before a busy machine starts the helper: over
+    # three searches it has searched too
+    assert helper_nodes > 0
 
 
 def test_a_node_limit_keeps_the_search_to_one_thread() -> None:
