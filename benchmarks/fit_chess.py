@@ -1,20 +1,22 @@
-"""Fits the weights of chess's structure terms (``negamax.games.chess_evaluation``) the Texel
-way: quiet positions from games, each scored by a deeper search (Stockfish at a fixed
-depth), and the weights that make a sigmoid of our evaluation closest to the sigmoid of
-that score. PeSTO's tables stay as they are; only the terms on top of them are fitted.
+"""Fits every weight of chess's evaluation the Texel way: quiet positions, each scored by a
+deeper search (Stockfish at a fixed depth), and the weights that make a sigmoid of our
+evaluation closest to the sigmoid of that score. The weights are the tapered piece-square
+values, the structure terms and the tempo bonus (``negamax.games.chess_evaluation``).
+The fit starts from PeSTO's tables (the other weights at zero) and a ridge term pulls it
+towards them, so squares the positions rarely show keep PeSTO's value.
 
-Positions come from PGN files (the ladder's and match games: ``chess_ladder.py --pgn``)
-and from games Stockfish plays against itself at a weak setting (``--games``, from the
-ladder's openings, a few random moves in: varied and unbalanced positions), from the 8th
-ply on, skipping positions in check and positions whose next move was a
-capture or a promotion (not quiet). Stockfish is a system package (Debian: ``apt-get
+Two steps, both resumable. Scoring appends ``FEN;score`` lines (White's view, centipawns)
+to a positions file: quiet positions from PGN files (the ladder's games: ``chess_ladder.py
+--pgn``) and from games Stockfish plays against itself at mixed ``UCI_Elo`` settings from the
+ladder's openings and a few random moves. A position is quiet when its side to move is not
+in check and Stockfish's best move there is no capture or promotion. Fitting reads the file,
+holds out every tenth block of 500 positions (so neighbours from one game do not land on both
+sides), and prints the held-out error before and after; ``--write`` writes the fitted weights
+as ``negamax/games/chess_weights.py``. Stockfish is a system package (Debian: ``apt-get
 install stockfish``).
 
-    python benchmarks/fit_chess.py chess_ladder.pgn --games 400 --depth 8
-
-A tenth of the positions is held out, and the fit judged on them: it prints their error
-with PeSTO alone, with the weights now and with the fitted ones, then the fitted weights as
-``STRUCTURE_MIDGAME`` / ``STRUCTURE_ENDGAME`` tuples.
+    python benchmarks/fit_chess.py positions.txt --pgn chess_ladder.pgn --games 2000 --depth 8
+    python benchmarks/fit_chess.py positions.txt --write
 """
 
 from __future__ import annotations
@@ -23,154 +25,253 @@ import argparse
 import math
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import chess
 import chess.engine
 import chess.pgn
 import numpy as np
-from scipy.optimize import least_squares
+import scipy.sparse as sparse
 
 from chess_ladder import find_stockfish
+from negamax.games import chess_evaluation, chess_weights
 from negamax.games.chess import ChessPosition
-from negamax.games.chess_evaluation import STRUCTURE_ENDGAME, STRUCTURE_MIDGAME, STRUCTURE_TERMS, TEMPO, board_counts
-from negamax.games.chess_tables import FULL_PHASE
+from negamax.games.chess_tables import (
+    ENDGAME_TABLES,
+    ENDGAME_VALUES,
+    FULL_PHASE,
+    MIDGAME_TABLES,
+    MIDGAME_VALUES,
+    PHASE_WEIGHTS,
+)
 from vs_sunfish import MAX_PLIES, OPENINGS
 
 SCALE = math.log(10) / 400
 """A score of 400 is ten to one: the logistic scale Elo ratings use."""
 MATE_SCORE = 2000
 FIRST_PLY = 8
-RIDGE = 1e-4
+BLOCK = 500
+SQUARES = 6 * 64
+STRUCTURE = SQUARES
+TERMS = STRUCTURE + len(chess_evaluation.STRUCTURE_TERMS)
+"""Each term has a midgame weight (column ``t``) and an endgame weight (``TERMS + t``);
+the tempo bonus is the last column."""
+COLUMNS = 2 * TERMS + 1
+STEPS = 10
+WEIGHTS_MODULE = Path(chess_weights.__file__)
 
 
-def read_games(paths: list[Path]) -> list[chess.pgn.Game]:
-    games = []
-    for path in paths:
-        with path.open() as handle:
-            while (game := chess.pgn.read_game(handle)) is not None:
-                games.append(game)
-    return games
-
-
-def quiet_positions(games: list[chess.pgn.Game]) -> list[chess.Board]:
-    seen: set[str] = set()
-    boards = []
+def quiet_boards(games: Iterator[chess.pgn.Game]) -> Iterator[chess.Board]:
+    """Positions from the 8th ply on where the move played was no capture or promotion."""
     for game in games:
         board = game.board()
         for move in game.mainline_moves():
-            quiet = not board.is_check() and not board.is_capture(move) and move.promotion is None
-            if quiet and board.ply() >= FIRST_PLY:
-                key = board.epd()
-                if key not in seen:
-                    seen.add(key)
-                    boards.append(board.copy(stack=False))
+            if board.ply() >= FIRST_PLY and not board.is_capture(move) and move.promotion is None:
+                yield board.copy(stack=False)
             board.push(move)
-    return boards
 
 
-def self_play(stockfish: str, games: int, seed: int) -> list[chess.pgn.Game]:
-    """Stockfish against itself at ``UCI_Elo`` 1350, 2000 nodes a move, each game from a
-    ladder opening plus four random moves."""
+def pgn_games(paths: list[Path]) -> Iterator[chess.pgn.Game]:
+    for path in paths:
+        with path.open() as handle:
+            while (game := chess.pgn.read_game(handle)) is not None:
+                yield game
+
+
+def self_play(stockfish: str, games: int, seed: int) -> Iterator[chess.pgn.Game]:
+    """Stockfish against itself, 4000 nodes a move at a ``UCI_Elo`` drawn for each game,
+    each game from a ladder opening plus two to six random moves."""
     generator = random.Random(seed)
-    played = []
     with chess.engine.SimpleEngine.popen_uci([stockfish]) as engine:
-        engine.configure({"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": 1350})
+        engine.configure({"Threads": 1, "Hash": 16, "UCI_LimitStrength": True})
         for number in range(games):
+            engine.configure({"UCI_Elo": generator.choice((1350, 1600, 1900, 2200, 2500, 2850))})
             board = chess.Board()
             for text in OPENINGS[number % len(OPENINGS)].split():
                 board.push_uci(text)
-            for _ in range(4):
+            for _ in range(generator.randint(2, 6)):
                 moves = list(board.legal_moves)
                 if not moves:
                     break
                 board.push(generator.choice(moves))
             while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
-                board.push(engine.play(board, chess.engine.Limit(nodes=2000)).move)
-            played.append(chess.pgn.Game.from_board(board))
-            if (number + 1) % 50 == 0:
-                print(f"  {number + 1} games played", flush=True)
-    return played
+                board.push(engine.play(board, chess.engine.Limit(nodes=4000)).move)
+            yield chess.pgn.Game.from_board(board)
 
 
-def counts(board: chess.Board) -> np.ndarray:
-    """The terms' counts, White's minus Black's."""
-    white, black = board_counts(board)
-    return np.array(white, dtype=float) - np.array(black, dtype=float)
+def score_positions(stockfish: str, boards: Iterator[chess.Board], path: Path, depth: int) -> int:
+    """Appends each new quiet position with Stockfish's score to ``path``; returns how many."""
+    seen = {line.rsplit(";", 1)[0] for line in path.open()} if path.exists() else set()
+    added = 0
+    with chess.engine.SimpleEngine.popen_uci([stockfish]) as engine, path.open("a") as out:
+        engine.configure({"Threads": 1, "Hash": 64})
+        for board in boards:
+            fen = board.fen()
+            if fen in seen or board.is_check():
+                continue
+            seen.add(fen)
+            info = engine.analyse(board, chess.engine.Limit(depth=depth))
+            line = info.get("pv") or []
+            if line and (board.is_capture(line[0]) or line[0].promotion is not None):
+                continue
+            print(f"{fen};{info['score'].white().score(mate_score=MATE_SCORE)}", file=out)
+            added += 1
+            if added % 1000 == 0:
+                out.flush()
+                print(f"  {added} positions scored", flush=True)
+    return added
+
+
+def features(board: chess.Board) -> tuple[list[int], list[float], float]:
+    """The terms' columns and counts (White's minus Black's) and the game phase (1 with
+    every piece on the board)."""
+    columns, counts = [], []
+    phase = 0
+    for square, piece in board.piece_map().items():
+        own_square = square if piece.color == chess.WHITE else square ^ 56
+        columns.append((piece.piece_type - 1) * 64 + own_square)
+        counts.append(1.0 if piece.color == chess.WHITE else -1.0)
+        phase += PHASE_WEIGHTS[piece.piece_type - 1]
+    white, black = chess_evaluation.board_counts(board)
+    for index, (mine, theirs) in enumerate(zip(white, black, strict=True)):
+        if mine != theirs:
+            columns.append(STRUCTURE + index)
+            counts.append(float(mine - theirs))
+    return columns, counts, min(phase, FULL_PHASE) / FULL_PHASE
+
+
+def design(path: Path) -> tuple[sparse.csr_matrix, np.ndarray]:
+    """Each position's row of tapered term counts, and Stockfish's scores."""
+    rows, columns, values, targets = [], [], [], []
+    with path.open() as handle:
+        for row, line in enumerate(handle):
+            fen, target = line.rsplit(";", 1)
+            board = chess.Board(fen)
+            term_columns, counts, phase = features(board)
+            for column, count in zip(term_columns, counts, strict=True):
+                rows += [row, row]
+                columns += [column, TERMS + column]
+                values += [count * phase, count * (1 - phase)]
+            rows.append(row)
+            columns.append(2 * TERMS)
+            values.append(1.0 if board.turn == chess.WHITE else -1.0)
+            targets.append(float(target))
+    matrix = sparse.csr_matrix((values, (rows, columns)), shape=(len(targets), COLUMNS))
+    return matrix, np.clip(np.array(targets), -MATE_SCORE, MATE_SCORE)
+
+
+def pesto_weights() -> np.ndarray:
+    """PeSTO's tables alone: the fit's start and prior."""
+    weights = np.zeros(COLUMNS)
+    for piece in range(6):
+        for square in range(64):
+            weights[piece * 64 + square] = MIDGAME_VALUES[piece] + MIDGAME_TABLES[piece][square ^ 56]
+            weights[TERMS + piece * 64 + square] = ENDGAME_VALUES[piece] + ENDGAME_TABLES[piece][square ^ 56]
+    return weights
+
+
+def shipped_scores(path: Path) -> np.ndarray:
+    """The evaluation as shipped (``ChessPosition.evaluate``), from White's side."""
+    scores = []
+    with path.open() as handle:
+        for line in handle:
+            board = chess.Board(line.rsplit(";", 1)[0])
+            value = ChessPosition(board).evaluate()
+            scores.append(value if board.turn == chess.WHITE else -value)
+    return np.array(scores, dtype=float)
+
+
+def sigmoid(values: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-values))
+
+
+def fit(
+    matrix: sparse.csr_matrix, wanted: np.ndarray, prior: np.ndarray, scale: float, ridge: float, start: np.ndarray
+) -> np.ndarray:
+    """Gauss-Newton steps from ``start`` on the squared error between ``sigmoid(SCALE *
+    scale * Xw)`` and ``wanted``, plus ``ridge`` per position times the squared distance
+    from ``prior``."""
+    weights = start.copy()
+    pull = ridge * matrix.shape[0]
+    for _ in range(STEPS):
+        predicted = sigmoid(SCALE * scale * (matrix @ weights))
+        slope = sparse.diags(predicted * (1 - predicted) * SCALE * scale) @ matrix
+        normal = (slope.T @ slope).toarray() + pull * np.eye(COLUMNS)
+        gradient = slope.T @ (predicted - wanted) + pull * (weights - prior)
+        weights -= np.linalg.solve(normal, gradient)
+    return weights
+
+
+def tuple_text(values: np.ndarray, indent: str) -> str:
+    numbers = [str(int(value)) for value in np.rint(values)]
+    lines = [", ".join(numbers[start : start + 8]) for start in range(0, len(numbers), 8)]
+    return "(\n" + "".join(f"{indent}    {line},\n" for line in lines) + f"{indent})"
+
+
+def weights_module(weights: np.ndarray, positions: int, depth: int, errors: str) -> str:
+    parts = [
+        '"""Chess\'s evaluation weights, written by ``benchmarks/fit_chess.py`` (do not edit by hand):\n'
+        f"fitted to {positions:,} quiet positions scored by Stockfish at depth {depth}, starting from and\n"
+        f"pulled towards PeSTO's tables. Held-out mean squared error: {errors}.\n\n"
+        "``*_SQUARES[piece type - 1][square]``: a piece's value on ``square`` (a1 = 0) as its own side sees\n"
+        "the board (Black's squares mirrored), its material included. ``STRUCTURE_*`` are in the\n"
+        'order of ``chess_evaluation.STRUCTURE_TERMS``.\n"""\n\n'
+        "# fmt: off\n"
+    ]
+    for name, offset in (("MIDGAME", 0), ("ENDGAME", TERMS)):
+        squares = weights[offset : offset + SQUARES].reshape(6, 64)
+        rows = "".join(f"    {tuple_text(row, '    ')},\n" for row in squares)
+        parts.append(f"{name}_SQUARES = (\n{rows})\n")
+        parts.append(f"STRUCTURE_{name} = {tuple_text(weights[offset + STRUCTURE : offset + TERMS], '')}\n")
+    parts.append(f"TEMPO = {int(np.rint(weights[2 * TERMS]))}\n# fmt: on\n")
+    return "".join(parts)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pgn", type=Path, nargs="*", help="games to take positions from")
-    parser.add_argument("--games", type=int, default=0, help="games of Stockfish against itself to add")
+    parser.add_argument("positions", type=Path, help="the scored positions file (FEN;score lines), added to")
+    parser.add_argument("--pgn", type=Path, nargs="*", default=[], help="games to take positions from")
+    parser.add_argument("--games", type=int, default=0, help="games of Stockfish against itself to take positions from")
     parser.add_argument("--seed", type=int, default=1, help="for the random moves of those games")
-    parser.add_argument("--depth", type=int, default=8, help="Stockfish's depth for the target scores")
+    parser.add_argument("--depth", type=int, default=8, help="Stockfish's depth for the scores")
     parser.add_argument("--stockfish", help="the Stockfish command (default: stockfish on the PATH or /usr/games)")
-    parser.add_argument("--limit", type=int, default=30_000, help="at most this many positions")
+    parser.add_argument("--ridge", type=float, default=3e-9, help="the pull towards PeSTO, per position")
+    parser.add_argument("--write", action="store_true", help=f"write the fitted weights to {WEIGHTS_MODULE}")
     arguments = parser.parse_args()
-    stockfish = find_stockfish(arguments.stockfish)
-    if stockfish is None:
-        sys.exit("fit_chess: Stockfish not found; install it (Debian: apt-get install stockfish) or pass --stockfish")
-    games = read_games(arguments.pgn)
-    if arguments.games:
-        print(f"Stockfish plays {arguments.games} games against itself", flush=True)
-        games += self_play(stockfish, arguments.games, arguments.seed)
-    boards = quiet_positions(games)
-    random.Random(arguments.seed).shuffle(boards)
-    boards = boards[: arguments.limit]
-    if len(boards) < 10 * 2 * len(STRUCTURE_TERMS):
-        sys.exit(f"fit_chess: {len(boards)} quiet positions are too few to fit {2 * len(STRUCTURE_TERMS)} weights")
-    print(f"{len(boards)} quiet positions; scoring them with Stockfish at depth {arguments.depth}", flush=True)
-    targets = []
-    with chess.engine.SimpleEngine.popen_uci([stockfish]) as engine:
-        engine.configure({"Threads": 1, "Hash": 64})
-        for number, board in enumerate(boards, start=1):
-            info = engine.analyse(board, chess.engine.Limit(depth=arguments.depth))
-            targets.append(info["score"].white().score(mate_score=MATE_SCORE))
-            if number % 1000 == 0:
-                print(f"  {number} scored", flush=True)
-    target = np.clip(np.array(targets, dtype=float), -MATE_SCORE, MATE_SCORE)
-    positions = [ChessPosition(board) for board in boards]
-    phase = np.array([min(position.phase, FULL_PHASE) for position in positions], dtype=float) / FULL_PHASE
-    midgame = np.array([position.midgame for position in positions], dtype=float)
-    endgame = np.array([position.endgame for position in positions], dtype=float)
-    tempo = np.array([TEMPO if board.turn == chess.WHITE else -TEMPO for board in boards], dtype=float)
-    features = np.array([counts(board) for board in boards])
-    terms = len(STRUCTURE_TERMS)
-    held_out = np.arange(len(boards)) % 10 == 0
+    if arguments.pgn or arguments.games:
+        stockfish = find_stockfish(arguments.stockfish)
+        if stockfish is None:
+            sys.exit("fit_chess: Stockfish not found; install it (Debian: apt-get install stockfish) or --stockfish")
+        games: Iterator[chess.pgn.Game] = pgn_games(arguments.pgn)
+        added = score_positions(stockfish, quiet_boards(games), arguments.positions, arguments.depth)
+        if arguments.games:
+            played = self_play(stockfish, arguments.games, arguments.seed)
+            added += score_positions(stockfish, quiet_boards(played), arguments.positions, arguments.depth)
+        print(f"{added} positions added to {arguments.positions}")
+    if not arguments.positions.exists():
+        sys.exit(f"fit_chess: no positions file {arguments.positions}; score some first (--pgn, --games)")
+    matrix, scores = design(arguments.positions)
+    if matrix.shape[0] < 10 * COLUMNS:
+        sys.exit(f"fit_chess: {matrix.shape[0]} positions are too few to fit {COLUMNS} weights")
+    held_out = (np.arange(matrix.shape[0]) // BLOCK) % 10 == 0
+    wanted = sigmoid(SCALE * scores)
+    prior = pesto_weights()
+    pesto = matrix @ prior
+    # Stockfish's pawn is not ours: the scale that maps PeSTO's scores to its, kept for the fit
+    scale = min(np.arange(0.5, 2.0, 0.01), key=lambda s: np.mean((sigmoid(SCALE * s * pesto) - wanted)[~held_out] ** 2))
 
-    def evaluation(weights: np.ndarray) -> np.ndarray:
-        middle = midgame + features @ weights[:terms]
-        end = endgame + features @ weights[terms : 2 * terms]
-        return middle * phase + end * (1 - phase) + tempo
+    def error(weights: np.ndarray) -> float:
+        return float(np.mean((sigmoid(SCALE * scale * (matrix[held_out] @ weights)) - wanted[held_out]) ** 2))
 
-    def errors(parameters: np.ndarray) -> np.ndarray:
-        # the last parameter scales our score to Stockfish's (its pawn is not ours)
-        predicted = 1 / (1 + np.exp(-SCALE * parameters[-1] * evaluation(parameters[:-1])))
-        return predicted - 1 / (1 + np.exp(-SCALE * target))
-
-    def residuals(parameters: np.ndarray) -> np.ndarray:
-        # a small pull towards zero keeps rare terms (a pawn on the 7th) from wild values
-        return np.concatenate([errors(parameters)[~held_out], RIDGE * parameters[:-1]])
-
-    def held_out_error(weights: np.ndarray, scale: float) -> float:
-        return float(np.mean(errors(np.array([*weights, scale]))[held_out] ** 2))
-
-    current = np.array([*STRUCTURE_MIDGAME, *STRUCTURE_ENDGAME], dtype=float)
-    zero = np.zeros_like(current)
-    pesto_scale = least_squares(lambda k: errors(np.array([*zero, k[0]]))[~held_out], [1.0]).x[0]
-    fitted = least_squares(residuals, np.array([*zero, 1.0]))
-    print(
-        f"held-out mean squared error: PeSTO alone {held_out_error(zero, pesto_scale):.6f},"
-        f" the weights now {held_out_error(current, pesto_scale):.6f},"
-        f" fitted {held_out_error(fitted.x[:-1], fitted.x[-1]):.6f}"
-    )
-    print(f"scale of our score to Stockfish's: {fitted.x[-1]:.3f}")
-    weights = np.rint(fitted.x[:-1]).astype(int)
-    for index, name in enumerate(STRUCTURE_TERMS):
-        print(f"  {name:28} midgame {weights[index]:5d}  endgame {weights[terms + index]:5d}")
-    print(f"STRUCTURE_MIDGAME = {tuple(int(value) for value in weights[:terms])}")
-    print(f"STRUCTURE_ENDGAME = {tuple(int(value) for value in weights[terms:])}")
+    fitted = fit(matrix[~held_out], wanted[~held_out], prior, scale, arguments.ridge, prior)
+    errors = f"PeSTO {error(prior):.6f}, fitted {error(fitted):.6f}"
+    print(f"{matrix.shape[0]} positions, scale {scale:.2f}; held-out mean squared error: {errors},")
+    shipped = shipped_scores(arguments.positions)[held_out]
+    print(f"  the evaluation now {np.mean((sigmoid(SCALE * scale * shipped) - wanted[held_out]) ** 2):.6f}")
+    if arguments.write:
+        WEIGHTS_MODULE.write_text(weights_module(fitted, matrix.shape[0], arguments.depth, errors))
+        print(f"written to {WEIGHTS_MODULE}")
 
 
 if __name__ == "__main__":

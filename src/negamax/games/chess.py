@@ -1,10 +1,11 @@
-"""Chess on python-chess: make/unmake by push/pop, and PeSTO's tapered evaluation kept up
-to date move by move, with pawn structure and piece placement terms on top.
+"""Chess on python-chess: make/unmake by push/pop, and a tapered evaluation (piece-square
+values kept up to date move by move, pawn structure and piece placement terms on top; the
+weights in ``chess_weights``).
 
-PeSTO's part is two sums (midgame and endgame, from White's side) and a game phase; each
-move changes a few terms, so ``play`` adjusts them and ``undo`` restores them from a stack.
-The structure terms (``chess_evaluation``) are counted from the board's bitboards at each
-evaluation.
+The piece-square part is two sums (midgame and endgame, from White's side) and a game
+phase; each move changes a few terms, so ``play`` adjusts them and ``undo`` restores them
+from a stack. The structure terms (``chess_evaluation``) are counted from the board's
+bitboards at each evaluation.
 
 Draws the search must see: a position repeated since the search began (a second
 occurrence is enough: the side that can repeat can keep repeating), the fifty-move rule,

@@ -10,7 +10,7 @@ single argument down its recursion and never allocates:
 * ``SIDE`` .. ``ROOT``: the side to move (0 White), castling rights (bits: White O-O,
   White O-O-O, Black O-O, Black O-O-O), the en passant square (0: none; set only when a
   pawn could take there, as python-chess does), the half-move clock, the Zobrist key, the
-  PeSTO midgame and endgame sums from White's side and the game phase (kept up to date
+  piece-square midgame and endgame sums from White's side and the game phase (kept up to date
   move by move), both kings' squares, the plies played since loading, and the ply at which
   the search began.
 * ``KEYS``: the key after each ply played (for repetitions), ``UNDO``: what each ply's
@@ -19,9 +19,9 @@ single argument down its recursion and never allocates:
 A move is ``from | to << 7 | promotion << 14 | kind << 17`` with mailbox squares; kinds
 are a plain move, en passant, castling and a double pawn push. No move encodes as 0.
 
-The evaluation is the pure-Python ``ChessPosition.evaluate`` exactly (PeSTO's tapered
-tables, the structure terms of ``chess_evaluation``, a tempo bonus); the tests hold both to
-the same scores.
+The evaluation is the pure-Python ``ChessPosition.evaluate`` exactly (the tapered
+piece-square values, the structure terms of ``chess_evaluation``, a tempo bonus); the tests
+hold both to the same scores.
 """
 
 from __future__ import annotations

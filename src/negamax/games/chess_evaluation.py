@@ -1,37 +1,33 @@
 """Chess's evaluation terms, shared by the game (``chess``) and its compiled primitives
-(``chess_compiled``): PeSTO's tables (``chess_tables``) as square values by colour, the
-game phase, the capture-ordering values, and the side to move's bonus.
+(``chess_compiled``): the piece-square values by colour, the game phase, the
+capture-ordering values, the side to move's bonus, the pawn structure and piece placement
+terms. Every weight comes from ``chess_weights``, which ``benchmarks/fit_chess.py`` writes.
 """
 
 from __future__ import annotations
 
 import chess
 
-from negamax.games.chess_tables import (
-    ENDGAME_TABLES,
-    ENDGAME_VALUES,
-    MIDGAME_TABLES,
-    MIDGAME_VALUES,
-    PHASE_WEIGHTS,
-)
+from negamax.games import chess_weights
+from negamax.games.chess_tables import PHASE_WEIGHTS
 
 
-def _square_values(values: tuple[int, ...], tables: tuple[tuple[int, ...], ...]) -> list[list[list[int]]]:
+def _square_values(squares: tuple[tuple[int, ...], ...]) -> list[list[list[int]]]:
     """[colour][piece type][square] -> value from White's side (Black's pieces negative)."""
     by_colour: list[list[list[int]]] = [[[0] * 64 for _ in range(7)] for _ in range(2)]
     for piece_type in range(1, 7):
         for square in range(64):
-            by_colour[chess.WHITE][piece_type][square] = values[piece_type - 1] + tables[piece_type - 1][square ^ 56]
-            by_colour[chess.BLACK][piece_type][square] = -(values[piece_type - 1] + tables[piece_type - 1][square])
+            by_colour[chess.WHITE][piece_type][square] = squares[piece_type - 1][square]
+            by_colour[chess.BLACK][piece_type][square] = -squares[piece_type - 1][square ^ 56]
     return by_colour
 
 
-MIDGAME = _square_values(MIDGAME_VALUES, MIDGAME_TABLES)
-ENDGAME = _square_values(ENDGAME_VALUES, ENDGAME_TABLES)
+MIDGAME = _square_values(chess_weights.MIDGAME_SQUARES)
+ENDGAME = _square_values(chess_weights.ENDGAME_SQUARES)
 PHASE = (0, *PHASE_WEIGHTS)
 ORDER_VALUES = (0, 100, 320, 330, 500, 900, 20_000)
 """Piece values for ordering captures (most valuable victim, least valuable attacker)."""
-TEMPO = 10
+TEMPO = chess_weights.TEMPO
 
 
 # The pawn structure and piece placement terms, from bitboards (bit ``8 * rank + file``,
@@ -55,11 +51,11 @@ STRUCTURE_TERMS = (
     "pawn shielding the king",
 )
 """What ``side_counts`` counts, in its order."""
-STRUCTURE_MIDGAME = (34, -47, 26, 1, 92, 87, -16, 4, -15, 35, 4, 6)
-STRUCTURE_ENDGAME = (10, 29, 0, 23, -51, -50, -16, -11, 64, 9, 12, -10)
+STRUCTURE_MIDGAME = chess_weights.STRUCTURE_MIDGAME
+STRUCTURE_ENDGAME = chess_weights.STRUCTURE_ENDGAME
 """The terms' weights in the middlegame and the endgame, tapered by the game phase like the
-tables; fitted on top of PeSTO's tables by ``benchmarks/fit_chess.py`` (its passed-pawn
-weights correct the tables, which already pay for any advanced pawn)."""
+piece-square values and fitted together with them (the passed-pawn weights correct the
+pawn squares' values, which already pay for any advanced pawn)."""
 
 
 def _signed(bits: int) -> int:
