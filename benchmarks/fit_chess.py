@@ -186,13 +186,11 @@ def sigmoid(values: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-values))
 
 
-def fit(
-    matrix: sparse.csr_matrix, wanted: np.ndarray, prior: np.ndarray, scale: float, ridge: float, start: np.ndarray
-) -> np.ndarray:
-    """Gauss-Newton steps from ``start`` on the squared error between ``sigmoid(SCALE *
+def fit(matrix: sparse.csr_matrix, wanted: np.ndarray, prior: np.ndarray, scale: float, ridge: float) -> np.ndarray:
+    """Gauss-Newton steps from ``prior`` on the squared error between ``sigmoid(SCALE *
     scale * Xw)`` and ``wanted``, plus ``ridge`` per position times the squared distance
     from ``prior``."""
-    weights = start.copy()
+    weights = prior.copy()
     pull = ridge * matrix.shape[0]
     for _ in range(STEPS):
         predicted = sigmoid(SCALE * scale * (matrix @ weights))
@@ -264,7 +262,7 @@ def main() -> None:
     def error(weights: np.ndarray) -> float:
         return float(np.mean((sigmoid(SCALE * scale * (matrix[held_out] @ weights)) - wanted[held_out]) ** 2))
 
-    fitted = fit(matrix[~held_out], wanted[~held_out], prior, scale, arguments.ridge, prior)
+    fitted = fit(matrix[~held_out], wanted[~held_out], prior, scale, arguments.ridge)
     errors = f"PeSTO {error(prior):.6f}, fitted {error(fitted):.6f}"
     print(f"{matrix.shape[0]} positions, scale {scale:.2f}; held-out mean squared error: {errors},")
     shipped = shipped_scores(arguments.positions)[held_out]
