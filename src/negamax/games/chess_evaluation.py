@@ -54,8 +54,9 @@ STRUCTURE_TERMS = (
 STRUCTURE_MIDGAME = chess_weights.STRUCTURE_MIDGAME
 STRUCTURE_ENDGAME = chess_weights.STRUCTURE_ENDGAME
 """The terms' weights in the middlegame and the endgame, tapered by the game phase like the
-piece-square values and fitted together with them (the passed-pawn weights correct the
-pawn squares' values, which already pay for any advanced pawn)."""
+piece-square values; ``benchmarks/fit_chess.py`` fits them together with those (the shipped
+ones were fitted with PeSTO's tables held fixed: their passed-pawn weights correct the pawn
+squares' values, which already pay for any advanced pawn)."""
 
 
 def _signed(bits: int) -> int:

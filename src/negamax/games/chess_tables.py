@@ -1,7 +1,8 @@
 """PeSTO's tapered piece-square tables (Ronald Friederich's evaluation for Rofchade, as
 published on the Chess Programming Wiki page "PeSTO's Evaluation Function"), and the game
-phase. The evaluation itself uses the fitted values of ``chess_weights``: these tables are
-where ``benchmarks/fit_chess.py`` starts and what it pulls the fit towards.
+phase. The evaluation itself uses the values in ``chess_weights`` (at present these tables'
+own); these tables are where ``benchmarks/fit_chess.py`` starts and what it pulls the fit
+towards.
 
 Values in centipawns. Each table lists the squares from a8 to h8, then a7 to h7, down to
 a1-h1, as seen by White: a White piece on python-chess square ``s`` (a1 = 0) reads index
