@@ -22,7 +22,6 @@ install stockfish``).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 from collections.abc import Iterator
@@ -35,6 +34,7 @@ import numpy as np
 import scipy.sparse as sparse
 
 from chess_ladder import find_stockfish
+from ladder_elo import LOG_SCALE
 from negamax.games import chess_evaluation, chess_weights
 from negamax.games.chess import ChessPosition
 from negamax.games.chess_tables import (
@@ -47,8 +47,6 @@ from negamax.games.chess_tables import (
 )
 from vs_sunfish import MAX_PLIES, OPENINGS
 
-SCALE = math.log(10) / 400
-"""A score of 400 is ten to one: the logistic scale Elo ratings use."""
 MATE_SCORE = 2000
 FIRST_PLY = 8
 BLOCK = 500
@@ -141,27 +139,32 @@ def features(board: chess.Board) -> tuple[list[int], list[float], float]:
     return columns, counts, min(phase, FULL_PHASE) / FULL_PHASE
 
 
-def design(path: Path) -> tuple[sparse.csr_matrix, np.ndarray]:
-    """Each position's row of tapered term counts, and Stockfish's scores."""
-    rows, columns, values, targets = [], [], [], []
+def read_positions(path: Path) -> tuple[list[chess.Board], np.ndarray]:
+    """The positions file's boards and Stockfish's scores (clipped to the mate score); a
+    line cut short (a scoring run stopped mid-write) is skipped."""
+    boards, scores = [], []
     with path.open() as handle:
         for line in handle:
-            fen, _, target = line.rpartition(";")
-            if not fen or not target.strip().lstrip("-").isdigit():
-                continue  # a line cut short (a scoring run stopped mid-write)
-            board = chess.Board(fen)
-            row = len(targets)
-            term_columns, counts, phase = features(board)
-            for column, count in zip(term_columns, counts, strict=True):
-                rows += [row, row]
-                columns += [column, TERMS + column]
-                values += [count * phase, count * (1 - phase)]
-            rows.append(row)
-            columns.append(2 * TERMS)
-            values.append(1.0 if board.turn == chess.WHITE else -1.0)
-            targets.append(float(target))
-    matrix = sparse.csr_matrix((values, (rows, columns)), shape=(len(targets), COLUMNS))
-    return matrix, np.clip(np.array(targets), -MATE_SCORE, MATE_SCORE)
+            fen, _, score = line.rpartition(";")
+            if fen and score.strip().lstrip("-").isdigit():
+                boards.append(chess.Board(fen))
+                scores.append(float(score))
+    return boards, np.clip(np.array(scores), -MATE_SCORE, MATE_SCORE)
+
+
+def design(boards: list[chess.Board]) -> sparse.csr_matrix:
+    """Each position's row of tapered term counts."""
+    rows, columns, values = [], [], []
+    for row, board in enumerate(boards):
+        term_columns, counts, phase = features(board)
+        for column, count in zip(term_columns, counts, strict=True):
+            rows += [row, row]
+            columns += [column, TERMS + column]
+            values += [count * phase, count * (1 - phase)]
+        rows.append(row)
+        columns.append(2 * TERMS)
+        values.append(1.0 if board.turn == chess.WHITE else -1.0)
+    return sparse.csr_matrix((values, (rows, columns)), shape=(len(boards), COLUMNS))
 
 
 def pesto_weights() -> np.ndarray:
@@ -174,17 +177,12 @@ def pesto_weights() -> np.ndarray:
     return weights
 
 
-def shipped_scores(path: Path) -> np.ndarray:
+def shipped_scores(boards: list[chess.Board]) -> np.ndarray:
     """The evaluation as shipped (``ChessPosition.evaluate``), from White's side."""
     scores = []
-    with path.open() as handle:
-        for line in handle:
-            fen, _, target = line.rpartition(";")
-            if not fen or not target.strip().lstrip("-").isdigit():
-                continue
-            board = chess.Board(fen)
-            value = ChessPosition(board).evaluate()
-            scores.append(value if board.turn == chess.WHITE else -value)
+    for board in boards:
+        value = ChessPosition(board).evaluate()
+        scores.append(value if board.turn == chess.WHITE else -value)
     return np.array(scores, dtype=float)
 
 
@@ -193,14 +191,14 @@ def sigmoid(values: np.ndarray) -> np.ndarray:
 
 
 def fit(matrix: sparse.csr_matrix, wanted: np.ndarray, prior: np.ndarray, scale: float, ridge: float) -> np.ndarray:
-    """Gauss-Newton steps from ``prior`` on the squared error between ``sigmoid(SCALE *
+    """Gauss-Newton steps from ``prior`` on the squared error between ``sigmoid(LOG_SCALE *
     scale * Xw)`` and ``wanted``, plus ``ridge`` per position times the squared distance
     from ``prior``."""
     weights = prior.copy()
     pull = ridge * matrix.shape[0]
     for _ in range(STEPS):
-        predicted = sigmoid(SCALE * scale * (matrix @ weights))
-        slope = sparse.diags(predicted * (1 - predicted) * SCALE * scale) @ matrix
+        predicted = sigmoid(LOG_SCALE * scale * (matrix @ weights))
+        slope = sparse.diags(predicted * (1 - predicted) * LOG_SCALE * scale) @ matrix
         normal = (slope.T @ slope).toarray() + pull * np.eye(COLUMNS)
         gradient = slope.T @ (predicted - wanted) + pull * (weights - prior)
         weights -= np.linalg.solve(normal, gradient)
@@ -259,24 +257,27 @@ def main() -> None:
         print(f"{added} positions added to {arguments.positions}")
     if not arguments.positions.exists():
         sys.exit(f"fit_chess: no positions file {arguments.positions}; score some first (--pgn, --games)")
-    matrix, scores = design(arguments.positions)
+    boards, scores = read_positions(arguments.positions)
+    matrix = design(boards)
     if matrix.shape[0] < 10 * COLUMNS:
         sys.exit(f"fit_chess: {matrix.shape[0]} positions are too few to fit {COLUMNS} weights")
     held_out = (np.arange(matrix.shape[0]) // BLOCK) % 10 == 0
-    wanted = sigmoid(SCALE * scores)
+    wanted = sigmoid(LOG_SCALE * scores)
     prior = pesto_weights()
     pesto = matrix @ prior
     # Stockfish's pawn is not ours: the scale that maps PeSTO's scores to its, kept for the fit
-    scale = min(np.arange(0.5, 2.0, 0.01), key=lambda s: np.mean((sigmoid(SCALE * s * pesto) - wanted)[~held_out] ** 2))
+    scale = min(
+        np.arange(0.5, 2.0, 0.01), key=lambda s: np.mean((sigmoid(LOG_SCALE * s * pesto) - wanted)[~held_out] ** 2)
+    )
 
     def error(weights: np.ndarray) -> float:
-        return float(np.mean((sigmoid(SCALE * scale * (matrix[held_out] @ weights)) - wanted[held_out]) ** 2))
+        return float(np.mean((sigmoid(LOG_SCALE * scale * (matrix[held_out] @ weights)) - wanted[held_out]) ** 2))
 
     fitted = fit(matrix[~held_out], wanted[~held_out], prior, scale, arguments.ridge)
     errors = f"PeSTO {error(prior):.6f}, fitted {error(fitted):.6f}"
     print(f"{matrix.shape[0]} positions, scale {scale:.2f}; held-out mean squared error: {errors},")
-    shipped = shipped_scores(arguments.positions)[held_out]  # the few seconds are not worth a filter
-    print(f"  the evaluation now {np.mean((sigmoid(SCALE * scale * shipped) - wanted[held_out]) ** 2):.6f}")
+    shipped = shipped_scores([board for board, held in zip(boards, held_out, strict=True) if held])
+    print(f"  the evaluation now {np.mean((sigmoid(LOG_SCALE * scale * shipped) - wanted[held_out]) ** 2):.6f}")
     if arguments.write:
         everything = fit(matrix, wanted, prior, scale, arguments.ridge)  # the held-out tenth too
         WEIGHTS_MODULE.write_text(weights_module(everything, matrix.shape[0], errors))
