@@ -101,9 +101,12 @@ def self_play(stockfish: str, games: int, seed: int) -> Iterator[chess.pgn.Game]
 def score_positions(stockfish: str, boards: Iterator[chess.Board], path: Path, depth: int) -> int:
     """Appends each new quiet position with Stockfish's score to ``path``; returns how many."""
     seen = {line.rsplit(";", 1)[0] for line in path.open()} if path.exists() else set()
+    cut_short = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
     added = 0
     with chess.engine.SimpleEngine.popen_uci([stockfish]) as engine, path.open("a") as out:
         engine.configure({"Threads": 1, "Hash": 64})
+        if cut_short:
+            print(file=out)  # the last run stopped mid-line: that line stays alone, and is skipped
         for board in boards:
             fen = board.fen()
             if fen in seen or board.is_check():
@@ -141,14 +144,19 @@ def features(board: chess.Board) -> tuple[list[int], list[float], float]:
 
 def read_positions(path: Path) -> tuple[list[chess.Board], np.ndarray]:
     """The positions file's boards and Stockfish's scores (clipped to the mate score); a
-    line cut short (a scoring run stopped mid-write) is skipped."""
+    line that does not parse (a scoring run stopped mid-write) is skipped."""
     boards, scores = [], []
     with path.open() as handle:
         for line in handle:
             fen, _, score = line.rpartition(";")
-            if fen and score.strip().lstrip("-").isdigit():
-                boards.append(chess.Board(fen))
-                scores.append(float(score))
+            if not score.strip().lstrip("-").isdigit():
+                continue
+            try:
+                board = chess.Board(fen)
+            except ValueError:
+                continue
+            boards.append(board)
+            scores.append(float(score))
     return boards, np.clip(np.array(scores), -MATE_SCORE, MATE_SCORE)
 
 
