@@ -26,6 +26,7 @@ import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 import chess
 import chess.engine
@@ -98,15 +99,24 @@ def self_play(stockfish: str, games: int, seed: int) -> Iterator[chess.pgn.Game]
             yield chess.pgn.Game.from_board(board)
 
 
-def score_positions(stockfish: str, boards: Iterator[chess.Board], path: Path, depth: int) -> int:
-    """Appends each new quiet position with Stockfish's score to ``path``; returns how many."""
+def append_to(path: Path) -> tuple[set[str], TextIO]:
+    """The FENs already in the positions file ``path``, and the file opened for adding to;
+    a line that a stopped run cut short is ended first, so that it stays alone (reading
+    skips it)."""
     seen = {line.rsplit(";", 1)[0] for line in path.open()} if path.exists() else set()
     cut_short = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
+    out = path.open("a")
+    if cut_short:
+        print(file=out)
+    return seen, out
+
+
+def score_positions(stockfish: str, boards: Iterator[chess.Board], path: Path, depth: int) -> int:
+    """Appends each new quiet position with Stockfish's score to ``path``; returns how many."""
+    seen, out = append_to(path)
     added = 0
-    with chess.engine.SimpleEngine.popen_uci([stockfish]) as engine, path.open("a") as out:
+    with chess.engine.SimpleEngine.popen_uci([stockfish]) as engine, out:
         engine.configure({"Threads": 1, "Hash": 64})
-        if cut_short:
-            print(file=out)  # the last run stopped mid-line: that line stays alone, and is skipped
         for board in boards:
             fen = board.fen()
             if fen in seen or board.is_check():

@@ -87,6 +87,25 @@ def test_incremental_state_equals_a_fresh_one_at_every_node(fen: str) -> None:
     assert (state[:kept] == before[:kept]).all()  # everything taken back
 
 
+@pytest.mark.parametrize("fen", [KIWIPETE, POSITION_5])  # neither side in check
+def test_a_null_move_and_the_moves_after_it_evaluate_as_the_python_game_does(fen: str) -> None:
+    board = chess.Board(fen)
+    state = chess_compiled.new_state(board)
+    chess_compiled.play_null(state)
+    board.push(chess.Move.null())
+    assert int(chess_compiled.evaluate(state)) == ChessPosition(board.copy()).evaluate()
+    for move in list(board.legal_moves):
+        code = chess_compiled.encode(board, move)
+        chess_compiled.play(state, code)
+        board.push(move)
+        assert int(chess_compiled.evaluate(state)) == ChessPosition(board.copy()).evaluate()
+        board.pop()
+        chess_compiled.unplay(state, code)
+    chess_compiled.unplay_null(state)
+    board.pop()
+    assert int(chess_compiled.evaluate(state)) == ChessPosition(board.copy()).evaluate()
+
+
 def test_moves_translate_both_ways() -> None:
     position = GAME.new_position(POSITION_4)
     board = position.board

@@ -1,6 +1,6 @@
 """Chess on python-chess: make/unmake by push/pop, and a tapered evaluation (piece-square
 values kept up to date move by move, pawn structure and piece placement terms on top; the
-weights in ``chess_weights``).
+weights in ``chess_weights``) plus a learned correction (``chess_network``).
 
 The piece-square part is two sums (midgame and endgame, from White's side) and a game
 phase; each move changes a few terms, so ``play`` adjusts them and ``undo`` restores them
@@ -13,7 +13,7 @@ and insufficient material. Mate is ``-WIN`` for the side to move.
 
 >>> game = ChessGame()
 >>> position = game.new_position("startpos")
->>> len(position.legal_moves()), position.evaluate() == TEMPO  # the side to move's bonus
+>>> len(position.legal_moves()), position.evaluate() == TEMPO + chess_network.board_value(position.board)
 (20, True)
 >>> position.play(game.parse_move(position, "e2e4")); position.evaluate() < 0  # Black to move, White better
 True
@@ -30,6 +30,7 @@ from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.game import Position
 from negamax.core.rules import BaseGame, repeated_in_search
 from negamax.core.score import WIN
+from negamax.games import chess_network
 from negamax.games.chess_evaluation import (
     ENDGAME,
     MIDGAME,
@@ -164,7 +165,7 @@ class ChessPosition:
         midgame, endgame = structure_value(*board_counts(self.board))
         phase = min(self.phase, FULL_PHASE)
         white = ((self.midgame + midgame) * phase + (self.endgame + endgame) * (FULL_PHASE - phase)) // FULL_PHASE
-        return (white if self.board.turn == chess.WHITE else -white) + TEMPO
+        return (white if self.board.turn == chess.WHITE else -white) + TEMPO + chess_network.board_value(self.board)
 
     def key(self) -> Hashable:
         return self.keys[-1]

@@ -15,13 +15,16 @@ single argument down its recursion and never allocates:
   the search began.
 * ``KEYS``: the key after each ply played (for repetitions), ``UNDO``: what each ply's
   move destroyed (the captured piece, castling, en passant, clock, sums and phase).
+* ``ACCUMULATORS``: for each ply, the network's two accumulators (``chess_network``: the
+  board as White sees it, then as Black does, ``HIDDEN`` units each). A move copies its
+  ply's pair to the next ply's place and updates the copy, so taking it back costs nothing.
 
 A move is ``from | to << 7 | promotion << 14 | kind << 17`` with mailbox squares; kinds
 are a plain move, en passant, castling and a double pawn push. No move encodes as 0.
 
 The evaluation is the pure-Python ``ChessPosition.evaluate`` exactly (the tapered
-piece-square values, the structure terms of ``chess_evaluation``, a tempo bonus); the tests
-hold both to the same scores.
+piece-square values, the structure terms of ``chess_evaluation``, a tempo bonus, the
+network's correction); the tests hold both to the same scores.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from negamax.core import compiled
 from negamax.core.compiled import implements
 from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
-from negamax.games import chess_evaluation
+from negamax.games import chess_evaluation, chess_network
 from negamax.games.chess_evaluation import ENDGAME, MIDGAME, ORDER_VALUES, PHASE, TEMPO
 from negamax.games.chess_tables import FULL_PHASE
 
@@ -60,7 +63,10 @@ MAX_PLIES = 1024
 KEYS = 132
 UNDO_WIDTH = 7
 UNDO = KEYS + MAX_PLIES
-STATE_SIZE = UNDO + MAX_PLIES * UNDO_WIDTH
+NETWORK = chess_network.network()
+HIDDEN = NETWORK.bias.shape[0]
+ACCUMULATORS = UNDO + MAX_PLIES * UNDO_WIDTH
+STATE_SIZE = ACCUMULATORS + (MAX_PLIES + 1) * 2 * HIDDEN
 HISTORY_KEPT = 400
 """Plies of game history loaded for repetitions (more than the fifty-move rule allows)."""
 
@@ -103,13 +109,33 @@ def _tables() -> tuple[Any, ...]:
     castle_masks = np.full(120, 15, dtype=np.int64)
     castle_masks[21], castle_masks[25], castle_masks[28] = 15 & ~2, 15 & ~3, 15 & ~1
     castle_masks[91], castle_masks[95], castle_masks[98] = 15 & ~8, 15 & ~12, 15 & ~4
-    return midgame, endgame, phase, zobrist, castling_keys, side_key, order, castle_masks
+    feature_rows = np.zeros((2, 16, 120), dtype=np.int64)
+    for colour, offset in ((chess.WHITE, 0), (chess.BLACK, BLACK_PIECE)):
+        for piece_type in range(1, 7):
+            for square in range(64):
+                for perspective in (chess.WHITE, chess.BLACK):
+                    row = chess_network.feature(perspective, colour, piece_type, square)
+                    feature_rows[0 if perspective == chess.WHITE else 1, piece_type + offset, mailbox(square)] = row
+    return midgame, endgame, phase, zobrist, castling_keys, side_key, order, castle_masks, feature_rows
 
 
-MIDGAME_TABLE, ENDGAME_TABLE, PHASE_TABLE, ZOBRIST, CASTLING_KEYS, SIDE_KEY, ORDER_TABLE, CASTLE_MASKS = _tables()
+(
+    MIDGAME_TABLE,
+    ENDGAME_TABLE,
+    PHASE_TABLE,
+    ZOBRIST,
+    CASTLING_KEYS,
+    SIDE_KEY,
+    ORDER_TABLE,
+    CASTLE_MASKS,
+    FEATURE_ROWS,
+) = _tables()
 """Piece-square values from White's side (Black's negative), phase weights, Zobrist keys
 (en passant squares use the key of an empty square's slot 0), capture-order values, and
-the castling rights each square keeps when a move touches it."""
+the castling rights each square keeps when a move touches it, and each piece's row of the
+network on each square as White (0) and Black (1) see it."""
+NETWORK_ROWS, NETWORK_BIAS, NETWORK_OUTPUT = NETWORK.rows, NETWORK.bias, NETWORK.output
+NETWORK_OUTPUT_BIAS, NETWORK_QA, NETWORK_QB = NETWORK.output_bias, NETWORK.QA, NETWORK.QB
 
 
 # Step 1. Attacks and checks.
@@ -261,23 +287,49 @@ def _castling(state: Any, out: Any, count: int, side: int) -> int:
 # Step 3. Make and unmake.
 
 
+@njit(cache=True, inline="always")
+def _accumulate(state: Any, accumulators: int, piece: int, square: int, sign: int) -> None:
+    white_row = FEATURE_ROWS[0, piece, square]
+    black_row = FEATURE_ROWS[1, piece, square]
+    white = state[accumulators : accumulators + HIDDEN]  # views: their indices need no wraparound
+    black = state[accumulators + HIDDEN : accumulators + 2 * HIDDEN]
+    for unit in range(HIDDEN):
+        white[unit] += sign * NETWORK_ROWS[white_row, unit]
+        black[unit] += sign * NETWORK_ROWS[black_row, unit]
+
+
 @njit(cache=True)
-def _put(state: Any, square: int, piece: int, key: int) -> int:
+def _put(state: Any, square: int, piece: int, key: int, accumulators: int) -> int:
     state[square] = piece
     state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
     state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
     state[PHASE_SUM] += PHASE_TABLE[piece]
+    _accumulate(state, accumulators, piece, square, 1)
     return key ^ ZOBRIST[piece, square]
 
 
 @njit(cache=True)
-def _lift(state: Any, square: int, key: int) -> int:
+def _lift(state: Any, square: int, key: int, accumulators: int) -> int:
     piece = state[square]
     state[square] = EMPTY
     state[MIDGAME_SUM] -= MIDGAME_TABLE[piece, square]
     state[ENDGAME_SUM] -= ENDGAME_TABLE[piece, square]
     state[PHASE_SUM] -= PHASE_TABLE[piece]
+    _accumulate(state, accumulators, piece, square, -1)
     return key ^ ZOBRIST[piece, square]
+
+
+@njit(cache=True, inline="always")
+def _next_accumulators(state: Any, ply: int) -> int:
+    """Copies ply ``ply``'s accumulators to the next ply's place (unmaking a move is then
+    free) and returns that place."""
+    source = ACCUMULATORS + ply * 2 * HIDDEN
+    target = source + 2 * HIDDEN
+    before = state[source : source + 2 * HIDDEN]
+    after = state[target : target + 2 * HIDDEN]
+    for unit in range(2 * HIDDEN):  # not after[:] = before, which needs numba's runtime
+        after[unit] = before[unit]
+    return target
 
 
 @njit(cache=True)
@@ -300,17 +352,18 @@ def play(state: Any, move: int) -> bool:
     key = state[HASH] ^ CASTLING_KEYS[state[CASTLING]] ^ SIDE_KEY
     if state[EN_PASSANT] != 0:
         key ^= ZOBRIST[0, state[EN_PASSANT]]
+    accumulators = _next_accumulators(state, ply)
     piece = state[origin]
     if captured != EMPTY:
-        key = _lift(state, target, key)
+        key = _lift(state, target, key, accumulators)
     if kind == EN_PASSANT_MOVE:
-        key = _lift(state, target - 10 if side == 0 else target + 10, key)
-    key = _lift(state, origin, key)
-    key = _put(state, target, piece if promotion == 0 else promotion + side * BLACK_PIECE, key)
+        key = _lift(state, target - 10 if side == 0 else target + 10, key, accumulators)
+    key = _lift(state, origin, key, accumulators)
+    key = _put(state, target, piece if promotion == 0 else promotion + side * BLACK_PIECE, key, accumulators)
     if kind == CASTLE:
         rook_from, rook_to = (target + 1, target - 1) if target > origin else (target - 2, target + 1)
-        key = _lift(state, rook_from, key)
-        key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key)
+        key = _lift(state, rook_from, key, accumulators)
+        key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key, accumulators)
     if piece & 7 == KING:
         state[KINGS + side] = target
     rights = state[CASTLING] & CASTLE_MASKS[origin] & CASTLE_MASKS[target]
@@ -366,6 +419,7 @@ def unplay(state: Any, move: int) -> None:
 def play_null(state: Any) -> None:
     ply = state[PLY]
     undo = UNDO + ply * UNDO_WIDTH
+    _next_accumulators(state, ply)
     state[undo + 2] = state[EN_PASSANT]
     state[undo + 3] = state[CLOCK]
     key = state[HASH] ^ SIDE_KEY
@@ -429,7 +483,21 @@ def evaluate(state: Any) -> int:
     white = (
         (state[MIDGAME_SUM] + midgame) * phase + (state[ENDGAME_SUM] + endgame) * (FULL_PHASE - phase)
     ) // FULL_PHASE
-    return (white if state[SIDE] == 0 else -white) + TEMPO
+    return (white if state[SIDE] == 0 else -white) + TEMPO + _network_value(state)
+
+
+@njit(cache=True)
+def _network_value(state: Any) -> int:
+    """``chess_network``'s value for the side to move, from the accumulators."""
+    accumulators = ACCUMULATORS + state[PLY] * 2 * HIDDEN
+    mover = accumulators + state[SIDE] * HIDDEN
+    other = accumulators + (1 - state[SIDE]) * HIDDEN
+    halves = state[mover : mover + HIDDEN], state[other : other + HIDDEN]
+    total = NETWORK_OUTPUT_BIAS
+    for unit in range(HIDDEN):
+        total += min(max(halves[0][unit], 0), NETWORK_QA) * NETWORK_OUTPUT[unit]
+        total += min(max(halves[1][unit], 0), NETWORK_QA) * NETWORK_OUTPUT[HIDDEN + unit]
+    return total * 100 // (NETWORK_QA * NETWORK_QB)
 
 
 @njit(cache=True)
@@ -701,9 +769,13 @@ def _refresh(state: Any) -> None:
         key ^= SIDE_KEY
     if state[EN_PASSANT] != 0:
         key ^= ZOBRIST[0, state[EN_PASSANT]]
+    accumulators = ACCUMULATORS + state[PLY] * 2 * HIDDEN
+    for unit in range(HIDDEN):
+        state[accumulators + unit] = state[accumulators + HIDDEN + unit] = NETWORK_BIAS[unit]
     for square in BOARD_SQUARES:
         piece = state[square]
         if piece != EMPTY:
+            _accumulate(state, accumulators, piece, square, 1)
             state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
             state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
             state[PHASE_SUM] += PHASE_TABLE[piece]

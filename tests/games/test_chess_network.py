@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import chess
+import numpy as np
+import pytest
+
+from negamax.games import chess_network
+
+MIDDLEGAMES = [
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    "r2q1rk1/ppp2ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPP2PPP/R2Q1RK1 b - - 0 8",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+]
+
+
+def test_each_piece_on_each_square_has_its_own_row_for_each_side() -> None:
+    for perspective in (chess.WHITE, chess.BLACK):
+        rows = {
+            chess_network.feature(perspective, colour, piece_type, square)
+            for colour in (chess.WHITE, chess.BLACK)
+            for piece_type in range(1, 7)
+            for square in range(64)
+        }
+        assert rows == set(range(chess_network.FEATURES))
+
+
+def test_a_piece_seen_by_its_own_side_is_mirrored_for_black() -> None:
+    white_knight_f3 = chess_network.feature(chess.WHITE, chess.WHITE, chess.KNIGHT, chess.F3)
+    black_knight_f6 = chess_network.feature(chess.BLACK, chess.BLACK, chess.KNIGHT, chess.F6)
+    assert white_knight_f3 == black_knight_f6
+
+
+@pytest.mark.parametrize("fen", MIDDLEGAMES)
+def test_the_mirrored_position_has_the_same_value_for_its_side_to_move(fen: str) -> None:
+    board = chess.Board(fen)
+    assert chess_network.board_value(board) == chess_network.board_value(board.mirror())
+
+
+def test_the_shipped_network_is_integer_and_moves_the_evaluation() -> None:
+    network = chess_network.network()
+    assert network.rows.shape == (chess_network.FEATURES, network.bias.shape[0])
+    assert network.output.shape == (2 * network.bias.shape[0],)
+    values = [chess_network.board_value(chess.Board(fen)) for fen in MIDDLEGAMES]
+    assert len(set(values)) > 1
+    assert all(abs(value) < 400 for value in values)  # a correction, not a second evaluation
+    assert np.issubdtype(network.rows.dtype, np.integer)
