@@ -253,7 +253,7 @@ def test_analyze_chess_runs_the_compiled_engine_unless_told_otherwise() -> None:
     assert compiled["score_text"] == "win in 3" and len(compiled["pv"]) == 3  # type: ignore[arg-type]
     python = run_json("analyze", "chess", fen, "--depth", "2", "--engine", "python", "--json")
     assert python["algorithm"] == "auto" and python["depth"] == 2
-    threaded = run_json("analyze", "chess", fen, "--depth", "6", "--threads", "2", "--json")
+    threaded = run_json("analyze", "chess", fen, "--depth", "14", "--threads", "2", "--json")  # found at 11-12
     assert threaded["best_move"] == "g3g6" and threaded["score_text"] == "win in 3"
 
 
