@@ -34,13 +34,12 @@ import numpy as np
 from numba import njit
 
 from chess_ladder import find_stockfish
-from fit_chess import append_to, read_positions, sigmoid
+from fit_chess import BLOCK, append_to, read_positions, sigmoid
 from ladder_elo import LOG_SCALE
 from negamax.games import chess_network
 from negamax.games.chess import ChessPosition
 from vs_sunfish import MAX_PLIES, OPENINGS
 
-BLOCK = 500
 HELD_OUT = 20
 BATCH = 4096
 QA, QB = 127, 64
