@@ -115,3 +115,21 @@ def test_a_deleted_game_module_leaves_the_package_kernels_loadable(tmp_path: Pat
     solved = run(["-m", "negamax", "solve", "connect4", "44455554221", "--engine", "compiled"], environment, tmp_path)
     assert solved.returncode == 0, solved.stderr
     assert solved.stdout.split()[:2] == ["score", "-15"]
+
+
+def test_two_versions_of_the_package_never_share_a_family_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # numba names a function's files by its line: versions sharing a directory would load
+    # each other's machine code when they ran at once (engines of two builds played moves
+    # of the side not to move)
+    from negamax.core import numba_cache
+    from negamax.search.compiled import families
+
+    monkeypatch.setenv("NEGAMAX_CACHE_DIR", str(tmp_path))
+    first = families._cache_location("move_list_kernel-Game", "game digest")
+    monkeypatch.setattr(numba_cache, "package_digest", lambda: "another version of the package")
+    second = families._cache_location("move_list_kernel-Game", "game digest")
+    assert first is not None and second is not None
+    assert first.directory != second.directory and first.stamp != second.stamp
+    assert Path(first.directory).parent == Path(second.directory).parent == tmp_path / "kernels"

@@ -317,7 +317,13 @@ def _cache_location(name: str, digest: str) -> numba_cache.FamilyCache | None:
     """The family's cache directory, or ``None`` (compile in memory only) when it cannot
     be written."""
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:80]
-    directory = cache_root() / f"{safe}-{digest[:16]}"
+    # A directory per version of the package, not only per game: numba names a function's
+    # files by its line, and reads an index and then the data file it names without
+    # checking that they belong together. Two versions running at once (two installs, or
+    # a checkout being edited) would otherwise overwrite each other's files between those
+    # two reads and load one version's machine code for the other.
+    version = hashlib.sha256(f"{numba_cache.package_digest()}:{digest}".encode()).hexdigest()
+    directory = cache_root() / f"{safe}-{version[:16]}"
     try:
         directory.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=directory).close()
