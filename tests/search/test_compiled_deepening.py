@@ -229,7 +229,7 @@ def test_a_time_or_a_stop_ends_the_search_promptly(searcher: CompiledSearcher) -
 
 
 def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it() -> None:
-    from negamax.games.chess_compiled import encode
+    from negamax.games.chess_compiled import SQUARE_OF, encode
 
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     board = chess.Board(fen)
@@ -241,20 +241,34 @@ def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it
     tried = [encode(board, chess.Move.from_uci(uci)) for uci in ("a2a3", "f3e5", "f1c4")]
     work[start : start + 3] = tried
     a3, capture, bishop = tried
+    work[kernel.PLAYED_PIECES + ply - 1] = 77  # the opponent's last move; none before it
+    work[kernel.PLAYED_PIECES + ply - 2] = -1
 
     def history(move: int) -> int:
         return int(work[kernel.HISTORY + (move & 127) * 120 + ((move >> 7) & 127)])  # White's slots
 
+    def after_77(move: int, piece: int) -> int:
+        slot = piece * 64 + SQUARE_OF[(move >> 7) & 127]
+        return int(work[kernel.CONTINUATION + 77 * kernel.CONTINUATION_SLOTS + slot])
+
+    bonus = min(32 * depth * depth, kernel.GRAVITY_BONUS_CAP)
     kernel._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start + 2, depth, ply, 77)
     assert work[kernel.KILLERS + 2 * ply] == bishop and work[kernel.COUNTERS + 77] == bishop
-    assert (history(bishop), history(a3), history(capture)) == (depth * depth, -depth * depth, 0)
+    assert (history(bishop), history(a3), history(capture)) == (bonus, -bonus, 0)
+    assert (after_77(bishop, chess.BISHOP), after_77(a3, chess.PAWN)) == (bonus, -bonus)
     # a capture that cuts off is no quiet move: nothing is recorded
     kernel._reward_quiet_cutoff(bound.spec, bound.state, work, capture, start, start + 1, depth, ply, 78)
     assert work[kernel.KILLERS + 2 * ply] == bishop and work[kernel.COUNTERS + 78] == 0
-    assert (history(bishop), history(a3), history(capture)) == (depth * depth, -depth * depth, 0)
+    assert (history(bishop), history(a3), history(capture)) == (bonus, -bonus, 0)
+    # gravity: a second success moves the value only part of the way towards the cap
+    kernel._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start + 2, start + 2, depth, ply, 77)
+    assert history(bishop) == 2 * bonus - bonus * bonus // kernel.GRAVITY_HISTORY_CAP
+    for _ in range(200):
+        kernel._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start + 2, start + 2, depth, ply, 77)
+    assert kernel.GRAVITY_HISTORY_CAP - bonus < history(bishop) <= kernel.GRAVITY_HISTORY_CAP
 
 
-@pytest.mark.parametrize("feature", ["COUNTER_MOVES", "INTERNAL_REDUCTION", "ADAPTIVE_NULL_MOVE"])
+@pytest.mark.parametrize("feature", ["COUNTER_MOVES", "INTERNAL_REDUCTION", "ADAPTIVE_NULL_MOVE", "SINGULAR_EXTENSION"])
 def test_each_new_selectivity_feature_changes_the_search(feature: str) -> None:
     # a feature that never fires would leave the tree as it was
     full = CompiledSearcher(hash_mib=4).search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=8))

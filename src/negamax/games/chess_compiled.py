@@ -741,6 +741,11 @@ def _history_slot(spec: Any, state: Any, move: Any) -> Any:
     return state[SIDE] * 14400 + (move & 127) * 120 + ((move >> 7) & 127)
 
 
+@implements(compiled.continuation_slot, ChessSpec)
+def _continuation_slot(spec: Any, state: Any, move: Any) -> Any:
+    return (state[move & 127] & 15) * 64 + SQUARE_OF[(move >> 7) & 127]
+
+
 @implements(compiled.losing_capture, ChessSpec)
 def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
     return losing_capture(state, move)

@@ -779,6 +779,11 @@ def _history_slot(spec: Any, state: Any, move: Any) -> Any:
     return state[SIDE] * 2500 + (move & 63) * SQUARES + ((move >> 6) & 63)
 
 
+@implements(compiled.continuation_slot, DraughtsSpec)
+def _continuation_slot(spec: Any, state: Any, move: Any) -> Any:
+    return -1  # no pruning unit, so no counter moves either: not measured
+
+
 @implements(compiled.losing_capture, DraughtsSpec)
 def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
     return False  # captures are compulsory (in checkers, optional but not measured): none is skipped

@@ -55,6 +55,7 @@ STUBS = (
     "material_gain",
     "null_move_safe",
     "history_slot",
+    "continuation_slot",
     "pruning_unit",
     "losing_capture",
 )
@@ -179,6 +180,10 @@ def null_move_safe(spec: Any, state: Any) -> bool:
 
 def history_slot(spec: Any, state: Any, move: int) -> int:
     return move & (HISTORY_SLOTS - 1)
+
+
+def continuation_slot(spec: Any, state: Any, move: int) -> int:
+    return -1
 
 
 def pruning_unit(spec: Any) -> int:

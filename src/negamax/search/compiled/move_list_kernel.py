@@ -40,6 +40,7 @@ from numba import njit
 
 from negamax.core import score
 from negamax.core.compiled import (
+    continuation_slot,
     drawn_by_rule,
     game_result,
     generate_moves,
@@ -113,7 +114,17 @@ PV = PV_LENGTHS + MAX_PLY
 ERROR_STATE = PV + MAX_PLY * MAX_PLY
 """A copy of the state where the rules broke their contract (its first ERROR_STATE_SIZE words)."""
 ERROR_STATE_SIZE = 64
-WORK_SIZE = ERROR_STATE + ERROR_STATE_SIZE
+STATICS = ERROR_STATE + ERROR_STATE_SIZE
+"""The static value of the node at each ply (games with a ``pruning_unit``; ``-INF`` in check)."""
+PLAYED_PIECES = STATICS + MAX_PLY
+"""The continuation slot of the move played at each ply (-1 for a null move or none)."""
+EXCLUDED = PLAYED_PIECES + MAX_PLY
+"""The key of the move a singular-extension search leaves out at each ply (0: none)."""
+CONTINUATION = EXCLUDED + MAX_PLY
+"""Continuation history: how well each move did after each move one or two plies before
+(by their continuation slots, the earlier one first)."""
+CONTINUATION_SLOTS = 1024
+WORK_SIZE = CONTINUATION + CONTINUATION_SLOTS * CONTINUATION_SLOTS
 CHECK_EVERY = 1024
 
 # The features, bits of ``work[W_FEATURES]``.
@@ -156,6 +167,10 @@ INTERNAL_REDUCTION = 131072
 reduction): it is likely new to the search, and its cheaper result orders it next time."""
 ADAPTIVE_NULL_MOVE = 262144
 """The null move's reduction grows with the depth and with the static value's lead over beta."""
+SINGULAR_EXTENSION = 524288
+"""The table's move is searched a ply deeper when every other move falls clearly short of
+its stored value (a shallower search without it says so); when even without it the node
+beats beta, the node returns (multi-cut). For games with a ``pruning_unit``."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -174,6 +189,7 @@ ALL_FEATURES = (
     | COUNTER_MOVES
     | INTERNAL_REDUCTION
     | ADAPTIVE_NULL_MOVE
+    | SINGULAR_EXTENSION
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -190,6 +206,7 @@ SOLVE_DEPTH = 254
 exact entries serve later searches and their entries never serve a solve."""
 
 DELTA_MARGIN = 200
+SINGULAR_DEPTH = 7
 REVERSE_FUTILITY_DEPTH = 7
 FUTILITY_DEPTH = 5
 LATE_MOVE_PRUNING_DEPTH = 5
@@ -207,6 +224,14 @@ TT_MOVE_ORDER = 1 << 40
 NOISY_ORDER = 1 << 30
 KILLER_ORDER = 1 << 29
 HISTORY_CAP = 1 << 28
+GRAVITY_HISTORY_CAP = 8192
+"""Games with a ``pruning_unit`` keep history within this by gravity: an update moves the
+value part of the way towards the cap, so old results fade and values stay comparable."""
+GRAVITY_BONUS_CAP = 1600
+"""The most one cut-off adds (32 times the depth squared, up to this)."""
+HISTORY_PER_REDUCTION = 8192
+"""Late-move reductions take a ply off or add one per this much of a quiet move's history
+and continuation history together."""
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -285,6 +310,34 @@ def _store(table: Any, work: Any, key: int, depth: int, score: int, bound: int, 
 
 
 @search_function
+def _gain_history(spec: Any, state: Any, work: Any, move: int, ply: int, bonus: int) -> None:
+    """Moves ``move``'s history, and its continuation history after the moves one and two
+    plies before, by ``bonus`` (negative: a loss) with gravity towards the cap."""
+    magnitude = bonus if bonus > 0 else -bonus
+    slot = HISTORY + history_slot(spec, state, move)
+    work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
+    piece = continuation_slot(spec, state, move)
+    if piece < 0:
+        return
+    for back in range(1, 3):
+        if ply >= back and work[PLAYED_PIECES + ply - back] >= 0:
+            slot = CONTINUATION + work[PLAYED_PIECES + ply - back] * CONTINUATION_SLOTS + piece
+            work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
+
+
+@search_function
+def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
+    """A quiet move's ordering score from its history and continuation history."""
+    order = work[HISTORY + history_slot(spec, state, move)]
+    piece = continuation_slot(spec, state, move)
+    if piece >= 0:
+        for back in range(1, 3):
+            if ply >= back and work[PLAYED_PIECES + ply - back] >= 0:
+                order += work[CONTINUATION + work[PLAYED_PIECES + ply - back] * CONTINUATION_SLOTS + piece]
+    return order
+
+
+@search_function
 def _reward_quiet_cutoff(
     spec: Any, state: Any, work: Any, move: int, tried_from: int, index: int, depth: int, ply: int, counter_slot: int
 ) -> None:
@@ -299,7 +352,14 @@ def _reward_quiet_cutoff(
         work[KILLERS + 2 * ply] = move
     if counter_slot >= 0:
         work[COUNTERS + counter_slot] = move
-    if work[W_FEATURES] & HISTORY_HEURISTIC:
+    if work[W_FEATURES] & HISTORY_HEURISTIC and pruning_unit(spec) > 0:
+        bonus = min(32 * depth * depth, GRAVITY_BONUS_CAP)
+        _gain_history(spec, state, work, move, ply, bonus)
+        for other in range(tried_from, index):
+            tried = work[other]
+            if noisy_order(spec, state, tried) == 0:
+                _gain_history(spec, state, work, tried, ply, -bonus)
+    elif work[W_FEATURES] & HISTORY_HEURISTIC:
         bonus = depth * depth
         slot = HISTORY + history_slot(spec, state, move)
         work[slot] = min(work[slot] + bonus, HISTORY_CAP)
@@ -363,6 +423,17 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         start = MOVES + ply * MAX_MOVES
         if features & EXACT_TERMINALS and not _has_legal_move(spec, state, work, start):
             return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
+        # games with a pruning unit look the node up in the table, off the principal variation
+        quiescence_table = features & TRANSPOSITION_TABLE and not pv_node and pruning_unit(spec) > 0
+        key = 0
+        if quiescence_table:
+            key = state_key(spec, state)
+            entry = _probe(table, key)
+            if entry >= 0:
+                value = from_node((entry >> SCORE_SHIFT) - SCORE_OFFSET, ply)
+                bound = (entry >> 28) & 3
+                if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
+                    return value
         stand = static_value(spec, state)
         end = generate_moves(spec, state, work, start, True)
         forced = end > start and features & FORCED_NOISY_MOVES and noisy_moves_forced(spec)
@@ -400,15 +471,20 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     alpha = score
                     if alpha >= beta:
                         break
+        if quiescence_table:
+            _store(table, work, key, -1, to_node(best, ply), LOWER if best >= beta else UPPER, 0)
         return best
 
     # Step 5. Transposition table look-up.
     key = state_key(spec, state)
     tt_move = 0
+    tt_entry = -1
+    excluded = work[EXCLUDED + ply]  # in a singular-extension search: not a node of its own
     use_table = features & TRANSPOSITION_TABLE
-    if use_table:
+    if use_table and excluded == 0:
         work[W_TT_PROBES] += 1
         entry = _probe(table, key)
+        tt_entry = entry
         if entry >= 0:
             work[W_TT_HITS] += 1
             tt_move = entry & MOVE_BITS  # the move's key: its low bits folded with the rest
@@ -419,20 +495,32 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     work[W_TT_CUTOFFS] += 1
                     return value
     unit = pruning_unit(spec)
-    if features & INTERNAL_REDUCTION and unit > 0 and use_table and tt_move == 0 and depth >= 4:
+    if features & INTERNAL_REDUCTION and unit > 0 and use_table and tt_move == 0 and excluded == 0 and depth >= 4:
         depth -= 1
 
     # Step 6. Reverse futility pruning: near the horizon, a static value far enough above
     # beta is taken to hold it (the opponent's best reply would have to win it back).
     prunable = not pv_node and not checked and ply > 0
-    static = static_value(spec, state) if prunable and unit > 0 else 0
+    static = static_value(spec, state) if unit > 0 and not checked else 0
+    # improving: the static value beats the side's own two plies up (or four, past a check)
+    improving = True
+    if unit > 0:
+        work[STATICS + ply] = static if not checked else -INF
+        if checked:
+            improving = False
+        elif ply >= 2:
+            before = work[STATICS + ply - 2]
+            if before == -INF and ply >= 4:
+                before = work[STATICS + ply - 4]
+            improving = static > before
     if (
         features & REVERSE_FUTILITY
         and prunable
+        and excluded == 0
         and unit > 0
         and depth <= REVERSE_FUTILITY_DEPTH
         and -WIN_THRESHOLD < beta < WIN_THRESHOLD
-        and static - unit * 4 * depth // 5 >= beta
+        and static - unit * 4 * (depth - 1 if improving else depth) // 5 >= beta
     ):
         return static
 
@@ -440,6 +528,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     if (
         features & NULL_MOVE
         and prunable
+        and excluded == 0
         and depth >= 3
         and -WIN_THRESHOLD < beta < WIN_THRESHOLD
         and null_move_safe(spec, state)
@@ -450,6 +539,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         else:
             reduction = 3 if depth >= 7 else 2
         work[PLAYED + ply] = -1
+        work[PLAYED_PIECES + ply] = -1
         play_null_move(spec, state)
         score = -search(spec, state, table, work, depth - 1 - reduction, -beta, -beta + 1, ply + 1)
         unplay_null_move(spec, state)
@@ -458,6 +548,34 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         if score >= beta:
             work[W_NULL_CUTOFFS] += 1
             return beta if score >= WIN_THRESHOLD else score
+
+    # Step 7b. Singular extension: when the table's move held a lower bound deep enough, a
+    # shallower search of the other moves below that bound tells whether it stands alone.
+    extended = 0
+    if (
+        features & SINGULAR_EXTENSION
+        and unit > 0
+        and ply > 0
+        and excluded == 0
+        and depth >= SINGULAR_DEPTH
+        and tt_entry >= 0
+        and tt_move != 0
+        and (tt_entry >> 28) & 3 != UPPER
+        and ((tt_entry >> 20) & 255) - 1 >= depth - 3
+    ):
+        tt_value = from_node((tt_entry >> SCORE_SHIFT) - SCORE_OFFSET, ply)
+        if -WIN_THRESHOLD < tt_value < WIN_THRESHOLD:
+            singular_beta = tt_value - unit * depth // 50
+            work[EXCLUDED + ply] = tt_move
+            value = search(spec, state, table, work, (depth - 1) // 2, singular_beta - 1, singular_beta, ply)
+            work[EXCLUDED + ply] = 0
+            work[PV_LENGTHS + ply] = 0  # that search's line is not this node's
+            if work[W_ABORTED] != 0:
+                return 0
+            if value < singular_beta:
+                extended = tt_move
+            elif singular_beta >= beta:
+                return singular_beta  # without its best move the node still beats beta
 
     # Step 8. Generate the moves and score them for ordering: the table's move, captures
     # and promotions by MVV-LVA (losing captures among the quiet moves), the killers, then
@@ -487,6 +605,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 order = KILLER_ORDER
             elif move == counter:
                 order = KILLER_ORDER - 1
+            elif use_history and counters:
+                order = _quiet_order(spec, state, work, move, ply)
             elif use_history:
                 order = work[HISTORY + history_slot(spec, state, move)]
             else:
@@ -507,17 +627,22 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     prune_quiet = prunable and unit > 0
     futility_value = static + unit * (depth + 1)
     futile = prune_quiet and features & FUTILITY and depth <= FUTILITY_DEPTH
-    late_moves = 3 + depth * depth
+    late_moves = 3 + depth * depth if improving else (3 + depth * depth) // 2
     prune_late = prune_quiet and features & LATE_MOVE_PRUNING and depth <= LATE_MOVE_PRUNING_DEPTH
     for index in range(start, end):
         move = _pick(work, index, end)
-        quiet = work[SCORES - MOVES + index] < KILLER_ORDER
+        if excluded != 0 and _move_key(move) == excluded:
+            continue
+        order = work[SCORES - MOVES + index]
+        quiet = order < KILLER_ORDER
         if counters:
             work[PLAYED + ply] = history_slot(spec, state, move)
+            work[PLAYED_PIECES + ply] = continuation_slot(spec, state, move)
         if not play_move(spec, state, move):
             unplay_move(spec, state, move)
             continue
         legal += 1
+        move_depth = new_depth + 1 if extended != 0 and _move_key(move) == extended else new_depth
         # a quiet move that does not give check may be pruned (once a move that does not
         # lose was searched) or reduced; the check test is made only for those
         hopeless = futile and futility_value <= alpha
@@ -532,7 +657,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 best = futility_value  # the most the unsearched move is taken to be worth
             continue
         if legal == 1 or not use_pvs:
-            score = -search(spec, state, table, work, new_depth, -beta, -alpha, ply + 1)
+            score = -search(spec, state, table, work, move_depth, -beta, -alpha, ply + 1)
         else:
             reduction = 0
             if reducible:
@@ -540,18 +665,26 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     reduction = LATE_MOVE_REDUCTIONS_TABLE[min(depth, 64) - 1, min(legal, 64) - 1]
                     if pv_node:
                         reduction -= 1
+                    if not improving:
+                        reduction += 1
+                    if order >= KILLER_ORDER - 1:
+                        reduction -= 1  # a killer or the counter move
+                    else:
+                        reduction -= (order + HISTORY_PER_REDUCTION // 2) // HISTORY_PER_REDUCTION
                 else:  # games without a unit (draughts) keep the reductions they were measured with
                     reduction = 1 if legal <= 6 else 2
-                if reduction >= new_depth:
-                    reduction = new_depth - 1
+                if reduction >= move_depth:
+                    reduction = move_depth - 1
+                if reduction < 0:
+                    reduction = 0
                 if reduction > 0:
                     work[W_REDUCED] += 1
-            score = -search(spec, state, table, work, new_depth - reduction, -alpha - 1, -alpha, ply + 1)
+            score = -search(spec, state, table, work, move_depth - reduction, -alpha - 1, -alpha, ply + 1)
             if reduction > 0 and score > alpha and work[W_ABORTED] == 0:
-                score = -search(spec, state, table, work, new_depth, -alpha - 1, -alpha, ply + 1)
+                score = -search(spec, state, table, work, move_depth, -alpha - 1, -alpha, ply + 1)
             if alpha < score < beta and work[W_ABORTED] == 0:
                 work[W_RESEARCHES] += 1
-                score = -search(spec, state, table, work, new_depth, -beta, -alpha, ply + 1)
+                score = -search(spec, state, table, work, move_depth, -beta, -alpha, ply + 1)
         unplay_move(spec, state, move)
         if work[W_ABORTED] != 0:
             return 0
@@ -586,10 +719,12 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
 
     # Step 11. No legal move: lost (chess: mate) or drawn (chess: stalemate).
     if legal == 0:
+        if excluded != 0:
+            return alpha  # only the left-out move was legal: it stands alone
         return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
 
     # Step 12. Store what this search proved.
-    if use_table:
+    if use_table and excluded == 0:
         if best <= alpha_original:
             bound = UPPER
         elif best >= beta:
