@@ -25,9 +25,11 @@ Memory, allocated by the caller and reused between searches (the kernel never al
   depth + 1 (8 bits), the bound (2 bits), the search's generation (8 bits) and the score +
   2**20 (21 bits). An entry from an earlier generation is always replaced; one from this
   generation only by a search at least as deep (measured on WAC below).
-* ``work``: counters and controls at the ``W_*`` offsets, killers, history, and per-ply
-  move and score buffers. Another thread may set ``work[W_STOP]`` (the kernel holds no
-  interpreter lock); the search then unwinds at once and ``work[W_ABORTED]`` is 1.
+* ``work``: counters and controls at the ``W_*`` offsets, killers, history, counter moves,
+  per-ply move and score buffers, static values and moves played, and the continuation
+  history (8 MiB, last; used only by games with a ``continuation_slot``). Another thread
+  may set ``work[W_STOP]`` (the kernel holds no interpreter lock); the search then unwinds
+  at once and ``work[W_ABORTED]`` is 1.
 """
 
 from __future__ import annotations
