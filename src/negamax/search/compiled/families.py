@@ -322,14 +322,14 @@ def _cache_location(name: str, digest: str) -> numba_cache.FamilyCache | None:
     # checking that they belong together. Two versions running at once (two installs, or
     # a checkout being edited) would otherwise overwrite each other's files between those
     # two reads and load one version's machine code for the other.
-    version = hashlib.sha256(f"{numba_cache.package_digest()}:{digest}".encode()).hexdigest()
-    directory = cache_root() / f"{safe}-{version[:16]}"
+    stamp = f"{numba_cache.package_digest()}:{digest}"
+    directory = cache_root() / f"{safe}-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
     try:
         directory.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=directory).close()
     except OSError:
         return None
-    return numba_cache.FamilyCache(str(directory), f"{numba_cache.package_digest()}:{digest}")
+    return numba_cache.FamilyCache(str(directory), stamp)
 
 
 def condensed_numba_error(message: str) -> str:

@@ -312,6 +312,17 @@ def _store(table: Any, work: Any, key: int, depth: int, score: int, bound: int, 
 
 
 @search_function
+def _continuation_entry(work: Any, ply: int, back: int, piece: int) -> int:
+    """Where the continuation history of the move with continuation slot ``piece`` after
+    the move ``back`` plies before is kept; -1 when there is none (no such move, a null
+    move, a game without slots, or counter moves off: then the moves played are not kept)."""
+    if piece < 0 or ply < back or not work[W_FEATURES] & COUNTER_MOVES:
+        return -1
+    before = work[PLAYED_PIECES + ply - back]
+    return CONTINUATION + before * CONTINUATION_SLOTS + piece if before >= 0 else -1
+
+
+@search_function
 def _gain_history(spec: Any, state: Any, work: Any, move: int, ply: int, bonus: int) -> None:
     """Moves ``move``'s history, and its continuation history after the moves one and two
     plies before, by ``bonus`` (negative: a loss) with gravity towards the cap."""
@@ -319,11 +330,9 @@ def _gain_history(spec: Any, state: Any, work: Any, move: int, ply: int, bonus: 
     slot = HISTORY + history_slot(spec, state, move)
     work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
     piece = continuation_slot(spec, state, move)
-    if piece < 0:
-        return
     for back in range(1, 3):
-        if ply >= back and work[PLAYED_PIECES + ply - back] >= 0:
-            slot = CONTINUATION + work[PLAYED_PIECES + ply - back] * CONTINUATION_SLOTS + piece
+        slot = _continuation_entry(work, ply, back, piece)
+        if slot >= 0:
             work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
 
 
@@ -332,10 +341,10 @@ def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
     """A quiet move's ordering score from its history and continuation history."""
     order = work[HISTORY + history_slot(spec, state, move)]
     piece = continuation_slot(spec, state, move)
-    if piece >= 0:
-        for back in range(1, 3):
-            if ply >= back and work[PLAYED_PIECES + ply - back] >= 0:
-                order += work[CONTINUATION + work[PLAYED_PIECES + ply - back] * CONTINUATION_SLOTS + piece]
+    for back in range(1, 3):
+        slot = _continuation_entry(work, ply, back, piece)
+        if slot >= 0:
+            order += work[slot]
     return order
 
 
