@@ -4,7 +4,6 @@ the example game of ``examples/``."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from negamax import ONGOING, WIN, CompiledGame, GameDefinitionError, SearchLimits, search, solve
+from negamax import ONGOING, WIN, CompiledGame, GameDefinitionError, SearchLimits, get_game, search, solve
 from negamax.core.errors import InvalidPositionError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,19 +153,11 @@ def test_a_contract_broken_deep_in_the_search_is_reported_from_compiled_code() -
         solve(game.new_position())
 
 
-def load_example(name: str) -> Any:
-    path = ROOT / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def breakthrough() -> Any:
-    return load_example("breakthrough")
+    # loaded as the command line loads a game file, whose kernels the run's warm-up compiled
+    game = get_game(f"{ROOT / 'examples' / 'breakthrough.py'}:Breakthrough")
+    return sys.modules[type(game).__module__]
 
 
 def random_positions(module: Any, count: int, seed: int, plies: range) -> list[tuple[Any, Any]]:

@@ -21,6 +21,7 @@ from negamax.games.connect4 import Connect4Game
 from negamax.games.connect4_board import mirror
 from negamax.games.tictactoe import TicTacToe
 from negamax.search import solve
+from negamax.search.compiled import families
 from negamax.search.compiled import placement_kernel as kernel
 from negamax.search.compiled.placement import CompiledSolver, default_table_mib, pons_to_distance, table_bits
 
@@ -233,7 +234,8 @@ def test_a_child_another_worker_is_in_is_put_off_and_still_searched(number: int)
         table[slot] = mark
     work[kernel.STATE_PUBLISH] = 1  # area 0: the shared search, alone
     spec, current, mask, count = root.placement_form()
-    assert kernel.solve(spec, current, mask, count, 1, 1 << 62, table, work) == expected
+    kernels, spec = families.kernels_for(kernel, spec)  # the game's own kernels, as the solver runs them
+    assert kernels.solve(spec, current, mask, count, 1, 1 << 62, table, work) == expected
     assert work[kernel.STATE_PUT_OFF] > 0
     busy = table[kernel.BUSY_BASE : kernel.BUSY_BASE + kernel.BUSY_SIZE]
     left = {int(slot) + kernel.BUSY_BASE: int(busy[slot]) for slot in np.flatnonzero(busy)}

@@ -137,7 +137,7 @@ def null_window_value(searcher: CompiledSearcher, fen: str, depth: int, alpha: i
     bound = searcher._bind(GAME.new_position(fen))
     searcher._prepare(SearchLimits(), kernel.ALL_FEATURES)
     searcher.work[kernel.W_NEXT_CHECK] = searcher.work[kernel.W_NODE_LIMIT]
-    value = kernel.search(bound.spec, bound.state, searcher.table, searcher.work, depth, alpha, alpha + 1, ply)
+    value = bound.kernels.search(bound.spec, bound.state, searcher.table, searcher.work, depth, alpha, alpha + 1, ply)
     return int(value), int(searcher.work[kernel.W_PRUNED])
 
 

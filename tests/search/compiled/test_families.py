@@ -133,3 +133,36 @@ def test_two_versions_of_the_package_never_share_a_family_directory(
     assert first is not None and second is not None
     assert first.directory != second.directory and first.stamp != second.stamp
     assert Path(first.directory).parent == Path(second.directory).parent == tmp_path / "kernels"
+
+
+RULES_ONLY = """
+import importlib.util, sys
+from negamax.search.compiled import families
+spec = importlib.util.spec_from_file_location(sys.argv[2], sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+sys.modules[sys.argv[2]] = module
+spec.loader.exec_module(module)
+rules = module.TakeAway().new_position().move_list_form()[0]
+cache = families._cache_location(f"move_list_kernel-{rules.name}", families.rules_digest(rules))
+families.compile_rules(rules.name, rules.rule_functions(), cache)
+"""
+
+
+def compile_rules_as(script: Path, module_name: str, environment: dict[str, str]) -> None:
+    """Compile the game's rules alone (not the kernels: seconds, not tens of them) with the
+    file loaded as ``module_name``, in a process of its own."""
+    done = run(["-c", RULES_ONLY, str(script), module_name], environment, script.parent)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_game_file_imported_under_another_module_name_compiles_its_rules_again(tmp_path: Path) -> None:
+    # numba's cached code imports its module by name when it loads: rules compiled for the
+    # module name the command line gives a game file, then loaded by a script that imported
+    # the file under its own name, raised ModuleNotFoundError
+    environment = {**os.environ, "NEGAMAX_CACHE_DIR": str(tmp_path / "cache")}
+    script = tmp_path / "take_away.py"
+    # a global array: numba's cached code for it keeps its module's name
+    game = GAME.replace("for take in (3, 2, 1):", "for take in TAKES:")
+    script.write_text("import numpy as np\nTAKES = np.array([3, 2, 1])\n" + game)
+    compile_rules_as(script, "negamax_game_take_away_1", environment)
+    compile_rules_as(script, "take_away", environment)

@@ -220,6 +220,10 @@ def _digest_function(function: Any, digest: Any, seen: set[int]) -> None:
     if id(function) in seen:
         return
     seen.add(id(function))
+    # numba's cached code imports the function's module by name when it loads: the same
+    # code under another module name (a file loaded as a module of its own by the CLI, and
+    # imported by a script) needs a cache of its own
+    digest.update(f"{function.__module__}\0".encode())
     _digest_code(function.__code__, digest)
     for name in sorted(_global_names(function.__code__)):
         value = function.__globals__.get(name)
@@ -235,7 +239,7 @@ def _digest_function(function: Any, digest: Any, seen: set[int]) -> None:
 
 def _digest_code(code: types.CodeType, digest: Any) -> None:
     """What a function's code does, and where it starts (numba names its cache files by
-    line), but not which file holds it: the same game from another copy of the file
+    line), but not which file holds it: the same module from another copy of the file
     finds the same cache."""
     digest.update(code.co_code)
     digest.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_firstlineno)).encode())
