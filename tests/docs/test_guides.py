@@ -43,6 +43,7 @@ def run_guide(path: Path, module_directory: Path) -> doctest.TestResults:
         del sys.modules[name]
 
 
+@pytest.mark.compiles
 def test_the_your_own_game_guide_runs_as_written(tmp_path: Path) -> None:
     results = run_guide(ROOT / "docs" / "your-own-game.md", tmp_path)
     assert results.attempted > 10 and results.failed == 0

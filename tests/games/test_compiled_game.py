@@ -136,6 +136,7 @@ def test_a_rule_numba_cannot_compile_is_named_with_its_line() -> None:
         solve(game.new_position())
 
 
+@pytest.mark.compiles
 def test_a_contract_broken_deep_in_the_search_is_reported_from_compiled_code() -> None:
     pytest.importorskip("numba")
 

@@ -91,6 +91,7 @@ def run(arguments: list[str], environment: dict[str, str], cwd: Path) -> subproc
     )
 
 
+@pytest.mark.compiles
 def test_a_deleted_game_module_leaves_the_package_kernels_loadable(tmp_path: Path) -> None:
     module_name = f"isolated_{uuid.uuid4().hex[:12]}"
     script = tmp_path / f"{module_name}.py"
