@@ -252,19 +252,19 @@ def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it
         return int(work[kernel.CONTINUATION + 77 * kernel.CONTINUATION_SLOTS + slot])
 
     bonus = min(32 * depth * depth, kernel.GRAVITY_BONUS_CAP)
-    kernel._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start + 2, depth, ply, 77)
+    bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start + 2, depth, ply, 77)
     assert work[kernel.KILLERS + 2 * ply] == bishop and work[kernel.COUNTERS + 77] == bishop
     assert (history(bishop), history(a3), history(capture)) == (bonus, -bonus, 0)
     assert (after_77(bishop, chess.BISHOP), after_77(a3, chess.PAWN)) == (bonus, -bonus)
     # a capture that cuts off is no quiet move: nothing is recorded
-    kernel._reward_quiet_cutoff(bound.spec, bound.state, work, capture, start, start + 1, depth, ply, 78)
+    bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, capture, start, start + 1, depth, ply, 78)
     assert work[kernel.KILLERS + 2 * ply] == bishop and work[kernel.COUNTERS + 78] == 0
     assert (history(bishop), history(a3), history(capture)) == (bonus, -bonus, 0)
     # gravity: a second success moves the value only part of the way towards the cap
-    kernel._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start + 2, start + 2, depth, ply, 77)
+    bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start + 2, start + 2, depth, ply, 77)
     assert history(bishop) == 2 * bonus - bonus * bonus // kernel.GRAVITY_HISTORY_CAP
     for _ in range(200):
-        kernel._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start + 2, start + 2, depth, ply, 77)
+        bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start + 2, start + 2, depth, ply, 77)
     assert kernel.GRAVITY_HISTORY_CAP - bonus < history(bishop) <= kernel.GRAVITY_HISTORY_CAP
 
 

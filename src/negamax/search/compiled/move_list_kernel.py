@@ -297,12 +297,36 @@ def _probe(table: Any, key: int) -> int:
 
 
 @search_function
+def _entry_depth(entry: int) -> int:
+    return ((entry >> 20) & 255) - 1
+
+
+@search_function
+def _entry_bound(entry: int) -> int:
+    return (entry >> 28) & 3
+
+
+@search_function
+def _entry_value(entry: int, ply: int) -> int:
+    """The entry's score as seen from a node ``ply`` plies from the root."""
+    return from_node((entry >> SCORE_SHIFT) - SCORE_OFFSET, ply)
+
+
+@search_function
+def _entry_decides(entry: int, ply: int, alpha: int, beta: int) -> bool:
+    """Whether the entry's value settles a node searched with the window (alpha, beta)."""
+    value = _entry_value(entry, ply)
+    bound = _entry_bound(entry)
+    return bound == EXACT or (value >= beta if bound == LOWER else value <= alpha)
+
+
+@search_function
 def _store(table: Any, work: Any, key: int, depth: int, score: int, bound: int, move: int) -> None:
     index = (key & ((table.size >> 1) - 1)) << 1
     generation = work[W_GENERATION]
     old = table[index + 1]
     same = table[index] ^ old == key
-    if not same and old != 0 and (old >> 30) & 255 == generation and ((old >> 20) & 255) - 1 > depth:
+    if not same and old != 0 and (old >> 30) & 255 == generation and _entry_depth(old) > depth:
         return  # a deeper entry of this search keeps its slot
     if move == 0 and same:
         move = old & MOVE_BITS
@@ -440,11 +464,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         if quiescence_table:
             key = state_key(spec, state)
             entry = _probe(table, key)
-            if entry >= 0:
-                value = from_node((entry >> SCORE_SHIFT) - SCORE_OFFSET, ply)
-                bound = (entry >> 28) & 3
-                if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
-                    return value
+            if entry >= 0 and _entry_decides(entry, ply, alpha, beta):
+                return _entry_value(entry, ply)
         stand = static_value(spec, state)
         end = generate_moves(spec, state, work, start, True)
         forced = end > start and features & FORCED_NOISY_MOVES and noisy_moves_forced(spec)
@@ -499,12 +520,9 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         if entry >= 0:
             work[W_TT_HITS] += 1
             tt_move = entry & MOVE_BITS  # the move's key: its low bits folded with the rest
-            if not pv_node and ((entry >> 20) & 255) - 1 >= depth:
-                value = from_node((entry >> SCORE_SHIFT) - SCORE_OFFSET, ply)
-                bound = (entry >> 28) & 3
-                if bound == EXACT or (value >= beta if bound == LOWER else value <= alpha):
-                    work[W_TT_CUTOFFS] += 1
-                    return value
+            if not pv_node and _entry_depth(entry) >= depth and _entry_decides(entry, ply, alpha, beta):
+                work[W_TT_CUTOFFS] += 1
+                return _entry_value(entry, ply)
     unit = pruning_unit(spec)
     if features & INTERNAL_REDUCTION and unit > 0 and use_table and tt_move == 0 and excluded == 0 and depth >= 4:
         depth -= 1
@@ -571,10 +589,10 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         and depth >= SINGULAR_DEPTH
         and tt_entry >= 0
         and tt_move != 0
-        and (tt_entry >> 28) & 3 != UPPER
-        and ((tt_entry >> 20) & 255) - 1 >= depth - 3
+        and _entry_bound(tt_entry) != UPPER
+        and _entry_depth(tt_entry) >= depth - 3
     ):
-        tt_value = from_node((tt_entry >> SCORE_SHIFT) - SCORE_OFFSET, ply)
+        tt_value = _entry_value(tt_entry, ply)
         if -WIN_THRESHOLD < tt_value < WIN_THRESHOLD:
             singular_beta = tt_value - unit * depth // 50
             work[EXCLUDED + ply] = tt_move
