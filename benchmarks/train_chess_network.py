@@ -45,7 +45,7 @@ BATCH = 4096
 QA, QB = 127, 64
 """An accumulator unit is clamped to [0, QA] (1.0 in training); output weights are
 multiplied by QB."""
-PIECES = 32
+PIECES = chess_network.PIECES
 DECIDED = 1200
 """A game stops once the score has been past this many centipawns for six moves."""
 WHITE_ROWS = np.array(
@@ -288,6 +288,9 @@ def train(paths: list[Path], units: int, passes: int, rate: float, decay: float)
 
 
 def write(network: chess_network.Network) -> None:
+    largest = chess_network.largest_accumulator(network)
+    if largest > chess_network.ACCUMULATOR_LIMIT:
+        sys.exit(f"train_chess_network: an accumulator could reach {largest}, past int16; not written (more --decay)")
     np.savez(
         chess_network.NETWORK_FILE,
         rows=network.rows.astype(np.int16),

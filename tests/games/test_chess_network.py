@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import chess
 import numpy as np
 import pytest
@@ -44,3 +46,22 @@ def test_the_shipped_network_is_integer_and_moves_the_evaluation() -> None:
     assert len(set(values)) > 1
     assert all(abs(value) < 400 for value in values)  # a correction, not a second evaluation
     assert np.issubdtype(network.rows.dtype, np.integer)
+
+
+def test_a_network_whose_accumulators_could_leave_int16_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = chess_network.network()
+    rows = shipped.rows.copy()
+    rows[:, 0] = 0
+    rows[-40:, 0] = 1100  # 32 pieces on rows of 1,100 pass 32,767
+    path = tmp_path / "wide.npz"
+    np.savez(path, rows=rows, bias=shipped.bias, output=shipped.output, output_bias=0, QA=127, QB=64)
+    assert chess_network.largest_accumulator(shipped) <= chess_network.ACCUMULATOR_LIMIT
+    monkeypatch.setattr(chess_network, "NETWORK_FILE", path)
+    chess_network.network.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="int16"):
+            chess_network.network()
+    finally:
+        chess_network.network.cache_clear()

@@ -16,8 +16,10 @@ single argument down its recursion and never allocates:
 * ``KEYS``: the key after each ply played (for repetitions), ``UNDO``: what each ply's
   move destroyed (the captured piece, castling, en passant, clock, sums and phase).
 * ``ACCUMULATORS``: for each ply, the network's two accumulators (``chess_network``: the
-  board as White sees it, then as Black does, ``HIDDEN`` units each). A move copies its
-  ply's pair to the next ply's place and updates the copy, so taking it back costs nothing.
+  board as White sees it, then as Black does, ``HIDDEN`` units each), as int16 lanes packed
+  four to a word (``_lanes``), so that the copies and updates use four times the vector
+  width. A move copies its ply's pair to the next ply's place and updates the copy, so taking
+  it back costs nothing.
 
 A move is ``from | to << 7 | promotion << 14 | kind << 17`` with mailbox squares; kinds
 are a plain move, en passant, castling and a double pawn push. No move encodes as 0.
@@ -66,7 +68,9 @@ UNDO = KEYS + MAX_PLIES
 NETWORK = chess_network.network()
 HIDDEN = NETWORK.bias.shape[0]
 ACCUMULATORS = UNDO + MAX_PLIES * UNDO_WIDTH
-STATE_SIZE = ACCUMULATORS + (MAX_PLIES + 1) * 2 * HIDDEN
+PAIR = 2 * HIDDEN
+"""The int16 lanes of one ply's two accumulators."""
+STATE_SIZE = ACCUMULATORS + ((MAX_PLIES + 1) * PAIR + 3) // 4
 HISTORY_KEPT = 400
 """Plies of game history loaded for repetitions (more than the fifty-move rule allows)."""
 
@@ -134,7 +138,13 @@ def _tables() -> tuple[Any, ...]:
 (en passant squares use the key of an empty square's slot 0), capture-order values, and
 the castling rights each square keeps when a move touches it, and each piece's row of the
 network on each square as White (0) and Black (1) see it."""
-NETWORK_ROWS, NETWORK_BIAS, NETWORK_OUTPUT = NETWORK.rows, NETWORK.bias, NETWORK.output
+NETWORK_ROWS = NETWORK.rows.astype(np.int16)  # chess_network.network() checks that sums fit
+NETWORK_BIAS = NETWORK.bias.astype(np.int16)
+NETWORK_OUTPUT_BY_SIDE = np.array(
+    [NETWORK.output, np.concatenate([NETWORK.output[HIDDEN:], NETWORK.output[:HIDDEN]])], dtype=np.int32
+)
+"""The output weights in the order of the accumulator pair's lanes (White's view, then
+Black's) when White (0) or Black (1) is to move."""
 NETWORK_OUTPUT_BIAS, NETWORK_QA, NETWORK_QB = NETWORK.output_bias, NETWORK.QA, NETWORK.QB
 
 
@@ -288,48 +298,58 @@ def _castling(state: Any, out: Any, count: int, side: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _accumulate(state: Any, accumulators: int, piece: int, square: int, sign: int) -> None:
-    white_row = FEATURE_ROWS[0, piece, square]
-    black_row = FEATURE_ROWS[1, piece, square]
-    white = state[accumulators : accumulators + HIDDEN]  # views: their indices need no wraparound
-    black = state[accumulators + HIDDEN : accumulators + 2 * HIDDEN]
-    for unit in range(HIDDEN):
-        white[unit] += sign * NETWORK_ROWS[white_row, unit]
-        black[unit] += sign * NETWORK_ROWS[black_row, unit]
+def _lanes(state: Any) -> Any:
+    """The accumulators' int16 lanes (a view, so their indices need no wraparound checks)."""
+    return state[ACCUMULATORS:].view(np.int16)
+
+
+@njit(cache=True, inline="always")
+def _accumulate(pair: Any, piece: int, square: int, sign: int) -> None:
+    white_row = NETWORK_ROWS[FEATURE_ROWS[0, piece, square]]
+    black_row = NETWORK_ROWS[FEATURE_ROWS[1, piece, square]]
+    white = pair[:HIDDEN]
+    black = pair[HIDDEN:]
+    if sign > 0:
+        for unit in range(HIDDEN):
+            white[unit] += white_row[unit]
+            black[unit] += black_row[unit]
+    else:
+        for unit in range(HIDDEN):
+            white[unit] -= white_row[unit]
+            black[unit] -= black_row[unit]
 
 
 @njit(cache=True)
-def _put(state: Any, square: int, piece: int, key: int, accumulators: int) -> int:
+def _put(state: Any, square: int, piece: int, key: int, pair: Any) -> int:
     state[square] = piece
     state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
     state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
     state[PHASE_SUM] += PHASE_TABLE[piece]
-    _accumulate(state, accumulators, piece, square, 1)
+    _accumulate(pair, piece, square, 1)
     return key ^ ZOBRIST[piece, square]
 
 
 @njit(cache=True)
-def _lift(state: Any, square: int, key: int, accumulators: int) -> int:
+def _lift(state: Any, square: int, key: int, pair: Any) -> int:
     piece = state[square]
     state[square] = EMPTY
     state[MIDGAME_SUM] -= MIDGAME_TABLE[piece, square]
     state[ENDGAME_SUM] -= ENDGAME_TABLE[piece, square]
     state[PHASE_SUM] -= PHASE_TABLE[piece]
-    _accumulate(state, accumulators, piece, square, -1)
+    _accumulate(pair, piece, square, -1)
     return key ^ ZOBRIST[piece, square]
 
 
 @njit(cache=True, inline="always")
-def _next_accumulators(state: Any, ply: int) -> int:
+def _next_pair(state: Any, ply: int) -> Any:
     """Copies ply ``ply``'s accumulators to the next ply's place (unmaking a move is then
-    free) and returns that place."""
-    source = ACCUMULATORS + ply * 2 * HIDDEN
-    target = source + 2 * HIDDEN
-    before = state[source : source + 2 * HIDDEN]
-    after = state[target : target + 2 * HIDDEN]
-    for unit in range(2 * HIDDEN):  # not after[:] = before, which needs numba's runtime
+    free) and returns that place's lanes."""
+    lanes = _lanes(state)
+    before = lanes[ply * PAIR : (ply + 1) * PAIR]
+    after = lanes[(ply + 1) * PAIR : (ply + 2) * PAIR]
+    for unit in range(PAIR):  # not after[:] = before, which needs numba's runtime
         after[unit] = before[unit]
-    return target
+    return after
 
 
 @njit(cache=True)
@@ -352,18 +372,18 @@ def play(state: Any, move: int) -> bool:
     key = state[HASH] ^ CASTLING_KEYS[state[CASTLING]] ^ SIDE_KEY
     if state[EN_PASSANT] != 0:
         key ^= ZOBRIST[0, state[EN_PASSANT]]
-    accumulators = _next_accumulators(state, ply)
+    pair = _next_pair(state, ply)
     piece = state[origin]
     if captured != EMPTY:
-        key = _lift(state, target, key, accumulators)
+        key = _lift(state, target, key, pair)
     if kind == EN_PASSANT_MOVE:
-        key = _lift(state, target - 10 if side == 0 else target + 10, key, accumulators)
-    key = _lift(state, origin, key, accumulators)
-    key = _put(state, target, piece if promotion == 0 else promotion + side * BLACK_PIECE, key, accumulators)
+        key = _lift(state, target - 10 if side == 0 else target + 10, key, pair)
+    key = _lift(state, origin, key, pair)
+    key = _put(state, target, piece if promotion == 0 else promotion + side * BLACK_PIECE, key, pair)
     if kind == CASTLE:
         rook_from, rook_to = (target + 1, target - 1) if target > origin else (target - 2, target + 1)
-        key = _lift(state, rook_from, key, accumulators)
-        key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key, accumulators)
+        key = _lift(state, rook_from, key, pair)
+        key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key, pair)
     if piece & 7 == KING:
         state[KINGS + side] = target
     rights = state[CASTLING] & CASTLE_MASKS[origin] & CASTLE_MASKS[target]
@@ -419,7 +439,7 @@ def unplay(state: Any, move: int) -> None:
 def play_null(state: Any) -> None:
     ply = state[PLY]
     undo = UNDO + ply * UNDO_WIDTH
-    _next_accumulators(state, ply)
+    _next_pair(state, ply)
     state[undo + 2] = state[EN_PASSANT]
     state[undo + 3] = state[CLOCK]
     key = state[HASH] ^ SIDE_KEY
@@ -489,15 +509,15 @@ def evaluate(state: Any) -> int:
 @njit(cache=True)
 def _network_value(state: Any) -> int:
     """``chess_network``'s value for the side to move, from the accumulators."""
-    accumulators = ACCUMULATORS + state[PLY] * 2 * HIDDEN
-    mover = accumulators + state[SIDE] * HIDDEN
-    other = accumulators + (1 - state[SIDE]) * HIDDEN
-    halves = state[mover : mover + HIDDEN], state[other : other + HIDDEN]
-    total = NETWORK_OUTPUT_BIAS
-    for unit in range(HIDDEN):
-        total += min(max(halves[0][unit], 0), NETWORK_QA) * NETWORK_OUTPUT[unit]
-        total += min(max(halves[1][unit], 0), NETWORK_QA) * NETWORK_OUTPUT[HIDDEN + unit]
-    return total * 100 // (NETWORK_QA * NETWORK_QB)
+    pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
+    weights = NETWORK_OUTPUT_BY_SIDE[state[SIDE]]
+    total = np.int32(0)  # int16 lanes times int32 weights summed in int32: wide vector lanes
+    for unit in range(PAIR):
+        level = pair[unit]
+        level = level if level > 0 else np.int16(0)
+        level = level if level < NETWORK_QA else np.int16(NETWORK_QA)
+        total += np.int32(level) * weights[unit]
+    return (NETWORK_OUTPUT_BIAS + int(total)) * 100 // (NETWORK_QA * NETWORK_QB)
 
 
 @njit(cache=True)
@@ -774,13 +794,13 @@ def _refresh(state: Any) -> None:
         key ^= SIDE_KEY
     if state[EN_PASSANT] != 0:
         key ^= ZOBRIST[0, state[EN_PASSANT]]
-    accumulators = ACCUMULATORS + state[PLY] * 2 * HIDDEN
+    pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
     for unit in range(HIDDEN):
-        state[accumulators + unit] = state[accumulators + HIDDEN + unit] = NETWORK_BIAS[unit]
+        pair[unit] = pair[HIDDEN + unit] = NETWORK_BIAS[unit]
     for square in BOARD_SQUARES:
         piece = state[square]
         if piece != EMPTY:
-            _accumulate(state, accumulators, piece, square, 1)
+            _accumulate(pair, piece, square, 1)
             state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
             state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
             state[PHASE_SUM] += PHASE_TABLE[piece]

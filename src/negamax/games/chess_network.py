@@ -22,8 +22,13 @@ from typing import NamedTuple
 import chess
 import numpy as np
 
+from negamax.core.errors import GameDefinitionError
+
 NETWORK_FILE = Path(__file__).with_name("chess_network.npz")
 FEATURES = 768
+PIECES = 32
+ACCUMULATOR_LIMIT = 2**15 - 1
+"""The compiled game keeps accumulators in int16 lanes."""
 
 
 class Network(NamedTuple):
@@ -43,7 +48,7 @@ class Network(NamedTuple):
 def network() -> Network:
     """The network in ``NETWORK_FILE`` (read once)."""
     with np.load(NETWORK_FILE) as data:
-        return Network(
+        loaded = Network(
             data["rows"].astype(np.int64),
             data["bias"].astype(np.int64),
             data["output"].astype(np.int64),
@@ -51,6 +56,15 @@ def network() -> Network:
             int(data["QA"]),
             int(data["QB"]),
         )
+    if largest_accumulator(loaded) > ACCUMULATOR_LIMIT:
+        raise GameDefinitionError(f"{NETWORK_FILE.name}: an accumulator could leave the int16 range")
+    return loaded
+
+
+def largest_accumulator(weights: Network) -> int:
+    """A bound on any accumulator unit's magnitude: its bias and its rows' 32 largest."""
+    largest_rows = np.sort(np.abs(weights.rows), axis=0)[-PIECES:].sum(axis=0)
+    return int((np.abs(weights.bias) + largest_rows).max())
 
 
 def feature(perspective: chess.Color, colour: chess.Color, piece_type: int, square: int) -> int:
