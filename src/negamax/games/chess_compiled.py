@@ -15,6 +15,10 @@ single argument down its recursion and never allocates:
   the search began.
 * ``KEYS``: the key after each ply played (for repetitions), ``UNDO``: what each ply's
   move destroyed (the captured piece, castling, en passant, clock, sums and phase).
+* ``BOARDS``: for each ply, the squares of White's pawns, Black's pawns, White's rooks,
+  Black's rooks, White's bishops and Black's bishops as bitboards (a1 = bit 0), which the
+  evaluation's structure terms read; a move copies its ply's row forward, like the
+  accumulators.
 * ``ACCUMULATORS``: for each ply, the network's two accumulators (``chess_network``: the
   board as White sees it, then as Black does, ``HIDDEN`` units each), as int16 lanes packed
   four to a word (``_lanes``), so that the copies and updates use four times the vector
@@ -67,7 +71,11 @@ UNDO_WIDTH = 7
 UNDO = KEYS + MAX_PLIES
 NETWORK = chess_network.network()
 HIDDEN = NETWORK.bias.shape[0]
-ACCUMULATORS = UNDO + MAX_PLIES * UNDO_WIDTH
+BOARDS = UNDO + MAX_PLIES * UNDO_WIDTH
+BOARDS_WIDTH = 8
+"""Six bitboards, a slot that every other piece writes to (so that no move branches), and one
+to align the rows."""
+ACCUMULATORS = BOARDS + (MAX_PLIES + 1) * BOARDS_WIDTH
 PAIR = 2 * HIDDEN
 """The int16 lanes of one ply's two accumulators."""
 STATE_SIZE = ACCUMULATORS + ((MAX_PLIES + 1) * PAIR + 3) // 4
@@ -120,7 +128,26 @@ def _tables() -> tuple[Any, ...]:
                 for perspective in (chess.WHITE, chess.BLACK):
                     row = chess_network.feature(perspective, colour, piece_type, square)
                     feature_rows[0 if perspective == chess.WHITE else 1, piece_type + offset, mailbox(square)] = row
-    return midgame, endgame, phase, zobrist, castling_keys, side_key, order, castle_masks, feature_rows
+    board_slots = np.full(17, 6, dtype=np.int64)
+    for offset, colour_slot in ((0, 0), (BLACK_PIECE, 1)):
+        for piece_type, type_slot in ((PAWN, 0), (ROOK, 2), (BISHOP, 4)):
+            board_slots[piece_type + offset] = type_slot + colour_slot
+    square_bits = np.zeros(120, dtype=np.int64)
+    for square in range(64):
+        square_bits[mailbox(square)] = np.int64(1 << square) if square < 63 else np.iinfo(np.int64).min
+    return (
+        midgame,
+        endgame,
+        phase,
+        zobrist,
+        castling_keys,
+        side_key,
+        order,
+        castle_masks,
+        feature_rows,
+        board_slots,
+        square_bits,
+    )
 
 
 (
@@ -133,11 +160,14 @@ def _tables() -> tuple[Any, ...]:
     ORDER_TABLE,
     CASTLE_MASKS,
     FEATURE_ROWS,
+    BOARD_SLOTS,
+    SQUARE_BITS,
 ) = _tables()
 """Piece-square values from White's side (Black's negative), phase weights, Zobrist keys
 (en passant squares use the key of an empty square's slot 0), capture-order values, and
-the castling rights each square keeps when a move touches it, and each piece's row of the
-network on each square as White (0) and Black (1) see it."""
+the castling rights each square keeps when a move touches it, each piece's row of the
+network on each square as White (0) and Black (1) see it, each piece's slot in ``BOARDS``
+and each mailbox square's bit."""
 NETWORK_ROWS = NETWORK.rows.astype(np.int16)  # chess_network.network() checks that sums fit
 NETWORK_BIAS = NETWORK.bias.astype(np.int16)
 NETWORK_OUTPUT_BY_SIDE = np.array(
@@ -320,30 +350,35 @@ def _accumulate(pair: Any, piece: int, square: int, sign: int) -> None:
 
 
 @njit(cache=True)
-def _put(state: Any, square: int, piece: int, key: int, pair: Any) -> int:
+def _put(state: Any, square: int, piece: int, key: int, pair: Any, boards: int) -> int:
     state[square] = piece
     state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
     state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
     state[PHASE_SUM] += PHASE_TABLE[piece]
+    state[boards + BOARD_SLOTS[piece]] ^= SQUARE_BITS[square]
     _accumulate(pair, piece, square, 1)
     return key ^ ZOBRIST[piece, square]
 
 
 @njit(cache=True)
-def _lift(state: Any, square: int, key: int, pair: Any) -> int:
+def _lift(state: Any, square: int, key: int, pair: Any, boards: int) -> int:
     piece = state[square]
     state[square] = EMPTY
     state[MIDGAME_SUM] -= MIDGAME_TABLE[piece, square]
     state[ENDGAME_SUM] -= ENDGAME_TABLE[piece, square]
     state[PHASE_SUM] -= PHASE_TABLE[piece]
+    state[boards + BOARD_SLOTS[piece]] ^= SQUARE_BITS[square]
     _accumulate(pair, piece, square, -1)
     return key ^ ZOBRIST[piece, square]
 
 
 @njit(cache=True, inline="always")
-def _next_pair(state: Any, ply: int) -> Any:
-    """Copies ply ``ply``'s accumulators to the next ply's place (unmaking a move is then
-    free) and returns that place's lanes."""
+def _next_ply(state: Any, ply: int) -> Any:
+    """Copies ply ``ply``'s bitboards and accumulators to the next ply's places (unmaking a
+    move is then free) and returns the next ply's accumulator lanes."""
+    boards = BOARDS + ply * BOARDS_WIDTH
+    for slot in range(boards, boards + BOARDS_WIDTH):
+        state[slot + BOARDS_WIDTH] = state[slot]
     lanes = _lanes(state)
     before = lanes[ply * PAIR : (ply + 1) * PAIR]
     after = lanes[(ply + 1) * PAIR : (ply + 2) * PAIR]
@@ -372,18 +407,19 @@ def play(state: Any, move: int) -> bool:
     key = state[HASH] ^ CASTLING_KEYS[state[CASTLING]] ^ SIDE_KEY
     if state[EN_PASSANT] != 0:
         key ^= ZOBRIST[0, state[EN_PASSANT]]
-    pair = _next_pair(state, ply)
+    pair = _next_ply(state, ply)
+    boards = BOARDS + (ply + 1) * BOARDS_WIDTH
     piece = state[origin]
     if captured != EMPTY:
-        key = _lift(state, target, key, pair)
+        key = _lift(state, target, key, pair, boards)
     if kind == EN_PASSANT_MOVE:
-        key = _lift(state, target - 10 if side == 0 else target + 10, key, pair)
-    key = _lift(state, origin, key, pair)
-    key = _put(state, target, piece if promotion == 0 else promotion + side * BLACK_PIECE, key, pair)
+        key = _lift(state, target - 10 if side == 0 else target + 10, key, pair, boards)
+    key = _lift(state, origin, key, pair, boards)
+    key = _put(state, target, piece if promotion == 0 else promotion + side * BLACK_PIECE, key, pair, boards)
     if kind == CASTLE:
         rook_from, rook_to = (target + 1, target - 1) if target > origin else (target - 2, target + 1)
-        key = _lift(state, rook_from, key, pair)
-        key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key, pair)
+        key = _lift(state, rook_from, key, pair, boards)
+        key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key, pair, boards)
     if piece & 7 == KING:
         state[KINGS + side] = target
     rights = state[CASTLING] & CASTLE_MASKS[origin] & CASTLE_MASKS[target]
@@ -439,7 +475,7 @@ def unplay(state: Any, move: int) -> None:
 def play_null(state: Any) -> None:
     ply = state[PLY]
     undo = UNDO + ply * UNDO_WIDTH
-    _next_pair(state, ply)
+    _next_ply(state, ply)
     state[undo + 2] = state[EN_PASSANT]
     state[undo + 3] = state[CLOCK]
     key = state[HASH] ^ SIDE_KEY
@@ -474,21 +510,10 @@ _mirrored = njit(cache=True)(chess_evaluation.mirrored)
 
 @njit(cache=True)
 def evaluate(state: Any) -> int:
-    white_pawns = black_pawns = white_rooks = black_rooks = white_bishops = black_bishops = 0
-    for square in range(64):
-        piece = state[BOARD_SQUARES[square]]
-        if piece == PAWN:
-            white_pawns |= 1 << square
-        elif piece == PAWN + BLACK_PIECE:
-            black_pawns |= 1 << square
-        elif piece == ROOK:
-            white_rooks |= 1 << square
-        elif piece == ROOK + BLACK_PIECE:
-            black_rooks |= 1 << square
-        elif piece == BISHOP:
-            white_bishops |= 1 << square
-        elif piece == BISHOP + BLACK_PIECE:
-            black_bishops |= 1 << square
+    boards = BOARDS + state[PLY] * BOARDS_WIDTH
+    white_pawns, black_pawns = state[boards], state[boards + 1]
+    white_rooks, black_rooks = state[boards + 2], state[boards + 3]
+    white_bishops, black_bishops = state[boards + 4], state[boards + 5]
     midgame, endgame = _structure_value(
         _side_counts(white_pawns, black_pawns, white_rooks, white_bishops, SQUARE_OF[state[KINGS]]),
         _side_counts(
@@ -797,10 +822,14 @@ def _refresh(state: Any) -> None:
     pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
     for unit in range(HIDDEN):
         pair[unit] = pair[HIDDEN + unit] = NETWORK_BIAS[unit]
+    boards = BOARDS + state[PLY] * BOARDS_WIDTH
+    for slot in range(boards, boards + BOARDS_WIDTH):
+        state[slot] = 0
     for square in BOARD_SQUARES:
         piece = state[square]
         if piece != EMPTY:
             _accumulate(pair, piece, square, 1)
+            state[boards + BOARD_SLOTS[piece]] ^= SQUARE_BITS[square]
             state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
             state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
             state[PHASE_SUM] += PHASE_TABLE[piece]

@@ -90,7 +90,8 @@ def mirrored(bits: int) -> int:
 
 def side_counts(pawns: int, enemy_pawns: int, rooks: int, bishops: int, king: int) -> tuple[int, ...]:
     """The terms for the side whose pieces these are, seen from its side of the board (its
-    pawns move up); ``king`` is its king's square. (No calls: numba compiles it alone.)"""
+    pawns move up); ``king`` is its king's square. (No calls but to its own inner
+    function: numba compiles it alone.)"""
     # an enemy pawn stops a pawn when it stands ahead of it on its file or the next ones
     ahead = enemy_pawns >> 8
     ahead |= ahead >> 8
@@ -111,14 +112,14 @@ def side_counts(pawns: int, enemy_pawns: int, rooks: int, bishops: int, king: in
     open_rooks = rooks & FILES_OF[~(own_files | enemy_files) & 255]
     half_open_rooks = rooks & FILES_OF[~own_files & enemy_files & 255]
     shield = pawns & KING_SHIELDS[king]
-    doubles = lonelies = bishop_count = open_count = half_open_count = shields = 0
-    for shift in range(0, 64, 8):
-        doubles += BYTE_COUNTS[(doubled >> shift) & 255]
-        lonelies += BYTE_COUNTS[(isolated >> shift) & 255]
-        bishop_count += BYTE_COUNTS[(bishops >> shift) & 255]
-        open_count += BYTE_COUNTS[(open_rooks >> shift) & 255]
-        half_open_count += BYTE_COUNTS[(half_open_rooks >> shift) & 255]
-        shields += BYTE_COUNTS[(shield >> shift) & 255]
+
+    def bit_count(bits: int) -> int:
+        # the same in Python (bits below 2**64) and in numba (int64, the sign bit included)
+        bits = bits - ((bits >> 1) & 0x5555555555555555)
+        bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
+        bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
+        return (bits * 0x0101010101010101) >> 56 & 0xFF
+
     return (
         BYTE_COUNTS[(passed >> 8) & 255],
         BYTE_COUNTS[(passed >> 16) & 255],
@@ -126,12 +127,12 @@ def side_counts(pawns: int, enemy_pawns: int, rooks: int, bishops: int, king: in
         BYTE_COUNTS[(passed >> 32) & 255],
         BYTE_COUNTS[(passed >> 40) & 255],
         BYTE_COUNTS[(passed >> 48) & 255],
-        doubles,
-        lonelies,
-        1 if bishop_count >= 2 else 0,
-        open_count,
-        half_open_count,
-        shields,
+        bit_count(doubled),
+        bit_count(isolated),
+        1 if bishops & (bishops - 1) else 0,  # two bishops or more
+        bit_count(open_rooks),
+        bit_count(half_open_rooks),
+        bit_count(shield),
     )
 
 
