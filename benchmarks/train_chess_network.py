@@ -11,8 +11,9 @@ to move is not in check and whose chosen move is no capture or promotion is kept
 score of that search. Training reads every file given, holds out every twentieth block of
 500 positions, and fits by Adam on mini-batches with weight decay on the first layer, the
 learning rate halved every three passes; it prints the held-out error of the tables and
-terms alone, after each pass, and of the integer network the engine runs. ``--write``
-stores that network as ``chess_network.NETWORK_FILE``. Stockfish is a system package
+terms alone and with the network now in use, after each pass, and of the new integer network
+as the engine would run it. ``--write`` stores that network as
+``chess_network.NETWORK_FILE``. Stockfish is a system package
 (Debian: ``apt-get install stockfish``).
 
     python benchmarks/train_chess_network.py positions.txt --games 20000 --seed 1
@@ -22,6 +23,7 @@ stores that network as ``chess_network.NETWORK_FILE``. Stockfish is a system pac
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import random
 import sys
@@ -36,7 +38,8 @@ from numba import njit
 from chess_ladder import find_stockfish
 from fit_chess import BLOCK, append_to, read_positions, sigmoid
 from ladder_elo import LOG_SCALE
-from negamax.games import chess_network
+from negamax.games import chess as chess_game
+from negamax.games import chess_evaluation, chess_network, chess_tables
 from negamax.games.chess import ChessPosition
 from vs_sunfish import MAX_PLIES, OPENINGS
 
@@ -46,6 +49,8 @@ QA, QB = 127, 64
 """An accumulator unit is clamped to [0, QA] (1.0 in training); output weights are
 multiplied by QB."""
 PIECES = chess_network.PIECES
+EVALUATION_SOURCES = [Path(module.__file__ or "") for module in (chess_game, chess_evaluation, chess_tables)]
+"""What the tables and terms' values (``encode``'s bases) depend on."""
 DECIDED = 1200
 """A game stops once the score has been past this many centipawns for six moves."""
 WHITE_ROWS = np.array(
@@ -119,6 +124,25 @@ def encode(boards: list[chess.Board]) -> tuple[np.ndarray, np.ndarray, np.ndarra
         if (index + 1) % 100_000 == 0:
             print(f"  {index + 1:,} positions encoded", flush=True)
     return rows, sides, bases
+
+
+def read_encoded(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``encode``'s arrays and the scores of a positions file, from the file beside it that
+    keeps them (``NAME.encoded.npz``) while neither the positions nor the tables and terms
+    have changed since; parsing a million positions takes minutes."""
+    cache = path.with_name(path.name + ".encoded.npz")
+    digest = hashlib.sha256(f"{path.stat().st_size}:{path.stat().st_mtime_ns}".encode())
+    for source in EVALUATION_SOURCES:
+        digest.update(source.read_bytes())
+    stamp = digest.hexdigest()
+    if cache.is_file():
+        with np.load(cache) as kept:
+            if str(kept["stamp"]) == stamp:
+                return kept["rows"], kept["sides"], kept["bases"], kept["scores"]
+    boards, scores = read_positions(path)
+    rows, sides, bases = encode(boards)
+    np.savez(cache, rows=rows, sides=sides, bases=bases, scores=scores, stamp=np.array(stamp))
+    return rows, sides, bases, scores
 
 
 @njit(cache=True)
@@ -238,15 +262,9 @@ def error(bases: np.ndarray, wanted: np.ndarray, scale: float) -> float:
 def train(paths: list[Path], units: int, passes: int, rate: float, decay: float) -> chess_network.Network:
     """Reads the positions, fits the network and returns it quantised, printing errors."""
     started = time.perf_counter()
-    boards: list[chess.Board] = []
-    scores = []
-    for path in paths:
-        path_boards, path_scores = read_positions(path)
-        boards += path_boards
-        scores.append(path_scores)
-    rows, sides, bases = encode(boards)
-    del boards
-    side_scores = np.concatenate(scores) * np.where(sides == 0, 1, -1)
+    encoded = [read_encoded(path) for path in paths]
+    rows, sides, bases, scores = (np.concatenate(parts) for parts in zip(*encoded, strict=True))
+    side_scores = scores * np.where(sides == 0, 1, -1)
     wanted = sigmoid(LOG_SCALE * side_scores)
     held = (np.arange(len(wanted)) // BLOCK) % HELD_OUT == HELD_OUT - 1
     if not held.any():
@@ -254,6 +272,9 @@ def train(paths: list[Path], units: int, passes: int, rate: float, decay: float)
     scale = min(np.arange(0.5, 2.0, 0.01), key=lambda value: error(bases[~held], wanted[~held], value))
     print(f"{len(wanted):,} positions read in {time.perf_counter() - started:.0f} s; scale {scale:.2f}")
     print(f"held-out error: the tables and terms alone {error(bases[held], wanted[held], scale):.6f}", flush=True)
+    shipped = _integer_values(chess_network.network()[:4], rows[held], sides[held])
+    in_use = error(bases[held] + shipped, wanted[held], scale)
+    print(f"  and with the network in {chess_network.NETWORK_FILE.name}: {in_use:.6f}", flush=True)
     generator = np.random.default_rng(1)
     first = generator.normal(0, 0.05, (chess_network.FEATURES, units))
     bias = np.full(units, 0.5)
