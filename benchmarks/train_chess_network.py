@@ -259,7 +259,22 @@ def error(bases: np.ndarray, wanted: np.ndarray, scale: float) -> float:
     return float(np.mean((sigmoid(LOG_SCALE * scale * bases) - wanted) ** 2))
 
 
-def train(paths: list[Path], units: int, passes: int, rate: float, decay: float) -> chess_network.Network:
+def _start_from(network: chess_network.Network, first: np.ndarray, bias: np.ndarray, output: np.ndarray) -> None:
+    """Makes the float network compute ``network``'s value: its units first, the rest
+    silent (their output weights zero), so that training carries on from it."""
+    units, kept = bias.shape[0], network.bias.shape[0]
+    if kept > units:
+        sys.exit(f"train_chess_network: --grow needs at least the network's {kept} units, not {units}")
+    first[:, :kept] = network.rows / QA
+    bias[:kept] = network.bias / QA
+    output[:kept] = network.output[:kept] / QB
+    output[units : units + kept] = network.output[kept:] / QB
+    output[2 * units] = network.output_bias / (QA * QB)
+
+
+def train(
+    paths: list[Path], units: int, passes: int, rate: float, decay: float, grow: bool = False
+) -> chess_network.Network:
     """Reads the positions, fits the network and returns it quantised, printing errors."""
     started = time.perf_counter()
     encoded = [read_encoded(path) for path in paths]
@@ -279,6 +294,8 @@ def train(paths: list[Path], units: int, passes: int, rate: float, decay: float)
     first = generator.normal(0, 0.05, (chess_network.FEATURES, units))
     bias = np.full(units, 0.5)
     output = np.zeros(2 * units + 1)
+    if grow:
+        _start_from(chess_network.network(), first, bias, output)
     moments = tuple(np.zeros((2, *weights.shape)) for weights in (first, bias, output))
     step = 0
     training = np.flatnonzero(~held)
@@ -337,6 +354,11 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=12, help="passes over the training positions")
     parser.add_argument("--rate", type=float, default=2e-3, help="Adam's learning rate at first")
     parser.add_argument("--decay", type=float, default=1.0, help="weight decay on the first layer")
+    parser.add_argument(
+        "--grow",
+        action="store_true",
+        help=f"start from the network in {chess_network.NETWORK_FILE.name} (its units, then new silent ones)",
+    )
     parser.add_argument("--write", action="store_true", help=f"write the network to {chess_network.NETWORK_FILE}")
     arguments = parser.parse_args()
     if arguments.games:
@@ -348,7 +370,9 @@ def main() -> None:
     missing = [str(path) for path in arguments.positions if not path.is_file()]
     if missing:
         sys.exit(f"train_chess_network: no such positions file: {', '.join(missing)}")
-    network = train(arguments.positions, arguments.hidden, arguments.passes, arguments.rate, arguments.decay)
+    network = train(
+        arguments.positions, arguments.hidden, arguments.passes, arguments.rate, arguments.decay, arguments.grow
+    )
     if arguments.write:
         write(network)
 

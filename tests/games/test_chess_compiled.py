@@ -52,6 +52,14 @@ def test_deeper_perft(fen: str, depth: int, count: int) -> None:
     assert compiled_perft(fen, depth) == count
 
 
+def kept_rows(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The bitboards and the network's accumulators at the state's ply."""
+    ply = int(state[chess_compiled.PLY])
+    boards = chess_compiled.BOARDS + ply * chess_compiled.BOARDS_WIDTH
+    lanes = state[chess_compiled.ACCUMULATORS :].view(np.int16)
+    return state[boards : boards + 6], lanes[ply * chess_compiled.PAIR : (ply + 1) * chess_compiled.PAIR]
+
+
 def walk(board: chess.Board, state: np.ndarray, depth: int) -> int:
     """Plays every legal line ``depth`` deep on both boards and compares the compiled state,
     kept up to date move by move, with one loaded afresh and with the python evaluation."""
@@ -61,6 +69,8 @@ def walk(board: chess.Board, state: np.ndarray, depth: int) -> int:
         assert state[field] == fresh[field]
     assert int(chess_compiled.evaluate(state)) == ChessPosition(board.copy()).evaluate()
     assert (state[:120] == fresh[:120]).all()
+    assert (kept_rows(state)[0] == kept_rows(fresh)[0]).all()
+    assert (kept_rows(state)[1] == kept_rows(fresh)[1]).all()
     if state[chess_compiled.EN_PASSANT] == fresh[chess_compiled.EN_PASSANT]:
         # python-chess sets en passant only when the capture is legal, we when a pawn is beside
         assert state[chess_compiled.HASH] == fresh[chess_compiled.HASH]
