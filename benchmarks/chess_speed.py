@@ -67,7 +67,7 @@ def move_cost() -> tuple[float, float]:
 def to_depth(depth: int) -> tuple[int, float]:
     """Nodes and CPU-seconds for the Bratko-Kopec positions to ``depth``, one thread, 64 MiB."""
     lines = [line for line in SUITE.read_text().splitlines() if line.strip() and not line.startswith("#")]
-    boards = [chess.Board(" ".join(line.split()[:4]) + " 0 1") for line in lines]
+    boards = [chess.Board.from_epd(line)[0] for line in lines]
     searcher = CompiledSearcher(64, threads=1)
     searcher.warm_up(ChessPosition(chess.Board()))
     nodes = 0

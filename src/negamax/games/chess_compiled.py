@@ -339,14 +339,9 @@ def _accumulate(pair: Any, piece: int, square: int, sign: int) -> None:
     black_row = NETWORK_ROWS[FEATURE_ROWS[1, piece, square]]
     white = pair[:HIDDEN]
     black = pair[HIDDEN:]
-    if sign > 0:
-        for unit in range(HIDDEN):
-            white[unit] += white_row[unit]
-            black[unit] += black_row[unit]
-    else:
-        for unit in range(HIDDEN):
-            white[unit] -= white_row[unit]
-            black[unit] -= black_row[unit]
+    for unit in range(HIDDEN):
+        white[unit] += sign * white_row[unit]
+        black[unit] += sign * black_row[unit]
 
 
 @njit(cache=True)
