@@ -34,6 +34,8 @@ FEATURES = {
     "counter-moves": kernel.COUNTER_MOVES,
     "internal-reduction": kernel.INTERNAL_REDUCTION,
     "adaptive-null-move": kernel.ADAPTIVE_NULL_MOVE,
+    "singular-extension": kernel.SINGULAR_EXTENSION,
+    "table-evaluation": kernel.TABLE_EVALUATION,
     "killers": kernel.KILLER_MOVES,
     "history": kernel.HISTORY_HEURISTIC,
     "pvs": kernel.PVS,

@@ -268,7 +268,9 @@ def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it
     assert kernel.GRAVITY_HISTORY_CAP - bonus < history(bishop) <= kernel.GRAVITY_HISTORY_CAP
 
 
-@pytest.mark.parametrize("feature", ["COUNTER_MOVES", "INTERNAL_REDUCTION", "ADAPTIVE_NULL_MOVE", "SINGULAR_EXTENSION"])
+@pytest.mark.parametrize(
+    "feature", ["COUNTER_MOVES", "INTERNAL_REDUCTION", "ADAPTIVE_NULL_MOVE", "SINGULAR_EXTENSION", "TABLE_EVALUATION"]
+)
 def test_each_new_selectivity_feature_changes_the_search(feature: str) -> None:
     # a feature that never fires would leave the tree as it was
     full = CompiledSearcher(hash_mib=4).search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=8))

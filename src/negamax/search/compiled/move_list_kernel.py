@@ -173,6 +173,9 @@ SINGULAR_EXTENSION = 524288
 """The table's move is searched a ply deeper when every other move falls clearly short of
 its stored value (a shallower search without it says so); when even without it the node
 beats beta, the node returns (multi-cut). For games with a ``pruning_unit``."""
+TABLE_EVALUATION = 1048576
+"""Pruning near the horizon takes the table's value for the static value when the entry's
+bound says it is nearer the truth (for games with a ``pruning_unit``)."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -192,6 +195,7 @@ ALL_FEATURES = (
     | INTERNAL_REDUCTION
     | ADAPTIVE_NULL_MOVE
     | SINGULAR_EXTENSION
+    | TABLE_EVALUATION
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -542,6 +546,17 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             if before == -INF and ply >= 4:
                 before = work[STATICS + ply - 4]
             improving = static > before
+    if features & TABLE_EVALUATION and unit > 0 and not checked and tt_entry >= 0:
+        # the table's value, on the side its bound allows, is a better guess than the
+        # static value for the pruning below
+        stored = _entry_value(tt_entry, ply)
+        stored_bound = _entry_bound(tt_entry)
+        if -WIN_THRESHOLD < stored < WIN_THRESHOLD and (
+            stored_bound == EXACT
+            or (stored_bound == LOWER and stored > static)
+            or (stored_bound == UPPER and stored < static)
+        ):
+            static = stored
     if (
         features & REVERSE_FUTILITY
         and prunable
