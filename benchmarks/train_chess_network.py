@@ -51,6 +51,7 @@ multiplied by QB."""
 PIECES = chess_network.PIECES
 EVALUATION_SOURCES = [Path(module.__file__ or "") for module in (chess_game, chess_evaluation, chess_tables)]
 """What the tables and terms' values (``encode``'s bases) depend on."""
+ENCODED = ("rows", "sides", "bases", "scores")
 DECIDED = 1200
 """A game stops once the score has been past this many centipawns for six moves."""
 WHITE_ROWS = np.array(
@@ -126,10 +127,13 @@ def encode(boards: list[chess.Board]) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return rows, sides, bases
 
 
-def read_encoded(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``encode``'s arrays and the scores of a positions file, from the file beside it that
-    keeps them (``NAME.encoded.npz``) while neither the positions nor the tables and terms
-    have changed since; parsing a million positions takes minutes."""
+def read_encoded(path: Path) -> dict[str, np.ndarray]:
+    """``encode``'s arrays (``rows``, ``sides``, ``bases``) and the ``scores`` of a positions
+    file, and the same for each position without castling rights mirrored left to right
+    (``mirror_rows``, ``mirror_sides``, ``mirror_bases``; ``mirrored`` holds their
+    positions' indices), from the file beside it that keeps them (``NAME.encoded.npz``)
+    while neither the positions nor the tables and terms have changed since; parsing a
+    million positions takes minutes."""
     cache = path.with_name(path.name + ".encoded.npz")
     digest = hashlib.sha256(f"{path.stat().st_size}:{path.stat().st_mtime_ns}".encode())
     for source in EVALUATION_SOURCES:
@@ -137,12 +141,27 @@ def read_encoded(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     stamp = digest.hexdigest()
     if cache.is_file():
         with np.load(cache) as kept:
-            if str(kept["stamp"]) == stamp:
-                return kept["rows"], kept["sides"], kept["bases"], kept["scores"]
+            if str(kept["stamp"]) == stamp and "mirrored" in kept:
+                return {name: kept[name] for name in kept.files if name != "stamp"}
     boards, scores = read_positions(path)
     rows, sides, bases = encode(boards)
-    np.savez(cache, rows=rows, sides=sides, bases=bases, scores=scores, stamp=np.array(stamp))
-    return rows, sides, bases, scores
+    # without castling rights the rules are the same mirrored, and so should the value be
+    mirrored = np.array([index for index, board in enumerate(boards) if not board.castling_rights], dtype=np.int64)
+    mirror_rows, mirror_sides, mirror_bases = encode(
+        [boards[index].transform(chess.flip_horizontal) for index in mirrored]
+    )
+    arrays = {
+        "rows": rows,
+        "sides": sides,
+        "bases": bases,
+        "scores": scores,
+        "mirrored": mirrored,
+        "mirror_rows": mirror_rows,
+        "mirror_sides": mirror_sides,
+        "mirror_bases": mirror_bases,
+    }
+    np.savez(cache, stamp=np.array(stamp), **arrays)
+    return arrays
 
 
 @njit(cache=True)
@@ -273,17 +292,31 @@ def _start_from(network: chess_network.Network, first: np.ndarray, bias: np.ndar
 
 
 def train(
-    paths: list[Path], units: int, passes: int, rate: float, decay: float, grow: bool = False
+    paths: list[Path], units: int, passes: int, rate: float, decay: float, grow: bool = False, mirror: bool = False
 ) -> chess_network.Network:
     """Reads the positions, fits the network and returns it quantised, printing errors."""
     started = time.perf_counter()
     encoded = [read_encoded(path) for path in paths]
-    rows, sides, bases, scores = (np.concatenate(parts) for parts in zip(*encoded, strict=True))
+    rows, sides, bases, scores = (np.concatenate([part[name] for part in encoded]) for name in ENCODED)
     side_scores = scores * np.where(sides == 0, 1, -1)
     wanted = sigmoid(LOG_SCALE * side_scores)
     held = (np.arange(len(wanted)) // BLOCK) % HELD_OUT == HELD_OUT - 1
     if not held.any():
         sys.exit(f"train_chess_network: {len(wanted):,} positions; training needs at least {BLOCK * HELD_OUT:,}")
+    if mirror:
+        # the mirror images of the training positions only: the held-out ones stay unseen
+        offsets = np.cumsum([0] + [len(part["scores"]) for part in encoded[:-1]])
+        mirrored = np.concatenate([part["mirrored"] + offset for part, offset in zip(encoded, offsets, strict=True)])
+        keep = ~held[mirrored]
+        mirror_rows, mirror_sides, mirror_bases = (
+            np.concatenate([part[f"mirror_{name}"] for part in encoded])[keep] for name in ENCODED[:3]
+        )
+        rows = np.concatenate([rows, mirror_rows])
+        sides = np.concatenate([sides, mirror_sides])
+        bases = np.concatenate([bases, mirror_bases])
+        wanted = np.concatenate([wanted, wanted[mirrored[keep]]])
+        held = np.concatenate([held, np.zeros(keep.sum(), dtype=bool)])
+        print(f"{keep.sum():,} mirror images added to the training positions")
     scale = min(np.arange(0.5, 2.0, 0.01), key=lambda value: error(bases[~held], wanted[~held], value))
     print(f"{len(wanted):,} positions read in {time.perf_counter() - started:.0f} s; scale {scale:.2f}")
     print(f"held-out error: the tables and terms alone {error(bases[held], wanted[held], scale):.6f}", flush=True)
@@ -359,6 +392,11 @@ def main() -> None:
         action="store_true",
         help=f"start from the network in {chess_network.NETWORK_FILE.name} (its units, then new silent ones)",
     )
+    parser.add_argument(
+        "--mirror",
+        action="store_true",
+        help="also train on the training positions without castling rights mirrored left to right",
+    )
     parser.add_argument("--write", action="store_true", help=f"write the network to {chess_network.NETWORK_FILE}")
     arguments = parser.parse_args()
     if arguments.games:
@@ -371,7 +409,13 @@ def main() -> None:
     if missing:
         sys.exit(f"train_chess_network: no such positions file: {', '.join(missing)}")
     network = train(
-        arguments.positions, arguments.hidden, arguments.passes, arguments.rate, arguments.decay, arguments.grow
+        arguments.positions,
+        arguments.hidden,
+        arguments.passes,
+        arguments.rate,
+        arguments.decay,
+        arguments.grow,
+        arguments.mirror,
     )
     if arguments.write:
         write(network)
