@@ -174,8 +174,10 @@ SINGULAR_EXTENSION = 524288
 its stored value (a shallower search without it says so); when even without it the node
 beats beta, the node returns (multi-cut). For games with a ``pruning_unit``."""
 TABLE_EVALUATION = 1048576
-"""Pruning near the horizon takes the table's value for the static value when the entry's
-bound says it is nearer the truth (for games with a ``pruning_unit``)."""
+"""Pruning near the horizon takes the table's value for the static value when the entry is
+exact, or an upper bound under it (for games with a ``pruning_unit``). Not a lower bound
+over it: a shallow search's gain (taking a queen sacrificed for a mate) would then prune
+the node that would have seen the mate (Win At Chess 1)."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -547,14 +549,12 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 before = work[STATICS + ply - 4]
             improving = static > before
     if features & TABLE_EVALUATION and unit > 0 and not checked and tt_entry >= 0:
-        # the table's value, on the side its bound allows, is a better guess than the
-        # static value for the pruning below
+        # a shallower search's value is a better guess than the static value for the
+        # pruning below (but not a lower bound: see TABLE_EVALUATION)
         stored = _entry_value(tt_entry, ply)
         stored_bound = _entry_bound(tt_entry)
         if -WIN_THRESHOLD < stored < WIN_THRESHOLD and (
-            stored_bound == EXACT
-            or (stored_bound == LOWER and stored > static)
-            or (stored_bound == UPPER and stored < static)
+            stored_bound == EXACT or (stored_bound == UPPER and stored < static)
         ):
             static = stored
     if (
