@@ -9,7 +9,8 @@ opening, each after up to eight random moves and with random moves mixed in (12 
 before ply 30, 3 % after) so the games stray from its own best lines; a position whose side
 to move is not in check and whose chosen move is no capture or promotion is kept with the
 score of that search. Training reads every file given, holds out every twentieth block of
-500 positions, and fits by Adam on mini-batches with weight decay on the first layer, the
+500 positions (``--mirror`` adds the training positions without castling rights mirrored
+left to right), and fits by Adam on mini-batches with weight decay on the first layer, the
 learning rate halved every three passes; it prints the held-out error of the tables and
 terms alone and with the network now in use, after each pass, and of the new integer network
 as the engine would run it. ``--write`` stores that network as

@@ -75,6 +75,13 @@ def test_every_feature_on_still_finds_the_shortest_mate(searcher: CompiledSearch
     assert board.is_checkmate() and len(result.pv) == 2 * moves - 1
 
 
+def test_a_quiet_sacrifice_that_mates_is_found_a_few_plies_deep(searcher: CompiledSearcher) -> None:
+    # WAC.001, 1.Qg6: a shallow search's "Black takes the queen", kept in the table, must not
+    # let the pruning skip the node where the mate shows (with it, not found by depth 12)
+    result = searcher.search(GAME.new_position(POSITIONS[3]), SearchLimits(depth=6))
+    assert result.score == win_in(3) and result.best_move == chess.Move.from_uci("g3g6")
+
+
 @pytest.mark.parametrize(
     ("fen", "moves"),
     [
