@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -134,6 +135,27 @@ def test_two_versions_of_the_package_never_share_a_family_directory(
     assert first is not None and second is not None
     assert first.directory != second.directory and first.stamp != second.stamp
     assert Path(first.directory).parent == Path(second.directory).parent == tmp_path / "kernels"
+
+
+def test_family_directories_unused_for_a_month_are_removed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from negamax.search.compiled import families
+
+    monkeypatch.setenv("NEGAMAX_CACHE_DIR", str(tmp_path))
+    kernels = tmp_path / "kernels"
+    old, recent = kernels / "move_list_kernel-Old-0123", kernels / "move_list_kernel-Recent-4567"
+    for directory in (old, recent):
+        directory.mkdir(parents=True)
+        (directory / "kernel.nbi").write_bytes(b"index")
+    month_ago = time.time() - (families.UNUSED_DAYS + 1) * 86400
+    os.utime(old, (month_ago, month_ago))
+    os.utime(recent, (time.time() - 86400, time.time() - 86400))
+    # the directory about to be used is renewed first, however old it was
+    used = families._cache_location("move_list_kernel-Game", "game digest")
+    assert used is not None
+    os.utime(used.directory, (month_ago, month_ago))
+    again = families._cache_location("move_list_kernel-Game", "game digest")
+    assert again is not None and again.directory == used.directory
+    assert sorted(path.name for path in kernels.iterdir()) == sorted([recent.name, Path(used.directory).name])
 
 
 RULES_ONLY = """

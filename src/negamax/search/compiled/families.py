@@ -25,10 +25,13 @@ Importing this module imports numba.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import shutil
 import sys
 import tempfile
 import threading
+import time
 import types
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -45,6 +48,10 @@ from negamax.search import warmup
 from negamax.search.compiled import move_list_bindings, move_list_kernel
 
 PACKAGE_PREFIX = "negamax."
+UNUSED_DAYS = 30
+"""A family directory no process has used for this long (an older version's, or a game's
+since edited) is removed when another is made: each holds a few megabytes, and every
+upgrade or edit starts new ones."""
 STATE = numba.types.int64[::1]
 RULE_SIGNATURES: dict[str, tuple[Any, ...]] = {
     "legal_moves": (STATE, STATE),
@@ -331,9 +338,31 @@ def _cache_location(name: str, digest: str) -> numba_cache.FamilyCache | None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=directory).close()
+        os.utime(directory)  # used now: see UNUSED_DAYS
     except OSError:
         return None
+    remove_unused_families(directory.parent)
     return numba_cache.FamilyCache(str(directory), stamp)
+
+
+def remove_unused_families(root: Path, days: float = UNUSED_DAYS) -> list[Path]:
+    """Removes the family directories under ``root`` that no process has used for ``days``
+    (their modification time, renewed at each use); returns them."""
+    oldest = time.time() - days * 86400
+    removed: list[Path] = []
+    try:
+        directories = [entry for entry in root.iterdir() if entry.is_dir()]
+    except OSError:
+        return removed
+    for directory in directories:
+        try:
+            unused = directory.stat().st_mtime < oldest
+        except OSError:
+            continue
+        if unused:
+            shutil.rmtree(directory, ignore_errors=True)
+            removed.append(directory)
+    return removed
 
 
 def condensed_numba_error(message: str) -> str:
