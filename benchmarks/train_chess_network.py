@@ -2,23 +2,18 @@
 tapered tables and terms, fitted so that a sigmoid of the sum comes closest to the sigmoid
 of Stockfish's score over many quiet positions.
 
-Two steps. ``--games N`` appends quiet positions to the first positions file (``FEN;score``
-lines, White's view, centipawns, the format of ``fit_chess.py``; a stopped run resumes):
-Stockfish plays itself at a fixed node count a move, seven games in ten from a ladder
-opening, each after up to eight random moves and with random moves mixed in (12 % of moves
-before ply 30, 3 % after) so the games stray from its own best lines; a position whose side
-to move is not in check and whose chosen move is no capture or promotion is kept with the
-score of that search. Training reads every file given, holds out every twentieth block of
+The positions files (``FEN;score`` lines, White's view, centipawns) come from
+``chess_positions.py``. Training reads every file given, holds out every twentieth block of
 500 positions (``--mirror`` adds the training positions without castling rights mirrored
 left to right), and fits by Adam on mini-batches with weight decay on the first layer, the
 learning rate halved every three passes; it prints the held-out error of the tables and
 terms alone and with the network now in use, after each pass, and of the new integer network
-as the engine would run it. ``--write`` stores that network as
-``chess_network.NETWORK_FILE``. Stockfish is a system package
-(Debian: ``apt-get install stockfish``).
+as the engine would run it, and the same on the ``--test`` files, positions kept out of
+training (a deeper search's scores, say). ``--write`` stores that network as
+``chess_network.NETWORK_FILE`` (or in the file given).
 
-    python benchmarks/train_chess_network.py positions.txt --games 20000 --seed 1
-    python benchmarks/train_chess_network.py positions.txt --write
+    python benchmarks/chess_positions.py positions.txt --games 40000 --seed 1
+    python benchmarks/train_chess_network.py positions.txt --hidden 128 --buckets 4 --squared --write
 """
 
 from __future__ import annotations
@@ -26,23 +21,19 @@ from __future__ import annotations
 import argparse
 import hashlib
 import math
-import random
 import sys
 import time
 from pathlib import Path
 
 import chess
-import chess.engine
 import numpy as np
 from numba import njit
 
-from chess_ladder import find_stockfish
-from fit_chess import BLOCK, append_to, read_positions, sigmoid
+from fit_chess import BLOCK, read_positions, sigmoid
 from ladder_elo import LOG_SCALE
 from negamax.games import chess as chess_game
 from negamax.games import chess_evaluation, chess_network, chess_tables
 from negamax.games.chess import ChessPosition
-from vs_sunfish import MAX_PLIES, OPENINGS
 
 HELD_OUT = 20
 BATCH = 4096
@@ -53,8 +44,6 @@ PIECES = chess_network.PIECES
 EVALUATION_SOURCES = [Path(module.__file__ or "") for module in (chess_game, chess_evaluation, chess_tables)]
 """What the tables and terms' values (``encode``'s bases) depend on."""
 ENCODED = ("rows", "sides", "bases", "scores")
-DECIDED = 1200
-"""A game stops once the score has been past this many centipawns for six moves."""
 WHITE_ROWS = np.array(
     [
         [chess_network.feature(chess.WHITE, colour, kind, square) for square in range(64)]
@@ -72,44 +61,6 @@ for _colour in (chess.WHITE, chess.BLACK):
             )
 
 
-def play_positions(stockfish: str, games: int, nodes: int, seed: int, path: Path) -> int:
-    """Appends the quiet positions of ``games`` self-play games to ``path``; returns how many."""
-    generator = random.Random(seed)
-    seen, out = append_to(path)
-    added = 0
-    with chess.engine.SimpleEngine.popen_uci([stockfish]) as engine, out:
-        engine.configure({"Threads": 1, "Hash": 16})
-        for number in range(games):
-            board = chess.Board()
-            if generator.random() < 0.7:
-                for text in OPENINGS[generator.randrange(len(OPENINGS))].split():
-                    board.push_uci(text)
-            for _ in range(generator.randint(0, 8)):
-                if board.is_game_over():
-                    break
-                board.push(generator.choice(list(board.legal_moves)))
-            decided = 0
-            while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES and decided <= 6:
-                result = engine.play(board, chess.engine.Limit(nodes=nodes), info=chess.engine.INFO_SCORE, game=number)
-                move, score = result.move, result.info.get("score")
-                assert move is not None
-                if score is not None and (score.is_mate() or abs(score.relative.score() or 0) > DECIDED):
-                    decided += 1
-                fen = board.fen()
-                quiet = not board.is_check() and not board.is_capture(move) and move.promotion is None
-                if score is not None and not score.is_mate() and quiet and fen not in seen:
-                    seen.add(fen)
-                    print(f"{fen};{score.white().score()}", file=out)
-                    added += 1
-                if generator.random() < (0.12 if board.ply() < 30 else 0.03):
-                    move = generator.choice(list(board.legal_moves))
-                board.push(move)
-            if (number + 1) % 100 == 0:
-                out.flush()
-                print(f"  {number + 1} games, {added} positions", flush=True)
-    return added
-
-
 def encode(boards: list[chess.Board]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each board's rows as White sees its pieces (-1 after the last), its side to move
     (0 White) and the tables and terms' value for that side (the network left out)."""
@@ -122,10 +73,16 @@ def encode(boards: list[chess.Board]) -> tuple[np.ndarray, np.ndarray, np.ndarra
             WHITE_ROWS[(not piece.color) * 6 + piece.piece_type - 1, square] for square, piece in pieces
         ]
         sides[index] = 0 if board.turn == chess.WHITE else 1
-        bases[index] = ChessPosition(board).evaluate() - chess_network.board_value(board)
+        bases[index] = ChessPosition(board).tables_and_terms()
         if (index + 1) % 100_000 == 0:
             print(f"  {index + 1:,} positions encoded", flush=True)
     return rows, sides, bases
+
+
+def _compact(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The rows as int16 (a feature is below 768): ten million positions' rows take 640 MB,
+    not 2.5 GB."""
+    return {name: values.astype(np.int16) if name.endswith("rows") else values for name, values in arrays.items()}
 
 
 def read_encoded(path: Path) -> dict[str, np.ndarray]:
@@ -143,7 +100,7 @@ def read_encoded(path: Path) -> dict[str, np.ndarray]:
     if cache.is_file():
         with np.load(cache) as kept:
             if str(kept["stamp"]) == stamp and "mirrored" in kept:
-                return {name: kept[name] for name in kept.files if name != "stamp"}
+                return _compact({name: kept[name] for name in kept.files if name != "stamp"})
     boards, scores = read_positions(path)
     rows, sides, bases = encode(boards)
     # without castling rights the rules are the same mirrored, and so should the value be
@@ -162,15 +119,29 @@ def read_encoded(path: Path) -> dict[str, np.ndarray]:
         "mirror_bases": mirror_bases,
     }
     np.savez(cache, stamp=np.array(stamp), **arrays)
-    return arrays
+    return _compact(arrays)
+
+
+@njit(cache=True, inline="always")
+def _activation(level: float, squared: bool) -> float:
+    clipped = min(max(level, 0.0), 1.0)
+    return clipped * clipped if squared else clipped
 
 
 @njit(cache=True)
 def _forward(
-    first: np.ndarray, bias: np.ndarray, output: np.ndarray, rows: np.ndarray, side: int, hidden: np.ndarray
+    first: np.ndarray,
+    bias: np.ndarray,
+    output: np.ndarray,
+    rows: np.ndarray,
+    side: int,
+    bucket: int,
+    squared: bool,
+    hidden: np.ndarray,
 ) -> float:
     """The float network's output (pawns) for one position; ``hidden`` gets the two
-    accumulators, the mover's first."""
+    accumulators, the mover's first. ``output`` holds a row of weights and a bias for each
+    bucket; ``squared`` squares the clipped units (SCReLU)."""
     units = bias.shape[0]
     for half in range(2):
         black = (side + half) % 2
@@ -179,11 +150,21 @@ def _forward(
             if piece < 0:
                 break
             hidden[half, :] += first[MIRROR[piece] if black else piece]
-    value = output[2 * units]
+    weights = output[bucket]
+    value = weights[2 * units]
     for half in range(2):
         for unit in range(units):
-            value += output[half * units + unit] * min(max(hidden[half, unit], 0.0), 1.0)
+            value += weights[half * units + unit] * _activation(hidden[half, unit], squared)
     return value
+
+
+def phase_buckets(rows: np.ndarray, buckets: int) -> np.ndarray:
+    """Each position's output bucket: its game phase (knights and bishops 1, rooks 2,
+    queens 4, at most 24) cut into ``buckets`` equal parts."""
+    kinds = (rows // 64) % 6
+    weights = np.array(chess_tables.PHASE_WEIGHTS)[kinds] * (rows >= 0)
+    phase = np.minimum(weights.sum(axis=1), chess_tables.FULL_PHASE)
+    return phase * buckets // (chess_tables.FULL_PHASE + 1)
 
 
 @njit(cache=True)
@@ -207,6 +188,8 @@ def _pass(
     moments: tuple[np.ndarray, np.ndarray, np.ndarray],
     rows: np.ndarray,
     sides: np.ndarray,
+    buckets: np.ndarray,
+    squared: bool,
     bases: np.ndarray,
     wanted: np.ndarray,
     order: np.ndarray,
@@ -228,18 +211,21 @@ def _pass(
         output_gradient[:] = 0.0
         stop = min(start + BATCH, order.size)
         for position in order[start:stop]:
-            value = _forward(first, bias, output, rows[position], sides[position], hidden)
+            bucket = buckets[position]
+            value = _forward(first, bias, output, rows[position], sides[position], bucket, squared, hidden)
             predicted = 1 / (1 + math.exp(-slope * (bases[position] + 100 * value)))
             miss = predicted - wanted[position]
             total += miss * miss
             pull = 2 * miss * predicted * (1 - predicted) * slope * 100 / (stop - start)
-            output_gradient[2 * units] += pull
+            output_gradient[bucket, 2 * units] += pull
+            weights = output[bucket]
             for half in range(2):
                 black = (sides[position] + half) % 2
                 for unit in range(units):
                     level = hidden[half, unit]
-                    output_gradient[half * units + unit] += pull * min(max(level, 0.0), 1.0)
-                    hidden[half, unit] = pull * output[half * units + unit] if 0.0 < level < 1.0 else 0.0
+                    output_gradient[bucket, half * units + unit] += pull * _activation(level, squared)
+                    slope_here = (2 * level if squared else 1.0) if 0.0 < level < 1.0 else 0.0
+                    hidden[half, unit] = pull * weights[half * units + unit] * slope_here
                 bias_gradient += hidden[half]
                 for piece in rows[position]:
                     if piece < 0:
@@ -254,14 +240,20 @@ def _pass(
 
 @njit(cache=True)
 def _integer_values(
-    network: tuple[np.ndarray, np.ndarray, np.ndarray, int], rows: np.ndarray, sides: np.ndarray
+    network: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    squared: bool,
+    rows: np.ndarray,
+    sides: np.ndarray,
+    buckets: np.ndarray,
 ) -> np.ndarray:
-    """The integer network's values (centipawns), computed as the engine computes them."""
+    """The integer network's values (centipawns), computed as the engine computes them
+    (``chess_network.board_value``)."""
     first, bias, output, output_bias = network
     units = bias.shape[0]
     values = np.zeros(rows.shape[0], dtype=np.int64)
     for position in range(rows.shape[0]):
-        total = output_bias
+        bucket = buckets[position]
+        total = 0
         for half in range(2):
             black = (sides[position] + half) % 2
             hidden = bias.copy()
@@ -270,8 +262,11 @@ def _integer_values(
                     break
                 hidden += first[MIRROR[piece] if black else piece]
             for unit in range(units):
-                total += min(max(hidden[unit], 0), QA) * output[half * units + unit]
-        values[position] = total * 100 // (QA * QB)
+                level = min(max(hidden[unit], 0), QA)
+                total += (level * level if squared else level) * output[bucket, half * units + unit]
+        if squared:
+            total //= QA
+        values[position] = (total + output_bias[bucket]) * 100 // (QA * QB)
     return values
 
 
@@ -281,19 +276,34 @@ def error(bases: np.ndarray, wanted: np.ndarray, scale: float) -> float:
 
 def _start_from(network: chess_network.Network, first: np.ndarray, bias: np.ndarray, output: np.ndarray) -> None:
     """Makes the float network compute ``network``'s value: its units first, the rest
-    silent (their output weights zero), so that training carries on from it."""
+    silent (their output weights zero), each bucket from the bucket of the same phase, so
+    that training carries on from it."""
     units, kept = bias.shape[0], network.bias.shape[0]
     if kept > units:
         sys.exit(f"train_chess_network: --grow needs at least the network's {kept} units, not {units}")
+    buckets, kept_buckets = output.shape[0], network.output.shape[0]
     first[:, :kept] = network.rows / QA
     bias[:kept] = network.bias / QA
-    output[:kept] = network.output[:kept] / QB
-    output[units : units + kept] = network.output[kept:] / QB
-    output[2 * units] = network.output_bias / (QA * QB)
+    for index in range(buckets):
+        # the old bucket holding this one's middle phase
+        phase = (2 * index + 1) * (chess_tables.FULL_PHASE + 1) // (2 * buckets)
+        old = chess_network.bucket(phase, kept_buckets)
+        output[index, :kept] = network.output[old, :kept] / QB
+        output[index, units : units + kept] = network.output[old, kept:] / QB
+        output[index, 2 * units] = network.output_bias[old] / (QA * QB)
 
 
 def train(
-    paths: list[Path], units: int, passes: int, rate: float, decay: float, grow: bool = False, mirror: bool = False
+    paths: list[Path],
+    units: int,
+    passes: int,
+    rate: float,
+    decay: float,
+    grow: bool = False,
+    mirror: bool = False,
+    buckets: int = 1,
+    squared: bool = False,
+    tests: list[Path] | None = None,
 ) -> chess_network.Network:
     """Reads the positions, fits the network and returns it quantised, printing errors."""
     started = time.perf_counter()
@@ -318,16 +328,19 @@ def train(
         wanted = np.concatenate([wanted, wanted[mirrored[keep]]])
         held = np.concatenate([held, np.zeros(keep.sum(), dtype=bool)])
         print(f"{keep.sum():,} mirror images added to the training positions")
+    phases = phase_buckets(rows, buckets)
     scale = min(np.arange(0.5, 2.0, 0.01), key=lambda value: error(bases[~held], wanted[~held], value))
     print(f"{len(wanted):,} positions read in {time.perf_counter() - started:.0f} s; scale {scale:.2f}")
     print(f"held-out error: the tables and terms alone {error(bases[held], wanted[held], scale):.6f}", flush=True)
-    shipped = _integer_values(chess_network.network()[:4], rows[held], sides[held])
+    in_file = chess_network.network()
+    shipped_buckets = phase_buckets(rows[held], in_file.output.shape[0])
+    shipped = _integer_values(in_file[:4], in_file.squared, rows[held], sides[held], shipped_buckets)
     in_use = error(bases[held] + shipped, wanted[held], scale)
     print(f"  and with the network in {chess_network.NETWORK_FILE.name}: {in_use:.6f}", flush=True)
     generator = np.random.default_rng(1)
     first = generator.normal(0, 0.05, (chess_network.FEATURES, units))
     bias = np.full(units, 0.5)
-    output = np.zeros(2 * units + 1)
+    output = np.zeros((buckets, 2 * units + 1))
     if grow:
         _start_from(chess_network.network(), first, bias, output)
     moments = tuple(np.zeros((2, *weights.shape)) for weights in (first, bias, output))
@@ -338,52 +351,92 @@ def train(
         pass_rate = rate * 0.5 ** (number // 3)
         order = generator.permutation(training)
         loss, step = _pass(
-            first, bias, output, moments, rows, sides, bases, wanted, order, scale, pass_rate, decay, step
+            first,
+            bias,
+            output,
+            moments,
+            rows,
+            sides,
+            phases,
+            squared,
+            bases,
+            wanted,
+            order,
+            scale,
+            pass_rate,
+            decay,
+            step,
         )
         values = np.array(
-            [_forward(first, bias, output, rows[index], sides[index], hidden) for index in np.flatnonzero(held)]
+            [
+                _forward(first, bias, output, rows[index], sides[index], phases[index], squared, hidden)
+                for index in np.flatnonzero(held)
+            ]
         )
         held_error = error(bases[held] + 100 * values, wanted[held], scale)
         print(f"  pass {number + 1}: training {loss:.6f}, held-out {held_error:.6f}", flush=True)
     network = chess_network.Network(
         np.rint(first * QA).astype(np.int64),
         np.rint(bias * QA).astype(np.int64),
-        np.rint(output[: 2 * units] * QB).astype(np.int64),
-        int(np.rint(output[2 * units] * QA * QB)),
+        np.rint(output[:, : 2 * units] * QB).astype(np.int64),
+        np.rint(output[:, 2 * units] * QA * QB).astype(np.int64),
         QA,
         QB,
+        squared,
     )
-    values = _integer_values(network[:4], rows[held], sides[held])
+    values = _integer_values(network[:4], squared, rows[held], sides[held], phases[held])
     print(f"held-out error of the integer network: {error(bases[held] + values, wanted[held], scale):.6f}")
     print(f"its correction: mean {np.mean(np.abs(values)):.1f} centipawns, largest {np.max(np.abs(values))}")
+    if tests:
+        compare(network, in_file, tests)
     return network
 
 
-def write(network: chess_network.Network) -> None:
+def compare(network: chess_network.Network, in_use: chess_network.Network, paths: list[Path]) -> None:
+    """Prints, for each file of positions kept out of training altogether (other scores
+    than the training positions', a deeper search's, say: the scale is fitted to them
+    anew), the error of the tables and terms alone, with the network in use and with
+    ``network``."""
+    for path in paths:
+        encoded = read_encoded(path)
+        rows, sides, bases, scores = (encoded[name] for name in ENCODED)
+        wanted = sigmoid(LOG_SCALE * scores * np.where(sides == 0, 1, -1))
+        scale = min(np.arange(0.5, 2.0, 0.01), key=lambda value: error(bases, wanted, value))
+        errors = []
+        for weights in (in_use, network):
+            buckets = phase_buckets(rows, weights.output.shape[0])
+            values = _integer_values(weights[:4], weights.squared, rows, sides, buckets)
+            errors.append(error(bases + values, wanted, scale))
+        print(
+            f"{path.name}, {len(wanted):,} positions (scale {scale:.2f}): the tables and terms alone "
+            f"{error(bases, wanted, scale):.6f}, the network in use {errors[0]:.6f}, the new one {errors[1]:.6f}"
+        )
+
+
+def write(network: chess_network.Network, path: Path) -> None:
     largest = chess_network.largest_accumulator(network)
     if largest > chess_network.ACCUMULATOR_LIMIT:
         sys.exit(f"train_chess_network: an accumulator could reach {largest}, past int16; not written (more --decay)")
+    if chess_network.largest_output(network) > chess_network.OUTPUT_LIMIT:
+        sys.exit("train_chess_network: the output's sum could pass int32; not written")
     np.savez(
-        chess_network.NETWORK_FILE,
+        path,
         rows=network.rows.astype(np.int16),
         bias=network.bias.astype(np.int16),
         output=network.output.astype(np.int16),
-        output_bias=np.array(network.output_bias),
+        output_bias=network.output_bias.astype(np.int32),
         QA=np.array(network.QA),
         QB=np.array(network.QB),
+        squared=np.array(network.squared),
     )
-    print(f"written to {chess_network.NETWORK_FILE}")
+    print(f"written to {path}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "positions", type=Path, nargs="+", help="scored positions files (FEN;score lines); the first is added to"
+        "positions", type=Path, nargs="+", help="scored positions files (FEN;score lines, chess_positions.py)"
     )
-    parser.add_argument("--games", type=int, default=0, help="games of Stockfish against itself to take positions from")
-    parser.add_argument("--nodes", type=int, default=3000, help="Stockfish's nodes a move")
-    parser.add_argument("--seed", type=int, default=1, help="for the openings and random moves of those games")
-    parser.add_argument("--stockfish", help="the Stockfish command (default: stockfish on the PATH or /usr/games)")
     parser.add_argument("--hidden", type=int, default=32, help="units in each side's accumulator")
     parser.add_argument("--passes", type=int, default=12, help="passes over the training positions")
     parser.add_argument("--rate", type=float, default=2e-3, help="Adam's learning rate at first")
@@ -398,14 +451,17 @@ def main() -> None:
         action="store_true",
         help="also train on the training positions without castling rights mirrored left to right",
     )
-    parser.add_argument("--write", action="store_true", help=f"write the network to {chess_network.NETWORK_FILE}")
+    parser.add_argument("--buckets", type=int, default=1, help="output buckets, by game phase")
+    parser.add_argument("--squared", action="store_true", help="square the clamped units (SCReLU)")
+    parser.add_argument("--test", type=Path, nargs="*", default=[], help="positions files only to measure on")
+    parser.add_argument(
+        "--write",
+        type=Path,
+        nargs="?",
+        const=chess_network.NETWORK_FILE,
+        help=f"write the network (to {chess_network.NETWORK_FILE.name} in the package, or to the file given)",
+    )
     arguments = parser.parse_args()
-    if arguments.games:
-        stockfish = find_stockfish(arguments.stockfish)
-        if stockfish is None:
-            sys.exit("train_chess_network: Stockfish not found (Debian: apt-get install stockfish), or --stockfish")
-        added = play_positions(stockfish, arguments.games, arguments.nodes, arguments.seed, arguments.positions[0])
-        print(f"{added} positions added to {arguments.positions[0]}")
     missing = [str(path) for path in arguments.positions if not path.is_file()]
     if missing:
         sys.exit(f"train_chess_network: no such positions file: {', '.join(missing)}")
@@ -417,9 +473,12 @@ def main() -> None:
         arguments.decay,
         arguments.grow,
         arguments.mirror,
+        arguments.buckets,
+        arguments.squared,
+        arguments.test,
     )
     if arguments.write:
-        write(network)
+        write(network, arguments.write)
 
 
 if __name__ == "__main__":

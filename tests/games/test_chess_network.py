@@ -41,7 +41,7 @@ def test_the_mirrored_position_has_the_same_value_for_its_side_to_move(fen: str)
 def test_the_shipped_network_is_integer_and_moves_the_evaluation() -> None:
     network = chess_network.network()
     assert network.rows.shape == (chess_network.FEATURES, network.bias.shape[0])
-    assert network.output.shape == (2 * network.bias.shape[0],)
+    assert network.output.shape == (network.output_bias.shape[0], 2 * network.bias.shape[0])
     values = [chess_network.board_value(chess.Board(fen)) for fen in MIDDLEGAMES]
     assert len(set(values)) > 1
     assert all(abs(value) < 400 for value in values)  # a correction, not a second evaluation
@@ -63,5 +63,59 @@ def test_a_network_whose_accumulators_could_leave_int16_is_refused(
     try:
         with pytest.raises(ValueError, match="int16"):
             chess_network.network()
+    finally:
+        chess_network.network.cache_clear()
+
+
+def _network_file(path: Path, output: np.ndarray, output_bias: np.ndarray, bias: int, squared: bool) -> Path:
+    """A network of two units whose rows are all zero: its value comes from the bias,
+    clamped (and squared), and from the bucket's output weights."""
+    np.savez(
+        path,
+        rows=np.zeros((chess_network.FEATURES, 2), dtype=np.int16),
+        bias=np.full(2, bias, dtype=np.int16),
+        output=output.astype(np.int16),
+        output_bias=output_bias.astype(np.int32),
+        QA=np.array(127),
+        QB=np.array(64),
+        squared=np.array(squared),
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("fen", "bucket"),
+    [
+        (chess.STARTING_FEN, 2),  # phase 24 of three buckets: the last
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 0),  # phase 0
+        ("r2qk3/8/8/8/8/8/4P3/R2QK3 w - - 0 1", 1),  # two queens and two rooks: phase 12
+    ],
+)
+def test_the_output_bucket_follows_the_game_phase(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fen: str, bucket: int
+) -> None:
+    one_pawn = 127 * 64  # QA * QB: a hundred centipawns
+    path = _network_file(tmp_path / "buckets.npz", np.zeros((3, 4)), np.array([0, 1, 2]) * one_pawn, 0, False)
+    monkeypatch.setattr(chess_network, "NETWORK_FILE", path)
+    chess_network.network.cache_clear()
+    try:
+        assert chess_network.board_value(chess.Board(fen)) == 100 * bucket
+    finally:
+        chess_network.network.cache_clear()
+
+
+@pytest.mark.parametrize(("squared", "value"), [(False, 100), (True, 50)])
+def test_a_squared_network_squares_the_clamped_units(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, squared: bool, value: int
+) -> None:
+    # each unit at half the clamp (64 of 127) with output weight 64 (one, at QB = 64): 0.5 a
+    # unit plainly, 0.25 squared; two units of the mover's half
+    output = np.array([[64, 64, 0, 0]])
+    path = _network_file(tmp_path / "squared.npz", output, np.array([0]), 64, squared)
+    monkeypatch.setattr(chess_network, "NETWORK_FILE", path)
+    chess_network.network.cache_clear()
+    try:
+        # 2 * 64 * 64 * 100 // (127 * 64) = 100; squared: 2 * 64 * 64 * 64 // 127 * 100 // (127 * 64) = 50
+        assert chess_network.board_value(chess.Board()) == value
     finally:
         chess_network.network.cache_clear()

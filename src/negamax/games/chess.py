@@ -162,10 +162,15 @@ class ChessPosition:
         return 0
 
     def evaluate(self) -> int:
+        return self.tables_and_terms() + chess_network.board_value(self.board)
+
+    def tables_and_terms(self) -> int:
+        """The evaluation without the network's correction (what the network is trained on
+        top of)."""
         midgame, endgame = structure_value(*board_counts(self.board))
         phase = min(self.phase, FULL_PHASE)
         white = ((self.midgame + midgame) * phase + (self.endgame + endgame) * (FULL_PHASE - phase)) // FULL_PHASE
-        return (white if self.board.turn == chess.WHITE else -white) + TEMPO + chess_network.board_value(self.board)
+        return (white if self.board.turn == chess.WHITE else -white) + TEMPO
 
     def key(self) -> Hashable:
         return self.keys[-1]

@@ -168,14 +168,20 @@ def _tables() -> tuple[Any, ...]:
 the castling rights each square keeps when a move touches it, each piece's row of the
 network on each square as White (0) and Black (1) see it, each piece's slot in ``BOARDS``
 and each mailbox square's bit."""
-NETWORK_ROWS = NETWORK.rows.astype(np.int16)  # chess_network.network() checks that sums fit
+NETWORK_ROWS = np.concatenate([NETWORK.rows, np.zeros((1, HIDDEN), dtype=np.int64)]).astype(np.int16)
+"""The network's rows (chess_network.network() checks that sums fit int16), and a row of
+zeros (``NO_ROW``) for a move that changes fewer features than the most a move can."""
+NO_ROW = chess_network.FEATURES
 NETWORK_BIAS = NETWORK.bias.astype(np.int16)
 NETWORK_OUTPUT_BY_SIDE = np.array(
-    [NETWORK.output, np.concatenate([NETWORK.output[HIDDEN:], NETWORK.output[:HIDDEN]])], dtype=np.int32
+    [[weights, np.concatenate([weights[HIDDEN:], weights[:HIDDEN]])] for weights in NETWORK.output],
+    dtype=np.int32,
 )
-"""The output weights in the order of the accumulator pair's lanes (White's view, then
-Black's) when White (0) or Black (1) is to move."""
-NETWORK_OUTPUT_BIAS, NETWORK_QA, NETWORK_QB = NETWORK.output_bias, NETWORK.QA, NETWORK.QB
+"""For each output bucket, the output weights in the order of the accumulator pair's lanes
+(White's view, then Black's) when White (0) or Black (1) is to move."""
+NETWORK_OUTPUT_BIAS = NETWORK.output_bias.astype(np.int64)
+NETWORK_BUCKETS = NETWORK.output.shape[0]
+NETWORK_QA, NETWORK_QB, NETWORK_SQUARED = NETWORK.QA, NETWORK.QB, NETWORK.squared
 
 
 # Step 1. Attacks and checks.
@@ -345,41 +351,82 @@ def _accumulate(pair: Any, piece: int, square: int, sign: int) -> None:
 
 
 @njit(cache=True)
-def _put(state: Any, square: int, piece: int, key: int, pair: Any, boards: int) -> int:
+def _put(state: Any, square: int, piece: int, key: int, boards: int) -> int:
     state[square] = piece
     state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
     state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
     state[PHASE_SUM] += PHASE_TABLE[piece]
     state[boards + BOARD_SLOTS[piece]] ^= SQUARE_BITS[square]
-    _accumulate(pair, piece, square, 1)
     return key ^ ZOBRIST[piece, square]
 
 
 @njit(cache=True)
-def _lift(state: Any, square: int, key: int, pair: Any, boards: int) -> int:
+def _lift(state: Any, square: int, key: int, boards: int) -> int:
     piece = state[square]
     state[square] = EMPTY
     state[MIDGAME_SUM] -= MIDGAME_TABLE[piece, square]
     state[ENDGAME_SUM] -= ENDGAME_TABLE[piece, square]
     state[PHASE_SUM] -= PHASE_TABLE[piece]
     state[boards + BOARD_SLOTS[piece]] ^= SQUARE_BITS[square]
-    _accumulate(pair, piece, square, -1)
     return key ^ ZOBRIST[piece, square]
 
 
 @njit(cache=True, inline="always")
-def _next_ply(state: Any, ply: int) -> Any:
-    """Copies ply ``ply``'s bitboards and accumulators to the next ply's places (unmaking a
-    move is then free) and returns the next ply's accumulator lanes."""
+def _next_boards(state: Any, ply: int) -> None:
+    """Copies ply ``ply``'s bitboards to the next ply's place (unmaking a move is then free)."""
     boards = BOARDS + ply * BOARDS_WIDTH
     for slot in range(boards, boards + BOARDS_WIDTH):
         state[slot + BOARDS_WIDTH] = state[slot]
+
+
+@njit(cache=True, inline="always")
+def _next_ply(state: Any, ply: int) -> None:
+    """Copies ply ``ply``'s bitboards and accumulators to the next ply's places (a null move)."""
+    _next_boards(state, ply)
     lanes = _lanes(state)
     before = lanes[ply * PAIR : (ply + 1) * PAIR]
     after = lanes[(ply + 1) * PAIR : (ply + 2) * PAIR]
     for unit in range(PAIR):  # not after[:] = before, which needs numba's runtime
         after[unit] = before[unit]
-    return after
+
+
+@njit(cache=True, inline="always")
+def _half_update(
+    before: Any, after: Any, added: int, also_added: int, removed: int, also_removed: int, both: bool
+) -> None:
+    """One side's accumulator after a move: the one before with the rows of the features
+    the move adds and takes away (the second of each only when ``both``)."""
+    plus, minus = NETWORK_ROWS[added], NETWORK_ROWS[removed]
+    if both:
+        plus_too, minus_too = NETWORK_ROWS[also_added], NETWORK_ROWS[also_removed]
+        for unit in range(HIDDEN):
+            after[unit] = before[unit] + plus[unit] + plus_too[unit] - minus[unit] - minus_too[unit]
+    else:
+        for unit in range(HIDDEN):
+            after[unit] = before[unit] + plus[unit] - minus[unit]
+
+
+@njit(cache=True)
+def _next_accumulators(state: Any, ply: int, added: Any, removed: Any, also_added: Any, also_removed: Any) -> None:
+    """Writes the next ply's accumulators from this ply's in one pass: a piece
+    (``piece, square``) added and one taken away, and a second of each where the move makes
+    one (a capture: only a second taken away, ``also_added`` then ``(EMPTY, 0)``)."""
+    lanes = _lanes(state)
+    before = lanes[ply * PAIR : (ply + 1) * PAIR]
+    after = lanes[(ply + 1) * PAIR : (ply + 2) * PAIR]
+    both = also_removed[0] != EMPTY
+    for view in range(2):
+        second_added = FEATURE_ROWS[view, also_added[0], also_added[1]] if also_added[0] != EMPTY else NO_ROW
+        second_removed = FEATURE_ROWS[view, also_removed[0], also_removed[1]] if both else NO_ROW
+        _half_update(
+            before[view * HIDDEN : (view + 1) * HIDDEN],
+            after[view * HIDDEN : (view + 1) * HIDDEN],
+            FEATURE_ROWS[view, added[0], added[1]],
+            second_added,
+            FEATURE_ROWS[view, removed[0], removed[1]],
+            second_removed,
+            both,
+        )
 
 
 @njit(cache=True)
@@ -402,19 +449,27 @@ def play(state: Any, move: int) -> bool:
     key = state[HASH] ^ CASTLING_KEYS[state[CASTLING]] ^ SIDE_KEY
     if state[EN_PASSANT] != 0:
         key ^= ZOBRIST[0, state[EN_PASSANT]]
-    pair = _next_ply(state, ply)
+    _next_boards(state, ply)
     boards = BOARDS + (ply + 1) * BOARDS_WIDTH
     piece = state[origin]
+    placed = piece if promotion == 0 else promotion + side * BLACK_PIECE
+    also_added = (EMPTY, 0)
+    also_removed = (captured, target)
     if captured != EMPTY:
-        key = _lift(state, target, key, pair, boards)
+        key = _lift(state, target, key, boards)
     if kind == EN_PASSANT_MOVE:
-        key = _lift(state, target - 10 if side == 0 else target + 10, key, pair, boards)
-    key = _lift(state, origin, key, pair, boards)
-    key = _put(state, target, piece if promotion == 0 else promotion + side * BLACK_PIECE, key, pair, boards)
+        taken = target - 10 if side == 0 else target + 10
+        also_removed = (state[taken], taken)
+        key = _lift(state, taken, key, boards)
+    key = _lift(state, origin, key, boards)
+    key = _put(state, target, placed, key, boards)
     if kind == CASTLE:
         rook_from, rook_to = (target + 1, target - 1) if target > origin else (target - 2, target + 1)
-        key = _lift(state, rook_from, key, pair, boards)
-        key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key, pair, boards)
+        also_added = (ROOK + side * BLACK_PIECE, rook_to)
+        also_removed = (ROOK + side * BLACK_PIECE, rook_from)
+        key = _lift(state, rook_from, key, boards)
+        key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key, boards)
+    _next_accumulators(state, ply, (placed, target), (piece, origin), also_added, also_removed)
     if piece & 7 == KING:
         state[KINGS + side] = target
     rights = state[CASTLING] & CASTLE_MASKS[origin] & CASTLE_MASKS[target]
@@ -530,14 +585,23 @@ def evaluate(state: Any) -> int:
 def _network_value(state: Any) -> int:
     """``chess_network``'s value for the side to move, from the accumulators."""
     pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
-    weights = NETWORK_OUTPUT_BY_SIDE[state[SIDE]]
+    bucket = min(state[PHASE_SUM], FULL_PHASE) * NETWORK_BUCKETS // (FULL_PHASE + 1)
+    weights = NETWORK_OUTPUT_BY_SIDE[bucket, state[SIDE]]
+    if NETWORK_SQUARED:
+        squares = np.int32(0)  # chess_network.network() checks that the sum fits int32
+        for unit in range(PAIR):
+            level = pair[unit]
+            level = level if level > 0 else np.int16(0)
+            level = level if level < NETWORK_QA else np.int16(NETWORK_QA)
+            squares += np.int32(level) * np.int32(level) * weights[unit]
+        return (NETWORK_OUTPUT_BIAS[bucket] + int(squares) // NETWORK_QA) * 100 // (NETWORK_QA * NETWORK_QB)
     total = np.int32(0)  # int16 lanes times int32 weights summed in int32: wide vector lanes
     for unit in range(PAIR):
         level = pair[unit]
         level = level if level > 0 else np.int16(0)
         level = level if level < NETWORK_QA else np.int16(NETWORK_QA)
         total += np.int32(level) * weights[unit]
-    return (NETWORK_OUTPUT_BIAS + int(total)) * 100 // (NETWORK_QA * NETWORK_QB)
+    return (NETWORK_OUTPUT_BIAS[bucket] + int(total)) * 100 // (NETWORK_QA * NETWORK_QB)
 
 
 @njit(cache=True)
