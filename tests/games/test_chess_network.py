@@ -67,13 +67,29 @@ def test_a_network_whose_accumulators_could_leave_int16_is_refused(
         chess_network.network.cache_clear()
 
 
+def test_a_squared_network_whose_output_could_leave_int32_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 128 units each side at the clamp squared (16,129) times weights of 600: past 2**31
+    output = np.full((1, 256), 600)
+    path = _network_file(tmp_path / "loud.npz", output, np.array([0]), 0, True)
+    monkeypatch.setattr(chess_network, "NETWORK_FILE", path)
+    chess_network.network.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="int32"):
+            chess_network.network()
+    finally:
+        chess_network.network.cache_clear()
+
+
 def _network_file(path: Path, output: np.ndarray, output_bias: np.ndarray, bias: int, squared: bool) -> Path:
-    """A network of two units whose rows are all zero: its value comes from the bias,
-    clamped (and squared), and from the bucket's output weights."""
+    """A network whose rows are all zero: its value comes from the bias, clamped (and
+    squared), and from the bucket's output weights (half of them a side's units)."""
+    units = output.shape[1] // 2
     np.savez(
         path,
-        rows=np.zeros((chess_network.FEATURES, 2), dtype=np.int16),
-        bias=np.full(2, bias, dtype=np.int16),
+        rows=np.zeros((chess_network.FEATURES, units), dtype=np.int16),
+        bias=np.full(units, bias, dtype=np.int16),
         output=output.astype(np.int16),
         output_bias=output_bias.astype(np.int32),
         QA=np.array(127),
