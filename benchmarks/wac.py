@@ -5,7 +5,9 @@ CPU-second each).
 A position counts as solved when the move the engine would play when the time is up is
 one of the EPD's ``bm`` moves (and none of its ``am`` moves).
 
-Run: ``python benchmarks/wac.py --time 1`` (300 positions: about 5 minutes).
+Run: ``python benchmarks/wac.py --time 1`` (300 positions: about 5 minutes); ``--nodes
+1000000`` limits nodes instead, which gives the same answers however busy the machine is (with
+one thread), to compare builds side by side.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "chess" / "wac.
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=1.0, help="seconds per position")
+    parser.add_argument(
+        "--nodes", type=int, help="nodes per position instead of a time: with one thread, the same on a busy machine"
+    )
     parser.add_argument("--first", type=int, default=300, help="only the first N positions")
     parser.add_argument("--verbose", action="store_true", help="print every position")
     parser.add_argument("--engine", choices=ENGINES, default="auto", help="search engine (default: compiled)")
@@ -83,7 +88,8 @@ def main() -> None:
         start = time.process_time()
         if arguments.without:
             searcher.clear()
-        result = analyse(position, SearchLimits(time=arguments.time))
+        limits = SearchLimits(nodes=arguments.nodes) if arguments.nodes else SearchLimits(time=arguments.time)
+        result = analyse(position, limits)
         cpu += time.process_time() - start
         nodes += result.nodes
         good = result.best_move in operations.get("bm", [result.best_move]) and result.best_move not in operations.get(
@@ -96,7 +102,8 @@ def main() -> None:
                 f" depth {result.depth} {result.nodes} nodes, {result.cpu_time:.2f} CPU-s"
             )
     print(
-        f"WAC: {solved}/{len(lines)} solved at {arguments.time} s per position"
+        f"WAC: {solved}/{len(lines)} solved at "
+        f"{f'{arguments.nodes:,} nodes' if arguments.nodes else f'{arguments.time} s'} per position"
         f"{f', {arguments.threads} threads' if arguments.threads != 1 else ''}"
         f"{' without ' + ', '.join(arguments.without) if arguments.without else ''};"
         f" {nodes / cpu:,.0f} nodes per CPU-second, {cpu / len(lines):.2f} CPU-s per position"
