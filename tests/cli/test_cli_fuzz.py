@@ -42,3 +42,12 @@ def test_any_command_line_ends_cleanly(
     assert "Traceback" not in captured.err and "internal error" not in captured.err, (arguments, captured.err)
     if status != 0:
         assert captured.err.strip().count("\n") <= 1, (arguments, captured.err)
+
+
+def test_an_argument_with_a_newline_is_refused_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # hypothesis found it: argparse quotes the stray arguments as they were typed
+    with pytest.raises(SystemExit) as refused:
+        main(["solve", "tictactoe", "", "\n", "\n"])
+    error = capsys.readouterr().err
+    assert refused.value.code == 2
+    assert error.count("\n") == 1 and error.startswith("negamax: error: unrecognized arguments: \\n \\n"), error

@@ -22,9 +22,15 @@ EXIT_INTERRUPTED = 130
 ENGINE_CHOICES = ("auto", "compiled", "python")
 
 
+def one_line(text: str) -> str:
+    """``text`` with its unprintable characters escaped: a message that quotes what the
+    user typed (a newline inside an argument, say) stays one line."""
+    return "".join(character if character.isprintable() else repr(character)[1:-1] for character in text)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        print(f"negamax: error: {message} (see negamax --help)", file=sys.stderr)
+        print(f"negamax: error: {one_line(message)} (see negamax --help)", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
 
@@ -272,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _fail(message: str, status: int) -> int:
     with contextlib.suppress(OSError):
-        print(message, file=sys.stderr)
+        print(one_line(message), file=sys.stderr)
     return status
 
 
