@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import chess
@@ -58,13 +60,8 @@ def test_a_network_whose_accumulators_could_leave_int16_is_refused(
     path = tmp_path / "wide.npz"
     np.savez(path, rows=rows, bias=shipped.bias, output=shipped.output, output_bias=0, QA=127, QB=64)
     assert chess_network.largest_accumulator(shipped) <= chess_network.ACCUMULATOR_LIMIT
-    monkeypatch.setattr(chess_network, "NETWORK_FILE", path)
-    chess_network.network.cache_clear()
-    try:
-        with pytest.raises(ValueError, match="int16"):
-            chess_network.network()
-    finally:
-        chess_network.network.cache_clear()
+    with _network_in(path, monkeypatch), pytest.raises(ValueError, match="int16"):
+        chess_network.network()
 
 
 def test_a_squared_network_whose_output_could_leave_int32_is_refused(
@@ -73,11 +70,18 @@ def test_a_squared_network_whose_output_could_leave_int32_is_refused(
     # 128 units each side at the clamp squared (16,129) times weights of 600: past 2**31
     output = np.full((1, 256), 600)
     path = _network_file(tmp_path / "loud.npz", output, np.array([0]), 0, True)
+    with _network_in(path, monkeypatch), pytest.raises(ValueError, match="int32"):
+        chess_network.network()
+
+
+@contextlib.contextmanager
+def _network_in(path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """``chess_network`` reads its network from ``path`` inside the block (and the shipped
+    one again after it)."""
     monkeypatch.setattr(chess_network, "NETWORK_FILE", path)
     chess_network.network.cache_clear()
     try:
-        with pytest.raises(ValueError, match="int32"):
-            chess_network.network()
+        yield
     finally:
         chess_network.network.cache_clear()
 
@@ -112,12 +116,8 @@ def test_the_output_bucket_follows_the_game_phase(
 ) -> None:
     one_pawn = 127 * 64  # QA * QB: a hundred centipawns
     path = _network_file(tmp_path / "buckets.npz", np.zeros((3, 4)), np.array([0, 1, 2]) * one_pawn, 0, False)
-    monkeypatch.setattr(chess_network, "NETWORK_FILE", path)
-    chess_network.network.cache_clear()
-    try:
+    with _network_in(path, monkeypatch):
         assert chess_network.board_value(chess.Board(fen)) == 100 * bucket
-    finally:
-        chess_network.network.cache_clear()
 
 
 @pytest.mark.parametrize(("squared", "value"), [(False, 100), (True, 50)])
@@ -128,10 +128,6 @@ def test_a_squared_network_squares_the_clamped_units(
     # unit plainly, 0.25 squared; two units of the mover's half
     output = np.array([[64, 64, 0, 0]])
     path = _network_file(tmp_path / "squared.npz", output, np.array([0]), 64, squared)
-    monkeypatch.setattr(chess_network, "NETWORK_FILE", path)
-    chess_network.network.cache_clear()
-    try:
+    with _network_in(path, monkeypatch):
         # 2 * 64 * 64 * 100 // (127 * 64) = 100; squared: 2 * 64 * 64 * 64 // 127 * 100 // (127 * 64) = 50
         assert chess_network.board_value(chess.Board()) == value
-    finally:
-        chess_network.network.cache_clear()
