@@ -277,10 +277,33 @@ def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it
 
 
 @pytest.mark.parametrize(
-    "feature", ["COUNTER_MOVES", "INTERNAL_REDUCTION", "ADAPTIVE_NULL_MOVE", "SINGULAR_EXTENSION", "TABLE_EVALUATION"]
+    "feature",
+    [
+        "COUNTER_MOVES",
+        "INTERNAL_REDUCTION",
+        "ADAPTIVE_NULL_MOVE",
+        "SINGULAR_EXTENSION",
+        "TABLE_EVALUATION",
+        "QUIESCENCE_EVASIONS",
+        "HISTORY_PRUNING",
+        "NEGATIVE_EXTENSION",
+    ],
 )
 def test_each_new_selectivity_feature_changes_the_search(feature: str) -> None:
     # a feature that never fires would leave the tree as it was
-    full = CompiledSearcher(hash_mib=4).search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=8))
+    # (ten plies: history pruning needs a history, which a fresh search builds on the way)
+    full = CompiledSearcher(hash_mib=4).search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=10))
     without = CompiledSearcher(hash_mib=4, features=kernel.ALL_FEATURES & ~getattr(kernel, feature))
-    assert without.search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=8)).nodes != full.nodes
+    assert without.search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=10)).nodes != full.nodes
+
+
+@pytest.mark.parametrize(("evasions", "mate_seen"), [(True, True), (False, False)])
+def test_quiescence_in_check_searches_the_way_out_and_sees_a_mate(evasions: bool, mate_seen: bool) -> None:
+    # Scholar's mate: Qxf7 is a capture that mates. A one-ply search without the check
+    # extension meets the mated king in quiescence: only the evasions see there is none.
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    features = kernel.QUIESCENCE | (kernel.QUIESCENCE_EVASIONS if evasions else 0)
+    result = CompiledSearcher(hash_mib=1, features=features).search(GAME.new_position(fen), SearchLimits(depth=1))
+    assert (result.score == win_in(1)) == mate_seen
+    if mate_seen:
+        assert result.best_move == chess.Move.from_uci("h5f7")

@@ -653,16 +653,21 @@ def _take_off(low: int, high: int, square: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _slider_towards(state: Any, square: int, steps: Any, slider: int, low: int, high: int) -> int:
-    """The square of a ``slider`` that sees ``square`` along ``steps`` past the squares
-    gone, or 0."""
+def _sliders_towards(
+    state: Any, square: int, steps: Any, slider: int, queen: int, low: int, high: int
+) -> tuple[int, int]:
+    """The squares of a ``slider`` and of a ``queen`` that see ``square`` along one of
+    ``steps`` past the squares gone (0: none); each ray is walked once for both."""
+    found_queen = 0
     for step in steps:
         target = square + step
         while state[target] == EMPTY or (state[target] != OFF and _gone(low, high, target)):
             target += step
         if state[target] == slider:
-            return target
-    return 0
+            return target, 0  # the cheaper piece: the queen is not needed
+        if state[target] == queen and found_queen == 0:
+            found_queen = target
+    return 0, found_queen
 
 
 @njit(cache=True)
@@ -679,15 +684,17 @@ def least_attacker(state: Any, square: int, side: int, low: int, high: int) -> i
     for step in KNIGHT_STEPS:
         if state[square + step] == knight and not _gone(low, high, square + step):
             return square + step
-    found = _slider_towards(state, square, DIAGONAL_STEPS, BISHOP + offset, low, high)
-    if found == 0:
-        found = _slider_towards(state, square, STRAIGHT_STEPS, ROOK + offset, low, high)
-    if found == 0:
-        found = _slider_towards(state, square, DIAGONAL_STEPS, QUEEN + offset, low, high)
-    if found == 0:
-        found = _slider_towards(state, square, STRAIGHT_STEPS, QUEEN + offset, low, high)
-    if found != 0:
-        return found
+    queen = QUEEN + offset
+    bishop, diagonal_queen = _sliders_towards(state, square, DIAGONAL_STEPS, BISHOP + offset, queen, low, high)
+    if bishop != 0:
+        return bishop
+    rook, straight_queen = _sliders_towards(state, square, STRAIGHT_STEPS, ROOK + offset, queen, low, high)
+    if rook != 0:
+        return rook
+    if diagonal_queen != 0:
+        return diagonal_queen
+    if straight_queen != 0:
+        return straight_queen
     king = KING + offset
     for step in KING_STEPS:
         if state[square + step] == king and not _gone(low, high, square + step):

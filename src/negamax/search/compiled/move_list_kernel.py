@@ -178,6 +178,16 @@ TABLE_EVALUATION = 1048576
 exact, or an upper bound under it (for games with a ``pruning_unit``). Not a lower bound
 over it: a shallow search's gain (taking a queen sacrificed for a mate) would then prune
 the node that would have seen the mate (Win At Chess 1)."""
+QUIESCENCE_EVASIONS = 2097152
+"""A quiescence node in check does not stand pat: it searches every move out of check and
+is lost (chess: mated) with none, so a capture that checks is not taken to end quietly.
+For games with a ``pruning_unit``."""
+HISTORY_PRUNING = 8388608
+"""Near the horizon, a quiet move whose history and continuation history together are
+deep below zero is not searched. For games with a ``pruning_unit``."""
+NEGATIVE_EXTENSION = 16777216
+"""When the singular-extension search finds the table's move not alone and its stored
+value beats beta, the move is searched a ply shallower: another move will likely cut off."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -198,6 +208,9 @@ ALL_FEATURES = (
     | ADAPTIVE_NULL_MOVE
     | SINGULAR_EXTENSION
     | TABLE_EVALUATION
+    | QUIESCENCE_EVASIONS
+    | HISTORY_PRUNING
+    | NEGATIVE_EXTENSION
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -218,6 +231,10 @@ SINGULAR_DEPTH = 7
 REVERSE_FUTILITY_DEPTH = 7
 FUTILITY_DEPTH = 5
 LATE_MOVE_PRUNING_DEPTH = 5
+HISTORY_PRUNING_DEPTH = 3
+HISTORY_PRUNING_PER_PLY = 1024
+"""Quiet moves are pruned below minus this much history per ply of depth past the first
+(one ply from the horizon: below zero)."""
 LATE_MOVE_REDUCTIONS_TABLE = np.array(
     [[int(0.75 + math.log(depth) * math.log(number) / 2.25) for number in range(1, 65)] for depth in range(1, 65)],
     dtype=np.int64,
@@ -472,11 +489,13 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             entry = _probe(table, key)
             if entry >= 0 and _entry_decides(entry, ply, alpha, beta):
                 return _entry_value(entry, ply)
-        stand = static_value(spec, state)
-        end = generate_moves(spec, state, work, start, True)
+        evading = features & QUIESCENCE_EVASIONS and pruning_unit(spec) > 0 and in_check(spec, state)
+        stand = static_value(spec, state) if not evading else 0
+        end = generate_moves(spec, state, work, start, not evading)
         forced = end > start and features & FORCED_NOISY_MOVES and noisy_moves_forced(spec)
-        if forced:
-            # the side to move must capture: the evaluation of passing is no bound at all
+        if forced or evading:
+            # the side to move must capture, or get out of check: the evaluation of
+            # passing is no bound at all
             best = -INF
         else:
             if stand >= beta:
@@ -487,8 +506,9 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         quiescence_depth = min(depth, -1)  # a typed value: numba's cache breaks on literal arguments
         for index in range(start, end):
             work[SCORES - MOVES + index] = noisy_order(spec, state, work[index])
-        delta = features & DELTA_PRUNING and not forced
-        exchange = features & STATIC_EXCHANGE and not forced
+        evaded = False
+        delta = features & DELTA_PRUNING and not forced and not evading
+        exchange = features & STATIC_EXCHANGE and not forced and not evading
         for index in range(start, end):
             move = _pick(work, index, end)
             # Delta pruning: even winning the piece outright would not reach alpha.
@@ -499,6 +519,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             if not play_move(spec, state, move):
                 unplay_move(spec, state, move)
                 continue
+            evaded = True
             score = -search(spec, state, table, work, quiescence_depth, -beta, -alpha, ply + 1)
             unplay_move(spec, state, move)
             if work[W_ABORTED] != 0:
@@ -509,6 +530,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     alpha = score
                     if alpha >= beta:
                         break
+        if evading and not evaded:
+            return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
         if quiescence_table:
             _store(table, work, key, -1, to_node(best, ply), LOWER if best >= beta else UPPER, 0)
         return best
@@ -596,6 +619,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     # Step 7b. Singular extension: when the table's move held a lower bound deep enough, a
     # shallower search of the other moves below that bound tells whether it stands alone.
     extended = 0
+    shortened = 0
     if (
         features & SINGULAR_EXTENSION
         and unit > 0
@@ -620,6 +644,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 extended = tt_move
             elif singular_beta >= beta:
                 return singular_beta  # without its best move the node still beats beta
+            elif features & NEGATIVE_EXTENSION and tt_value >= beta:
+                shortened = tt_move
 
     # Step 8. Generate the moves and score them for ordering: the table's move, captures
     # and promotions by MVV-LVA (losing captures among the quiet moves), the killers, then
@@ -673,6 +699,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     futile = prune_quiet and features & FUTILITY and depth <= FUTILITY_DEPTH
     late_moves = 3 + depth * depth if improving else (3 + depth * depth) // 2
     prune_late = prune_quiet and features & LATE_MOVE_PRUNING and depth <= LATE_MOVE_PRUNING_DEPTH
+    prune_history = prune_quiet and counters and features & HISTORY_PRUNING and depth <= HISTORY_PRUNING_DEPTH
     for index in range(start, end):
         move = _pick(work, index, end)
         if excluded != 0 and _move_key(move) == excluded:
@@ -686,11 +713,16 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             unplay_move(spec, state, move)
             continue
         legal += 1
-        move_depth = new_depth + 1 if extended != 0 and _move_key(move) == extended else new_depth
+        move_depth = new_depth
+        if extended != 0 and _move_key(move) == extended:
+            move_depth += 1
+        elif shortened != 0 and _move_key(move) == shortened:
+            move_depth -= 1
         # a quiet move that does not give check may be pruned (once a move that does not
         # lose was searched) or reduced; the check test is made only for those
         hopeless = futile and futility_value <= alpha
-        prune = quiet and best > -WIN_THRESHOLD and (hopeless or (prune_late and legal > late_moves))
+        unpromising = prune_history and order < -HISTORY_PRUNING_PER_PLY * (depth - 1)
+        prune = quiet and best > -WIN_THRESHOLD and (hopeless or unpromising or (prune_late and legal > late_moves))
         reducible = reduce_late and use_pvs and depth >= 3 and legal > 3 and quiet and not checked
         if (prune or reducible) and in_check(spec, state):
             prune = reducible = False
