@@ -40,7 +40,6 @@ FEATURES = {
     "table-evaluation": kernel.TABLE_EVALUATION,
     "quiescence-evasions": kernel.QUIESCENCE_EVASIONS,
     "history-pruning": kernel.HISTORY_PRUNING,
-    "negative-extension": kernel.NEGATIVE_EXTENSION,
     "killers": kernel.KILLER_MOVES,
     "history": kernel.HISTORY_HEURISTIC,
     "pvs": kernel.PVS,

@@ -286,7 +286,6 @@ def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it
         "TABLE_EVALUATION",
         "QUIESCENCE_EVASIONS",
         "HISTORY_PRUNING",
-        "NEGATIVE_EXTENSION",
     ],
 )
 def test_each_new_selectivity_feature_changes_the_search(feature: str) -> None:

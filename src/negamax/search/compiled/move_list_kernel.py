@@ -185,9 +185,6 @@ For games with a ``pruning_unit``."""
 HISTORY_PRUNING = 8388608
 """Near the horizon, a quiet move whose history and continuation history together are
 deep below zero is not searched. For games with a ``pruning_unit``."""
-NEGATIVE_EXTENSION = 16777216
-"""When the singular-extension search finds the table's move not alone and its stored
-value beats beta, the move is searched a ply shallower: another move will likely cut off."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -210,7 +207,6 @@ ALL_FEATURES = (
     | TABLE_EVALUATION
     | QUIESCENCE_EVASIONS
     | HISTORY_PRUNING
-    | NEGATIVE_EXTENSION
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -619,7 +615,6 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     # Step 7b. Singular extension: when the table's move held a lower bound deep enough, a
     # shallower search of the other moves below that bound tells whether it stands alone.
     extended = 0
-    shortened = 0
     if (
         features & SINGULAR_EXTENSION
         and unit > 0
@@ -644,8 +639,6 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 extended = tt_move
             elif singular_beta >= beta:
                 return singular_beta  # without its best move the node still beats beta
-            elif features & NEGATIVE_EXTENSION and tt_value >= beta:
-                shortened = tt_move
 
     # Step 8. Generate the moves and score them for ordering: the table's move, captures
     # and promotions by MVV-LVA (losing captures among the quiet moves), the killers, then
@@ -713,11 +706,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             unplay_move(spec, state, move)
             continue
         legal += 1
-        move_depth = new_depth
-        if extended != 0 and _move_key(move) == extended:
-            move_depth += 1
-        elif shortened != 0 and _move_key(move) == shortened:
-            move_depth -= 1
+        move_depth = new_depth + 1 if extended != 0 and _move_key(move) == extended else new_depth
         # a quiet move that does not give check may be pruned (once a move that does not
         # lose was searched) or reduced; the check test is made only for those
         hopeless = futile and futility_value <= alpha
