@@ -91,3 +91,17 @@ def test_mtdf_and_bisection_return_exact_results_with_a_pv() -> None:
     for algorithm in ("mtdf", "auto"):
         result = solve(tree, algorithm=algorithm)
         assert result.bound == Bound.EXACT and len(result.pv) == 6
+
+
+def test_a_search_stopped_inside_its_first_iteration_plays_a_move_of_the_root() -> None:
+    # the abort unwinds the tree without taking its moves back, so the fallback move must
+    # come from the root, not from the copy the search was walking (a UCI engine played
+    # the opponent's moves so, given 30 ms while busy)
+    from negamax.games import get_game
+
+    chess_game = get_game("chess")
+    position = chess_game.new_position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    for nodes in (2, 3, 5, 8):
+        result = search(position, SearchLimits(nodes=nodes), engine="python")
+        assert result.depth == 0 and not result.completed
+        assert result.best_move in position.legal_moves()

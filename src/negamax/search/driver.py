@@ -41,6 +41,9 @@ class _Run:
         on_iteration: OnIteration | None,
         trace: SearchTrace | None = None,
     ) -> None:
+        self.root_position = position
+        """The caller's position, never played on: an aborted search leaves its copy
+        (``position``) wherever in the tree the abort found it."""
         self.position = position.copy()
         self.algorithm = algorithm
         self.options = options
@@ -73,7 +76,7 @@ class _Run:
         cpu, wall = self.search.elapsed()
         best = self.best_move if self.best_move is not None else (pv[0] if pv else None)
         if best is None:
-            moves = self.position.legal_moves()
+            moves = self.root_position.legal_moves()
             best = moves[0] if moves else None
         if pv and pv[0] != best:
             pv = (best,)
