@@ -111,7 +111,12 @@ def main() -> None:
     timing.add_argument("--time", type=float, default=0.2, help="seconds per move, both engines")
     timing.add_argument("--clock", help="a clock instead: BASE+INCREMENT seconds, e.g. 10+0.1")
     parser.add_argument("--pgn", type=Path, default=Path("chess_ladder.pgn"), help="where the games go")
-    parser.add_argument("--threads", type=int, default=1, help="negamax-uci's Threads (Stockfish keeps one)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="negamax-uci's Threads (an --opponent with the option too; Stockfish keeps one)",
+    )
     arguments = parser.parse_args()
     if arguments.opponent:
         opponent_command = shlex.split(arguments.opponent)
@@ -138,6 +143,8 @@ def main() -> None:
     ):
         if arguments.threads != 1:
             ours.configure({"Threads": arguments.threads})
+            if arguments.opponent and "Threads" in opponent.options:
+                opponent.configure({"Threads": arguments.threads})  # another build: the same threads
         ours.ping()  # the compiled kernel is loaded before the first clock starts
         opponent.ping()
         for level in levels:

@@ -182,7 +182,7 @@ QUIESCENCE_EVASIONS = 2097152
 """A quiescence node in check does not stand pat: it searches every move out of check and
 is lost (chess: mated) with none, so a capture that checks is not taken to end quietly.
 For games with a ``pruning_unit``."""
-HISTORY_PRUNING = 8388608
+HISTORY_PRUNING = 4194304
 """Near the horizon, a quiet move whose history and continuation history together are
 deep below zero is not searched. For games with a ``pruning_unit``."""
 ALL_FEATURES = (
