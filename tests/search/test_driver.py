@@ -6,6 +6,7 @@ import pytest
 from negamax.core.errors import InvalidOptionError
 from negamax.core.score import WIN, WIN_THRESHOLD, Bound
 from negamax.core.types import SearchLimits, SearchResult
+from negamax.games.chess import ChessGame
 from negamax.games.connect4 import Connect4Game
 from negamax.games.random_tree import RandomTree, TreeShape
 from negamax.games.tictactoe import TicTacToeGame
@@ -97,10 +98,7 @@ def test_a_search_stopped_inside_its_first_iteration_plays_a_move_of_the_root() 
     # the abort unwinds the tree without taking its moves back, so the fallback move must
     # come from the root, not from the copy the search was walking (a UCI engine played
     # the opponent's moves so, given 30 ms while busy)
-    from negamax.games import get_game
-
-    chess_game = get_game("chess")
-    position = chess_game.new_position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    position = ChessGame().new_position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
     for nodes in (2, 3, 5, 8):
         result = search(position, SearchLimits(nodes=nodes), engine="python")
         assert result.depth == 0 and not result.completed

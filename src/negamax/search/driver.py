@@ -42,8 +42,9 @@ class _Run:
         trace: SearchTrace | None = None,
     ) -> None:
         self.root_position = position
-        """The caller's position, never played on: an aborted search leaves its copy
-        (``position``) wherever in the tree the abort found it."""
+        """The caller's position, never played on: what a result's moves are taken from,
+        since an aborted search leaves its copy (``position``) wherever in the tree the
+        abort found it."""
         self.position = position.copy()
         self.algorithm = algorithm
         self.options = options
@@ -81,7 +82,7 @@ class _Run:
         if pv and pv[0] != best:
             pv = (best,)
         if best is not None and abs(score) >= WIN_THRESHOLD and bound == Bound.EXACT:
-            pv = _complete_pv(self.position, pv or (best,))
+            pv = _complete_pv(self.root_position, pv or (best,))
         return SearchResult(
             best_move=best,
             score=score,
