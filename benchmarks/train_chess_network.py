@@ -59,6 +59,51 @@ for _colour in (chess.WHITE, chess.BLACK):
             MIRROR[chess_network.feature(chess.WHITE, _colour, _kind, _square)] = chess_network.feature(
                 chess.BLACK, _colour, _kind, _square
             )
+OWN_KING = chess_network.feature(chess.WHITE, chess.WHITE, chess.KING, chess.A1)
+"""The row of a side's own king on a1 as it sees the board; on square s, ``OWN_KING + s``."""
+FEATURES = chess_network.FEATURES
+
+
+def king_layout(name: str) -> tuple[np.ndarray, bool]:
+    """The king buckets (one per square a side's own king can stand on, as it sees the
+    board) and whether a king on files e-h turns its side's board, of a ``--kings``
+    choice: ``none`` (one block, never turned), ``mirrored`` (one block, turned), ``4``
+    (turned, and four blocks: the king on its first rank on files a-c, on d1, on its
+    second rank, further up) or ``5`` (never turned; five blocks: the king on its first
+    rank on files a-c, d-e or f-h, on its second rank, further up; five blocks of 128
+    units are the most the compiled game can freeze into its code, 10**6 bytes)."""
+    buckets = np.zeros(64, dtype=np.int64)
+    for square in range(64):
+        rank, file = square >> 3, square & 7
+        if name == "4":
+            file = min(file, 7 - file)
+            buckets[square] = (0 if file < 3 else 1) if rank == 0 else 2 if rank == 1 else 3
+        elif name == "5":
+            buckets[square] = (0 if file < 3 else 1 if file < 5 else 2) if rank == 0 else min(rank, 2) + 2
+    return buckets, name in ("mirrored", "4")
+
+
+@njit(cache=True)
+def _view(rows: np.ndarray, black: int, king_buckets: np.ndarray, mirrored: bool, indices: np.ndarray) -> int:
+    """One side's features of a position (``rows`` as White sees them): writes their rows
+    in the network's blocks (``indices[0]``) and in the block shared by all king buckets
+    while training (``indices[1]``); returns how many there are."""
+    count = 0
+    king = 0
+    for piece in rows:
+        if piece < 0:
+            break
+        seen = MIRROR[piece] if black else piece
+        if OWN_KING <= seen < OWN_KING + 64:
+            king = seen - OWN_KING
+        indices[1, count] = seen
+        count += 1
+    turn = 7 if mirrored and king & 7 >= 4 else 0
+    block = king_buckets[king ^ turn] * FEATURES
+    for index in range(count):
+        indices[1, index] ^= turn
+        indices[0, index] = block + indices[1, index]
+    return count
 
 
 def encode(boards: list[chess.Board]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -131,25 +176,28 @@ def _activation(level: float, squared: bool) -> float:
 @njit(cache=True)
 def _forward(
     first: np.ndarray,
+    shared: np.ndarray,
     bias: np.ndarray,
     output: np.ndarray,
     rows: np.ndarray,
     side: int,
     bucket: int,
     squared: bool,
+    kings: tuple[np.ndarray, bool],
     hidden: np.ndarray,
+    indices: np.ndarray,
 ) -> float:
     """The float network's output (pawns) for one position; ``hidden`` gets the two
-    accumulators, the mover's first. ``output`` holds a row of weights and a bias for each
-    bucket; ``squared`` squares the clipped units (SCReLU)."""
+    accumulators, the mover's first, and ``indices`` each side's features (``_view``). A
+    feature's weights are its row in its king bucket's block of ``first`` plus its row of
+    ``shared``. ``output`` holds a row of weights and a bias for each bucket; ``squared``
+    squares the clipped units (SCReLU)."""
     units = bias.shape[0]
     for half in range(2):
         black = (side + half) % 2
         hidden[half, :] = bias
-        for piece in rows:
-            if piece < 0:
-                break
-            hidden[half, :] += first[MIRROR[piece] if black else piece]
+        for index in range(_view(rows, black, kings[0], kings[1], indices[half])):
+            hidden[half, :] += first[indices[half, 0, index]] + shared[indices[half, 1, index]]
     weights = output[bucket]
     value = weights[2 * units]
     for half in range(2):
@@ -183,13 +231,15 @@ def _adam(weights: np.ndarray, gradient: np.ndarray, moments: np.ndarray, step: 
 @njit(cache=True)
 def _pass(
     first: np.ndarray,
+    shared: np.ndarray,
     bias: np.ndarray,
     output: np.ndarray,
-    moments: tuple[np.ndarray, np.ndarray, np.ndarray],
+    moments: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     rows: np.ndarray,
     sides: np.ndarray,
     buckets: np.ndarray,
     squared: bool,
+    kings: tuple[np.ndarray, bool],
     bases: np.ndarray,
     wanted: np.ndarray,
     order: np.ndarray,
@@ -202,17 +252,22 @@ def _pass(
     step count."""
     units = bias.shape[0]
     hidden = np.zeros((2, units))
-    first_gradient, bias_gradient, output_gradient = np.zeros_like(first), np.zeros_like(bias), np.zeros_like(output)
+    indices = np.zeros((2, 2, PIECES), dtype=np.int64)
+    first_gradient, shared_gradient = np.zeros_like(first), np.zeros_like(shared)
+    bias_gradient, output_gradient = np.zeros_like(bias), np.zeros_like(output)
     slope = LOG_SCALE * scale
     total = 0.0
     for start in range(0, order.size, BATCH):
         first_gradient[:] = 0.0
+        shared_gradient[:] = 0.0
         bias_gradient[:] = 0.0
         output_gradient[:] = 0.0
         stop = min(start + BATCH, order.size)
         for position in order[start:stop]:
             bucket = buckets[position]
-            value = _forward(first, bias, output, rows[position], sides[position], bucket, squared, hidden)
+            value = _forward(
+                first, shared, bias, output, rows[position], sides[position], bucket, squared, kings, hidden, indices
+            )
             predicted = 1 / (1 + math.exp(-slope * (bases[position] + 100 * value)))
             miss = predicted - wanted[position]
             total += miss * miss
@@ -220,21 +275,21 @@ def _pass(
             output_gradient[bucket, 2 * units] += pull
             weights = output[bucket]
             for half in range(2):
-                black = (sides[position] + half) % 2
                 for unit in range(units):
                     level = hidden[half, unit]
                     output_gradient[bucket, half * units + unit] += pull * _activation(level, squared)
                     slope_here = (2 * level if squared else 1.0) if 0.0 < level < 1.0 else 0.0
                     hidden[half, unit] = pull * weights[half * units + unit] * slope_here
                 bias_gradient += hidden[half]
-                for piece in rows[position]:
-                    if piece < 0:
-                        break
-                    first_gradient[MIRROR[piece] if black else piece] += hidden[half]
+                black = (sides[position] + half) % 2
+                for index in range(_view(rows[position], black, kings[0], kings[1], indices[half])):
+                    first_gradient[indices[half, 0, index]] += hidden[half]
+                    shared_gradient[indices[half, 1, index]] += hidden[half]
         step += 1
         _adam(first, first_gradient, moments[0], step, rate, decay)
-        _adam(bias, bias_gradient, moments[1], step, rate, 0.0)
-        _adam(output, output_gradient, moments[2], step, rate, 0.0)
+        _adam(shared, shared_gradient, moments[1], step, rate, decay)
+        _adam(bias, bias_gradient, moments[2], step, rate, 0.0)
+        _adam(output, output_gradient, moments[3], step, rate, 0.0)
     return total / order.size, step
 
 
@@ -242,6 +297,7 @@ def _pass(
 def _integer_values(
     network: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     squared: bool,
+    kings: tuple[np.ndarray, bool],
     rows: np.ndarray,
     sides: np.ndarray,
     buckets: np.ndarray,
@@ -251,16 +307,14 @@ def _integer_values(
     first, bias, output, output_bias = network
     units = bias.shape[0]
     values = np.zeros(rows.shape[0], dtype=np.int64)
+    indices = np.zeros((2, PIECES), dtype=np.int64)
     for position in range(rows.shape[0]):
         bucket = buckets[position]
         total = 0
         for half in range(2):
-            black = (sides[position] + half) % 2
             hidden = bias.copy()
-            for piece in rows[position]:
-                if piece < 0:
-                    break
-                hidden += first[MIRROR[piece] if black else piece]
+            for index in range(_view(rows[position], (sides[position] + half) % 2, kings[0], kings[1], indices)):
+                hidden += first[indices[0, index]]
             for unit in range(units):
                 level = min(max(hidden[unit], 0), QA)
                 total += (level * level if squared else level) * output[bucket, half * units + unit]
@@ -274,15 +328,25 @@ def error(bases: np.ndarray, wanted: np.ndarray, scale: float) -> float:
     return float(np.mean((sigmoid(LOG_SCALE * scale * bases) - wanted) ** 2))
 
 
-def _start_from(network: chess_network.Network, first: np.ndarray, bias: np.ndarray, output: np.ndarray) -> None:
-    """Makes the float network compute ``network``'s value: its units first, the rest
-    silent (their output weights zero), each bucket from the bucket of the same phase, so
-    that training carries on from it."""
+def _start_from(
+    network: chess_network.Network, first: np.ndarray, shared: np.ndarray, bias: np.ndarray, output: np.ndarray
+) -> None:
+    """Makes the float network compute ``network``'s value (or nearly: a network of one
+    block grown into one that turns the board reads a feature's row of the turned square):
+    its units first, the rest silent (their output weights zero), each bucket from the
+    bucket of the same phase, so that training carries on from it."""
     units, kept = bias.shape[0], network.bias.shape[0]
     if kept > units:
         sys.exit(f"train_chess_network: --grow needs at least the network's {kept} units, not {units}")
     buckets, kept_buckets = output.shape[0], network.output.shape[0]
-    first[:, :kept] = network.rows / QA
+    first[:, :kept] = 0.0
+    shared[:, :kept] = 0.0
+    if network.rows.shape[0] == FEATURES:
+        shared[:, :kept] = network.rows / QA
+    elif network.rows.shape[0] == first.shape[0]:
+        first[:, :kept] = network.rows / QA
+    else:
+        sys.exit("train_chess_network: --grow needs a network of one block of rows or as many as --kings gives")
     bias[:kept] = network.bias / QA
     for index in range(buckets):
         # the old bucket holding this one's middle phase
@@ -304,6 +368,7 @@ def train(
     buckets: int = 1,
     squared: bool = False,
     tests: list[Path] | None = None,
+    kings: str = "none",
 ) -> chess_network.Network:
     """Reads the positions, fits the network and returns it quantised, printing errors."""
     started = time.perf_counter()
@@ -334,24 +399,33 @@ def train(
     print(f"held-out error: the tables and terms alone {error(bases[held], wanted[held], scale):.6f}", flush=True)
     in_file = chess_network.network()
     shipped_buckets = phase_buckets(rows[held], in_file.output.shape[0])
-    shipped = _integer_values(in_file[:4], in_file.squared, rows[held], sides[held], shipped_buckets)
+    shipped = _integer_values(
+        in_file[:4], in_file.squared, (in_file.king_buckets, in_file.mirrored), rows[held], sides[held], shipped_buckets
+    )
     in_use = error(bases[held] + shipped, wanted[held], scale)
     print(f"  and with the network in {chess_network.NETWORK_FILE.name}: {in_use:.6f}", flush=True)
+    king_buckets, mirrored_kings = king_layout(kings)
+    layout = (king_buckets, mirrored_kings)
     generator = np.random.default_rng(1)
-    first = generator.normal(0, 0.05, (chess_network.FEATURES, units))
+    # a feature's weights are its row in its king bucket's block plus a row shared by all
+    # blocks, which learns from every position: the blocks only learn what differs
+    shared = generator.normal(0, 0.05, (FEATURES, units))
+    first = np.zeros(((king_buckets.max() + 1) * FEATURES, units))
     bias = np.full(units, 0.5)
     output = np.zeros((buckets, 2 * units + 1))
     if grow:
-        _start_from(chess_network.network(), first, bias, output)
-    moments = tuple(np.zeros((2, *weights.shape)) for weights in (first, bias, output))
+        _start_from(chess_network.network(), first, shared, bias, output)
+    moments = tuple(np.zeros((2, *weights.shape)) for weights in (first, shared, bias, output))
     step = 0
     training = np.flatnonzero(~held)
     hidden = np.zeros((2, units))
+    indices = np.zeros((2, 2, PIECES), dtype=np.int64)
     for number in range(passes):
         pass_rate = rate * 0.5 ** (number // 3)
         order = generator.permutation(training)
         loss, step = _pass(
             first,
+            shared,
             bias,
             output,
             moments,
@@ -359,6 +433,7 @@ def train(
             sides,
             phases,
             squared,
+            layout,
             bases,
             wanted,
             order,
@@ -369,22 +444,36 @@ def train(
         )
         values = np.array(
             [
-                _forward(first, bias, output, rows[index], sides[index], phases[index], squared, hidden)
+                _forward(
+                    first,
+                    shared,
+                    bias,
+                    output,
+                    rows[index],
+                    sides[index],
+                    phases[index],
+                    squared,
+                    layout,
+                    hidden,
+                    indices,
+                )
                 for index in np.flatnonzero(held)
             ]
         )
         held_error = error(bases[held] + 100 * values, wanted[held], scale)
         print(f"  pass {number + 1}: training {loss:.6f}, held-out {held_error:.6f}", flush=True)
     network = chess_network.Network(
-        np.rint(first * QA).astype(np.int64),
+        np.rint((first + np.tile(shared, (first.shape[0] // FEATURES, 1))) * QA).astype(np.int64),
         np.rint(bias * QA).astype(np.int64),
         np.rint(output[:, : 2 * units] * QB).astype(np.int64),
         np.rint(output[:, 2 * units] * QA * QB).astype(np.int64),
         QA,
         QB,
         squared,
+        king_buckets,
+        mirrored_kings,
     )
-    values = _integer_values(network[:4], squared, rows[held], sides[held], phases[held])
+    values = _integer_values(network[:4], squared, layout, rows[held], sides[held], phases[held])
     print(f"held-out error of the integer network: {error(bases[held] + values, wanted[held], scale):.6f}")
     print(f"its correction: mean {np.mean(np.abs(values)):.1f} centipawns, largest {np.max(np.abs(values))}")
     if tests:
@@ -405,7 +494,9 @@ def compare(network: chess_network.Network, in_use: chess_network.Network, paths
         errors = []
         for weights in (in_use, network):
             buckets = phase_buckets(rows, weights.output.shape[0])
-            values = _integer_values(weights[:4], weights.squared, rows, sides, buckets)
+            values = _integer_values(
+                weights[:4], weights.squared, (weights.king_buckets, weights.mirrored), rows, sides, buckets
+            )
             errors.append(error(bases + values, wanted, scale))
         print(
             f"{path.name}, {len(wanted):,} positions (scale {scale:.2f}): the tables and terms alone "
@@ -414,6 +505,9 @@ def compare(network: chess_network.Network, in_use: chess_network.Network, paths
 
 
 def write(network: chess_network.Network, path: Path) -> None:
+    size = (network.rows.shape[0] + 1) * network.rows.shape[1] * 2
+    if size > chess_network.ROWS_LIMIT:
+        sys.exit(f"train_chess_network: the rows take {size:,} bytes, past {chess_network.ROWS_LIMIT:,}; not written")
     largest = chess_network.largest_accumulator(network)
     if largest > chess_network.ACCUMULATOR_LIMIT:
         sys.exit(f"train_chess_network: an accumulator could reach {largest}, past int16; not written (more --decay)")
@@ -428,6 +522,8 @@ def write(network: chess_network.Network, path: Path) -> None:
         QA=np.array(network.QA),
         QB=np.array(network.QB),
         squared=np.array(network.squared),
+        king_buckets=network.king_buckets.astype(np.int8),
+        mirrored=np.array(network.mirrored),
     )
     print(f"written to {path}")
 
@@ -453,6 +549,13 @@ def main() -> None:
     )
     parser.add_argument("--buckets", type=int, default=1, help="output buckets, by game phase")
     parser.add_argument("--squared", action="store_true", help="square the clamped units (SCReLU)")
+    parser.add_argument(
+        "--kings",
+        choices=("none", "mirrored", "4", "5"),
+        default="none",
+        help="where each side's own king stands: ignored (none), turning the board when on files e-h "
+        "(mirrored), or that and four blocks of rows by its rank and file (4), or five blocks without turning (5)",
+    )
     parser.add_argument("--test", type=Path, nargs="*", default=[], help="positions files only to measure on")
     parser.add_argument(
         "--write",
@@ -476,6 +579,7 @@ def main() -> None:
         arguments.buckets,
         arguments.squared,
         arguments.test,
+        arguments.kings,
     )
     if arguments.write:
         write(network, arguments.write)

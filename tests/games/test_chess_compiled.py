@@ -3,12 +3,16 @@ moves translated both ways."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
 import numpy as np
 import pytest
 
+from negamax.games import chess_network
 from negamax.games.chess import ChessGame, ChessPosition
 
 chess_compiled = pytest.importorskip("negamax.games.chess_compiled")
@@ -184,3 +188,74 @@ def test_a_defended_pawn_taken_by_the_queen_loses_and_a_hanging_one_does_not() -
     board = chess.Board("4k3/8/8/3p4/8/8/3Q4/4K3 w - - 0 1")
     state = chess_compiled.new_state(board)
     assert not chess_compiled.losing_capture(state, chess_compiled.encode(board, chess.Move.from_uci("d2d5")))
+
+
+KING_BUCKET_WALK = """
+import sys
+from pathlib import Path
+
+import chess
+import numpy as np
+
+from negamax.games import chess_network
+
+chess_network.NETWORK_FILE = Path(sys.argv[1])
+from negamax.games import chess_compiled  # noqa: E402  (reads the network above)
+from negamax.games.chess import ChessPosition  # noqa: E402
+
+
+def pair(state):
+    ply = int(state[chess_compiled.PLY])
+    lanes = state[chess_compiled.ACCUMULATORS :].view(np.int16)
+    return lanes[ply * chess_compiled.PAIR : (ply + 1) * chess_compiled.PAIR]
+
+
+def walk(board, state, depth):
+    assert (pair(state) == pair(chess_compiled.new_state(board))).all(), board.fen()
+    assert int(chess_compiled.evaluate(state)) == ChessPosition(board.copy()).evaluate(), board.fen()
+    if depth == 0:
+        return 1
+    count = 1
+    for move in list(board.legal_moves):
+        code = chess_compiled.encode(board, move)
+        chess_compiled.play(state, code)
+        board.push(move)
+        count += walk(board, state, depth - 1)
+        board.pop()
+        chess_compiled.unplay(state, code)
+    return count
+
+
+nodes = 0
+for fen in sys.argv[2:]:
+    board = chess.Board(fen)
+    nodes += walk(board, chess_compiled.new_state(board), 2)
+print(nodes)
+"""
+
+
+@pytest.mark.compiles
+def test_a_king_crossing_into_another_bucket_or_half_of_the_board_keeps_the_accumulators_exact(
+    tmp_path: Path,
+) -> None:
+    # a network of three king buckets (the king on its first rank, its second, further up)
+    # that turns a side's board while its king is on files e-h, its rows random: compiled
+    # in a process of its own, with a cache of its own, since the game freezes its network
+    with np.load(chess_network.NETWORK_FILE) as data:
+        weights = {name: data[name] for name in data.files}
+    units = weights["bias"].shape[0]
+    weights["rows"] = np.random.default_rng(7).integers(-30, 31, size=(3 * chess_network.FEATURES, units))
+    weights["king_buckets"] = np.array([0] * 8 + [1] * 8 + [2] * 48)
+    weights["mirrored"] = np.array(True)
+    path = tmp_path / "kings.npz"
+    np.savez(path, **weights)
+    script = tmp_path / "walk.py"
+    script.write_text(KING_BUCKET_WALK)
+    # the kings castle, step up a rank and cross from file d to e in these
+    fens = [KIWIPETE, "4k3/8/8/8/3pP3/8/8/3K4 w - - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"]
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "NEGAMAX_CACHE_DIR": str(tmp_path)}
+    finished = subprocess.run(
+        [sys.executable, str(script), str(path), *fens], capture_output=True, text=True, env=environment, timeout=600
+    )
+    assert finished.returncode == 0, finished.stderr[-2000:]
+    assert int(finished.stdout.split()[-1]) > 2000

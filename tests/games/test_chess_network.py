@@ -42,7 +42,8 @@ def test_the_mirrored_position_has_the_same_value_for_its_side_to_move(fen: str)
 
 def test_the_shipped_network_is_integer_and_moves_the_evaluation() -> None:
     network = chess_network.network()
-    assert network.rows.shape == (chess_network.FEATURES, network.bias.shape[0])
+    blocks = int(network.king_buckets.max()) + 1
+    assert network.rows.shape == (blocks * chess_network.FEATURES, network.bias.shape[0])
     assert network.output.shape == (network.output_bias.shape[0], 2 * network.bias.shape[0])
     values = [chess_network.board_value(chess.Board(fen)) for fen in MIDDLEGAMES]
     assert len(set(values)) > 1
@@ -131,3 +132,75 @@ def test_a_squared_network_squares_the_clamped_units(
     with _network_in(path, monkeypatch):
         # 2 * 64 * 64 * 100 // (127 * 64) = 100; squared: 2 * 64 * 64 * 64 // 127 * 100 // (127 * 64) = 50
         assert chess_network.board_value(chess.Board()) == value
+
+
+def _king_network(path: Path, king_buckets: np.ndarray, mirrored: bool, rows: np.ndarray) -> Path:
+    """A plain network whose value is the sum of the mover's units minus the other's
+    (output weights +-64: one each at QB = 64), its rows given."""
+    np.savez(
+        path,
+        rows=rows.astype(np.int16),
+        bias=np.zeros(rows.shape[1], dtype=np.int16),
+        output=np.repeat([[64, -64]], rows.shape[1], axis=1).astype(np.int16),
+        output_bias=np.zeros(1, dtype=np.int32),
+        QA=np.array(127),
+        QB=np.array(64),
+        king_buckets=king_buckets.astype(np.int8),
+        mirrored=np.array(mirrored),
+    )
+    return path
+
+
+def test_a_side_reads_the_block_of_rows_of_its_own_kings_bucket(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # two blocks: a king on its first rank reads the first, elsewhere the second; only a
+    # knight of one's own has a row, 10 in the first block and 30 in the second
+    king_buckets = np.array([0] * 8 + [1] * 56)
+    rows = np.zeros((2 * chess_network.FEATURES, 1))
+    for block, weight in ((0, 10), (1, 30)):
+        for square in range(64):
+            rows[
+                block * chess_network.FEATURES + chess_network.feature(chess.WHITE, chess.WHITE, chess.KNIGHT, square)
+            ] = weight
+    path = _king_network(tmp_path / "kings.npz", king_buckets, False, rows)
+    with _network_in(path, monkeypatch):
+        # White to move, White's knight; Black has none: the value is White's unit in centipawns
+        home = chess.Board("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1")
+        up = chess.Board("4k3/8/8/8/8/8/4K3/1N6 w - - 0 1")
+        assert chess_network.board_value(home) == 10 * 100 // 127
+        assert chess_network.board_value(up) == 30 * 100 // 127
+        # Black sees its own king on e8 as on its first rank: the same block for it
+        assert chess_network.board_value(home.mirror()) == 10 * 100 // 127
+
+
+def test_a_mirrored_network_values_a_position_and_its_image_left_to_right_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    generator = np.random.default_rng(5)
+    rows = generator.integers(-40, 41, size=(chess_network.FEATURES, 1))
+    path = _king_network(tmp_path / "mirrored.npz", np.zeros(64), True, rows)
+    with _network_in(path, monkeypatch):
+        for fen in MIDDLEGAMES[2:]:  # no castling rights: the rules are the same mirrored
+            board = chess.Board(fen)
+            assert chess_network.board_value(board) == chess_network.board_value(board.transform(chess.flip_horizontal))
+        # without turning, a king on files e-h would read other rows than its image's
+        values = {chess_network.king_view(chess_network.network(), square) for square in (chess.D1, chess.E1)}
+        assert values == {(0, 0), (0, 7)}
+
+
+def test_a_network_too_large_for_the_compiled_game_to_cache_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # six blocks of 128 units: 1,179,904 bytes of int16 rows
+    path = _king_network(tmp_path / "large.npz", np.arange(64) % 6, False, np.zeros((6 * chess_network.FEATURES, 128)))
+    with _network_in(path, monkeypatch), pytest.raises(ValueError, match="bytes"):
+        chess_network.network()
+
+
+def test_a_network_whose_king_buckets_name_a_missing_block_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _king_network(tmp_path / "short.npz", np.full(64, 1), False, np.zeros((chess_network.FEATURES, 1)))
+    with _network_in(path, monkeypatch), pytest.raises(ValueError, match="king buckets"):
+        chess_network.network()

@@ -23,7 +23,8 @@ single argument down its recursion and never allocates:
   board as White sees it, then as Black does, ``HIDDEN`` units each), as int16 lanes packed
   four to a word (``_lanes``), so that the copies and updates use four times the vector
   width. A move copies its ply's pair to the next ply's place and updates the copy, so taking
-  it back costs nothing.
+  it back costs nothing; a king's move that changes which rows its side reads (its king
+  bucket, or the board's turning) computes that side's accumulator afresh instead.
 
 A move is ``from | to << 7 | promotion << 14 | kind << 17`` with mailbox squares; kinds
 are a plain move, en passant, castling and a double pawn push. No move encodes as 0.
@@ -71,6 +72,8 @@ UNDO_WIDTH = 7
 UNDO = KEYS + MAX_PLIES
 NETWORK = chess_network.network()
 HIDDEN = NETWORK.bias.shape[0]
+VIEWS = 2 * (NETWORK.rows.shape[0] // chess_network.FEATURES)
+"""A side's king bucket and whether its board is turned (``chess_network.king_view``)."""
 BOARDS = UNDO + MAX_PLIES * UNDO_WIDTH
 BOARDS_WIDTH = 8
 """Six bitboards, a slot that every other piece writes to (so that no move branches), and one
@@ -121,13 +124,23 @@ def _tables() -> tuple[Any, ...]:
     castle_masks = np.full(120, 15, dtype=np.int64)
     castle_masks[21], castle_masks[25], castle_masks[28] = 15 & ~2, 15 & ~3, 15 & ~1
     castle_masks[91], castle_masks[95], castle_masks[98] = 15 & ~8, 15 & ~12, 15 & ~4
-    feature_rows = np.zeros((2, 16, 120), dtype=np.int64)
+    # a side's view: its king bucket times two, plus one when its board is turned
+    feature_rows = np.zeros((2, VIEWS, 16, 120), dtype=np.int32)
     for colour, offset in ((chess.WHITE, 0), (chess.BLACK, BLACK_PIECE)):
         for piece_type in range(1, 7):
             for square in range(64):
                 for perspective in (chess.WHITE, chess.BLACK):
                     row = chess_network.feature(perspective, colour, piece_type, square)
-                    feature_rows[0 if perspective == chess.WHITE else 1, piece_type + offset, mailbox(square)] = row
+                    for view in range(VIEWS):
+                        turned = row ^ (7 if view & 1 else 0)
+                        feature_rows[
+                            0 if perspective == chess.WHITE else 1, view, piece_type + offset, mailbox(square)
+                        ] = (view >> 1) * chess_network.FEATURES + turned
+    king_views = np.zeros((2, 120), dtype=np.int64)
+    for square in range(64):
+        for side, seen in ((0, square), (1, square ^ 56)):
+            first, turn = chess_network.king_view(NETWORK, seen)
+            king_views[side, mailbox(square)] = 2 * (first // chess_network.FEATURES) + (turn != 0)
     board_slots = np.full(17, 6, dtype=np.int64)
     for offset, colour_slot in ((0, 0), (BLACK_PIECE, 1)):
         for piece_type, type_slot in ((PAWN, 0), (ROOK, 2), (BISHOP, 4)):
@@ -145,6 +158,7 @@ def _tables() -> tuple[Any, ...]:
         order,
         castle_masks,
         feature_rows,
+        king_views,
         board_slots,
         square_bits,
     )
@@ -160,18 +174,20 @@ def _tables() -> tuple[Any, ...]:
     ORDER_TABLE,
     CASTLE_MASKS,
     FEATURE_ROWS,
+    KING_VIEWS,
     BOARD_SLOTS,
     SQUARE_BITS,
 ) = _tables()
 """Piece-square values from White's side (Black's negative), phase weights, Zobrist keys
 (en passant squares use the key of an empty square's slot 0), capture-order values, and
 the castling rights each square keeps when a move touches it, each piece's row of the
-network on each square as White (0) and Black (1) see it, each piece's slot in ``BOARDS``
-and each mailbox square's bit."""
+network on each square as White (0) and Black (1) see it in each of their views, each
+side's view with its king on each square, each piece's slot in ``BOARDS`` and each mailbox
+square's bit."""
 NETWORK_ROWS = np.concatenate([NETWORK.rows, np.zeros((1, HIDDEN), dtype=np.int64)]).astype(np.int16)
 """The network's rows (chess_network.network() checks that sums fit int16), and a row of
 zeros (``NO_ROW``) for a move that changes fewer features than the most a move can."""
-NO_ROW = chess_network.FEATURES
+NO_ROW = NETWORK.rows.shape[0]
 NETWORK_BIAS = NETWORK.bias.astype(np.int16)
 NETWORK_OUTPUT_BY_SIDE = np.array(
     [[weights, np.concatenate([weights[HIDDEN:], weights[:HIDDEN]])] for weights in NETWORK.output],
@@ -339,15 +355,18 @@ def _lanes(state: Any) -> Any:
     return state[ACCUMULATORS:].view(np.int16)
 
 
-@njit(cache=True, inline="always")
-def _accumulate(pair: Any, piece: int, square: int, sign: int) -> None:
-    white_row = NETWORK_ROWS[FEATURE_ROWS[0, piece, square]]
-    black_row = NETWORK_ROWS[FEATURE_ROWS[1, piece, square]]
-    white = pair[:HIDDEN]
-    black = pair[HIDDEN:]
+@njit(cache=True)
+def _fresh_half(state: Any, half: Any, side: int) -> None:
+    """Computes ``side``'s accumulator from the board, in the view of its king's square."""
+    view = KING_VIEWS[side, state[KINGS + side]]
     for unit in range(HIDDEN):
-        white[unit] += sign * white_row[unit]
-        black[unit] += sign * black_row[unit]
+        half[unit] = NETWORK_BIAS[unit]
+    for square in BOARD_SQUARES:
+        piece = state[square]
+        if piece != EMPTY:
+            row = NETWORK_ROWS[FEATURE_ROWS[side, view, piece, square]]
+            for unit in range(HIDDEN):
+                half[unit] += row[unit]
 
 
 @njit(cache=True)
@@ -410,23 +429,27 @@ def _half_update(
 def _next_accumulators(state: Any, ply: int, added: Any, removed: Any, also_added: Any, also_removed: Any) -> None:
     """Writes the next ply's accumulators from this ply's in one pass: a piece
     (``piece, square``) added and one taken away, and a second of each where the move makes
-    one (a capture: only a second taken away, ``also_added`` then ``(EMPTY, 0)``)."""
+    one (a capture: only a second taken away, ``also_added`` then ``(EMPTY, 0)``). The
+    board and the kings' squares are the next ply's already."""
     lanes = _lanes(state)
     before = lanes[ply * PAIR : (ply + 1) * PAIR]
     after = lanes[(ply + 1) * PAIR : (ply + 2) * PAIR]
     both = also_removed[0] != EMPTY
-    for view in range(2):
-        second_added = FEATURE_ROWS[view, also_added[0], also_added[1]] if also_added[0] != EMPTY else NO_ROW
-        second_removed = FEATURE_ROWS[view, also_removed[0], also_removed[1]] if both else NO_ROW
-        _half_update(
-            before[view * HIDDEN : (view + 1) * HIDDEN],
-            after[view * HIDDEN : (view + 1) * HIDDEN],
-            FEATURE_ROWS[view, added[0], added[1]],
-            second_added,
-            FEATURE_ROWS[view, removed[0], removed[1]],
-            second_removed,
-            both,
-        )
+    king_moved = removed[0] & 7 == KING
+    for side in range(2):
+        view = KING_VIEWS[side, state[KINGS + side]]
+        if king_moved and removed[0] >> 3 == side and KING_VIEWS[side, removed[1]] != view:
+            _fresh_half(state, after[side * HIDDEN : (side + 1) * HIDDEN], side)
+        else:
+            _half_update(
+                before[side * HIDDEN : (side + 1) * HIDDEN],
+                after[side * HIDDEN : (side + 1) * HIDDEN],
+                FEATURE_ROWS[side, view, added[0], added[1]],
+                FEATURE_ROWS[side, view, also_added[0], also_added[1]] if also_added[0] != EMPTY else NO_ROW,
+                FEATURE_ROWS[side, view, removed[0], removed[1]],
+                FEATURE_ROWS[side, view, also_removed[0], also_removed[1]] if both else NO_ROW,
+                both,
+            )
 
 
 @njit(cache=True)
@@ -469,9 +492,9 @@ def play(state: Any, move: int) -> bool:
         also_removed = (ROOK + side * BLACK_PIECE, rook_from)
         key = _lift(state, rook_from, key, boards)
         key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key, boards)
-    _next_accumulators(state, ply, (placed, target), (piece, origin), also_added, also_removed)
     if piece & 7 == KING:
         state[KINGS + side] = target
+    _next_accumulators(state, ply, (placed, target), (piece, origin), also_added, also_removed)
     rights = state[CASTLING] & CASTLE_MASKS[origin] & CASTLE_MASKS[target]
     state[CASTLING] = rights
     key ^= CASTLING_KEYS[rights]
@@ -885,16 +908,12 @@ def _refresh(state: Any) -> None:
         key ^= SIDE_KEY
     if state[EN_PASSANT] != 0:
         key ^= ZOBRIST[0, state[EN_PASSANT]]
-    pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
-    for unit in range(HIDDEN):
-        pair[unit] = pair[HIDDEN + unit] = NETWORK_BIAS[unit]
     boards = BOARDS + state[PLY] * BOARDS_WIDTH
     for slot in range(boards, boards + BOARDS_WIDTH):
         state[slot] = 0
     for square in BOARD_SQUARES:
         piece = state[square]
         if piece != EMPTY:
-            _accumulate(pair, piece, square, 1)
             state[boards + BOARD_SLOTS[piece]] ^= SQUARE_BITS[square]
             state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
             state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
@@ -902,6 +921,9 @@ def _refresh(state: Any) -> None:
             key ^= ZOBRIST[piece, square]
             if piece & 7 == KING:
                 state[KINGS + (piece >> 3)] = square
+    pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
+    _fresh_half(state, pair[:HIDDEN], 0)
+    _fresh_half(state, pair[HIDDEN:], 1)
     state[HASH] = key
     state[KEYS + state[PLY]] = key
 

@@ -2,9 +2,14 @@
 shared by the game (``chess``) and its compiled primitives (``chess_compiled``).
 
 Each side sees the board from its own side: a piece is one of 768 features (own or enemy,
-its type, its square, mirrored for Black). A feature adds its row of ``hidden`` integers to
-that side's accumulator, which the compiled game keeps move by move. The value, in
-centipawns for the side to move, is::
+its type, its square, mirrored for Black). Where that side's own king stands picks which
+rows the features read: its square's ``king_buckets`` entry chooses one of the network's
+blocks of 768 rows, and in a ``mirrored`` network a king on files e-h turns the board left
+to right for that side first (so a block is only ever read with the king on files a-d, and
+the value of a position and of its mirror image agree). A feature adds its row of
+``hidden`` integers to that side's accumulator, which the compiled game keeps move by move
+(and computes afresh when a king's move changes its side's block or turning). The value,
+in centipawns for the side to move, is::
 
     (b2[k] + sum(f(mover's accumulator) * W2[k, :hidden])
         + sum(f(other side's accumulator) * W2[k, hidden:])) * 100 // (QA * QB)
@@ -35,13 +40,19 @@ ACCUMULATOR_LIMIT = 2**15 - 1
 """The compiled game keeps accumulators in int16 lanes."""
 OUTPUT_LIMIT = 2**31 - 1
 """It sums the output's products in int32 lanes."""
+ROWS_LIMIT = 10**6
+"""The most bytes of int16 rows (and a row of zeros) the compiled game can freeze into
+machine code it keeps on disk: numba will not cache a function that reads a larger global
+array, so every run would compile the search again."""
 
 
 class Network(NamedTuple):
-    """The quantised weights: ``rows`` (768 x hidden), ``bias`` (hidden), ``output``
-    (buckets x 2 hidden: the mover's half first), ``output_bias`` (buckets), the scales
-    ``QA`` (an accumulator's clamp) and ``QB`` (the output weights'), and whether the
-    clamped units are squared."""
+    """The quantised weights: ``rows`` (768 x hidden for each king bucket), ``bias``
+    (hidden), ``output`` (buckets x 2 hidden: the mover's half first), ``output_bias``
+    (buckets), the scales ``QA`` (an accumulator's clamp) and ``QB`` (the output weights'),
+    whether the clamped units are squared, each square's king bucket (a side's own king's
+    square as that side sees it, after any turning) and whether a king on files e-h turns
+    its side's board."""
 
     rows: np.ndarray
     bias: np.ndarray
@@ -50,6 +61,8 @@ class Network(NamedTuple):
     QA: int
     QB: int
     squared: bool = False
+    king_buckets: np.ndarray = np.zeros(64, dtype=np.int64)
+    mirrored: bool = False
 
 
 @functools.cache
@@ -65,7 +78,18 @@ def network() -> Network:
             int(data["QA"]),
             int(data["QB"]),
             bool(data["squared"]) if "squared" in data else False,
+            data["king_buckets"].astype(np.int64) if "king_buckets" in data else np.zeros(64, dtype=np.int64),
+            bool(data["mirrored"]) if "mirrored" in data else False,
         )
+    blocks = loaded.rows.shape[0] // FEATURES
+    if (
+        loaded.rows.shape[0] % FEATURES
+        or loaded.king_buckets.shape != (64,)
+        or not (loaded.king_buckets.min() >= 0 and loaded.king_buckets.max() < blocks)
+    ):
+        raise GameDefinitionError(f"{NETWORK_FILE.name}: its king buckets do not match its blocks of rows")
+    if (loaded.rows.shape[0] + 1) * loaded.rows.shape[1] * 2 > ROWS_LIMIT:
+        raise GameDefinitionError(f"{NETWORK_FILE.name}: its rows pass {ROWS_LIMIT:,} bytes as int16")
     if largest_accumulator(loaded) > ACCUMULATOR_LIMIT:
         raise GameDefinitionError(f"{NETWORK_FILE.name}: an accumulator could leave the int16 range")
     if largest_output(loaded) > OUTPUT_LIMIT:
@@ -74,8 +98,10 @@ def network() -> Network:
 
 
 def largest_accumulator(weights: Network) -> int:
-    """A bound on any accumulator unit's magnitude: its bias and its rows' 32 largest."""
-    largest_rows = np.sort(np.abs(weights.rows), axis=0)[-PIECES:].sum(axis=0)
+    """A bound on any accumulator unit's magnitude: its bias and the 32 largest of its rows
+    in any one king bucket (a side's features all read the same bucket)."""
+    blocks = np.abs(weights.rows).reshape(-1, FEATURES, weights.rows.shape[1])
+    largest_rows = np.sort(blocks, axis=1)[:, -PIECES:].sum(axis=1).max(axis=0)
     return int((np.abs(weights.bias) + largest_rows).max())
 
 
@@ -94,6 +120,14 @@ def feature(perspective: chess.Color, colour: chess.Color, piece_type: int, squa
     return ((0 if own else 6) + piece_type - 1) * 64 + seen
 
 
+def king_view(weights: Network, king_square: int) -> tuple[int, int]:
+    """For a side whose own king stands on ``king_square`` as that side sees it: the first
+    row of its king bucket's block, and what its squares are XORed with (7 turns the board
+    left to right, 0 leaves it)."""
+    turn = 7 if weights.mirrored and king_square & 7 >= 4 else 0
+    return int(weights.king_buckets[king_square ^ turn]) * FEATURES, turn
+
+
 def bucket(phase: int, buckets: int) -> int:
     """The output bucket of a position of game ``phase`` (``chess_tables.PHASE_WEIGHTS``
     summed, 24 with every piece on the board; more after promotions counts as 24)."""
@@ -106,7 +140,13 @@ def board_value(board: chess.Board) -> int:
     pieces = board.piece_map().items()
     halves = []
     for perspective in (board.turn, not board.turn):
-        rows = [feature(perspective, piece.color, piece.piece_type, square) for square, piece in pieces]
+        king = board.king(perspective)
+        if king is None:
+            raise GameDefinitionError("the network needs both kings on the board")
+        first, turn = king_view(weights, king if perspective == chess.WHITE else king ^ 56)
+        rows = [
+            first + (feature(perspective, piece.color, piece.piece_type, square) ^ turn) for square, piece in pieces
+        ]
         accumulator = weights.bias + weights.rows[rows].sum(axis=0)
         halves.append(np.clip(accumulator, 0, weights.QA))
     levels = np.concatenate(halves)
