@@ -204,3 +204,8 @@ def test_a_network_whose_king_buckets_name_a_missing_block_is_refused(
     path = _king_network(tmp_path / "short.npz", np.full(64, 1), False, np.zeros((chess_network.FEATURES, 1)))
     with _network_in(path, monkeypatch), pytest.raises(ValueError, match="king buckets"):
         chess_network.network()
+
+
+def test_a_board_without_a_king_has_no_network_value() -> None:
+    with pytest.raises(ValueError, match="both kings"):
+        chess_network.board_value(chess.Board("8/8/8/8/8/8/4P3/4K3 w - - 0 1"))

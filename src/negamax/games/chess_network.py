@@ -30,7 +30,7 @@ from typing import NamedTuple
 import chess
 import numpy as np
 
-from negamax.core.errors import GameDefinitionError
+from negamax.core.errors import GameDefinitionError, InvalidPositionError
 from negamax.games.chess_tables import FULL_PHASE, PHASE_WEIGHTS
 
 NETWORK_FILE = Path(__file__).with_name("chess_network.npz")
@@ -142,7 +142,7 @@ def board_value(board: chess.Board) -> int:
     for perspective in (board.turn, not board.turn):
         king = board.king(perspective)
         if king is None:
-            raise GameDefinitionError("the network needs both kings on the board")
+            raise InvalidPositionError("the chess network needs both kings on the board")
         first, turn = king_view(weights, king if perspective == chess.WHITE else king ^ 56)
         rows = [
             first + (feature(perspective, piece.color, piece.piece_type, square) ^ turn) for square, piece in pieces
