@@ -14,6 +14,10 @@ training (a deeper search's scores, say). ``--write`` stores that network as
 
     python benchmarks/chess_positions.py positions.txt --games 40000 --seed 1
     python benchmarks/train_chess_network.py positions.txt --hidden 128 --buckets 4 --squared --write
+
+``--kings 5`` gives each side five blocks of rows chosen by where its own king stands
+(``chess_network.king_view``); while training, a feature's weights are its block's row plus
+a row all blocks share, so that what the blocks have in common learns from every position.
 """
 
 from __future__ import annotations

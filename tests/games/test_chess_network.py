@@ -209,3 +209,12 @@ def test_a_network_whose_king_buckets_name_a_missing_block_is_refused(
 def test_a_board_without_a_king_has_no_network_value() -> None:
     with pytest.raises(ValueError, match="both kings"):
         chess_network.board_value(chess.Board("8/8/8/8/8/8/4P3/4K3 w - - 0 1"))
+
+
+def test_a_network_of_more_king_blocks_than_the_compiled_game_can_tabulate_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocks = chess_network.BLOCKS_LIMIT + 1
+    path = _king_network(tmp_path / "blocks.npz", np.arange(64) % blocks, False, np.zeros((blocks * 768, 1)))
+    with _network_in(path, monkeypatch), pytest.raises(ValueError, match="blocks of 768"):
+        chess_network.network()

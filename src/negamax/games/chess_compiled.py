@@ -72,8 +72,10 @@ UNDO_WIDTH = 7
 UNDO = KEYS + MAX_PLIES
 NETWORK = chess_network.network()
 HIDDEN = NETWORK.bias.shape[0]
-VIEWS = 2 * (NETWORK.rows.shape[0] // chess_network.FEATURES)
-"""A side's king bucket and whether its board is turned (``chess_network.king_view``)."""
+TURNS = 2 if NETWORK.mirrored else 1
+VIEWS = TURNS * (NETWORK.rows.shape[0] // chess_network.FEATURES)
+"""How many ways a side can see the board: in each king bucket's block, turned or not in a
+mirrored network (``chess_network.king_view``)."""
 BOARDS = UNDO + MAX_PLIES * UNDO_WIDTH
 BOARDS_WIDTH = 8
 """Six bitboards, a slot that every other piece writes to (so that no move branches), and one
@@ -124,7 +126,7 @@ def _tables() -> tuple[Any, ...]:
     castle_masks = np.full(120, 15, dtype=np.int64)
     castle_masks[21], castle_masks[25], castle_masks[28] = 15 & ~2, 15 & ~3, 15 & ~1
     castle_masks[91], castle_masks[95], castle_masks[98] = 15 & ~8, 15 & ~12, 15 & ~4
-    # a side's view: its king bucket times two, plus one when its board is turned
+    # a side's view: its king bucket times TURNS, plus one when its board is turned
     feature_rows = np.zeros((2, VIEWS, 16, 120), dtype=np.int32)
     for colour, offset in ((chess.WHITE, 0), (chess.BLACK, BLACK_PIECE)):
         for piece_type in range(1, 7):
@@ -132,15 +134,15 @@ def _tables() -> tuple[Any, ...]:
                 for perspective in (chess.WHITE, chess.BLACK):
                     row = chess_network.feature(perspective, colour, piece_type, square)
                     for view in range(VIEWS):
-                        turned = row ^ (7 if view & 1 else 0)
+                        turned = row ^ (7 if view % TURNS else 0)
                         feature_rows[
                             0 if perspective == chess.WHITE else 1, view, piece_type + offset, mailbox(square)
-                        ] = (view >> 1) * chess_network.FEATURES + turned
+                        ] = (view // TURNS) * chess_network.FEATURES + turned
     king_views = np.zeros((2, 120), dtype=np.int64)
     for square in range(64):
         for side, seen in ((0, square), (1, square ^ 56)):
             first, turn = chess_network.king_view(NETWORK, seen)
-            king_views[side, mailbox(square)] = 2 * (first // chess_network.FEATURES) + (turn != 0)
+            king_views[side, mailbox(square)] = TURNS * (first // chess_network.FEATURES) + (turn != 0)
     board_slots = np.full(17, 6, dtype=np.int64)
     for offset, colour_slot in ((0, 0), (BLACK_PIECE, 1)):
         for piece_type, type_slot in ((PAWN, 0), (ROOK, 2), (BISHOP, 4)):

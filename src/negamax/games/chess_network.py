@@ -40,6 +40,9 @@ ACCUMULATOR_LIMIT = 2**15 - 1
 """The compiled game keeps accumulators in int16 lanes."""
 OUTPUT_LIMIT = 2**31 - 1
 """It sums the output's products in int32 lanes."""
+BLOCKS_LIMIT = 32
+"""The most blocks of rows (king buckets) a network may have: the compiled game's table of
+each piece's row in each block, turned or not, then stays under ``ROWS_LIMIT`` too."""
 ROWS_LIMIT = 10**6
 """The most bytes of int16 rows (and a row of zeros) the compiled game can freeze into
 machine code it keeps on disk: numba will not cache a function that reads a larger global
@@ -47,12 +50,12 @@ array, so every run would compile the search again."""
 
 
 class Network(NamedTuple):
-    """The quantised weights: ``rows`` (768 x hidden for each king bucket), ``bias``
-    (hidden), ``output`` (buckets x 2 hidden: the mover's half first), ``output_bias``
-    (buckets), the scales ``QA`` (an accumulator's clamp) and ``QB`` (the output weights'),
-    whether the clamped units are squared, each square's king bucket (a side's own king's
-    square as that side sees it, after any turning) and whether a king on files e-h turns
-    its side's board."""
+    """The quantised weights: ``rows`` (a block of 768 x hidden for each king bucket), ``bias``
+    (hidden), ``output`` (output buckets x 2 hidden: the mover's half first), ``output_bias``
+    (output buckets), the scales ``QA`` (an accumulator's clamp) and ``QB`` (the output
+    weights'), whether the clamped units are squared, each square's king bucket (the block a
+    side reads with its own king there, as that side sees the board after any turning) and
+    whether a king on files e-h turns its side's board."""
 
     rows: np.ndarray
     bias: np.ndarray
@@ -82,10 +85,10 @@ def network() -> Network:
             bool(data["mirrored"]) if "mirrored" in data else False,
         )
     blocks = loaded.rows.shape[0] // FEATURES
-    if (
-        loaded.rows.shape[0] % FEATURES
-        or loaded.king_buckets.shape != (64,)
-        or not (loaded.king_buckets.min() >= 0 and loaded.king_buckets.max() < blocks)
+    if loaded.rows.shape[0] % FEATURES or blocks > BLOCKS_LIMIT:
+        raise GameDefinitionError(f"{NETWORK_FILE.name}: its rows are not 1 to {BLOCKS_LIMIT} blocks of {FEATURES}")
+    if loaded.king_buckets.shape != (64,) or not (
+        loaded.king_buckets.min() >= 0 and loaded.king_buckets.max() < blocks
     ):
         raise GameDefinitionError(f"{NETWORK_FILE.name}: its king buckets do not match its blocks of rows")
     if (loaded.rows.shape[0] + 1) * loaded.rows.shape[1] * 2 > ROWS_LIMIT:
