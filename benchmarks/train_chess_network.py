@@ -87,11 +87,18 @@ def king_layout(name: str) -> tuple[np.ndarray, bool]:
     return buckets, name in ("mirrored", "4")
 
 
+def king_views(king_buckets: np.ndarray, mirrored: bool) -> np.ndarray:
+    """``chess_network.king_view`` for a side's own king on each square (as it sees the
+    board): its block's first row and its turn, a row each."""
+    return np.array([chess_network.king_view(king_buckets, mirrored, square) for square in range(64)])
+
+
 @njit(cache=True)
-def _view(rows: np.ndarray, black: int, king_buckets: np.ndarray, mirrored: bool, indices: np.ndarray) -> int:
+def _view(rows: np.ndarray, black: int, views: np.ndarray, indices: np.ndarray) -> int:
     """One side's features of a position (``rows`` as White sees them): writes their rows
     in the network's blocks (``indices[0]``) and in the block shared by all king buckets
-    while training (``indices[1]``); returns how many there are."""
+    while training (``indices[1]``), by the view of its king's square (``king_views``);
+    returns how many there are."""
     count = 0
     king = 0
     for piece in rows:
@@ -102,8 +109,7 @@ def _view(rows: np.ndarray, black: int, king_buckets: np.ndarray, mirrored: bool
             king = seen - OWN_KING
         indices[1, count] = seen
         count += 1
-    turn = 7 if mirrored and king & 7 >= 4 else 0
-    block = king_buckets[king ^ turn] * FEATURES
+    block, turn = views[king, 0], views[king, 1]
     for index in range(count):
         indices[1, index] ^= turn
         indices[0, index] = block + indices[1, index]
@@ -187,7 +193,7 @@ def _forward(
     side: int,
     bucket: int,
     squared: bool,
-    kings: tuple[np.ndarray, bool],
+    views: np.ndarray,
     hidden: np.ndarray,
     indices: np.ndarray,
 ) -> float:
@@ -200,7 +206,7 @@ def _forward(
     for half in range(2):
         black = (side + half) % 2
         hidden[half, :] = bias
-        for index in range(_view(rows, black, kings[0], kings[1], indices[half])):
+        for index in range(_view(rows, black, views, indices[half])):
             hidden[half, :] += first[indices[half, 0, index]] + shared[indices[half, 1, index]]
     weights = output[bucket]
     value = weights[2 * units]
@@ -243,7 +249,7 @@ def _pass(
     sides: np.ndarray,
     buckets: np.ndarray,
     squared: bool,
-    kings: tuple[np.ndarray, bool],
+    views: np.ndarray,
     bases: np.ndarray,
     wanted: np.ndarray,
     order: np.ndarray,
@@ -270,7 +276,7 @@ def _pass(
         for position in order[start:stop]:
             bucket = buckets[position]
             value = _forward(
-                first, shared, bias, output, rows[position], sides[position], bucket, squared, kings, hidden, indices
+                first, shared, bias, output, rows[position], sides[position], bucket, squared, views, hidden, indices
             )
             predicted = 1 / (1 + math.exp(-slope * (bases[position] + 100 * value)))
             miss = predicted - wanted[position]
@@ -286,7 +292,7 @@ def _pass(
                     hidden[half, unit] = pull * weights[half * units + unit] * slope_here
                 bias_gradient += hidden[half]
                 black = (sides[position] + half) % 2
-                for index in range(_view(rows[position], black, kings[0], kings[1], indices[half])):
+                for index in range(_view(rows[position], black, views, indices[half])):
                     first_gradient[indices[half, 0, index]] += hidden[half]
                     shared_gradient[indices[half, 1, index]] += hidden[half]
         step += 1
@@ -301,7 +307,7 @@ def _pass(
 def _integer_values(
     network: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     squared: bool,
-    kings: tuple[np.ndarray, bool],
+    views: np.ndarray,
     rows: np.ndarray,
     sides: np.ndarray,
     buckets: np.ndarray,
@@ -317,7 +323,7 @@ def _integer_values(
         total = 0
         for half in range(2):
             hidden = bias.copy()
-            for index in range(_view(rows[position], (sides[position] + half) % 2, kings[0], kings[1], indices)):
+            for index in range(_view(rows[position], (sides[position] + half) % 2, views, indices)):
                 hidden += first[indices[0, index]]
             for unit in range(units):
                 level = min(max(hidden[unit], 0), QA)
@@ -404,12 +410,17 @@ def train(
     in_file = chess_network.network()
     shipped_buckets = phase_buckets(rows[held], in_file.output.shape[0])
     shipped = _integer_values(
-        in_file[:4], in_file.squared, (in_file.king_buckets, in_file.mirrored), rows[held], sides[held], shipped_buckets
+        in_file[:4],
+        in_file.squared,
+        king_views(in_file.king_buckets, in_file.mirrored),
+        rows[held],
+        sides[held],
+        shipped_buckets,
     )
     in_use = error(bases[held] + shipped, wanted[held], scale)
     print(f"  and with the network in {chess_network.NETWORK_FILE.name}: {in_use:.6f}", flush=True)
     king_buckets, mirrored_kings = king_layout(kings)
-    layout = (king_buckets, mirrored_kings)
+    views = king_views(king_buckets, mirrored_kings)
     generator = np.random.default_rng(1)
     # a feature's weights are its row in its king bucket's block plus a row shared by all
     # blocks, which learns from every position: the blocks only learn what differs
@@ -437,7 +448,7 @@ def train(
             sides,
             phases,
             squared,
-            layout,
+            views,
             bases,
             wanted,
             order,
@@ -457,7 +468,7 @@ def train(
                     sides[index],
                     phases[index],
                     squared,
-                    layout,
+                    views,
                     hidden,
                     indices,
                 )
@@ -477,7 +488,7 @@ def train(
         king_buckets,
         mirrored_kings,
     )
-    values = _integer_values(network[:4], squared, layout, rows[held], sides[held], phases[held])
+    values = _integer_values(network[:4], squared, views, rows[held], sides[held], phases[held])
     print(f"held-out error of the integer network: {error(bases[held] + values, wanted[held], scale):.6f}")
     print(f"its correction: mean {np.mean(np.abs(values)):.1f} centipawns, largest {np.max(np.abs(values))}")
     if tests:
@@ -499,7 +510,7 @@ def compare(network: chess_network.Network, in_use: chess_network.Network, paths
         for weights in (in_use, network):
             buckets = phase_buckets(rows, weights.output.shape[0])
             values = _integer_values(
-                weights[:4], weights.squared, (weights.king_buckets, weights.mirrored), rows, sides, buckets
+                weights[:4], weights.squared, king_views(weights.king_buckets, weights.mirrored), rows, sides, buckets
             )
             errors.append(error(bases + values, wanted, scale))
         print(

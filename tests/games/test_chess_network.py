@@ -185,7 +185,10 @@ def test_a_mirrored_network_values_a_position_and_its_image_left_to_right_alike(
             board = chess.Board(fen)
             assert chess_network.board_value(board) == chess_network.board_value(board.transform(chess.flip_horizontal))
         # without turning, a king on files e-h would read other rows than its image's
-        values = {chess_network.king_view(chess_network.network(), square) for square in (chess.D1, chess.E1)}
+        network = chess_network.network()
+        values = {
+            chess_network.king_view(network.king_buckets, network.mirrored, square) for square in (chess.D1, chess.E1)
+        }
         assert values == {(0, 0), (0, 7)}
 
 

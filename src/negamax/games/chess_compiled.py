@@ -141,7 +141,7 @@ def _tables() -> tuple[Any, ...]:
     king_views = np.zeros((2, 120), dtype=np.int64)
     for square in range(64):
         for side, seen in ((0, square), (1, square ^ 56)):
-            first, turn = chess_network.king_view(NETWORK, seen)
+            first, turn = chess_network.king_view(NETWORK.king_buckets, NETWORK.mirrored, seen)
             king_views[side, mailbox(square)] = TURNS * (first // chess_network.FEATURES) + (turn != 0)
     board_slots = np.full(17, 6, dtype=np.int64)
     for offset, colour_slot in ((0, 0), (BLACK_PIECE, 1)):

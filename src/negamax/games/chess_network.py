@@ -123,12 +123,13 @@ def feature(perspective: chess.Color, colour: chess.Color, piece_type: int, squa
     return ((0 if own else 6) + piece_type - 1) * 64 + seen
 
 
-def king_view(weights: Network, king_square: int) -> tuple[int, int]:
-    """For a side whose own king stands on ``king_square`` as that side sees it: the first
-    row of its king bucket's block, and what its squares are XORed with (7 turns the board
-    left to right, 0 leaves it)."""
-    turn = 7 if weights.mirrored and king_square & 7 >= 4 else 0
-    return int(weights.king_buckets[king_square ^ turn]) * FEATURES, turn
+def king_view(king_buckets: np.ndarray, mirrored: bool, king_square: int) -> tuple[int, int]:
+    """For a side whose own king stands on ``king_square`` as that side sees it, in a
+    network of ``king_buckets`` (``Network.king_buckets``) that turns the board or not: the
+    first row of its king bucket's block, and what its squares are XORed with (7 turns the
+    board left to right, 0 leaves it)."""
+    turn = 7 if mirrored and king_square & 7 >= 4 else 0
+    return int(king_buckets[king_square ^ turn]) * FEATURES, turn
 
 
 def bucket(phase: int, buckets: int) -> int:
@@ -146,7 +147,8 @@ def board_value(board: chess.Board) -> int:
         king = board.king(perspective)
         if king is None:
             raise InvalidPositionError("the chess network needs both kings on the board")
-        first, turn = king_view(weights, king if perspective == chess.WHITE else king ^ 56)
+        seen = king if perspective == chess.WHITE else king ^ 56
+        first, turn = king_view(weights.king_buckets, weights.mirrored, seen)
         rows = [
             first + (feature(perspective, piece.color, piece.piece_type, square) ^ turn) for square, piece in pieces
         ]
