@@ -6,10 +6,10 @@ The positions files (``FEN;score`` lines, White's view, centipawns) come from
 ``chess_positions.py``. Training reads every file given, holds out every twentieth block of
 500 positions (``--mirror`` adds the training positions without castling rights mirrored
 left to right), and fits by Adam on mini-batches with weight decay on the first layer, the
-learning rate halved every three passes; it prints the held-out error of the tables and
-terms alone and with the network now in use, after each pass, and of the new integer network
-as the engine would run it, and the same on the ``--test`` files, positions kept out of
-training (a deeper search's scores, say). ``--write`` stores that network as
+learning rate halved every three passes (``--halve-every``); it prints the held-out error of
+the tables and terms alone and with the network now in use, after each pass, and of the new
+integer network as the engine would run it, and the same on the ``--test`` files, positions
+kept out of training (a deeper search's scores, say). ``--write`` stores that network as
 ``chess_network.NETWORK_FILE`` (or in the file given).
 
     python benchmarks/chess_positions.py positions.txt --games 40000 --seed 1
@@ -379,6 +379,7 @@ def train(
     squared: bool = False,
     tests: list[Path] | None = None,
     kings: str = "none",
+    halve_every: int = 3,
 ) -> chess_network.Network:
     """Reads the positions, fits the network and returns it quantised, printing errors."""
     started = time.perf_counter()
@@ -436,7 +437,7 @@ def train(
     hidden = np.zeros((2, units))
     indices = np.zeros((2, 2, PIECES), dtype=np.int64)
     for number in range(passes):
-        pass_rate = rate * 0.5 ** (number // 3)
+        pass_rate = rate * 0.5 ** (number // halve_every)
         order = generator.permutation(training)
         loss, step = _pass(
             first,
@@ -551,6 +552,7 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=32, help="units in each side's accumulator")
     parser.add_argument("--passes", type=int, default=12, help="passes over the training positions")
     parser.add_argument("--rate", type=float, default=2e-3, help="Adam's learning rate at first")
+    parser.add_argument("--halve-every", type=int, default=3, help="passes after which the rate halves")
     parser.add_argument("--decay", type=float, default=1.0, help="weight decay on the first layer")
     parser.add_argument(
         "--grow",
@@ -583,6 +585,12 @@ def main() -> None:
     missing = [str(path) for path in arguments.positions if not path.is_file()]
     if missing:
         sys.exit(f"train_chess_network: no such positions file: {', '.join(missing)}")
+    block_bytes = (FEATURES + 1) * arguments.hidden * 2
+    if block_bytes > chess_network.FROZEN_LIMIT:
+        sys.exit(
+            f"train_chess_network: a block of {arguments.hidden} units takes {block_bytes:,} bytes, "
+            f"past the {chess_network.FROZEN_LIMIT:,} the compiled game can freeze"
+        )
     network = train(
         arguments.positions,
         arguments.hidden,
@@ -595,6 +603,7 @@ def main() -> None:
         arguments.squared,
         arguments.test,
         arguments.kings,
+        arguments.halve_every,
     )
     if arguments.write:
         write(network, arguments.write)

@@ -231,21 +231,27 @@ nodes = 0
 for fen in sys.argv[2:]:
     board = chess.Board(fen)
     nodes += walk(board, chess_compiled.new_state(board), 2)
-print(nodes)
+print(len(chess_compiled.ROW_ARRAYS), nodes)
 """
 
 
 @pytest.mark.compiles
+@pytest.mark.parametrize("wide", [False, True], ids=["shipped-width", "rows-in-two-arrays"])
 def test_a_king_crossing_into_another_bucket_or_half_of_the_board_keeps_the_accumulators_exact(
-    tmp_path: Path,
+    tmp_path: Path, wide: bool
 ) -> None:
     # a network of three king buckets (the king on its first rank, its second, further up)
     # that turns a side's board while its king is on files e-h, its rows random: compiled
-    # in a process of its own, with a cache of its own, since the game freezes its network
+    # in a process of its own, with a cache of its own, since the game freezes its network;
+    # 256 units wide, its three blocks pass what one frozen array holds
     with np.load(chess_network.NETWORK_FILE) as data:
         weights = {name: data[name] for name in data.files}
+    generator = np.random.default_rng(7)
+    if wide:
+        weights["bias"] = generator.integers(-30, 31, size=256).astype(np.int16)
+        weights["output"] = generator.integers(-20, 21, size=(weights["output"].shape[0], 512)).astype(np.int16)
     units = weights["bias"].shape[0]
-    weights["rows"] = np.random.default_rng(7).integers(-30, 31, size=(3 * chess_network.FEATURES, units))
+    weights["rows"] = generator.integers(-30, 31, size=(3 * chess_network.FEATURES, units))
     weights["king_buckets"] = np.array([0] * 8 + [1] * 8 + [2] * 48)
     weights["mirrored"] = np.array(True)
     path = tmp_path / "kings.npz"
@@ -259,4 +265,5 @@ def test_a_king_crossing_into_another_bucket_or_half_of_the_board_keeps_the_accu
         [sys.executable, str(script), str(path), *fens], capture_output=True, text=True, env=environment, timeout=600
     )
     assert finished.returncode == 0, finished.stderr[-2000:]
-    assert int(finished.stdout.split()[-1]) > 2000
+    arrays, nodes = (int(word) for word in finished.stdout.split()[-2:])
+    assert (arrays, nodes > 2000) == (2 if wide else 1, True)

@@ -192,13 +192,32 @@ def test_a_mirrored_network_values_a_position_and_its_image_left_to_right_alike(
         assert values == {(0, 0), (0, 7)}
 
 
-def test_a_network_too_large_for_the_compiled_game_to_cache_is_refused(
+def test_a_network_whose_block_of_rows_the_compiled_game_cannot_cache_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # six blocks of 128 units: 1,179,904 bytes of int16 rows
-    path = _king_network(tmp_path / "large.npz", np.arange(64) % 6, False, np.zeros((6 * chess_network.FEATURES, 128)))
-    with _network_in(path, monkeypatch), pytest.raises(ValueError, match="bytes"):
+    # one block of 1,024 units: 1,574,912 bytes of int16 rows with the row of zeros
+    path = _king_network(tmp_path / "wide.npz", np.zeros(64), False, np.zeros((chess_network.FEATURES, 1024)))
+    with _network_in(path, monkeypatch), pytest.raises(ValueError, match="a block of its rows passes 1,000,000 bytes"):
         chess_network.network()
+
+
+def test_a_network_whose_rows_pass_what_the_compiled_game_may_hold_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # twelve blocks of 256 units: 4,719,104 bytes of int16 rows
+    rows = np.zeros((12 * chess_network.FEATURES, 256))
+    path = _king_network(tmp_path / "many.npz", np.arange(64) % 12, False, rows)
+    with _network_in(path, monkeypatch), pytest.raises(ValueError, match="its rows pass 4,194,304 bytes"):
+        chess_network.network()
+
+
+def test_a_network_of_many_blocks_may_pass_what_one_frozen_array_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # six blocks of 128 units: 1,179,904 bytes of int16 rows, cut into two arrays
+    path = _king_network(tmp_path / "large.npz", np.arange(64) % 6, False, np.zeros((6 * chess_network.FEATURES, 128)))
+    with _network_in(path, monkeypatch):
+        assert chess_network.network().rows.shape == (6 * chess_network.FEATURES, 128)
 
 
 def test_a_network_whose_king_buckets_name_a_missing_block_is_refused(

@@ -92,14 +92,16 @@ def test_a_quiet_sacrifice_that_mates_is_found_a_few_plies_deep(searcher: Compil
 def test_helper_threads_share_the_table_and_find_the_same_mate(fen: str, moves: int) -> None:
     searcher = CompiledSearcher(hash_mib=4, threads=2)  # small: the threads write the same slots
     helper_nodes = 0
-    for _ in range(3):
+    for searches in range(1, 31):
         searcher.clear()
         result = searcher.search(GAME.new_position(fen), SearchLimits(depth=2 * moves + 4))
         assert result.score == win_in(2 * moves - 1)
         assert 0 < searcher.work[kernel.W_NODES] <= result.nodes
         helper_nodes += result.nodes - int(searcher.work[kernel.W_NODES])
-    # a search of a few hundred nodes can end before a busy machine starts the helper: over
-    # three searches it has searched too
+        if searches >= 3 and helper_nodes > 0:
+            break
+    # a search of a few hundred nodes can end before a busy machine starts the helper (with
+    # the other core taken, in most of them): over up to thirty searches it has searched too
     assert helper_nodes > 0
 
 

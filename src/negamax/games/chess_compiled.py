@@ -76,6 +76,8 @@ TURNS = 2 if NETWORK.mirrored else 1
 VIEWS = TURNS * (NETWORK.rows.shape[0] // chess_network.FEATURES)
 """How many ways a side can see the board: in each king bucket's block, turned or not in a
 mirrored network (``chess_network.king_view``)."""
+BLOCKS_PER_ARRAY = max(1, (chess_network.FROZEN_LIMIT // (2 * HIDDEN) - 1) // chess_network.FEATURES)
+"""The most blocks of the network's rows one frozen array holds (``ROW_ARRAYS``)."""
 BOARDS = UNDO + MAX_PLIES * UNDO_WIDTH
 BOARDS_WIDTH = 8
 """Six bitboards, a slot that every other piece writes to (so that no move branches), and one
@@ -137,7 +139,7 @@ def _tables() -> tuple[Any, ...]:
                         turned = row ^ (7 if view % TURNS else 0)
                         feature_rows[
                             0 if perspective == chess.WHITE else 1, view, piece_type + offset, mailbox(square)
-                        ] = (view // TURNS) * chess_network.FEATURES + turned
+                        ] = (view // TURNS) % BLOCKS_PER_ARRAY * chess_network.FEATURES + turned
     king_views = np.zeros((2, 120), dtype=np.int64)
     for square in range(64):
         for side, seen in ((0, square), (1, square ^ 56)):
@@ -186,10 +188,25 @@ the castling rights each square keeps when a move touches it, each piece's row o
 network on each square as White (0) and Black (1) see it in each of their views, each
 side's view with its king on each square, each piece's slot in ``BOARDS`` and each mailbox
 square's bit."""
-NETWORK_ROWS = np.concatenate([NETWORK.rows, np.zeros((1, HIDDEN), dtype=np.int64)]).astype(np.int16)
-"""The network's rows (chess_network.network() checks that sums fit int16), and a row of
-zeros (``NO_ROW``) for a move that changes fewer features than the most a move can."""
-NO_ROW = NETWORK.rows.shape[0]
+NO_ROW = BLOCKS_PER_ARRAY * chess_network.FEATURES
+
+
+def _row_arrays() -> tuple[np.ndarray, ...]:
+    arrays = -(-NETWORK.rows.shape[0] // NO_ROW)
+    padded = np.zeros((arrays * NO_ROW + 1, HIDDEN), dtype=np.int16)
+    padded[: NETWORK.rows.shape[0]] = NETWORK.rows
+    return tuple(
+        np.concatenate([padded[first : first + NO_ROW], padded[-1:]]) for first in range(0, arrays * NO_ROW, NO_ROW)
+    )
+
+
+ROW_ARRAYS = _row_arrays()
+"""The network's rows (chess_network.network() checks that sums fit int16), in arrays of
+``BLOCKS_PER_ARRAY`` blocks (king buckets; the last padded with zeros) and a row of zeros
+(``NO_ROW``) for a move that changes fewer features than the most a move can. Several
+arrays because numba freezes a global array into the machine code it caches only up to
+10**6 bytes, less than all the rows of a wide network; frozen, the rows are known never to
+change, which keeps the accumulators' updates vectorised."""
 NETWORK_BIAS = NETWORK.bias.astype(np.int16)
 NETWORK_OUTPUT_BY_SIDE = np.array(
     [[weights, np.concatenate([weights[HIDDEN:], weights[:HIDDEN]])] for weights in NETWORK.output],
@@ -357,16 +374,33 @@ def _lanes(state: Any) -> Any:
     return state[ACCUMULATORS:].view(np.int16)
 
 
+if len(ROW_ARRAYS) == 1:
+    ONLY_ROW_ARRAY = ROW_ARRAYS[0]
+
+    @njit(cache=True, inline="always")
+    def _row_array(view: int) -> Any:
+        """The array of rows that side's ``view`` reads."""
+        return ONLY_ROW_ARRAY  # not through the tuple, whose look-up is a switch on the index
+
+else:
+
+    @njit(cache=True, inline="always")
+    def _row_array(view: int) -> Any:
+        """The array of rows that side's ``view`` reads."""
+        return ROW_ARRAYS[view // TURNS // BLOCKS_PER_ARRAY]
+
+
 @njit(cache=True)
 def _fresh_half(state: Any, half: Any, side: int) -> None:
     """Computes ``side``'s accumulator from the board, in the view of its king's square."""
     view = KING_VIEWS[side, state[KINGS + side]]
+    rows = _row_array(view)
     for unit in range(HIDDEN):
         half[unit] = NETWORK_BIAS[unit]
     for square in BOARD_SQUARES:
         piece = state[square]
         if piece != EMPTY:
-            row = NETWORK_ROWS[FEATURE_ROWS[side, view, piece, square]]
+            row = rows[FEATURE_ROWS[side, view, piece, square]]
             for unit in range(HIDDEN):
                 half[unit] += row[unit]
 
@@ -413,13 +447,13 @@ def _next_ply(state: Any, ply: int) -> None:
 
 @njit(cache=True, inline="always")
 def _half_update(
-    before: Any, after: Any, added: int, also_added: int, removed: int, also_removed: int, both: bool
+    rows: Any, before: Any, after: Any, added: int, also_added: int, removed: int, also_removed: int, both: bool
 ) -> None:
-    """One side's accumulator after a move: the one before with the rows of the features
-    the move adds and takes away (the second of each only when ``both``)."""
-    plus, minus = NETWORK_ROWS[added], NETWORK_ROWS[removed]
+    """One side's accumulator after a move: the one before with the ``rows`` of the
+    features the move adds and takes away (the second of each only when ``both``)."""
+    plus, minus = rows[added], rows[removed]
     if both:
-        plus_too, minus_too = NETWORK_ROWS[also_added], NETWORK_ROWS[also_removed]
+        plus_too, minus_too = rows[also_added], rows[also_removed]
         for unit in range(HIDDEN):
             after[unit] = before[unit] + plus[unit] + plus_too[unit] - minus[unit] - minus_too[unit]
     else:
@@ -444,6 +478,7 @@ def _next_accumulators(state: Any, ply: int, added: Any, removed: Any, also_adde
             _fresh_half(state, after[side * HIDDEN : (side + 1) * HIDDEN], side)
         else:
             _half_update(
+                _row_array(view),
                 before[side * HIDDEN : (side + 1) * HIDDEN],
                 after[side * HIDDEN : (side + 1) * HIDDEN],
                 FEATURE_ROWS[side, view, added[0], added[1]],

@@ -40,13 +40,16 @@ ACCUMULATOR_LIMIT = 2**15 - 1
 """The compiled game keeps accumulators in int16 lanes."""
 OUTPUT_LIMIT = 2**31 - 1
 """It sums the output's products in int32 lanes."""
+FROZEN_LIMIT = 10**6
+"""The most bytes of a global array numba freezes into machine code it keeps on disk: it
+will not cache a function that reads a larger one, so every run would compile the search
+again. The compiled game cuts the network's rows into arrays no larger."""
 BLOCKS_LIMIT = 32
 """The most blocks of rows (king buckets) a network may have: the compiled game's table of
-each piece's row in each block, turned or not, then stays under ``ROWS_LIMIT`` too."""
-ROWS_LIMIT = 10**6
-"""The most bytes of int16 rows (and a row of zeros) the compiled game can freeze into
-machine code it keeps on disk: numba will not cache a function that reads a larger global
-array, so every run would compile the search again."""
+each piece's row in each block, turned or not, then stays under ``FROZEN_LIMIT`` too."""
+ROWS_LIMIT = 4 * 2**20
+"""The most bytes of int16 rows a network may have: the compiled game's machine code holds
+them, on disk and in each process that plays."""
 
 
 class Network(NamedTuple):
@@ -91,6 +94,8 @@ def network() -> Network:
         loaded.king_buckets.min() >= 0 and loaded.king_buckets.max() < blocks
     ):
         raise GameDefinitionError(f"{NETWORK_FILE.name}: its king buckets do not match its blocks of rows")
+    if loaded.rows.shape[1] * 2 * (FEATURES + 1) > FROZEN_LIMIT:
+        raise GameDefinitionError(f"{NETWORK_FILE.name}: a block of its rows passes {FROZEN_LIMIT:,} bytes as int16")
     if (loaded.rows.shape[0] + 1) * loaded.rows.shape[1] * 2 > ROWS_LIMIT:
         raise GameDefinitionError(f"{NETWORK_FILE.name}: its rows pass {ROWS_LIMIT:,} bytes as int16")
     if largest_accumulator(loaded) > ACCUMULATOR_LIMIT:
