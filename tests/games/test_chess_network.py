@@ -220,6 +220,24 @@ def test_a_network_of_many_blocks_may_pass_what_one_frozen_array_holds(
         assert chess_network.network().rows.shape == (6 * chess_network.FEATURES, 128)
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"output": np.full((1, 2), 40_000, dtype=np.int32)}, "output weights leave the int16 range"),
+        ({"QA": np.array(200), "squared": np.array(True)}, "at most 181"),
+    ],
+)
+def test_a_network_whose_output_the_compiled_game_cannot_sum_in_int16_pairs_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: dict[str, np.ndarray], message: str
+) -> None:
+    path = _king_network(tmp_path / "output.npz", np.zeros(64), False, np.zeros((chess_network.FEATURES, 1)))
+    with np.load(path) as data:
+        weights = {name: data[name] for name in data.files}
+    np.savez(path, **{**weights, **change})
+    with _network_in(path, monkeypatch), pytest.raises(ValueError, match=message):
+        chess_network.network()
+
+
 def test_a_network_whose_king_buckets_name_a_missing_block_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -210,7 +210,7 @@ change, which keeps the accumulators' updates vectorised."""
 NETWORK_BIAS = NETWORK.bias.astype(np.int16)
 NETWORK_OUTPUT_BY_SIDE = np.array(
     [[weights, np.concatenate([weights[HIDDEN:], weights[:HIDDEN]])] for weights in NETWORK.output],
-    dtype=np.int32,
+    dtype=np.int16,
 )
 """For each output bucket, the output weights in the order of the accumulator pair's lanes
 (White's view, then Black's) when White (0) or Black (1) is to move."""
@@ -647,20 +647,23 @@ def _network_value(state: Any) -> int:
     pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
     bucket = min(state[PHASE_SUM], FULL_PHASE) * NETWORK_BUCKETS // (FULL_PHASE + 1)
     weights = NETWORK_OUTPUT_BY_SIDE[bucket, state[SIDE]]
+    # Each sum is cut back to int32 at every step, which lets the compiler keep it in
+    # int32 lanes and multiply int16 pairs (numba types the plain sum int64: 4 lanes, not 16).
+    # chess_network.network() checks that a square fits int16 and that the sums fit int32.
     if NETWORK_SQUARED:
-        squares = np.int32(0)  # chess_network.network() checks that the sum fits int32
+        squares = np.int32(0)
         for unit in range(PAIR):
             level = pair[unit]
             level = level if level > 0 else np.int16(0)
             level = level if level < NETWORK_QA else np.int16(NETWORK_QA)
-            squares += np.int32(level) * np.int32(level) * weights[unit]
+            squares = np.int32(squares + np.int32(np.int16(level * level)) * np.int32(weights[unit]))
         return (NETWORK_OUTPUT_BIAS[bucket] + int(squares) // NETWORK_QA) * 100 // (NETWORK_QA * NETWORK_QB)
-    total = np.int32(0)  # int16 lanes times int32 weights summed in int32: wide vector lanes
+    total = np.int32(0)
     for unit in range(PAIR):
         level = pair[unit]
         level = level if level > 0 else np.int16(0)
         level = level if level < NETWORK_QA else np.int16(NETWORK_QA)
-        total += np.int32(level) * weights[unit]
+        total = np.int32(total + np.int32(level) * np.int32(weights[unit]))
     return (NETWORK_OUTPUT_BIAS[bucket] + int(total)) * 100 // (NETWORK_QA * NETWORK_QB)
 
 

@@ -39,7 +39,8 @@ PIECES = 32
 ACCUMULATOR_LIMIT = 2**15 - 1
 """The compiled game keeps accumulators in int16 lanes."""
 OUTPUT_LIMIT = 2**31 - 1
-"""It sums the output's products in int32 lanes."""
+"""It sums the output's products in int32 lanes, of int16 weights and int16 units (a squared
+unit too: its square stays under ``ACCUMULATOR_LIMIT``)."""
 FROZEN_LIMIT = 10**6
 """The most bytes of a global array numba freezes into machine code it keeps on disk: it
 will not cache a function that reads a larger one, so every run would compile the search
@@ -100,6 +101,10 @@ def network() -> Network:
         raise GameDefinitionError(f"{NETWORK_FILE.name}: its rows pass {ROWS_LIMIT:,} bytes as int16")
     if largest_accumulator(loaded) > ACCUMULATOR_LIMIT:
         raise GameDefinitionError(f"{NETWORK_FILE.name}: an accumulator could leave the int16 range")
+    if np.abs(loaded.output).max(initial=0) > ACCUMULATOR_LIMIT:
+        raise GameDefinitionError(f"{NETWORK_FILE.name}: its output weights leave the int16 range")
+    if loaded.squared and loaded.QA * loaded.QA > ACCUMULATOR_LIMIT:
+        raise GameDefinitionError(f"{NETWORK_FILE.name}: a squared unit's clamp QA must be at most 181")
     if largest_output(loaded) > OUTPUT_LIMIT:
         raise GameDefinitionError(f"{NETWORK_FILE.name}: the output's sum could leave the int32 range")
     return loaded
