@@ -74,8 +74,7 @@ def king_layout(name: str) -> tuple[np.ndarray, bool]:
     choice: ``none`` (one block, never turned), ``mirrored`` (one block, turned), ``4``
     (turned, and four blocks: the king on its first rank on files a-c, on d1, on its
     second rank, further up) or ``5`` (never turned; five blocks: the king on its first
-    rank on files a-c, d-e or f-h, on its second rank, further up; five blocks of 128
-    units are the most the compiled game can freeze into its code, 10**6 bytes)."""
+    rank on files a-c, d-e or f-h, on its second rank, further up)."""
     buckets = np.zeros(64, dtype=np.int64)
     for square in range(64):
         rank, file = square >> 3, square & 7
@@ -521,14 +520,10 @@ def compare(network: chess_network.Network, in_use: chess_network.Network, paths
 
 
 def write(network: chess_network.Network, path: Path) -> None:
-    size = (network.rows.shape[0] + 1) * network.rows.shape[1] * 2
-    if size > chess_network.ROWS_LIMIT:
-        sys.exit(f"train_chess_network: the rows take {size:,} bytes, past {chess_network.ROWS_LIMIT:,}; not written")
-    largest = chess_network.largest_accumulator(network)
-    if largest > chess_network.ACCUMULATOR_LIMIT:
-        sys.exit(f"train_chess_network: an accumulator could reach {largest}, past int16; not written (more --decay)")
-    if chess_network.largest_output(network) > chess_network.OUTPUT_LIMIT:
-        sys.exit("train_chess_network: the output's sum could pass int32; not written")
+    problem = chess_network.fault(network)
+    if problem is not None:
+        hint = " (more --decay)" if "accumulator" in problem else ""
+        sys.exit(f"train_chess_network: {problem}; not written{hint}")
     np.savez(
         path,
         rows=network.rows.astype(np.int16),
@@ -585,6 +580,8 @@ def main() -> None:
     missing = [str(path) for path in arguments.positions if not path.is_file()]
     if missing:
         sys.exit(f"train_chess_network: no such positions file: {', '.join(missing)}")
+    if arguments.halve_every < 1:
+        sys.exit("train_chess_network: --halve-every must be at least 1")
     block_bytes = (FEATURES + 1) * arguments.hidden * 2
     if block_bytes > chess_network.FROZEN_LIMIT:
         sys.exit(

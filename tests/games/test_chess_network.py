@@ -225,6 +225,7 @@ def test_a_network_of_many_blocks_may_pass_what_one_frozen_array_holds(
     [
         ({"output": np.full((1, 2), 40_000, dtype=np.int32)}, "output weights leave the int16 range"),
         ({"QA": np.array(200), "squared": np.array(True)}, "at most 181"),
+        ({"QA": np.array(0)}, "at least 1"),
     ],
 )
 def test_a_network_whose_output_the_compiled_game_cannot_sum_in_int16_pairs_is_refused(

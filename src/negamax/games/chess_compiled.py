@@ -76,8 +76,11 @@ TURNS = 2 if NETWORK.mirrored else 1
 VIEWS = TURNS * (NETWORK.rows.shape[0] // chess_network.FEATURES)
 """How many ways a side can see the board: in each king bucket's block, turned or not in a
 mirrored network (``chess_network.king_view``)."""
-BLOCKS_PER_ARRAY = max(1, (chess_network.FROZEN_LIMIT // (2 * HIDDEN) - 1) // chess_network.FEATURES)
-"""The most blocks of the network's rows one frozen array holds (``ROW_ARRAYS``)."""
+BLOCKS = NETWORK.rows.shape[0] // chess_network.FEATURES
+_MOST_BLOCKS_PER_ARRAY = max(1, (chess_network.FROZEN_LIMIT // (2 * HIDDEN) - 1) // chess_network.FEATURES)
+BLOCKS_PER_ARRAY = -(-BLOCKS // -(-BLOCKS // _MOST_BLOCKS_PER_ARRAY))
+"""How many blocks of the network's rows each frozen array holds (``ROW_ARRAYS``): as few
+arrays as numba will freeze, filled evenly."""
 BOARDS = UNDO + MAX_PLIES * UNDO_WIDTH
 BOARDS_WIDTH = 8
 """Six bitboards, a slot that every other piece writes to (so that no move branches), and one
@@ -649,7 +652,8 @@ def _network_value(state: Any) -> int:
     weights = NETWORK_OUTPUT_BY_SIDE[bucket, state[SIDE]]
     # Each sum is cut back to int32 at every step, which lets the compiler keep it in
     # int32 lanes and multiply int16 pairs (numba types the plain sum int64: 4 lanes, not 16).
-    # chess_network.network() checks that a square fits int16 and that the sums fit int32.
+    # chess_network.fault() checks that the weights and a unit's square fit int16 and that
+    # the sums fit int32.
     if NETWORK_SQUARED:
         squares = np.int32(0)
         for unit in range(PAIR):

@@ -88,26 +88,37 @@ def network() -> Network:
             data["king_buckets"].astype(np.int64) if "king_buckets" in data else np.zeros(64, dtype=np.int64),
             bool(data["mirrored"]) if "mirrored" in data else False,
         )
-    blocks = loaded.rows.shape[0] // FEATURES
-    if loaded.rows.shape[0] % FEATURES or blocks > BLOCKS_LIMIT:
-        raise GameDefinitionError(f"{NETWORK_FILE.name}: its rows are not 1 to {BLOCKS_LIMIT} blocks of {FEATURES}")
-    if loaded.king_buckets.shape != (64,) or not (
-        loaded.king_buckets.min() >= 0 and loaded.king_buckets.max() < blocks
-    ):
-        raise GameDefinitionError(f"{NETWORK_FILE.name}: its king buckets do not match its blocks of rows")
-    if loaded.rows.shape[1] * 2 * (FEATURES + 1) > FROZEN_LIMIT:
-        raise GameDefinitionError(f"{NETWORK_FILE.name}: a block of its rows passes {FROZEN_LIMIT:,} bytes as int16")
-    if (loaded.rows.shape[0] + 1) * loaded.rows.shape[1] * 2 > ROWS_LIMIT:
-        raise GameDefinitionError(f"{NETWORK_FILE.name}: its rows pass {ROWS_LIMIT:,} bytes as int16")
-    if largest_accumulator(loaded) > ACCUMULATOR_LIMIT:
-        raise GameDefinitionError(f"{NETWORK_FILE.name}: an accumulator could leave the int16 range")
-    if np.abs(loaded.output).max(initial=0) > ACCUMULATOR_LIMIT:
-        raise GameDefinitionError(f"{NETWORK_FILE.name}: its output weights leave the int16 range")
-    if loaded.squared and loaded.QA * loaded.QA > ACCUMULATOR_LIMIT:
-        raise GameDefinitionError(f"{NETWORK_FILE.name}: a squared unit's clamp QA must be at most 181")
-    if largest_output(loaded) > OUTPUT_LIMIT:
-        raise GameDefinitionError(f"{NETWORK_FILE.name}: the output's sum could leave the int32 range")
+    problem = fault(loaded)
+    if problem is not None:
+        raise GameDefinitionError(f"{NETWORK_FILE.name}: {problem}")
     return loaded
+
+
+def fault(weights: Network) -> str | None:
+    """What keeps the compiled game from running ``weights`` exactly (in its int16 and int32
+    lanes, its rows frozen into code it caches), or None."""
+    if weights.QA < 1 or weights.QB < 1:
+        return "its scales QA and QB must be at least 1"
+    blocks = weights.rows.shape[0] // FEATURES
+    if weights.rows.shape[0] % FEATURES or blocks > BLOCKS_LIMIT:
+        return f"its rows are not 1 to {BLOCKS_LIMIT} blocks of {FEATURES}"
+    if weights.king_buckets.shape != (64,) or not (
+        weights.king_buckets.min() >= 0 and weights.king_buckets.max() < blocks
+    ):
+        return "its king buckets do not match its blocks of rows"
+    if weights.rows.shape[1] * 2 * (FEATURES + 1) > FROZEN_LIMIT:
+        return f"a block of its rows passes {FROZEN_LIMIT:,} bytes as int16"
+    if (weights.rows.shape[0] + 1) * weights.rows.shape[1] * 2 > ROWS_LIMIT:
+        return f"its rows pass {ROWS_LIMIT:,} bytes as int16"
+    if largest_accumulator(weights) > ACCUMULATOR_LIMIT:
+        return "an accumulator could leave the int16 range"
+    if np.abs(weights.output).max(initial=0) > ACCUMULATOR_LIMIT:
+        return "its output weights leave the int16 range"
+    if weights.squared and weights.QA * weights.QA > ACCUMULATOR_LIMIT:
+        return "a squared unit's clamp QA must be at most 181"
+    if largest_output(weights) > OUTPUT_LIMIT:
+        return "the output's sum could leave the int32 range"
+    return None
 
 
 def largest_accumulator(weights: Network) -> int:
