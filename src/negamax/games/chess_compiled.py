@@ -73,10 +73,10 @@ UNDO = KEYS + MAX_PLIES
 NETWORK = chess_network.network()
 HIDDEN = NETWORK.bias.shape[0]
 TURNS = 2 if NETWORK.mirrored else 1
-VIEWS = TURNS * (NETWORK.rows.shape[0] // chess_network.FEATURES)
+BLOCKS = NETWORK.rows.shape[0] // chess_network.FEATURES
+VIEWS = TURNS * BLOCKS
 """How many ways a side can see the board: in each king bucket's block, turned or not in a
 mirrored network (``chess_network.king_view``)."""
-BLOCKS = NETWORK.rows.shape[0] // chess_network.FEATURES
 _MOST_BLOCKS_PER_ARRAY = max(1, (chess_network.FROZEN_LIMIT // (2 * HIDDEN) - 1) // chess_network.FEATURES)
 BLOCKS_PER_ARRAY = -(-BLOCKS // -(-BLOCKS // _MOST_BLOCKS_PER_ARRAY))
 """How many blocks of the network's rows each frozen array holds (``ROW_ARRAYS``): as few
@@ -195,7 +195,7 @@ NO_ROW = BLOCKS_PER_ARRAY * chess_network.FEATURES
 
 
 def _row_arrays() -> tuple[np.ndarray, ...]:
-    arrays = -(-NETWORK.rows.shape[0] // NO_ROW)
+    arrays = -(-BLOCKS // BLOCKS_PER_ARRAY)
     padded = np.zeros((arrays * NO_ROW + 1, HIDDEN), dtype=np.int16)
     padded[: NETWORK.rows.shape[0]] = NETWORK.rows
     return tuple(
