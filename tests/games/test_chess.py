@@ -9,6 +9,7 @@ import pytest
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.score import win_in
 from negamax.core.types import SearchLimits
+from negamax.games import chess_network
 from negamax.games.chess import ChessGame, ChessPosition
 from negamax.games.chess_evaluation import STRUCTURE_TERMS, board_counts
 from negamax.search import search
@@ -153,6 +154,36 @@ def test_mates_are_found_and_are_real(fen: str, moves: int) -> None:
     board.push(result.best_move)
     assert board.is_checkmate() or all(_mates_after(board, reply, moves - 1) for reply in list(board.legal_moves))
     assert not forced_mate(chess.Board(fen), moves - 1) if moves > 1 else True
+
+
+def _value(fen: str) -> int:
+    return ChessPosition(chess.Board(fen)).evaluate()
+
+
+def test_a_won_ending_without_pawns_drives_the_lone_king_to_the_edge_and_the_kings_together() -> None:
+    # rook and king against king, White to move: the lone king in the centre, on the edge, in a corner
+    assert _value("8/8/8/3k4/8/8/8/R3K3 w - - 0 1") < _value("8/8/8/8/7k/8/8/R3K3 w - - 0 1")
+    assert _value("8/8/8/8/7k/8/8/R3K3 w - - 0 1") < _value("7k/8/8/8/8/8/8/R3K3 w - - 0 1")
+    # the winning king closer
+    assert _value("7k/8/8/8/8/8/8/R3K3 w - - 0 1") < _value("7k/8/5K2/8/8/8/8/R7 w - - 0 1")
+    # bishop (light squares) and knight: to a light corner (a8, h1), not a dark one (h8, a1)
+    assert _value("7k/8/8/8/8/8/8/1BN1K3 w - - 0 1") < _value("k7/8/8/8/8/8/8/1BN1K3 w - - 0 1")
+    # the same from Black's side
+    assert _value("8/8/8/3K4/8/8/8/r3k3 b - - 0 1") < _value("7K/8/8/8/8/8/8/r3k3 b - - 0 1")
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/3k4/8/8/8/1NN1K3 w - - 0 1",  # two knights do not mate
+        "8/8/3b4/3k4/8/8/8/R3K3 w - - 0 1",  # rook against bishop: a lead of two
+        "8/8/8/3k4/8/3p4/8/Q3K3 w - - 0 1",  # the lone king keeps a pawn
+        "r3k3/8/8/3K4/8/8/8/RR2Q3 w - - 0 1",  # too many pieces left to look
+    ],
+)
+def test_endings_that_are_not_mop_up_keep_the_network(fen: str) -> None:
+    position = ChessPosition(chess.Board(fen))
+    assert position.evaluate() == position.tables_and_terms() + chess_network.board_value(position.board)
 
 
 def test_bad_input_gets_clear_errors() -> None:

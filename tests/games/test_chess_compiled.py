@@ -12,10 +12,13 @@ import chess
 import numpy as np
 import pytest
 
+from negamax.core.types import SearchLimits
 from negamax.games import chess_network
 from negamax.games.chess import ChessGame, ChessPosition
+from negamax.search import search
 
 chess_compiled = pytest.importorskip("negamax.games.chess_compiled")
+from negamax.search.compiled.move_list import CompiledSearcher  # noqa: E402  (needs numba)
 
 GAME = ChessGame()
 # The Chess Programming Wiki's "Perft Results" positions and counts.
@@ -91,7 +94,15 @@ def walk(board: chess.Board, state: np.ndarray, depth: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize("fen", [KIWIPETE, POSITION_3, POSITION_4, POSITION_5])
+# endings where mop-up applies, begins to or stops (a pawn taken, a piece taken)
+BISHOP_KNIGHT_AND_PAWN = "8/8/8/4k3/8/8/1P6/2B1KN2 w - - 0 1"
+QUEEN_AGAINST_ROOK = "8/8/2k2r2/8/8/8/8/3QK3 w - - 0 1"
+ROOK_AGAINST_PAWN = "8/8/8/8/3k4/3p4/8/R3K3 w - - 0 1"
+
+
+@pytest.mark.parametrize(
+    "fen", [KIWIPETE, POSITION_3, POSITION_4, POSITION_5, BISHOP_KNIGHT_AND_PAWN, QUEEN_AGAINST_ROOK, ROOK_AGAINST_PAWN]
+)
 def test_incremental_state_equals_a_fresh_one_at_every_node(fen: str) -> None:
     board = chess.Board(fen)
     state = chess_compiled.new_state(board)
@@ -272,3 +283,22 @@ def test_a_king_crossing_into_another_bucket_or_half_of_the_board_keeps_the_accu
     assert any(
         path.name.startswith("chess_compiled._next_accumulators") for path in (tmp_path / "numba").rglob("*.nbi")
     )
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/4k3/8/8/8/1BN1K3 w - - 0 1",  # bishop and knight: mate in at most 33 moves
+        "7k/8/5K2/8/8/8/8/1BN5 w - - 0 1",  # the lone king in a corner where they cannot mate
+        "8/8/2k2r2/8/8/8/8/3QK3 w - - 0 1",  # queen against rook
+    ],
+)
+def test_the_search_mates_with_bishop_and_knight_and_with_queen_against_rook(fen: str) -> None:
+    # both sides played by the compiled search at 20,000 nodes a move from an empty table:
+    # the same game every run (the build before mop-up drew all three)
+    searcher = CompiledSearcher(hash_mib=16)
+    board = chess.Board(fen)
+    while not board.is_game_over(claim_draw=True):
+        result = search(ChessPosition(board.copy()), SearchLimits(nodes=20_000), engine="compiled", searcher=searcher)
+        board.push(result.best_move)
+    assert board.is_checkmate() and board.turn == chess.BLACK

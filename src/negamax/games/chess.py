@@ -38,6 +38,7 @@ from negamax.games.chess_evaluation import (
     PHASE,
     TEMPO,
     board_counts,
+    board_mop_up,
     structure_value,
 )
 from negamax.games.chess_tables import FULL_PHASE
@@ -162,6 +163,9 @@ class ChessPosition:
         return 0
 
     def evaluate(self) -> int:
+        mop_up = board_mop_up(self.board, self.phase)
+        if mop_up != 0:
+            return self.tables_and_terms() + (mop_up if self.board.turn == chess.WHITE else -mop_up)
         return self.tables_and_terms() + chess_network.board_value(self.board)
 
     def tables_and_terms(self) -> int:

@@ -47,7 +47,7 @@ from negamax.core.compiled import implements
 from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
 from negamax.games import chess_evaluation, chess_network
-from negamax.games.chess_evaluation import ENDGAME, MIDGAME, ORDER_VALUES, PHASE, TEMPO
+from negamax.games.chess_evaluation import ENDGAME, MIDGAME, MOP_UP_PHASE, ORDER_VALUES, PHASE, TEMPO
 from negamax.games.chess_tables import FULL_PHASE
 
 
@@ -619,6 +619,51 @@ def unplay_null(state: Any) -> None:
 _side_counts = njit(cache=True)(chess_evaluation.side_counts)
 _structure_value = njit(cache=True)(chess_evaluation.structure_value)
 _mirrored = njit(cache=True)(chess_evaluation.mirrored)
+_mop_up = njit(cache=True)(chess_evaluation.mop_up)
+PIECE_WORTHS = np.array(chess_evaluation.PIECE_WORTHS, dtype=np.int64)
+
+
+@njit(cache=True)
+def _board_mop_up(state: Any, pawnless: int) -> int:
+    """``chess_evaluation.mop_up`` from the squares (as ``board_mop_up`` on a board)."""
+    white = black = white_bishops = black_bishops = white_knights = black_knights = 0
+    white_corner = black_corner = 0
+    for square in BOARD_SQUARES:
+        piece = state[square]
+        kind = piece & 7
+        seen = SQUARE_OF[square]
+        if piece == BISHOP:
+            white_bishops += 1
+            white_corner = ((seen & 7) + (seen >> 3)) & 1
+        elif piece == BISHOP + BLACK_PIECE:
+            black_bishops += 1
+            black_corner = ((seen & 7) + (seen >> 3)) & 1
+        elif piece == KNIGHT:
+            white_knights += 1
+        elif piece == KNIGHT + BLACK_PIECE:
+            black_knights += 1
+        if piece != EMPTY and piece < BLACK_PIECE:
+            white += PIECE_WORTHS[kind]
+        elif piece != EMPTY:
+            black += PIECE_WORTHS[kind]
+    knights_only = (1 if white > 0 and white == 3 * white_knights else 0) + (
+        2 if black > 0 and black == 3 * black_knights else 0
+    )
+    corner = -1
+    if white == 6 and black == 0 and white_bishops == 1 and white_knights == 1:
+        corner = white_corner
+    elif black == 6 and white == 0 and black_bishops == 1 and black_knights == 1:
+        corner = black_corner
+    return _mop_up(
+        state[PHASE_SUM],
+        white,
+        black,
+        knights_only,
+        pawnless,
+        SQUARE_OF[state[KINGS]],
+        SQUARE_OF[state[KINGS + 1]],
+        corner,
+    )
 
 
 @njit(cache=True)
@@ -641,6 +686,11 @@ def evaluate(state: Any) -> int:
     white = (
         (state[MIDGAME_SUM] + midgame) * phase + (state[ENDGAME_SUM] + endgame) * (FULL_PHASE - phase)
     ) // FULL_PHASE
+    if state[PHASE_SUM] <= MOP_UP_PHASE and (white_pawns == 0 or black_pawns == 0):
+        mop_up = _board_mop_up(state, (1 if white_pawns == 0 else 0) + (2 if black_pawns == 0 else 0))
+        if mop_up != 0:  # in the network's place (chess_evaluation says why)
+            white += mop_up
+            return (white if state[SIDE] == 0 else -white) + TEMPO
     return (white if state[SIDE] == 0 else -white) + TEMPO + _network_value(state)
 
 
