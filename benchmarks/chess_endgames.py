@@ -1,12 +1,12 @@
-"""Won endgames without pawns, converted against Stockfish's defence: KQK, KRK, KBBK, KBNK
-and KQKR from random positions (the same ones for every engine, by seed), negamax-uci
+"""Won endings without pawns, converted against Stockfish's defence: KQK, KRK, KBBK, KBNK
+and KQKR from random positions (the same ones for every build, by seed), negamax-uci
 playing the winning side at a fixed time per move and full-strength Stockfish the other,
 until mate or a draw by the rules (the fifty-move rule ends what the engine cannot win).
-Prints each engine's wins and mean moves to mate per ending; ``--opponent`` adds another
-build of negamax-uci, measured on the same positions in the same run.
+Prints the wins and mean moves to mate per ending; ``--engine`` runs another build of
+negamax-uci on the same positions.
 
     python benchmarks/chess_endgames.py --positions 6 --time 0.1
-    python benchmarks/chess_endgames.py --engine /path/to/old/negamax-uci --positions 6
+    python benchmarks/chess_endgames.py --positions 6 --time 0.1 --engine /path/to/old/negamax-uci
 """
 
 from __future__ import annotations
@@ -26,9 +26,14 @@ ENDINGS = {"KQK": "Q", "KRK": "R", "KBBK": "BB", "KBNK": "BN", "KQKR": "Q/r"}
 """Each ending's pieces besides the kings: the winning side's, then after ``/`` the other's."""
 
 
+def square_colour(square: chess.Square) -> int:
+    return (chess.square_file(square) + chess.square_rank(square)) & 1
+
+
 def random_position(pieces: str, generator: random.Random) -> chess.Board:
-    """A legal position with the winning side (White, upper case) to move, not in check and
-    not stalemated, bishops of opposite colours when there are two."""
+    """A legal position of the ending with the winning side (White, upper case) to move, not
+    in check, with no capture on the board for either side (so it begins as that ending
+    and no piece hangs), bishops on squares of both colours when there are two."""
     strong, _, weak = pieces.partition("/")
     while True:
         board = chess.Board(None)
@@ -38,38 +43,42 @@ def random_position(pieces: str, generator: random.Random) -> chess.Board:
         for square, symbol in zip(squares[2:], strong.upper() + weak.lower(), strict=True):
             board.set_piece_at(square, chess.Piece.from_symbol(symbol))
         bishops = list(board.pieces(chess.BISHOP, chess.WHITE))
-        if len(bishops) == 2 and chess.square_file(bishops[0]) + chess.square_rank(bishops[0]) & 1 == (
-            chess.square_file(bishops[1]) + chess.square_rank(bishops[1]) & 1
-        ):
+        if len(bishops) == 2 and square_colour(bishops[0]) == square_colour(bishops[1]):
             continue
-        board.turn = chess.WHITE
-        if board.is_valid() and not board.is_check() and any(board.legal_moves):
-            # the defender must not win material at once: the position stays the ending
-            board.turn = chess.BLACK
-            if board.is_valid() and not any(board.is_capture(move) for move in board.legal_moves):
-                board.turn = chess.WHITE
-                return board
+        if not board.is_valid() or board.is_check() or not any(board.legal_moves):
+            continue
+        if any(board.is_capture(move) for move in board.legal_moves):
+            continue
+        board.turn = chess.BLACK
+        if board.is_valid() and not any(board.is_capture(move) for move in board.legal_moves):
+            board.turn = chess.WHITE
+            return board
 
 
 def convert(
-    engine: chess.engine.SimpleEngine, defender: chess.engine.SimpleEngine, board: chess.Board, seconds: float
+    engine: chess.engine.SimpleEngine,
+    defender: chess.engine.SimpleEngine,
+    board: chess.Board,
+    seconds: float,
+    game: object,
 ) -> int:
-    """Moves to mate, or 0 when the game ends otherwise."""
+    """The winning side's moves to mate, or 0 when the game ends otherwise. ``game`` names
+    the game: a new one makes each engine start afresh (``ucinewgame``)."""
     board = board.copy()
     limit = chess.engine.Limit(time=seconds)
     while not board.is_game_over(claim_draw=True):
         player = engine if board.turn == chess.WHITE else defender
-        move = player.play(board, limit).move
+        move = player.play(board, limit, game=game).move
         assert move is not None
         board.push(move)
-    return board.fullmove_number - 1 if board.is_checkmate() and board.turn == chess.BLACK else 0
+    return (len(board.move_stack) + 1) // 2 if board.is_checkmate() and board.turn == chess.BLACK else 0
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=6, help="random positions per ending")
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move, both sides")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="for the random positions")
     parser.add_argument("--endings", nargs="+", choices=list(ENDINGS), default=list(ENDINGS), help="which endings")
     parser.add_argument("--engine", help="the negamax-uci command (default: this checkout's)")
     parser.add_argument("--stockfish", help="the Stockfish command (default: stockfish on the PATH or /usr/games)")
@@ -86,11 +95,11 @@ def main() -> None:
     ):
         for name, pieces in ENDINGS.items():
             lengths = []
-            for _ in range(arguments.positions):
+            for number in range(arguments.positions):
                 board = random_position(pieces, generator)  # drawn for every ending: the same positions
                 if name not in arguments.endings:
                     continue
-                moves = convert(engine, defender, board, arguments.time)
+                moves = convert(engine, defender, board, arguments.time, (name, number))
                 lengths.append(moves)
                 print(f"{name} {board.fen()}: {f'mate in {moves} moves' if moves else 'not won'}", flush=True)
             if not lengths:

@@ -160,16 +160,24 @@ def _value(fen: str) -> int:
     return ChessPosition(chess.Board(fen)).evaluate()
 
 
-def test_a_won_ending_without_pawns_drives_the_lone_king_to_the_edge_and_the_kings_together() -> None:
-    # rook and king against king, White to move: the lone king in the centre, on the edge, in a corner
-    assert _value("8/8/8/3k4/8/8/8/R3K3 w - - 0 1") < _value("8/8/8/8/7k/8/8/R3K3 w - - 0 1")
-    assert _value("8/8/8/8/7k/8/8/R3K3 w - - 0 1") < _value("7k/8/8/8/8/8/8/R3K3 w - - 0 1")
-    # the winning king closer
-    assert _value("7k/8/8/8/8/8/8/R3K3 w - - 0 1") < _value("7k/8/5K2/8/8/8/8/R7 w - - 0 1")
-    # bishop (light squares) and knight: to a light corner (a8, h1), not a dark one (h8, a1)
-    assert _value("7k/8/8/8/8/8/8/1BN1K3 w - - 0 1") < _value("k7/8/8/8/8/8/8/1BN1K3 w - - 0 1")
-    # the same from Black's side
-    assert _value("8/8/8/3K4/8/8/8/r3k3 b - - 0 1") < _value("7K/8/8/8/8/8/8/r3k3 b - - 0 1")
+@pytest.mark.parametrize(
+    ("fen", "bonus"),
+    [
+        # the lone king on h8: 20 for each of 6 steps from the centre; kings 10 apart: 8 x (14 - 10)
+        ("7k/8/8/8/8/8/8/R3K3 w - - 0 1", 20 * 6 + 8 * 4),
+        # Black winning, to move: the lone king in the centre, kings 5 apart
+        ("8/8/8/3K4/8/8/8/r3k3 b - - 0 1", 8 * 9),
+        # a light-squared bishop and a knight: 40 a step towards a8 or h1; a8 is one
+        ("k7/8/8/8/8/8/8/1BN1K3 w - - 0 1", 40 * 7 + 8 * 3),
+        # h8 is 7 steps from both
+        ("7k/8/8/8/8/8/8/1BN1K3 w - - 0 1", 8 * 4),
+        # the kings in opposite corners: nothing added, and still no network
+        ("B6K/8/8/8/8/8/8/k1N5 w - - 0 1", 0),
+    ],
+)
+def test_a_won_ending_without_pawns_takes_mop_up_in_the_networks_place(fen: str, bonus: int) -> None:
+    position = ChessPosition(chess.Board(fen))
+    assert position.evaluate() - position.tables_and_terms() == bonus
 
 
 @pytest.mark.parametrize(
@@ -178,7 +186,7 @@ def test_a_won_ending_without_pawns_drives_the_lone_king_to_the_edge_and_the_kin
         "8/8/8/3k4/8/8/8/1NN1K3 w - - 0 1",  # two knights do not mate
         "8/8/3b4/3k4/8/8/8/R3K3 w - - 0 1",  # rook against bishop: a lead of two
         "8/8/8/3k4/8/3p4/8/Q3K3 w - - 0 1",  # the lone king keeps a pawn
-        "r3k3/8/8/3K4/8/8/8/RR2Q3 w - - 0 1",  # too many pieces left to look
+        "r6k/8/8/3K4/8/8/8/RR2Q3 w - - 0 1",  # too many pieces left to look
     ],
 )
 def test_endings_that_are_not_mop_up_keep_the_network(fen: str) -> None:

@@ -94,10 +94,11 @@ def walk(board: chess.Board, state: np.ndarray, depth: int) -> int:
     return checked
 
 
-# endings where mop-up applies, begins to or stops (a pawn taken, a piece taken)
-BISHOP_KNIGHT_AND_PAWN = "8/8/8/4k3/8/8/1P6/2B1KN2 w - - 0 1"
+# mop-up at every node; where a capture of the last pawn begins it (Kxd2); where a
+# capture ends it (Bf4+ Kxf4: a knight and a pawn left)
 QUEEN_AGAINST_ROOK = "8/8/2k2r2/8/8/8/8/3QK3 w - - 0 1"
-ROOK_AGAINST_PAWN = "8/8/8/8/3k4/3p4/8/R3K3 w - - 0 1"
+ROOK_AGAINST_PAWN = "8/8/8/4k3/8/8/3p4/R3K3 w - - 0 1"
+BISHOP_KNIGHT_AND_PAWN = "8/8/8/4k3/8/8/1P6/2B1KN2 w - - 0 1"
 
 
 @pytest.mark.parametrize(
@@ -107,7 +108,7 @@ def test_incremental_state_equals_a_fresh_one_at_every_node(fen: str) -> None:
     board = chess.Board(fen)
     state = chess_compiled.new_state(board)
     before = state.copy()
-    assert walk(board, state, 2) > 100
+    assert walk(board, state, 2) > 50  # nodes whose keys were compared (the smallest ending has 58)
     kept = chess_compiled.KEYS + int(state[chess_compiled.PLY]) + 1  # the rest is scratch
     assert (state[:kept] == before[:kept]).all()  # everything taken back
 
@@ -295,7 +296,7 @@ def test_a_king_crossing_into_another_bucket_or_half_of_the_board_keeps_the_accu
 )
 def test_the_search_mates_with_bishop_and_knight_and_with_queen_against_rook(fen: str) -> None:
     # both sides played by the compiled search at 20,000 nodes a move from an empty table:
-    # the same game every run (the build before mop-up drew all three)
+    # the same game every run
     searcher = CompiledSearcher(hash_mib=16)
     board = chess.Board(fen)
     while not board.is_game_over(claim_draw=True):

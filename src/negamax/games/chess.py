@@ -163,8 +163,8 @@ class ChessPosition:
         return 0
 
     def evaluate(self) -> int:
-        mop_up = board_mop_up(self.board, self.phase)
-        if mop_up != 0:
+        applies, mop_up = board_mop_up(self.board, self.phase)
+        if applies:
             return self.tables_and_terms() + (mop_up if self.board.turn == chess.WHITE else -mop_up)
         return self.tables_and_terms() + chess_network.board_value(self.board)
 

@@ -624,20 +624,20 @@ PIECE_WORTHS = np.array(chess_evaluation.PIECE_WORTHS, dtype=np.int64)
 
 
 @njit(cache=True)
-def _board_mop_up(state: Any, pawnless: int) -> int:
+def _board_mop_up(state: Any, pawnless: int) -> tuple[bool, int]:
     """``chess_evaluation.mop_up`` from the squares (as ``board_mop_up`` on a board)."""
     white = black = white_bishops = black_bishops = white_knights = black_knights = 0
-    white_corner = black_corner = 0
+    white_bishop_colour = black_bishop_colour = 0
     for square in BOARD_SQUARES:
         piece = state[square]
         kind = piece & 7
-        seen = SQUARE_OF[square]
+        index = SQUARE_OF[square]
         if piece == BISHOP:
             white_bishops += 1
-            white_corner = ((seen & 7) + (seen >> 3)) & 1
+            white_bishop_colour = ((index & 7) + (index >> 3)) & 1
         elif piece == BISHOP + BLACK_PIECE:
             black_bishops += 1
-            black_corner = ((seen & 7) + (seen >> 3)) & 1
+            black_bishop_colour = ((index & 7) + (index >> 3)) & 1
         elif piece == KNIGHT:
             white_knights += 1
         elif piece == KNIGHT + BLACK_PIECE:
@@ -649,11 +649,11 @@ def _board_mop_up(state: Any, pawnless: int) -> int:
     knights_only = (1 if white > 0 and white == 3 * white_knights else 0) + (
         2 if black > 0 and black == 3 * black_knights else 0
     )
-    corner = -1
+    corner_colour = -1
     if white == 6 and black == 0 and white_bishops == 1 and white_knights == 1:
-        corner = white_corner
+        corner_colour = white_bishop_colour
     elif black == 6 and white == 0 and black_bishops == 1 and black_knights == 1:
-        corner = black_corner
+        corner_colour = black_bishop_colour
     return _mop_up(
         state[PHASE_SUM],
         white,
@@ -662,7 +662,7 @@ def _board_mop_up(state: Any, pawnless: int) -> int:
         pawnless,
         SQUARE_OF[state[KINGS]],
         SQUARE_OF[state[KINGS + 1]],
-        corner,
+        corner_colour,
     )
 
 
@@ -687,8 +687,8 @@ def evaluate(state: Any) -> int:
         (state[MIDGAME_SUM] + midgame) * phase + (state[ENDGAME_SUM] + endgame) * (FULL_PHASE - phase)
     ) // FULL_PHASE
     if state[PHASE_SUM] <= MOP_UP_PHASE and (white_pawns == 0 or black_pawns == 0):
-        mop_up = _board_mop_up(state, (1 if white_pawns == 0 else 0) + (2 if black_pawns == 0 else 0))
-        if mop_up != 0:  # in the network's place (chess_evaluation says why)
+        applies, mop_up = _board_mop_up(state, (1 if white_pawns == 0 else 0) + (2 if black_pawns == 0 else 0))
+        if applies:  # in the network's place (chess_evaluation says why)
             white += mop_up
             return (white if state[SIDE] == 0 else -white) + TEMPO
     return (white if state[SIDE] == 0 else -white) + TEMPO + _network_value(state)

@@ -198,44 +198,44 @@ def mop_up(
     pawnless: int,
     white_king: int,
     black_king: int,
-    corner: int,
-) -> int:
-    """The mop-up bonus from White's side. ``white`` and ``black``: each side's pieces'
-    worths summed; ``knights_only``: 1 if White's pieces are knights alone, plus 2 if
-    Black's are (two knights do not mate); ``pawnless``: 1 if White has no pawn, plus 2 if
-    Black has none;
-    ``corner``: the colour of the mating corners (0 dark, 1 light) when the winning side
-    has bishop and knight alone, else -1. Kings on squares 0-63, a1 = 0."""
+    corner_colour: int,
+) -> tuple[bool, int]:
+    """Whether mop-up applies, and its bonus from White's side. ``white`` and ``black``:
+    each side's pieces' worths summed; ``knights_only``: 1 if White's pieces are knights
+    alone, plus 2 if Black's are (two knights do not mate); ``pawnless``: 1 if White has no
+    pawn, plus 2 if Black has none; ``corner_colour``: the colour of the mating corners (0
+    dark, 1 light) when the winning side has bishop and knight alone, else -1. Kings on
+    squares 0-63, a1 = 0."""
     if phase > MOP_UP_PHASE:
-        return 0
+        return False, 0
     if white >= black + MOP_UP_LEAD and pawnless & 2 and not knights_only & 1:
         strong, weak, sign = white_king, black_king, 1
     elif black >= white + MOP_UP_LEAD and pawnless & 1 and not knights_only & 2:
         strong, weak, sign = black_king, white_king, -1
     else:
-        return 0
+        return False, 0
     file, rank = weak & 7, weak >> 3
-    if corner < 0:
-        edge = MOP_UP_EDGE * (max(3 - file, file - 4) + max(3 - rank, rank - 4))  # 0 in the centre
+    if corner_colour < 0:
+        towards_edge = MOP_UP_EDGE * (max(3 - file, file - 4) + max(3 - rank, rank - 4))  # 0 in the centre
     else:
-        # the corners of that colour: a1 and h8 are dark, a8 and h1 light
-        nearest = min(file + rank, 14 - file - rank) if corner == 0 else min(file + 7 - rank, 7 - file + rank)
-        edge = MOP_UP_CORNER * (7 - nearest)  # no corner is more than 7 steps away
+        # the nearest corner where they mate: a1 or h8 when dark, a8 or h1 when light
+        nearest = min(file + rank, 14 - file - rank) if corner_colour == 0 else min(file + 7 - rank, 7 - file + rank)
+        towards_edge = MOP_UP_CORNER * (7 - nearest)  # no corner is more than 7 steps away
     apart = abs(file - (strong & 7)) + abs(rank - (strong >> 3))
-    return sign * (edge + MOP_UP_CLOSE * (14 - apart))
+    return True, sign * (towards_edge + MOP_UP_CLOSE * (14 - apart))
 
 
-def board_mop_up(board: chess.Board, phase: int) -> int:
+def board_mop_up(board: chess.Board, phase: int) -> tuple[bool, int]:
     """``mop_up`` on a python-chess board of game ``phase``."""
     if phase > MOP_UP_PHASE:
-        return 0
+        return False, 0
     worths = [0, 0]
     for piece in board.piece_map().values():
         worths[piece.color] += PIECE_WORTHS[piece.piece_type]
     pawnless = (0 if board.pawns & board.occupied_co[chess.WHITE] else 1) + (
         0 if board.pawns & board.occupied_co[chess.BLACK] else 2
     )
-    corner, knights_only = -1, 0
+    corner_colour, knights_only = -1, 0
     for colour in (chess.WHITE, chess.BLACK):
         pieces = board.occupied_co[colour] & ~board.kings & ~board.pawns
         if pieces and pieces == pieces & board.knights:
@@ -244,9 +244,9 @@ def board_mop_up(board: chess.Board, phase: int) -> int:
         alone = worths[colour] == 6 and worths[not colour] == 0
         if alone and chess.popcount(bishops) == 1 and chess.popcount(pieces & board.knights) == 1:
             square = chess.lsb(bishops)
-            corner = (chess.square_file(square) + chess.square_rank(square)) & 1
+            corner_colour = (chess.square_file(square) + chess.square_rank(square)) & 1
     white_king, black_king = board.king(chess.WHITE), board.king(chess.BLACK)
     assert white_king is not None and black_king is not None
     return mop_up(
-        phase, worths[chess.WHITE], worths[chess.BLACK], knights_only, pawnless, white_king, black_king, corner
+        phase, worths[chess.WHITE], worths[chess.BLACK], knights_only, pawnless, white_king, black_king, corner_colour
     )
