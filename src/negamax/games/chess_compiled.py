@@ -626,43 +626,34 @@ PIECE_WORTHS = np.array(chess_evaluation.PIECE_WORTHS, dtype=np.int64)
 @njit(cache=True)
 def _board_mop_up(state: Any, pawnless: int) -> tuple[bool, int]:
     """``chess_evaluation.mop_up`` from the squares (as ``board_mop_up`` on a board)."""
-    white = black = white_bishops = black_bishops = white_knights = black_knights = 0
-    white_bishop_colour = black_bishop_colour = 0
+    white = black = white_knights = black_knights = bishops = bishop_colour = 0
     for square in BOARD_SQUARES:
         piece = state[square]
-        kind = piece & 7
-        index = SQUARE_OF[square]
-        if piece == BISHOP:
-            white_bishops += 1
-            white_bishop_colour = ((index & 7) + (index >> 3)) & 1
-        elif piece == BISHOP + BLACK_PIECE:
-            black_bishops += 1
-            black_bishop_colour = ((index & 7) + (index >> 3)) & 1
-        elif piece == KNIGHT:
+        if piece == EMPTY:
+            continue
+        if piece < BLACK_PIECE:
+            white += PIECE_WORTHS[piece]
+        else:
+            black += PIECE_WORTHS[piece & 7]
+        if piece == KNIGHT:
             white_knights += 1
         elif piece == KNIGHT + BLACK_PIECE:
             black_knights += 1
-        if piece != EMPTY and piece < BLACK_PIECE:
-            white += PIECE_WORTHS[kind]
-        elif piece != EMPTY:
-            black += PIECE_WORTHS[kind]
-    knights_only = (1 if white > 0 and white == 3 * white_knights else 0) + (
-        2 if black > 0 and black == 3 * black_knights else 0
-    )
-    corner_colour = -1
-    if white == 6 and black == 0 and white_bishops == 1 and white_knights == 1:
-        corner_colour = white_bishop_colour
-    elif black == 6 and white == 0 and black_bishops == 1 and black_knights == 1:
-        corner_colour = black_bishop_colour
+        elif piece & 7 == BISHOP:
+            bishops += 1
+            index = SQUARE_OF[square]
+            bishop_colour = ((index & 7) + (index >> 3)) & 1
     return _mop_up(
         state[PHASE_SUM],
         white,
         black,
-        knights_only,
+        white_knights,
+        black_knights,
+        bishops,
+        bishop_colour,
         pawnless,
         SQUARE_OF[state[KINGS]],
         SQUARE_OF[state[KINGS + 1]],
-        corner_colour,
     )
 
 

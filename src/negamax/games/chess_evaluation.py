@@ -195,33 +195,34 @@ def mop_up(
     phase: int,
     white: int,
     black: int,
-    knights_only: int,
+    white_knights: int,
+    black_knights: int,
+    bishops: int,
+    bishop_colour: int,
     pawnless: int,
     white_king: int,
     black_king: int,
-    corner_colour: int,
 ) -> tuple[bool, int]:
     """Whether mop-up applies, and its bonus from White's side. ``white`` and ``black``:
-    each side's pieces' worths summed; ``knights_only``: 1 if White's pieces are knights
-    alone, plus 2 if Black's are (two knights do not mate); ``pawnless``: 1 if White has no
-    pawn, plus 2 if Black has none; ``corner_colour``: the colour of the mating corners (0
-    dark, 1 light) when the winning side has bishop and knight alone, else -1. Kings on
-    squares 0-63, a1 = 0."""
+    each side's pieces' worths summed; ``bishops``: both sides' bishops, ``bishop_colour``:
+    the colour of any one of them (0 dark, 1 light); ``pawnless``: 1 if White has no pawn,
+    plus 2 if Black has none. Kings on squares 0-63, a1 = 0."""
     if phase > MOP_UP_PHASE:
         return False, 0
-    if white >= black + MOP_UP_LEAD and pawnless & 2 and not knights_only & 1:
-        strong, weak, sign = white_king, black_king, 1
-    elif black >= white + MOP_UP_LEAD and pawnless & 1 and not knights_only & 2:
-        strong, weak, sign = black_king, white_king, -1
+    # two knights do not mate
+    if white >= black + MOP_UP_LEAD and pawnless & 2 and white != 3 * white_knights:
+        strong, weak, sign, knights = white_king, black_king, 1, white_knights
+    elif black >= white + MOP_UP_LEAD and pawnless & 1 and black != 3 * black_knights:
+        strong, weak, sign, knights = black_king, white_king, -1, black_knights
     else:
         return False, 0
     file, rank = weak & 7, weak >> 3
-    if corner_colour < 0:
-        towards_edge = MOP_UP_EDGE * (max(3 - file, file - 4) + max(3 - rank, rank - 4))  # 0 in the centre
-    else:
+    if white + black == 6 and knights == 1 and bishops == 1:  # bishop and knight alone
         # the nearest corner where they mate: a1 or h8 when dark, a8 or h1 when light
-        nearest = min(file + rank, 14 - file - rank) if corner_colour == 0 else min(file + 7 - rank, 7 - file + rank)
+        nearest = min(file + rank, 14 - file - rank) if bishop_colour == 0 else min(file + 7 - rank, 7 - file + rank)
         towards_edge = MOP_UP_CORNER * (7 - nearest)  # no corner is more than 7 steps away
+    else:
+        towards_edge = MOP_UP_EDGE * (max(3 - file, file - 4) + max(3 - rank, rank - 4))  # 0 in the centre
     apart = abs(file - (strong & 7)) + abs(rank - (strong >> 3))
     return True, sign * (towards_edge + MOP_UP_CLOSE * (14 - apart))
 
@@ -233,21 +234,23 @@ def board_mop_up(board: chess.Board, phase: int) -> tuple[bool, int]:
     worths = [0, 0]
     for piece in board.piece_map().values():
         worths[piece.color] += PIECE_WORTHS[piece.piece_type]
-    pawnless = (0 if board.pawns & board.occupied_co[chess.WHITE] else 1) + (
-        0 if board.pawns & board.occupied_co[chess.BLACK] else 2
-    )
-    corner_colour, knights_only = -1, 0
-    for colour in (chess.WHITE, chess.BLACK):
-        pieces = board.occupied_co[colour] & ~board.kings & ~board.pawns
-        if pieces and pieces == pieces & board.knights:
-            knights_only |= 1 if colour == chess.WHITE else 2
-        bishops = board.bishops & pieces
-        alone = worths[colour] == 6 and worths[not colour] == 0
-        if alone and chess.popcount(bishops) == 1 and chess.popcount(pieces & board.knights) == 1:
-            square = chess.lsb(bishops)
-            corner_colour = (chess.square_file(square) + chess.square_rank(square)) & 1
+    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
+    pawnless = (0 if board.pawns & white else 1) + (0 if board.pawns & black else 2)
+    bishop_colour = 0
+    if board.bishops:
+        square = chess.lsb(board.bishops)
+        bishop_colour = (chess.square_file(square) + chess.square_rank(square)) & 1
     white_king, black_king = board.king(chess.WHITE), board.king(chess.BLACK)
     assert white_king is not None and black_king is not None
     return mop_up(
-        phase, worths[chess.WHITE], worths[chess.BLACK], knights_only, pawnless, white_king, black_king, corner_colour
+        phase,
+        worths[chess.WHITE],
+        worths[chess.BLACK],
+        chess.popcount(board.knights & white),
+        chess.popcount(board.knights & black),
+        chess.popcount(board.bishops),
+        bishop_colour,
+        pawnless,
+        white_king,
+        black_king,
     )
