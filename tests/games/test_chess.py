@@ -11,7 +11,7 @@ from negamax.core.score import win_in
 from negamax.core.types import SearchLimits
 from negamax.games import chess_network
 from negamax.games.chess import ChessGame, ChessPosition
-from negamax.games.chess_evaluation import STRUCTURE_TERMS, board_counts
+from negamax.games.chess_evaluation import STRUCTURE_TERMS, board_counts, board_pawnless_scaled
 from negamax.search import search
 
 GAME = ChessGame()
@@ -191,7 +191,26 @@ def test_a_won_ending_without_pawns_takes_mop_up_in_the_networks_place(fen: str,
 )
 def test_endings_that_are_not_mop_up_keep_the_network(fen: str) -> None:
     position = ChessPosition(chess.Board(fen))
-    assert position.evaluate() == position.tables_and_terms() + chess_network.board_value(position.board)
+    full = position.tables_and_terms() + chess_network.board_value(position.board)
+    assert position.evaluate() == board_pawnless_scaled(position.board, position.phase, full)
+
+
+@pytest.mark.parametrize(
+    ("fen", "scale"),
+    [
+        ("8/8/3bk3/8/8/8/3RK3/8 w - - 0 1", 4),  # rook against bishop
+        ("8/8/3nk3/8/8/8/3RK3/8 b - - 0 1", 4),  # rook against knight, the knight's side to move
+        ("8/8/3rk3/8/8/8/2BRK3/8 w - - 0 1", 14),  # rook and bishop against rook
+        ("8/8/4k3/8/8/2NN4/4K3/8 w - - 0 1", 0),  # two knights
+        ("8/8/4k3/4p3/8/2N5/4K3/8 w - - 0 1", 0),  # a knight against a pawn
+        ("8/8/4k3/4p3/8/2R5/4K3/8 w - - 0 1", 64),  # a rook against a pawn: kept in full
+        ("8/4k3/3b4/8/8/3RK3/3P4/8 w - - 0 1", 64),  # the side ahead has a pawn
+    ],
+)
+def test_a_lead_without_pawns_of_a_minor_piece_or_less_is_mostly_a_draw(fen: str, scale: int) -> None:
+    position = ChessPosition(chess.Board(fen))
+    full = position.tables_and_terms() + chess_network.board_value(position.board)
+    assert position.evaluate() == full * scale // 64
 
 
 def test_bad_input_gets_clear_errors() -> None:

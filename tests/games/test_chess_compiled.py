@@ -99,10 +99,22 @@ def walk(board: chess.Board, state: np.ndarray, depth: int) -> int:
 QUEEN_AGAINST_ROOK = "8/8/2k2r2/8/8/8/8/3QK3 w - - 0 1"
 ROOK_AGAINST_PAWN = "8/8/8/4k3/8/8/3p4/R3K3 w - - 0 1"
 BISHOP_KNIGHT_AND_PAWN = "8/8/8/4k3/8/8/1P6/2B1KN2 w - - 0 1"
+# a lead without pawns scaled down where the bishop takes the last pawn (Bxd2)
+ROOK_AND_PAWN_AGAINST_BISHOP = "8/4k3/8/8/1b6/3RK3/3P4/8 b - - 17 40"
 
 
 @pytest.mark.parametrize(
-    "fen", [KIWIPETE, POSITION_3, POSITION_4, POSITION_5, BISHOP_KNIGHT_AND_PAWN, QUEEN_AGAINST_ROOK, ROOK_AGAINST_PAWN]
+    "fen",
+    [
+        KIWIPETE,
+        POSITION_3,
+        POSITION_4,
+        POSITION_5,
+        BISHOP_KNIGHT_AND_PAWN,
+        QUEEN_AGAINST_ROOK,
+        ROOK_AGAINST_PAWN,
+        ROOK_AND_PAWN_AGAINST_BISHOP,
+    ],
 )
 def test_incremental_state_equals_a_fresh_one_at_every_node(fen: str) -> None:
     board = chess.Board(fen)

@@ -40,6 +40,7 @@ from negamax.games.chess_evaluation import (
     TEMPO,
     board_counts,
     board_mop_up,
+    board_pawnless_scaled,
     structure_value,
 )
 from negamax.games.chess_tables import FULL_PHASE
@@ -167,7 +168,9 @@ class ChessPosition:
         applies, mop_up = board_mop_up(self.board, self.phase)
         if applies:
             return self.tables_and_terms() + (mop_up if self.board.turn == chess.WHITE else -mop_up)
-        return self.tables_and_terms() + chess_network.board_value(self.board)
+        return board_pawnless_scaled(
+            self.board, self.phase, self.tables_and_terms() + chess_network.board_value(self.board)
+        )
 
     def tables_and_terms(self) -> int:
         """The evaluation without the network's correction (what the network is trained on

@@ -47,7 +47,7 @@ from negamax.core.compiled import implements
 from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
 from negamax.games import chess_evaluation, chess_network
-from negamax.games.chess_evaluation import ENDGAME, MIDGAME, MOP_UP_PHASE, ORDER_VALUES, PHASE, TEMPO
+from negamax.games.chess_evaluation import ENDGAME, ENDING_PHASE, MIDGAME, ORDER_VALUES, PHASE, TEMPO, WHOLE_SCALE
 from negamax.games.chess_tables import FULL_PHASE
 
 
@@ -620,13 +620,14 @@ _side_counts = njit(cache=True)(chess_evaluation.side_counts)
 _structure_value = njit(cache=True)(chess_evaluation.structure_value)
 _mirrored = njit(cache=True)(chess_evaluation.mirrored)
 _mop_up = njit(cache=True)(chess_evaluation.mop_up)
+_pawnless_scale = njit(cache=True)(chess_evaluation.pawnless_scale)
 PIECE_WORTHS = np.array(chess_evaluation.PIECE_WORTHS, dtype=np.int64)
 
 
 @njit(cache=True)
-def _board_mop_up(state: Any, pawnless: int) -> tuple[bool, int]:
-    """``chess_evaluation.mop_up`` from the squares (as ``board_mop_up`` on a board)."""
-    white = black = white_knights = black_knights = bishops = bishop_colour = 0
+def _board_pieces(state: Any) -> tuple[int, int, int, int, int, int, int]:
+    """``chess_evaluation.board_pieces`` from the squares."""
+    white = black = white_knights = black_knights = white_bishops = black_bishops = bishop_colour = 0
     for square in BOARD_SQUARES:
         piece = state[square]
         if piece == EMPTY:
@@ -640,21 +641,13 @@ def _board_mop_up(state: Any, pawnless: int) -> tuple[bool, int]:
         elif piece == KNIGHT + BLACK_PIECE:
             black_knights += 1
         elif piece & 7 == BISHOP:
-            bishops += 1
+            if piece == BISHOP:
+                white_bishops += 1
+            else:
+                black_bishops += 1
             index = SQUARE_OF[square]
             bishop_colour = ((index & 7) + (index >> 3)) & 1
-    return _mop_up(
-        state[PHASE_SUM],
-        white,
-        black,
-        white_knights,
-        black_knights,
-        bishops,
-        bishop_colour,
-        pawnless,
-        SQUARE_OF[state[KINGS]],
-        SQUARE_OF[state[KINGS + 1]],
-    )
+    return white, black, white_knights, black_knights, white_bishops, black_bishops, bishop_colour
 
 
 @njit(cache=True)
@@ -677,12 +670,40 @@ def evaluate(state: Any) -> int:
     white = (
         (state[MIDGAME_SUM] + midgame) * phase + (state[ENDGAME_SUM] + endgame) * (FULL_PHASE - phase)
     ) // FULL_PHASE
-    if state[PHASE_SUM] <= MOP_UP_PHASE and (white_pawns == 0 or black_pawns == 0):
-        applies, mop_up = _board_mop_up(state, (1 if white_pawns == 0 else 0) + (2 if black_pawns == 0 else 0))
-        if applies:  # in the network's place (chess_evaluation says why)
-            white += mop_up
-            return (white if state[SIDE] == 0 else -white) + TEMPO
-    return (white if state[SIDE] == 0 else -white) + TEMPO + _network_value(state)
+    base = (white if state[SIDE] == 0 else -white) + TEMPO
+    if state[PHASE_SUM] > ENDING_PHASE or (white_pawns != 0 and black_pawns != 0):
+        return base + _network_value(state)
+    # the few pieces left are counted (chess_evaluation.board_mop_up and board_pawnless_scaled)
+    pieces = _board_pieces(state)
+    white_worth, black_worth, white_knights, black_knights, bishop_colour = (
+        pieces[0],
+        pieces[1],
+        pieces[2],
+        pieces[3],
+        pieces[6],
+    )
+    applies, mop_up = _mop_up(
+        state[PHASE_SUM],
+        white_worth,
+        black_worth,
+        white_knights,
+        black_knights,
+        pieces[4] + pieces[5],
+        bishop_colour,
+        (1 if white_pawns == 0 else 0) + (2 if black_pawns == 0 else 0),
+        SQUARE_OF[state[KINGS]],
+        SQUARE_OF[state[KINGS + 1]],
+    )
+    if applies:  # in the network's place (chess_evaluation says why)
+        return base + (mop_up if state[SIDE] == 0 else -mop_up)
+    value = base + _network_value(state)
+    strong = state[SIDE] if value > 0 else 1 - state[SIDE]
+    if value != 0 and (white_pawns if strong == 0 else black_pawns) == 0:
+        if strong == 0:
+            value = value * _pawnless_scale(white_worth, black_worth, white_knights) // WHOLE_SCALE
+        else:
+            value = value * _pawnless_scale(black_worth, white_worth, black_knights) // WHOLE_SCALE
+    return value
 
 
 @njit(cache=True)

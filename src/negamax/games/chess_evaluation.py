@@ -177,8 +177,9 @@ def board_counts(board: chess.Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
 # takes the network's place: the network's values of such endings vary with the kings'
 # squares by more than the mop-up's steps, and carry no plan.
 
-MOP_UP_PHASE = 8
-"""The most game phase (``PHASE_WEIGHTS`` summed) at which mop-up is looked for."""
+ENDING_PHASE = 8
+"""The most game phase (``PHASE_WEIGHTS`` summed) at which the pieces are counted for
+mop-up and for ``pawnless_scale``."""
 MOP_UP_LEAD = 4
 """The least lead in pieces (knight and bishop 3, rook 5, queen 9) that wins."""
 MOP_UP_EDGE = 20
@@ -207,7 +208,7 @@ def mop_up(
     each side's pieces' worths summed; ``bishops``: both sides' bishops, ``bishop_colour``:
     the colour of any one of them (0 dark, 1 light); ``pawnless``: 1 if White has no pawn,
     plus 2 if Black has none. Kings on squares 0-63, a1 = 0."""
-    if phase > MOP_UP_PHASE:
+    if phase > ENDING_PHASE:
         return False, 0
     # two knights do not mate
     if white >= black + MOP_UP_LEAD and pawnless & 2 and white != 3 * white_knights:
@@ -227,30 +228,86 @@ def mop_up(
     return True, sign * (towards_edge + MOP_UP_CLOSE * (14 - apart))
 
 
-def board_mop_up(board: chess.Board, phase: int) -> tuple[bool, int]:
-    """``mop_up`` on a python-chess board of game ``phase``."""
-    if phase > MOP_UP_PHASE:
-        return False, 0
+def board_pieces(board: chess.Board) -> tuple[int, int, int, int, int, int, int]:
+    """White's and Black's pieces' worths summed, their knights, their bishops, and the
+    colour of any one bishop (0 dark, 1 light)."""
     worths = [0, 0]
     for piece in board.piece_map().values():
         worths[piece.color] += PIECE_WORTHS[piece.piece_type]
     white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
-    pawnless = (0 if board.pawns & white else 1) + (0 if board.pawns & black else 2)
     bishop_colour = 0
     if board.bishops:
         square = chess.lsb(board.bishops)
         bishop_colour = (chess.square_file(square) + chess.square_rank(square)) & 1
-    white_king, black_king = board.king(chess.WHITE), board.king(chess.BLACK)
-    assert white_king is not None and black_king is not None
-    return mop_up(
-        phase,
+    return (
         worths[chess.WHITE],
         worths[chess.BLACK],
         chess.popcount(board.knights & white),
         chess.popcount(board.knights & black),
-        chess.popcount(board.bishops),
+        chess.popcount(board.bishops & white),
+        chess.popcount(board.bishops & black),
         bishop_colour,
-        pawnless,
+    )
+
+
+def board_mop_up(board: chess.Board, phase: int) -> tuple[bool, int]:
+    """``mop_up`` on a python-chess board of game ``phase``."""
+    if phase > ENDING_PHASE:
+        return False, 0
+    white, black, white_knights, black_knights, white_bishops, black_bishops, bishop_colour = board_pieces(board)
+    white_pawns, black_pawns = (
+        board.pawns & board.occupied_co[chess.WHITE],
+        board.pawns & board.occupied_co[chess.BLACK],
+    )
+    white_king, black_king = board.king(chess.WHITE), board.king(chess.BLACK)
+    assert white_king is not None and black_king is not None
+    return mop_up(
+        phase,
+        white,
+        black,
+        white_knights,
+        black_knights,
+        white_bishops + black_bishops,
+        bishop_colour,
+        (0 if white_pawns else 1) + (0 if black_pawns else 2),
         white_king,
         black_king,
     )
+
+
+# Without pawns, a lead of a minor piece or less rarely wins: rook against bishop or knight,
+# rook and minor against rook, a minor piece alone, and knights alone are draws with correct
+# defence. The side ahead by the evaluation keeps only part of its lead when it has no
+# pawn left, so the search does not trade its last pawns into such an ending (nor the side
+# behind avoid one) for a lead that the tables and the network count in full.
+
+WHOLE_SCALE = 64
+"""``pawnless_scale``'s whole: the lead kept in full."""
+
+
+def pawnless_scale(strong: int, weak: int, strong_knights: int) -> int:
+    """Of ``WHOLE_SCALE``, the part of its lead that the side ahead keeps when it has no
+    pawn: ``strong`` and ``weak`` are the two sides' pieces' worths (``PIECE_WORTHS``)."""
+    if strong == 3 * strong_knights:  # knights alone do not force mate
+        return 0
+    if strong - weak > 3:
+        return WHOLE_SCALE
+    if strong < 5:  # a minor piece against anything
+        return 0
+    if weak <= 3:  # a rook, or rook and minor, against a minor piece at most
+        return 4
+    return 14
+
+
+def board_pawnless_scaled(board: chess.Board, phase: int, value: int) -> int:
+    """``value`` (for the side to move) scaled by ``pawnless_scale`` when the side it
+    favours has no pawn and the game ``phase`` is at most ``ENDING_PHASE``."""
+    if phase > ENDING_PHASE or value == 0:
+        return value
+    strong = board.turn if value > 0 else not board.turn
+    if board.pawns & board.occupied_co[strong]:
+        return value
+    white, black, white_knights, black_knights, _, _, _ = board_pieces(board)
+    if strong == chess.WHITE:
+        return value * pawnless_scale(white, black, white_knights) // WHOLE_SCALE
+    return value * pawnless_scale(black, white, black_knights) // WHOLE_SCALE
