@@ -1,7 +1,9 @@
 """Chess on python-chess: make/unmake by push/pop, and a tapered evaluation (piece-square
 values kept up to date move by move, pawn structure and piece placement terms on top; the
 weights in ``chess_weights``) plus a learned correction (``chess_network``), or, in won
-endings without pawns, a mop-up term in its place (``chess_evaluation.mop_up``).
+endings without pawns, a mop-up term in its place (``chess_evaluation.mop_up``). A lead of
+a minor piece or less counts for little when the side ahead has no pawn
+(``chess_evaluation.pawnless_scale``).
 
 The piece-square part is two sums (midgame and endgame, from White's side) and a game
 phase; each move changes a few terms, so ``play`` adjusts them and ``undo`` restores them

@@ -294,7 +294,7 @@ def pawnless_scale(strong: int, weak: int, strong_knights: int) -> int:
         return WHOLE_SCALE
     if strong < 5:  # a minor piece against anything
         return 0
-    if weak <= 3:  # a rook, or rook and minor, against a minor piece at most
+    if weak <= 3:  # a rook or two minor pieces (two bishops against a knight, too) against a minor piece
         return 4
     return 14
 
