@@ -674,36 +674,27 @@ def evaluate(state: Any) -> int:
     if state[PHASE_SUM] > ENDING_PHASE or (white_pawns != 0 and black_pawns != 0):
         return base + _network_value(state)
     # the few pieces left are counted (chess_evaluation.board_mop_up and board_pawnless_scaled)
-    pieces = _board_pieces(state)
-    white_worth, black_worth, white_knights, black_knights, bishop_colour = (
-        pieces[0],
-        pieces[1],
-        pieces[2],
-        pieces[3],
-        pieces[6],
+    white_worth, black_worth, white_knights, black_knights, white_bishop_count, black_bishop_count, bishop_colour = (
+        _board_pieces(state)
     )
+    pawnless = (1 if white_pawns == 0 else 0) + (2 if black_pawns == 0 else 0)
     applies, mop_up = _mop_up(
         state[PHASE_SUM],
         white_worth,
         black_worth,
         white_knights,
         black_knights,
-        pieces[4] + pieces[5],
+        white_bishop_count + black_bishop_count,
         bishop_colour,
-        (1 if white_pawns == 0 else 0) + (2 if black_pawns == 0 else 0),
+        pawnless,
         SQUARE_OF[state[KINGS]],
         SQUARE_OF[state[KINGS + 1]],
     )
     if applies:  # in the network's place (chess_evaluation says why)
         return base + (mop_up if state[SIDE] == 0 else -mop_up)
     value = base + _network_value(state)
-    strong = state[SIDE] if value > 0 else 1 - state[SIDE]
-    if value != 0 and (white_pawns if strong == 0 else black_pawns) == 0:
-        if strong == 0:
-            value = value * _pawnless_scale(white_worth, black_worth, white_knights) // WHOLE_SCALE
-        else:
-            value = value * _pawnless_scale(black_worth, white_worth, black_knights) // WHOLE_SCALE
-    return value
+    scale = _pawnless_scale(value, state[SIDE], pawnless, white_worth, black_worth, white_knights, black_knights)
+    return value * scale // WHOLE_SCALE
 
 
 @njit(cache=True)

@@ -285,10 +285,16 @@ WHOLE_SCALE = 64
 """``pawnless_scale``'s whole: the lead kept in full."""
 
 
-def pawnless_scale(strong: int, weak: int, strong_knights: int) -> int:
-    """Of ``WHOLE_SCALE``, the part of its lead that the side ahead keeps when it has no
-    pawn: ``strong`` and ``weak`` are the two sides' pieces' worths (``PIECE_WORTHS``)."""
-    if strong == 3 * strong_knights:  # knights alone do not force mate
+def pawnless_scale(
+    value: int, side: int, pawnless: int, white: int, black: int, white_knights: int, black_knights: int
+) -> int:
+    """Of ``WHOLE_SCALE``, the part of ``value`` (for ``side`` to move, 0 White) that the side
+    it favours keeps: ``pawnless`` as for ``mop_up``, the rest as ``board_pieces`` counts."""
+    strong_side = side if value > 0 else 1 - side
+    if value == 0 or not pawnless & (1 << strong_side):  # level, or the side ahead has a pawn
+        return WHOLE_SCALE
+    strong, weak, knights = (white, black, white_knights) if strong_side == 0 else (black, white, black_knights)
+    if strong == 3 * knights:  # knights alone do not force mate
         return 0
     if strong - weak > 3:
         return WHOLE_SCALE
@@ -300,14 +306,13 @@ def pawnless_scale(strong: int, weak: int, strong_knights: int) -> int:
 
 
 def board_pawnless_scaled(board: chess.Board, phase: int, value: int) -> int:
-    """``value`` (for the side to move) scaled by ``pawnless_scale`` when the side it
-    favours has no pawn and the game ``phase`` is at most ``ENDING_PHASE``."""
-    if phase > ENDING_PHASE or value == 0:
-        return value
-    strong = board.turn if value > 0 else not board.turn
-    if board.pawns & board.occupied_co[strong]:
+    """``value`` (for the side to move) times ``pawnless_scale`` on a python-chess board of
+    game ``phase`` (only at most ``ENDING_PHASE``)."""
+    white_pawns = board.pawns & board.occupied_co[chess.WHITE]
+    black_pawns = board.pawns & board.occupied_co[chess.BLACK]
+    pawnless = (0 if white_pawns else 1) + (0 if black_pawns else 2)
+    if phase > ENDING_PHASE or pawnless == 0:
         return value
     white, black, white_knights, black_knights, _, _, _ = board_pieces(board)
-    if strong == chess.WHITE:
-        return value * pawnless_scale(white, black, white_knights) // WHOLE_SCALE
-    return value * pawnless_scale(black, white, black_knights) // WHOLE_SCALE
+    side = 0 if board.turn == chess.WHITE else 1
+    return value * pawnless_scale(value, side, pawnless, white, black, white_knights, black_knights) // WHOLE_SCALE
