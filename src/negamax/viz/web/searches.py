@@ -38,6 +38,10 @@ PYTHON_TABLE_MIB = 4.0
 COMPILED_TABLE_MIB = 1.0
 SOLVER_TABLE_MIB = 128
 """The exact solver's table: the server's memory stays within a few hundred MiB."""
+PYTHON_CHECK_EVERY = 16
+"""Nodes between the python search's looks at the clock: chess there searches about a
+thousand nodes a second, and dozens of requests at once share the interpreter, so a search
+must notice its time is up within a few milliseconds of its own work."""
 TRACE_MAX_NODES = 5_000
 TRACE_SECONDS = 3.0
 MAX_TRACE_DEPTH = 12
@@ -164,7 +168,7 @@ class Searches:
             with self._borrow(kind) as searcher:
                 result = search(position, limits, searcher=searcher, on_iteration=report)
         else:
-            options = dataclasses.replace(options_for("auto"), tt_mib=PYTHON_TABLE_MIB, check_every=256)
+            options = dataclasses.replace(options_for("auto"), tt_mib=PYTHON_TABLE_MIB, check_every=PYTHON_CHECK_EVERY)
             result = search(position, limits, engine="python", options=options, on_iteration=report)
         return record(game, position, result)
 
