@@ -4,6 +4,7 @@ moves translated both ways."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -63,8 +64,7 @@ def kept_rows(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The bitboards and the network's accumulators at the state's ply."""
     ply = int(state[chess_compiled.PLY])
     boards = chess_compiled.BOARDS + ply * chess_compiled.BOARDS_WIDTH
-    lanes = state[chess_compiled.ACCUMULATORS :].view(np.int16)
-    return state[boards : boards + 6], lanes[ply * chess_compiled.PAIR : (ply + 1) * chess_compiled.PAIR]
+    return state[boards : boards + 6], chess_compiled.accumulators(state)
 
 
 def walk(board: chess.Board, state: np.ndarray, depth: int) -> int:
@@ -229,9 +229,7 @@ from negamax.games.chess import ChessPosition  # noqa: E402
 
 
 def pair(state):
-    ply = int(state[chess_compiled.PLY])
-    lanes = state[chess_compiled.ACCUMULATORS :].view(np.int16)
-    return lanes[ply * chess_compiled.PAIR : (ply + 1) * chess_compiled.PAIR]
+    return chess_compiled.accumulators(state).copy()
 
 
 def walk(board, state, depth):
@@ -315,3 +313,28 @@ def test_the_search_mates_with_bishop_and_knight_and_with_queen_against_rook(fen
         result = search(ChessPosition(board.copy()), SearchLimits(nodes=20_000), engine="compiled", searcher=searcher)
         board.push(result.best_move)
     assert board.is_checkmate() and board.turn == chess.BLACK
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_accumulators_brought_up_to_date_after_lines_never_evaluated_match_fresh_ones(seed: int) -> None:
+    # random lines of up to 12 plies with null moves among them, evaluated only at their
+    # end: the pending changes of every ply since the last evaluation are applied then
+    generator = random.Random(seed)
+    for _ in range(30):
+        board = chess.Board(KIWIPETE if generator.random() < 0.5 else chess.STARTING_FEN)
+        state = chess_compiled.new_state(board)
+        chess_compiled.evaluate(state)
+        for _ in range(generator.randint(1, 12)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            if not board.is_check() and generator.random() < 0.15:
+                chess_compiled.play_null(state)
+                board.push(chess.Move.null())
+            else:
+                move = generator.choice(moves)
+                assert chess_compiled.play(state, chess_compiled.encode(board, move))
+                board.push(move)
+        fresh = chess_compiled.new_state(chess.Board(board.fen()))
+        assert (chess_compiled.accumulators(state) == chess_compiled.accumulators(fresh)).all(), board.fen()
+        assert int(chess_compiled.evaluate(state)) == ChessPosition(chess.Board(board.fen())).evaluate()

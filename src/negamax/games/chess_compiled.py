@@ -17,14 +17,17 @@ single argument down its recursion and never allocates:
   move destroyed (the captured piece, castling, en passant, clock, sums and phase).
 * ``BOARDS``: for each ply, the squares of White's pawns, Black's pawns, White's rooks,
   Black's rooks, White's bishops and Black's bishops as bitboards (a1 = bit 0), which the
-  evaluation's structure terms read; a move copies its ply's row forward, like the
-  accumulators.
+  evaluation's structure terms read, then White's pieces and Black's, which the move
+  generator walks; a move copies its ply's row forward.
 * ``ACCUMULATORS``: for each ply, the network's two accumulators (``chess_network``: the
   board as White sees it, then as Black does, ``HIDDEN`` units each), as int16 lanes packed
   four to a word (``_lanes``), so that the copies and updates use four times the vector
-  width. A move copies its ply's pair to the next ply's place and updates the copy, so taking
-  it back costs nothing; a king's move that changes which rows its side reads (its king
-  bucket, or the board's turning) computes that side's accumulator afresh instead.
+  width. A ply's pair is written from the ply before's, with the rows of the features its
+  move changed, only when the evaluation asks for it (``PENDING`` keeps the changes until
+  then): most moves searched near the horizon are pruned or cut off before anyone
+  evaluates them. Taking a move back costs nothing. A king's move that changes which rows
+  its side reads (its king bucket, or the board's turning) brings the pair up to date at
+  once and computes that side's accumulator afresh.
 
 A move is ``from | to << 7 | promotion << 14 | kind << 17`` with mailbox squares; kinds
 are a plain move, en passant, castling and a double pawn push. No move encodes as 0.
@@ -82,10 +85,18 @@ BLOCKS_PER_ARRAY = -(-BLOCKS // -(-BLOCKS // _MOST_BLOCKS_PER_ARRAY))
 """How many blocks of the network's rows each frozen array holds (``ROW_ARRAYS``): as few
 arrays as numba will freeze, filled evenly."""
 BOARDS = UNDO + MAX_PLIES * UNDO_WIDTH
-BOARDS_WIDTH = 8
-"""Six bitboards, a slot that every other piece writes to (so that no move branches), and one
-to align the rows."""
-ACCUMULATORS = BOARDS + (MAX_PLIES + 1) * BOARDS_WIDTH
+BOARDS_WIDTH = 10
+"""Six bitboards, each side's pieces (``OCCUPIED``, for the move generator), a slot that every
+other piece writes to (so that no move branches), and one to align the rows."""
+OCCUPIED = 6
+PENDING = BOARDS + (MAX_PLIES + 1) * BOARDS_WIDTH
+PENDING_WIDTH = 8
+"""For each ply: whether its accumulators are up to date (``READY``), and else what the move
+that led there changed: the features it added and took away (``piece << 7 | square``; the
+second of each 0 for none, the first 0 after a null move) and both sides' views after it;
+then whether the side to move is in check there (``CHECKED``: 0 not known yet, 1 no, 2 yes)."""
+READY, ADDED, REMOVED, ALSO_ADDED, ALSO_REMOVED, WHITE_VIEW, BLACK_VIEW, CHECKED = range(8)
+ACCUMULATORS = PENDING + (MAX_PLIES + 1) * PENDING_WIDTH
 PAIR = 2 * HIDDEN
 """The int16 lanes of one ply's two accumulators."""
 STATE_SIZE = ACCUMULATORS + ((MAX_PLIES + 1) * PAIR + 3) // 4
@@ -94,6 +105,11 @@ HISTORY_KEPT = 400
 
 PLAIN, EN_PASSANT_MOVE, CASTLE, DOUBLE_PUSH = 0, 1, 2, 3
 HISTORY_SLOTS = 2 * 120 * 120
+DE_BRUIJN = 0x03F79D71B4CB0A89
+"""A de Bruijn sequence: the top six bits of it times a power of two name the power."""
+BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _index in range(64):
+    BIT_INDEX[((1 << _index) * DE_BRUIJN >> 58) & 63] = _index
 
 
 def mailbox(square: int) -> int:
@@ -109,6 +125,15 @@ KNIGHT_STEPS = np.array([-21, -19, -12, -8, 8, 12, 19, 21], dtype=np.int64)
 KING_STEPS = np.array([-11, -10, -9, -1, 1, 9, 10, 11], dtype=np.int64)
 DIAGONAL_STEPS = np.array([-11, -9, 9, 11], dtype=np.int64)
 STRAIGHT_STEPS = np.array([-10, -1, 1, 10], dtype=np.int64)
+KING_LINES = np.zeros((120, 120), dtype=np.int64)
+"""For a king's square and another square on a line from it, the step along that line
+(0 for squares on no line from it)."""
+for _king in range(64):
+    for _file_step, _rank_step in ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
+        _file, _rank = (_king & 7) + _file_step, (_king >> 3) + _rank_step
+        while 0 <= _file < 8 and 0 <= _rank < 8:
+            KING_LINES[mailbox(_king), mailbox(_rank * 8 + _file)] = _rank_step * 10 + _file_step
+            _file, _rank = _file + _file_step, _rank + _rank_step
 
 
 def _tables() -> tuple[Any, ...]:
@@ -148,7 +173,7 @@ def _tables() -> tuple[Any, ...]:
         for side, seen in ((0, square), (1, square ^ 56)):
             first, turn = chess_network.king_view(NETWORK.king_buckets, NETWORK.mirrored, seen)
             king_views[side, mailbox(square)] = TURNS * (first // chess_network.FEATURES) + (turn != 0)
-    board_slots = np.full(17, 6, dtype=np.int64)
+    board_slots = np.full(17, OCCUPIED + 2, dtype=np.int64)
     for offset, colour_slot in ((0, 0), (BLACK_PIECE, 1)):
         for piece_type, type_slot in ((PAWN, 0), (ROOK, 2), (BISHOP, 4)):
             board_slots[piece_type + offset] = type_slot + colour_slot
@@ -264,8 +289,31 @@ def _slides_onto(state: Any, square: int, steps: Any, slider: int, queen: int) -
 
 @njit(cache=True)
 def side_in_check(state: Any) -> bool:
-    side = state[SIDE]
-    return attacked(state, state[KINGS + side], 1 - side)
+    """Whether the side to move is in check (worked out once a ply: ``CHECKED``)."""
+    known = PENDING + state[PLY] * PENDING_WIDTH + CHECKED
+    if state[known] == 0:
+        side = state[SIDE]
+        state[known] = 2 if attacked(state, state[KINGS + side], 1 - side) else 1
+    return state[known] == 2
+
+
+@njit(cache=True)
+def _king_exposed(state: Any, side: int, origin: int) -> bool:
+    """Whether ``side``'s king, not in check before its move from ``origin`` (not the
+    king's), is attacked after it: only a slider behind ``origin`` on a line from the king
+    can attack it now."""
+    king = state[KINGS + side]
+    step = KING_LINES[king, origin]
+    if step == 0:
+        return False
+    target = king + step
+    piece = state[target]
+    while piece == EMPTY:
+        target += step
+        piece = state[target]
+    them = (1 - side) * BLACK_PIECE
+    slider = BISHOP if step == 9 or step == 11 or step == -9 or step == -11 else ROOK
+    return piece == slider + them or piece == QUEEN + them
 
 
 # Step 2. Move generation (pseudo-legal: ``play`` reports a move that leaves the king attacked).
@@ -277,46 +325,73 @@ def _add(out: Any, count: int, origin: int, target: int, promotion: int, kind: i
     return count + 1
 
 
+@njit(cache=True, inline="always")
+def _lowest_square(bits: int) -> int:
+    """The index (a1 = 0) of the lowest set bit of ``bits`` (not 0)."""
+    return BIT_INDEX[((bits & -bits) * DE_BRUIJN >> 58) & 63]
+
+
 @njit(cache=True)
-def generate(state: Any, out: Any, start: int, noisy_only: bool) -> int:
-    """Writes the pseudo-legal moves (``noisy_only``: captures and queen promotions) from
-    ``out[start]`` on; returns the end index."""
-    side = state[SIDE]
-    them = 1 - side
-    count = start
+def _slides(state: Any, out: Any, count: int, square: int, steps: Any, them: int, noisy_only: bool) -> int:
+    for step in steps:
+        target = square + step
+        victim = state[target]
+        while victim == EMPTY:
+            if not noisy_only:
+                count = _add(out, count, square, target, 0, PLAIN)
+            target += step
+            victim = state[target]
+        if victim != OFF and victim >> 3 == them:
+            count = _add(out, count, square, target, 0, PLAIN)
+    return count
+
+
+@njit(cache=True)
+def _pawn_moves(state: Any, out: Any, count: int, square: int, side: int, noisy_only: bool) -> int:
     forward = 10 if side == 0 else -10
     last_rank_low = 91 if side == 0 else 21
     second_rank_low = 31 if side == 0 else 81
-    for square in BOARD_SQUARES:
-        piece = state[square]
-        if piece == EMPTY or piece >> 3 != side:
-            continue
-        kind = piece & 7
+    them = 1 - side
+    ahead = square + forward
+    promotes = last_rank_low <= ahead <= last_rank_low + 7
+    if state[ahead] == EMPTY:
+        if promotes:
+            count = _add(out, count, square, ahead, QUEEN, PLAIN)
+            if not noisy_only:
+                count = _add(out, count, square, ahead, KNIGHT, PLAIN)
+                count = _add(out, count, square, ahead, ROOK, PLAIN)
+                count = _add(out, count, square, ahead, BISHOP, PLAIN)
+        elif not noisy_only:
+            count = _add(out, count, square, ahead, 0, PLAIN)
+            if second_rank_low <= square <= second_rank_low + 7 and state[ahead + forward] == EMPTY:
+                count = _add(out, count, square, ahead + forward, 0, DOUBLE_PUSH)
+    for target in range(ahead - 1, ahead + 2, 2):
+        victim = state[target]
+        if victim != EMPTY and victim != OFF and victim >> 3 == them:
+            count = _add(out, count, square, target, QUEEN if promotes else 0, PLAIN)
+            if promotes and not noisy_only:
+                count = _add(out, count, square, target, KNIGHT, PLAIN)
+                count = _add(out, count, square, target, ROOK, PLAIN)
+                count = _add(out, count, square, target, BISHOP, PLAIN)
+        elif target == state[EN_PASSANT] and target != 0:
+            count = _add(out, count, square, target, 0, EN_PASSANT_MOVE)
+    return count
+
+
+@njit(cache=True)
+def generate(state: Any, out: Any, start: int, noisy_only: bool) -> int:
+    """Writes the pseudo-legal moves (``noisy_only``: captures and queen promotions) from
+    ``out[start]`` on, piece by piece from a1 to h8; returns the end index."""
+    side = state[SIDE]
+    them = 1 - side
+    count = start
+    pieces = state[BOARDS + state[PLY] * BOARDS_WIDTH + OCCUPIED + side]
+    while pieces != 0:
+        square = BOARD_SQUARES[_lowest_square(pieces)]
+        pieces &= pieces - 1
+        kind = state[square] & 7
         if kind == PAWN:
-            ahead = square + forward
-            promotes = last_rank_low <= ahead <= last_rank_low + 7
-            if state[ahead] == EMPTY:
-                if promotes:
-                    count = _add(out, count, square, ahead, QUEEN, PLAIN)
-                    if not noisy_only:
-                        for promotion in (KNIGHT, ROOK, BISHOP):
-                            count = _add(out, count, square, ahead, promotion, PLAIN)
-                elif not noisy_only:
-                    count = _add(out, count, square, ahead, 0, PLAIN)
-                    if second_rank_low <= square <= second_rank_low + 7 and state[ahead + forward] == EMPTY:
-                        count = _add(out, count, square, ahead + forward, 0, DOUBLE_PUSH)
-            for target in (ahead - 1, ahead + 1):
-                victim = state[target]
-                if victim != EMPTY and victim != OFF and victim >> 3 == them:
-                    if promotes:
-                        count = _add(out, count, square, target, QUEEN, PLAIN)
-                        if not noisy_only:
-                            for promotion in (KNIGHT, ROOK, BISHOP):
-                                count = _add(out, count, square, target, promotion, PLAIN)
-                    else:
-                        count = _add(out, count, square, target, 0, PLAIN)
-                elif target == state[EN_PASSANT] and target != 0:
-                    count = _add(out, count, square, target, 0, EN_PASSANT_MOVE)
+            count = _pawn_moves(state, out, count, square, side, noisy_only)
         elif kind == KNIGHT or kind == KING:  # noqa: SIM109 (numba: two compares, no tuple)
             steps = KNIGHT_STEPS if kind == KNIGHT else KING_STEPS
             for step in steps:
@@ -327,20 +402,12 @@ def generate(state: Any, out: Any, start: int, noisy_only: bool) -> int:
                         count = _add(out, count, square, target, 0, PLAIN)
                 elif victim != OFF and victim >> 3 == them:
                     count = _add(out, count, square, target, 0, PLAIN)
+        elif kind == BISHOP:
+            count = _slides(state, out, count, square, DIAGONAL_STEPS, them, noisy_only)
+        elif kind == ROOK:
+            count = _slides(state, out, count, square, STRAIGHT_STEPS, them, noisy_only)
         else:
-            for step in KING_STEPS:
-                diagonal = step == -11 or step == -9 or step == 9 or step == 11
-                if (diagonal and kind == ROOK) or (not diagonal and kind == BISHOP):
-                    continue
-                target = square + step
-                victim = state[target]
-                while victim == EMPTY:
-                    if not noisy_only:
-                        count = _add(out, count, square, target, 0, PLAIN)
-                    target += step
-                    victim = state[target]
-                if victim != OFF and victim >> 3 == them:
-                    count = _add(out, count, square, target, 0, PLAIN)
+            count = _slides(state, out, count, square, KING_STEPS, them, noisy_only)
     if not noisy_only:
         count = _castling(state, out, count, side)
     return count
@@ -415,6 +482,7 @@ def _put(state: Any, square: int, piece: int, key: int, boards: int) -> int:
     state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
     state[PHASE_SUM] += PHASE_TABLE[piece]
     state[boards + BOARD_SLOTS[piece]] ^= SQUARE_BITS[square]
+    state[boards + OCCUPIED + (piece >> 3)] ^= SQUARE_BITS[square]
     return key ^ ZOBRIST[piece, square]
 
 
@@ -426,6 +494,7 @@ def _lift(state: Any, square: int, key: int, boards: int) -> int:
     state[ENDGAME_SUM] -= ENDGAME_TABLE[piece, square]
     state[PHASE_SUM] -= PHASE_TABLE[piece]
     state[boards + BOARD_SLOTS[piece]] ^= SQUARE_BITS[square]
+    state[boards + OCCUPIED + (piece >> 3)] ^= SQUARE_BITS[square]
     return key ^ ZOBRIST[piece, square]
 
 
@@ -435,17 +504,6 @@ def _next_boards(state: Any, ply: int) -> None:
     boards = BOARDS + ply * BOARDS_WIDTH
     for slot in range(boards, boards + BOARDS_WIDTH):
         state[slot + BOARDS_WIDTH] = state[slot]
-
-
-@njit(cache=True, inline="always")
-def _next_ply(state: Any, ply: int) -> None:
-    """Copies ply ``ply``'s bitboards and accumulators to the next ply's places (a null move)."""
-    _next_boards(state, ply)
-    lanes = _lanes(state)
-    before = lanes[ply * PAIR : (ply + 1) * PAIR]
-    after = lanes[(ply + 1) * PAIR : (ply + 2) * PAIR]
-    for unit in range(PAIR):  # not after[:] = before, which needs numba's runtime
-        after[unit] = before[unit]
 
 
 @njit(cache=True, inline="always")
@@ -462,6 +520,56 @@ def _half_update(
     else:
         for unit in range(HIDDEN):
             after[unit] = before[unit] + plus[unit] - minus[unit]
+
+
+@njit(cache=True)
+def _pending_update(state: Any, ply: int) -> None:
+    """Writes ply ``ply``'s accumulators from the ply before's and the changes ``PENDING``
+    keeps for it."""
+    lanes = _lanes(state)
+    before = lanes[(ply - 1) * PAIR : ply * PAIR]
+    after = lanes[ply * PAIR : (ply + 1) * PAIR]
+    pending = PENDING + ply * PENDING_WIDTH
+    added = state[pending + ADDED]
+    if added == 0:  # a null move
+        for unit in range(PAIR):  # not after[:] = before, which needs numba's runtime
+            after[unit] = before[unit]
+        return
+    removed, also_added = state[pending + REMOVED], state[pending + ALSO_ADDED]
+    also_removed = state[pending + ALSO_REMOVED]
+    both = also_removed != 0
+    for side in range(2):
+        view = state[pending + WHITE_VIEW + side]
+        _half_update(
+            _row_array(view),
+            before[side * HIDDEN : (side + 1) * HIDDEN],
+            after[side * HIDDEN : (side + 1) * HIDDEN],
+            FEATURE_ROWS[side, view, added >> 7, added & 127],
+            FEATURE_ROWS[side, view, also_added >> 7, also_added & 127] if also_added != 0 else NO_ROW,
+            FEATURE_ROWS[side, view, removed >> 7, removed & 127],
+            FEATURE_ROWS[side, view, also_removed >> 7, also_removed & 127] if both else NO_ROW,
+            both,
+        )
+
+
+@njit(cache=True)
+def _bring_up_to_date(state: Any, ply: int) -> None:
+    """Makes ply ``ply``'s accumulators up to date, from the last ply before it that is."""
+    first = ply
+    while state[PENDING + first * PENDING_WIDTH + READY] == 0:
+        first -= 1
+    for later in range(first + 1, ply + 1):
+        _pending_update(state, later)
+        state[PENDING + later * PENDING_WIDTH + READY] = 1
+
+
+@njit(cache=True)
+def accumulators(state: Any) -> Any:
+    """The accumulator pair of the state's ply, brought up to date (a view of its lanes;
+    for python callers: a kernel compiled without numba's runtime cannot return a view)."""
+    ply = state[PLY]
+    _bring_up_to_date(state, ply)
+    return _lanes(state)[ply * PAIR : (ply + 1) * PAIR]
 
 
 @njit(cache=True)
@@ -532,9 +640,21 @@ def play(state: Any, move: int) -> bool:
         also_removed = (ROOK + side * BLACK_PIECE, rook_from)
         key = _lift(state, rook_from, key, boards)
         key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key, boards)
+    pending = PENDING + (ply + 1) * PENDING_WIDTH
     if piece & 7 == KING:
         state[KINGS + side] = target
-    _next_accumulators(state, ply, (placed, target), (piece, origin), also_added, also_removed)
+    if piece & 7 == KING and KING_VIEWS[side, origin] != KING_VIEWS[side, target]:
+        _bring_up_to_date(state, ply)
+        _next_accumulators(state, ply, (placed, target), (piece, origin), also_added, also_removed)
+        state[pending + READY] = 1
+    else:
+        state[pending + READY] = 0
+        state[pending + ADDED] = placed << 7 | target
+        state[pending + REMOVED] = piece << 7 | origin
+        state[pending + ALSO_ADDED] = also_added[0] << 7 | also_added[1]
+        state[pending + ALSO_REMOVED] = also_removed[0] << 7 | also_removed[1] if also_removed[0] != EMPTY else 0
+        state[pending + WHITE_VIEW] = KING_VIEWS[0, state[KINGS]]
+        state[pending + BLACK_VIEW] = KING_VIEWS[1, state[KINGS + 1]]
     rights = state[CASTLING] & CASTLE_MASKS[origin] & CASTLE_MASKS[target]
     state[CASTLING] = rights
     key ^= CASTLING_KEYS[rights]
@@ -550,6 +670,9 @@ def play(state: Any, move: int) -> bool:
     state[HASH] = key
     state[PLY] = ply + 1
     state[KEYS + ply + 1] = key
+    state[pending + CHECKED] = 0
+    if state[PENDING + ply * PENDING_WIDTH + CHECKED] == 1 and piece & 7 != KING and kind != EN_PASSANT_MOVE:
+        return not _king_exposed(state, side, origin)
     return not attacked(state, state[KINGS + side], 1 - side)
 
 
@@ -588,7 +711,11 @@ def unplay(state: Any, move: int) -> None:
 def play_null(state: Any) -> None:
     ply = state[PLY]
     undo = UNDO + ply * UNDO_WIDTH
-    _next_ply(state, ply)
+    _next_boards(state, ply)
+    pending = PENDING + (ply + 1) * PENDING_WIDTH
+    state[pending + READY] = 0
+    state[pending + ADDED] = 0
+    state[pending + CHECKED] = 0
     state[undo + 2] = state[EN_PASSANT]
     state[undo + 3] = state[CLOCK]
     key = state[HASH] ^ SIDE_KEY
@@ -700,6 +827,7 @@ def evaluate(state: Any) -> int:
 @njit(cache=True)
 def _network_value(state: Any) -> int:
     """``chess_network``'s value for the side to move, from the accumulators."""
+    _bring_up_to_date(state, state[PLY])
     pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
     bucket = min(state[PHASE_SUM], FULL_PHASE) * NETWORK_BUCKETS // (FULL_PHASE + 1)
     weights = NETWORK_OUTPUT_BY_SIDE[bucket, state[SIDE]]
@@ -874,7 +1002,9 @@ def null_move_allowed(state: Any) -> bool:
 
 @njit(cache=True)
 def perft(state: Any, depth: int, buffer: Any, start: int) -> int:
-    """Leaf nodes of the legal move tree ``depth`` plies deep (tests the move generator)."""
+    """Leaf nodes of the legal move tree ``depth`` plies deep (tests the move generator, and
+    ``play``'s legality test as the search meets it: with the check known first)."""
+    side_in_check(state)
     end = generate(state, buffer, start, False)
     total = 0
     for index in range(start, end):
@@ -1012,6 +1142,7 @@ def _refresh(state: Any) -> None:
         piece = state[square]
         if piece != EMPTY:
             state[boards + BOARD_SLOTS[piece]] ^= SQUARE_BITS[square]
+            state[boards + OCCUPIED + (piece >> 3)] ^= SQUARE_BITS[square]
             state[MIDGAME_SUM] += MIDGAME_TABLE[piece, square]
             state[ENDGAME_SUM] += ENDGAME_TABLE[piece, square]
             state[PHASE_SUM] += PHASE_TABLE[piece]
@@ -1021,6 +1152,7 @@ def _refresh(state: Any) -> None:
     pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
     _fresh_half(state, pair[:HIDDEN], 0)
     _fresh_half(state, pair[HIDDEN:], 1)
+    state[PENDING + state[PLY] * PENDING_WIDTH + READY] = 1
     state[HASH] = key
     state[KEYS + state[PLY]] = key
 
