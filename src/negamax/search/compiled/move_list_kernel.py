@@ -65,6 +65,7 @@ from negamax.core.compiled import (
 )
 from negamax.core.game import MOVE_LIST_MAX_MOVES
 from negamax.core.score import INF, ONGOING, WIN, WIN_THRESHOLD
+from negamax.search.compiled.prefetch import prefetch
 
 # The policies the pure-Python search uses too, compiled from the same source.
 from_node = njit(cache=True, inline="always")(score.from_node)
@@ -307,6 +308,15 @@ def _move_key(move: int) -> int:
 
 
 @search_function
+def _prefetch_entry(table: Any, key: int) -> None:
+    """Starts loading the table's entry for ``key`` (a child about to be searched probes it
+    after some work of its own: the load runs meanwhile). For games with a pruning unit,
+    whose keys are kept up to date move by move: a key a game's rules compute afresh may
+    cost more than the wait."""
+    prefetch(table, (key & ((table.size >> 1) - 1)) << 1)
+
+
+@search_function
 def _probe(table: Any, key: int) -> int:
     index = (key & ((table.size >> 1) - 1)) << 1
     data = table[index + 1]
@@ -515,6 +525,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             if not play_move(spec, state, move):
                 unplay_move(spec, state, move)
                 continue
+            if quiescence_table:
+                _prefetch_entry(table, state_key(spec, state))
             evaded = True
             score = -search(spec, state, table, work, quiescence_depth, -beta, -alpha, ply + 1)
             unplay_move(spec, state, move)
@@ -721,6 +733,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             if hopeless and futility_value > best:
                 best = futility_value  # the most the unsearched move is taken to be worth
             continue
+        if use_table and unit > 0:
+            _prefetch_entry(table, state_key(spec, state))
         if legal == 1 or not use_pvs:
             score = -search(spec, state, table, work, move_depth, -beta, -alpha, ply + 1)
         else:
