@@ -99,9 +99,9 @@ def profile(depth: int, data: Path) -> tuple[int, float]:
 
 def shares(data: Path) -> Counter[str]:
     listing = subprocess.run(
-        ["perf", "script", "-i", str(data), "-F", "sym"], capture_output=True, text=True, check=True
+        ["perf", "script", "-i", str(data), "-F", "ip,sym"], capture_output=True, text=True, check=True
     ).stdout
-    return Counter(line.strip() or "[unknown]" for line in listing.splitlines())
+    return Counter((line.split(maxsplit=1)[1:] or ["[unknown]"])[0].strip() for line in listing.splitlines())
 
 
 def main() -> None:

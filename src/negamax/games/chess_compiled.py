@@ -108,8 +108,8 @@ HISTORY_SLOTS = 2 * 120 * 120
 DE_BRUIJN = 0x03F79D71B4CB0A89
 """A de Bruijn sequence: the top six bits of it times a power of two name the power."""
 BIT_INDEX = np.zeros(64, dtype=np.int64)
-for _index in range(64):
-    BIT_INDEX[((1 << _index) * DE_BRUIJN >> 58) & 63] = _index
+BIT_INDEX[[((1 << index) * DE_BRUIJN >> 58) & 63 for index in range(64)]] = np.arange(64)
+"""The index of each power of two, from those six bits (``_lowest_square``)."""
 
 
 def mailbox(square: int) -> int:
@@ -125,15 +125,22 @@ KNIGHT_STEPS = np.array([-21, -19, -12, -8, 8, 12, 19, 21], dtype=np.int64)
 KING_STEPS = np.array([-11, -10, -9, -1, 1, 9, 10, 11], dtype=np.int64)
 DIAGONAL_STEPS = np.array([-11, -9, 9, 11], dtype=np.int64)
 STRAIGHT_STEPS = np.array([-10, -1, 1, 10], dtype=np.int64)
-KING_LINES = np.zeros((120, 120), dtype=np.int64)
+
+
+def _king_lines() -> np.ndarray:
+    lines = np.zeros((120, 120), dtype=np.int64)
+    for king in range(64):
+        for file_step, rank_step in ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
+            file, rank = (king & 7) + file_step, (king >> 3) + rank_step
+            while 0 <= file < 8 and 0 <= rank < 8:
+                lines[mailbox(king), mailbox(rank * 8 + file)] = rank_step * 10 + file_step
+                file, rank = file + file_step, rank + rank_step
+    return lines
+
+
+KING_LINES = _king_lines()
 """For a king's square and another square on a line from it, the step along that line
 (0 for squares on no line from it)."""
-for _king in range(64):
-    for _file_step, _rank_step in ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
-        _file, _rank = (_king & 7) + _file_step, (_king >> 3) + _rank_step
-        while 0 <= _file < 8 and 0 <= _rank < 8:
-            KING_LINES[mailbox(_king), mailbox(_rank * 8 + _file)] = _rank_step * 10 + _file_step
-            _file, _rank = _file + _file_step, _rank + _rank_step
 
 
 def _tables() -> tuple[Any, ...]:
@@ -1153,6 +1160,7 @@ def _refresh(state: Any) -> None:
     _fresh_half(state, pair[:HIDDEN], 0)
     _fresh_half(state, pair[HIDDEN:], 1)
     state[PENDING + state[PLY] * PENDING_WIDTH + READY] = 1
+    state[PENDING + state[PLY] * PENDING_WIDTH + CHECKED] = 0
     state[HASH] = key
     state[KEYS + state[PLY]] = key
 

@@ -690,9 +690,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
 
     # Step 9. Search the moves: the first with the full window, the rest with a null
     # window (PVS), late quiet moves first at a reduced depth (LMR). Near the horizon, quiet
-    # moves after the first few are not searched at all, nor played (late-move pruning), and
-    # quiet moves that cannot lift the static value to alpha or are poor in history are not
-    # searched unless they give check (futility and history pruning).
+    # moves that cannot lift the static value to alpha, and quiet moves after the first few,
+    # are not searched at all (futility and late-move pruning).
     best = -INF
     best_move = 0
     legal = 0
@@ -712,11 +711,6 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             continue
         order = work[SCORES - MOVES + index]
         quiet = order < KILLER_ORDER
-        if quiet and prune_late and legal >= late_moves and best > -WIN_THRESHOLD:
-            # late-move pruning, once a move that does not lose was searched: every move
-            # left is quiet and ordered lower, so none of them is searched, checks included
-            work[W_PRUNED] += end - index
-            break
         if counters:
             work[PLAYED + ply] = history_slot(spec, state, move)
             work[PLAYED_PIECES + ply] = continuation_slot(spec, state, move)
@@ -729,7 +723,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         # lose was searched) or reduced; the check test is made only for those
         hopeless = futile and futility_value <= alpha
         unpromising = prune_history and order < -HISTORY_PRUNING_PER_PLY * (depth - 1)
-        prune = quiet and best > -WIN_THRESHOLD and (hopeless or unpromising)
+        prune = quiet and best > -WIN_THRESHOLD and (hopeless or unpromising or (prune_late and legal > late_moves))
         reducible = reduce_late and use_pvs and depth >= 3 and legal > 3 and quiet and not checked
         if (prune or reducible) and in_check(spec, state):
             prune = reducible = False
