@@ -205,6 +205,51 @@ def test_losing_captures_are_those_a_full_exchange_calls_losing() -> None:
     assert losing > 50 and kept > 50  # both answers are tested often
 
 
+def test_gives_check_agrees_with_python_chess_before_the_move_is_played() -> None:
+    wac = (Path(__file__).resolve().parents[1] / "data" / "chess" / "wac.epd").read_text().splitlines()
+    boards = [chess.Board.from_epd(line)[0] for line in wac if line and not line.startswith("#")]
+    boards += [
+        chess.Board(fen)
+        for fen in (
+            KIWIPETE,
+            POSITION_3,
+            POSITION_4,
+            POSITION_5,
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",  # O-O: the rook checks on the f-file
+            "8/8/8/8/8/8/8/R3K2k w Q - 0 1",  # O-O-O: the rook checks along the rank the king left
+            "8/8/8/8/8/2k5/8/R3K3 w Q - 0 1",  # O-O-O beside the other king: no check
+        )
+    ]
+    generator = random.Random(20261127)
+    for start in list(boards[:60]):
+        board = start.copy(stack=False)
+        for _ in range(40):  # playouts reach open lines, promotions and discovered checks
+            moves = list(board.legal_moves)
+            if not moves or board.is_insufficient_material():
+                break
+            board.push(generator.choice(moves))
+            boards.append(board.copy(stack=False))
+    direct = discovered = castling = quiet = 0
+    for board in boards:
+        state = chess_compiled.new_state(board)
+        for move in board.legal_moves:
+            expected = board.gives_check(move)
+            answer = chess_compiled.gives_check(state, chess_compiled.encode(board, move))
+            if board.is_en_passant(move):
+                assert answer, (board.fen(), move)  # the safe answer, always
+                continue
+            assert answer == expected, (board.fen(), move)
+            if expected:
+                after = board.copy(stack=False)
+                after.push(move)
+                checkers = after.checkers()
+                direct += move.to_square in checkers
+                discovered += any(square != move.to_square for square in checkers)
+                castling += board.is_castling(move)
+                quiet += not board.is_capture(move)
+    assert direct > 500 and discovered > 20 and castling >= 2 and quiet > 300, (direct, discovered, castling, quiet)
+
+
 def test_a_defended_pawn_taken_by_the_queen_loses_and_a_hanging_one_does_not() -> None:
     board = chess.Board("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1")
     state = chess_compiled.new_state(board)

@@ -190,6 +190,11 @@ both sides go on capturing on its square (a static exchange, chess's SEE). Such 
 are ordered with the quiet moves and left out of quiescence. False when the game cannot
 tell."""
 
+gives_check = _stub("gives_check")
+"""``gives_check(spec, state, move) -> bool``: whether a move, before it is played, may
+leave the other side in check (True when unsure). Pruning skips quiet moves without
+playing them, but not the ones that give check. False for games without checks."""
+
 pruning_unit = _stub("pruning_unit")
 """``pruning_unit(spec) -> int``: the evaluation's worth of a pawn (or man), which scales the
 margins of futility pruning: a quiet move near the horizon is not searched when the static

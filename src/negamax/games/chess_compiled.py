@@ -323,6 +323,60 @@ def _king_exposed(state: Any, side: int, origin: int) -> bool:
     return piece == slider + them or piece == QUEEN + them
 
 
+@njit(cache=True, inline="always")
+def _diagonal(step: int) -> bool:
+    return step == 9 or step == 11 or step == -9 or step == -11
+
+
+@njit(cache=True)
+def _reaches(state: Any, king: int, square: int, piece_type: int, vacated: int) -> bool:
+    """Whether a piece of ``piece_type`` on ``square`` attacks ``king`` once ``vacated``
+    is empty (the pawns' direction is the side to move's)."""
+    if piece_type == PAWN:
+        ahead = king - square if state[SIDE] == 0 else square - king
+        return ahead == 9 or ahead == 11
+    if piece_type == KNIGHT:
+        for step in KNIGHT_STEPS:  # noqa: SIM110 (numba: no generator expressions)
+            if square + step == king:
+                return True
+        return False
+    step = KING_LINES[king, square]
+    if step == 0 or piece_type == KING or (piece_type != QUEEN and _diagonal(step) != (piece_type == BISHOP)):
+        return False
+    between = king + step
+    while between != square:
+        if state[between] != EMPTY and between != vacated:
+            return False
+        between += step
+    return True
+
+
+@njit(cache=True)
+def gives_check(state: Any, move: int) -> bool:
+    """Whether ``move`` (pseudo-legal, not yet played) checks the other king: the piece
+    on its target square, or a slider behind its origin. True for every en passant
+    capture (its two vacated squares are not worked out: rare, and True is safe)."""
+    origin, target = move & 127, (move >> 7) & 127
+    promotion, kind = (move >> 14) & 7, move >> 17
+    if kind == EN_PASSANT_MOVE:
+        return True
+    side = state[SIDE]
+    king = state[KINGS + 1 - side]
+    if kind == CASTLE:
+        rook_to = target - 1 if target > origin else target + 1
+        return _reaches(state, king, rook_to, ROOK, origin)
+    if _reaches(state, king, target, promotion if promotion != 0 else state[origin] & 7, origin):
+        return True
+    step = KING_LINES[king, origin]
+    if step == 0 or KING_LINES[king, target] == step:
+        return False  # the origin is on no line from the king, or the piece stays on it
+    behind = king + step
+    while state[behind] == EMPTY or behind == origin:
+        behind += step
+    ours = side * BLACK_PIECE
+    return state[behind] == QUEEN + ours or state[behind] == (BISHOP if _diagonal(step) else ROOK) + ours
+
+
 # Step 2. Move generation (pseudo-legal: ``play`` reports a move that leaves the king attacked).
 
 
@@ -1117,6 +1171,11 @@ def _continuation_slot(spec: Any, state: Any, move: Any) -> Any:
 @implements(compiled.losing_capture, ChessSpec)
 def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
     return losing_capture(state, move)
+
+
+@implements(compiled.gives_check, ChessSpec)
+def _gives_check(spec: Any, state: Any, move: Any) -> Any:
+    return gives_check(state, move)
 
 
 @implements(compiled.pruning_unit, ChessSpec)

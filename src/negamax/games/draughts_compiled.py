@@ -789,6 +789,11 @@ def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
     return False  # captures are compulsory (in checkers, optional but not measured): none is skipped
 
 
+@implements(compiled.gives_check, DraughtsSpec)
+def _gives_check(spec: Any, state: Any, move: Any) -> Any:
+    return False
+
+
 @implements(compiled.pruning_unit, DraughtsSpec)
 def _pruning_unit(spec: Any) -> Any:
     return 0  # compulsory captures make a quiet position's value a poor guide: not measured yet

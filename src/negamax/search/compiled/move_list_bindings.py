@@ -58,6 +58,7 @@ STUBS = (
     "continuation_slot",
     "pruning_unit",
     "losing_capture",
+    "gives_check",
 )
 HELPERS = ("fail", "mixed", "no_noisy_moves")
 
@@ -191,4 +192,8 @@ def pruning_unit(spec: Any) -> int:
 
 
 def losing_capture(spec: Any, state: Any, move: int) -> bool:
+    return False
+
+
+def gives_check(spec: Any, state: Any, move: int) -> bool:
     return False

@@ -46,6 +46,7 @@ from negamax.core.compiled import (
     drawn_by_rule,
     game_result,
     generate_moves,
+    gives_check,
     history_slot,
     in_check,
     losing_capture,
@@ -690,8 +691,9 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
 
     # Step 9. Search the moves: the first with the full window, the rest with a null
     # window (PVS), late quiet moves first at a reduced depth (LMR). Near the horizon, quiet
-    # moves that cannot lift the static value to alpha, and quiet moves after the first few,
-    # are not searched at all (futility and late-move pruning).
+    # moves that cannot lift the static value to alpha, are poor in history or come after
+    # the first few are neither played nor searched unless they give check (futility,
+    # history and late-move pruning).
     best = -INF
     best_move = 0
     legal = 0
@@ -705,12 +707,27 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     late_moves = 3 + depth * depth if improving else (3 + depth * depth) // 2
     prune_late = prune_quiet and features & LATE_MOVE_PRUNING and depth <= LATE_MOVE_PRUNING_DEPTH
     prune_history = prune_quiet and counters and features & HISTORY_PRUNING and depth <= HISTORY_PRUNING_DEPTH
+    late = False  # late-move pruning has begun: every move left is quiet and late
     for index in range(start, end):
-        move = _pick(work, index, end)
+        # once pruning late moves, the rest need no order: only the checks among them are searched
+        move = work[index] if late else _pick(work, index, end)
         if excluded != 0 and _move_key(move) == excluded:
             continue
         order = work[SCORES - MOVES + index]
         quiet = order < KILLER_ORDER
+        # a quiet move that does not give check may be pruned without being played, once a
+        # move that does not lose was searched; it counts as legal (the count only paces
+        # the pruning and reductions)
+        if quiet and best > -WIN_THRESHOLD:
+            hopeless = futile and futility_value <= alpha
+            late = late or (prune_late and legal >= late_moves)
+            unpromising = prune_history and order < -HISTORY_PRUNING_PER_PLY * (depth - 1)
+            if (late or hopeless or unpromising) and not gives_check(spec, state, move):
+                legal += 1
+                work[W_PRUNED] += 1
+                if hopeless and futility_value > best:
+                    best = futility_value  # the most the unsearched move is taken to be worth
+                continue
         if counters:
             work[PLAYED + ply] = history_slot(spec, state, move)
             work[PLAYED_PIECES + ply] = continuation_slot(spec, state, move)
@@ -719,20 +736,10 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             continue
         legal += 1
         move_depth = new_depth + 1 if extended != 0 and _move_key(move) == extended else new_depth
-        # a quiet move that does not give check may be pruned (once a move that does not
-        # lose was searched) or reduced; the check test is made only for those
-        hopeless = futile and futility_value <= alpha
-        unpromising = prune_history and order < -HISTORY_PRUNING_PER_PLY * (depth - 1)
-        prune = quiet and best > -WIN_THRESHOLD and (hopeless or unpromising or (prune_late and legal > late_moves))
+        # a late quiet move is searched at reduced depth first, unless it gives check
         reducible = reduce_late and use_pvs and depth >= 3 and legal > 3 and quiet and not checked
-        if (prune or reducible) and in_check(spec, state):
-            prune = reducible = False
-        if prune:
-            unplay_move(spec, state, move)
-            work[W_PRUNED] += 1
-            if hopeless and futility_value > best:
-                best = futility_value  # the most the unsearched move is taken to be worth
-            continue
+        if reducible and in_check(spec, state):
+            reducible = False
         if use_table and unit > 0:
             _prefetch_entry(table, state_key(spec, state))
         if legal == 1 or not use_pvs:
