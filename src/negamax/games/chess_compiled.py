@@ -311,21 +311,23 @@ def _king_exposed(state: Any, side: int, origin: int) -> bool:
     can attack it now."""
     king = state[KINGS + side]
     step = KING_LINES[king, origin]
-    if step == 0:
-        return False
-    target = king + step
-    piece = state[target]
-    while piece == EMPTY:
-        target += step
-        piece = state[target]
-    them = (1 - side) * BLACK_PIECE
-    slider = BISHOP if step == 9 or step == 11 or step == -9 or step == -11 else ROOK
-    return piece == slider + them or piece == QUEEN + them
+    return step != 0 and _slider_along(state, king, step, 0, 1 - side)
 
 
 @njit(cache=True, inline="always")
 def _diagonal(step: int) -> bool:
     return step == 9 or step == 11 or step == -9 or step == -11
+
+
+@njit(cache=True, inline="always")
+def _slider_along(state: Any, king: int, step: int, vacated: int, owner: int) -> bool:
+    """Whether the first piece from ``king`` along ``step``, past empty squares and
+    ``vacated`` (0: none), is ``owner``'s queen or the slider that moves that way."""
+    square = king + step
+    while state[square] == EMPTY or square == vacated:
+        square += step
+    offset = owner * BLACK_PIECE
+    return state[square] == QUEEN + offset or state[square] == (BISHOP if _diagonal(step) else ROOK) + offset
 
 
 @njit(cache=True)
@@ -368,13 +370,8 @@ def gives_check(state: Any, move: int) -> bool:
     if _reaches(state, king, target, promotion if promotion != 0 else state[origin] & 7, origin):
         return True
     step = KING_LINES[king, origin]
-    if step == 0 or KING_LINES[king, target] == step:
-        return False  # the origin is on no line from the king, or the piece stays on it
-    behind = king + step
-    while state[behind] == EMPTY or behind == origin:
-        behind += step
-    ours = side * BLACK_PIECE
-    return state[behind] == QUEEN + ours or state[behind] == (BISHOP if _diagonal(step) else ROOK) + ours
+    # a discovered check, unless the origin is on no line from the king or the piece stays on it
+    return step != 0 and KING_LINES[king, target] != step and _slider_along(state, king, step, origin, side)
 
 
 # Step 2. Move generation (pseudo-legal: ``play`` reports a move that leaves the king attacked).
