@@ -336,9 +336,7 @@ def test_a_king_crossing_into_another_bucket_or_half_of_the_board_keeps_the_accu
     arrays, nodes = (int(word) for word in finished.stdout.split()[-2:])
     assert (arrays, nodes > 2000) == (2 if wide else 1, True)
     # numba keeps the kernels it could freeze the rows into (it only warns when it cannot)
-    assert any(
-        path.name.startswith("chess_compiled._next_accumulators") for path in (tmp_path / "numba").rglob("*.nbi")
-    )
+    assert any(path.name.startswith("chess_compiled._refresh_up_to") for path in (tmp_path / "numba").rglob("*.nbi"))
 
 
 @pytest.mark.parametrize(
@@ -362,24 +360,39 @@ def test_the_search_mates_with_bishop_and_knight_and_with_queen_against_rook(fen
 
 @pytest.mark.parametrize("seed", range(4))
 def test_accumulators_brought_up_to_date_after_lines_never_evaluated_match_fresh_ones(seed: int) -> None:
-    # random lines of up to 12 plies with null moves among them, evaluated only at their
-    # end: the pending changes of every ply since the last evaluation are applied then
+    # random lines of up to 12 plies with null moves among them, evaluated now and then
+    # and at their end: the pending changes of every ply since the last evaluation are
+    # applied then, a king's change of bucket on the way among them; three lines from each
+    # state, taken back in between, so each bucket's kept accumulator is reused
     generator = random.Random(seed)
-    for _ in range(30):
+    for _ in range(12):
         board = chess.Board(KIWIPETE if generator.random() < 0.5 else chess.STARTING_FEN)
         state = chess_compiled.new_state(board)
         chess_compiled.evaluate(state)
-        for _ in range(generator.randint(1, 12)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            if not board.is_check() and generator.random() < 0.15:
-                chess_compiled.play_null(state)
-                board.push(chess.Move.null())
-            else:
-                move = generator.choice(moves)
-                assert chess_compiled.play(state, chess_compiled.encode(board, move))
-                board.push(move)
-        fresh = chess_compiled.new_state(chess.Board(board.fen()))
-        assert (chess_compiled.accumulators(state) == chess_compiled.accumulators(fresh)).all(), board.fen()
-        assert int(chess_compiled.evaluate(state)) == ChessPosition(chess.Board(board.fen())).evaluate()
+        for _ in range(3):
+            played: list[int] = []
+            for _ in range(generator.randint(1, 12)):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                if not board.is_check() and generator.random() < 0.15:
+                    chess_compiled.play_null(state)
+                    board.push(chess.Move.null())
+                    played.append(0)
+                else:
+                    move = generator.choice(moves)
+                    code = chess_compiled.encode(board, move)
+                    assert chess_compiled.play(state, code)
+                    board.push(move)
+                    played.append(code)
+                if generator.random() < 0.2:
+                    chess_compiled.evaluate(state)
+            fresh = chess_compiled.new_state(chess.Board(board.fen()))
+            assert (chess_compiled.accumulators(state) == chess_compiled.accumulators(fresh)).all(), board.fen()
+            assert int(chess_compiled.evaluate(state)) == ChessPosition(chess.Board(board.fen())).evaluate()
+            for code in reversed(played):
+                if code == 0:
+                    chess_compiled.unplay_null(state)
+                else:
+                    chess_compiled.unplay(state, code)
+                board.pop()

@@ -26,8 +26,12 @@ single argument down its recursion and never allocates:
   move changed, only when the evaluation asks for it (``PENDING`` keeps the changes until
   then): most moves searched near the horizon are pruned or cut off before anyone
   evaluates them. Taking a move back costs nothing. A king's move that changes which rows
-  its side reads (its king bucket, or the board's turning) brings the pair up to date at
-  once and computes that side's accumulator afresh.
+  its side reads (its king bucket, or the board's turning) is kept pending too: when the
+  pair is brought up to date, that side's accumulator is computed afresh from the board
+  then (``_refresh_up_to``).
+* ``BUCKET_BOARDS``: each side's accumulator in each view as last computed afresh, with
+  the board it was computed from: computing one afresh adds and takes away only the
+  squares changed since.
 
 A move is ``from | to << 7 | promotion << 14 | kind << 17`` with mailbox squares; kinds
 are a plain move, en passant, castling and a double pawn push. No move encodes as 0.
@@ -90,16 +94,23 @@ BOARDS_WIDTH = 10
 other piece writes to (so that no move branches), and one to align the rows."""
 OCCUPIED = 6
 PENDING = BOARDS + (MAX_PLIES + 1) * BOARDS_WIDTH
-PENDING_WIDTH = 8
+PENDING_WIDTH = 9
 """For each ply: whether its accumulators are up to date (``READY``), and else what the move
 that led there changed: the features it added and took away (``piece << 7 | square``; the
 second of each 0 for none, the first 0 after a null move) and both sides' views after it;
-then whether the side to move is in check there (``CHECKED``: 0 not known yet, 1 no, 2 yes)."""
-READY, ADDED, REMOVED, ALSO_ADDED, ALSO_REMOVED, WHITE_VIEW, BLACK_VIEW, CHECKED = range(8)
+then whether the side to move is in check there (``CHECKED``: 0 not known yet, 1 no, 2 yes),
+and the sides whose king the move took into another view (``REFRESHED``: 1 White, 2 Black)."""
+READY, ADDED, REMOVED, ALSO_ADDED, ALSO_REMOVED, WHITE_VIEW, BLACK_VIEW, CHECKED, REFRESHED = range(9)
 ACCUMULATORS = PENDING + (MAX_PLIES + 1) * PENDING_WIDTH
 PAIR = 2 * HIDDEN
 """The int16 lanes of one ply's two accumulators."""
-STATE_SIZE = ACCUMULATORS + ((MAX_PLIES + 1) * PAIR + 3) // 4
+BUCKET_BOARDS = ACCUMULATORS + ((MAX_PLIES + 1) * PAIR + 3) // 4
+"""For each side and view: the 64 squares' pieces when that view's accumulator was last
+computed afresh, and after them (``BUCKET_LANES`` into ``_lanes``) that accumulator, so
+that the next time the king enters the view, only the squares changed since are added and
+taken away (``_fresh_half``)."""
+BUCKET_LANES = (BUCKET_BOARDS + 2 * VIEWS * 64 - ACCUMULATORS) * 4
+STATE_SIZE = BUCKET_BOARDS + 2 * VIEWS * 64 + (2 * VIEWS * HIDDEN + 3) // 4
 HISTORY_KEPT = 400
 """Plies of game history loaded for repetitions (more than the fifty-move rule allows)."""
 
@@ -520,17 +531,28 @@ else:
 
 @njit(cache=True)
 def _fresh_half(state: Any, half: Any, side: int) -> None:
-    """Computes ``side``'s accumulator from the board, in the view of its king's square."""
+    """Computes ``side``'s accumulator from the board, in the view of its king's square:
+    the view's accumulator of the last time, brought up to date square by square."""
     view = KING_VIEWS[side, state[KINGS + side]]
     rows = _row_array(view)
+    slot = side * VIEWS + view
+    board = BUCKET_BOARDS + slot * 64
+    kept = _lanes(state)[BUCKET_LANES + slot * HIDDEN : BUCKET_LANES + (slot + 1) * HIDDEN]
+    for index in range(64):
+        square = BOARD_SQUARES[index]
+        piece, before = state[square], state[board + index]
+        if piece != before:
+            if before != EMPTY:
+                row = rows[FEATURE_ROWS[side, view, before, square]]
+                for unit in range(HIDDEN):
+                    kept[unit] -= row[unit]
+            if piece != EMPTY:
+                row = rows[FEATURE_ROWS[side, view, piece, square]]
+                for unit in range(HIDDEN):
+                    kept[unit] += row[unit]
+            state[board + index] = piece
     for unit in range(HIDDEN):
-        half[unit] = NETWORK_BIAS[unit]
-    for square in BOARD_SQUARES:
-        piece = state[square]
-        if piece != EMPTY:
-            row = rows[FEATURE_ROWS[side, view, piece, square]]
-            for unit in range(HIDDEN):
-                half[unit] += row[unit]
+        half[unit] = kept[unit]
 
 
 @njit(cache=True)
@@ -611,11 +633,55 @@ def _pending_update(state: Any, ply: int) -> None:
 
 
 @njit(cache=True)
+def _refresh_up_to(state: Any, first: int, ply: int, refreshed: int) -> None:
+    """Writes ply ``ply``'s accumulators (the board's ply) from ply ``first``'s, where a
+    king changed its side's view in between (``refreshed``: the sides): that side's afresh
+    from the board, the other's through every change on the way. The plies between are
+    left pending: their boards are gone, and a later call from one of them redoes this."""
+    lanes = _lanes(state)
+    start = lanes[first * PAIR : (first + 1) * PAIR]
+    target = lanes[ply * PAIR : (ply + 1) * PAIR]
+    for side in range(2):
+        half = target[side * HIDDEN : (side + 1) * HIDDEN]
+        if refreshed & (1 << side):
+            _fresh_half(state, half, side)
+            continue
+        origin = start[side * HIDDEN : (side + 1) * HIDDEN]
+        for unit in range(HIDDEN):
+            half[unit] = origin[unit]
+        for later in range(first + 1, ply + 1):
+            pending = PENDING + later * PENDING_WIDTH
+            added = state[pending + ADDED]
+            if added == 0:  # a null move
+                continue
+            removed, also_added = state[pending + REMOVED], state[pending + ALSO_ADDED]
+            also_removed = state[pending + ALSO_REMOVED]
+            view = state[pending + WHITE_VIEW + side]
+            _half_update(
+                _row_array(view),
+                half,
+                half,
+                FEATURE_ROWS[side, view, added >> 7, added & 127],
+                FEATURE_ROWS[side, view, also_added >> 7, also_added & 127] if also_added != 0 else NO_ROW,
+                FEATURE_ROWS[side, view, removed >> 7, removed & 127],
+                FEATURE_ROWS[side, view, also_removed >> 7, also_removed & 127] if also_removed != 0 else NO_ROW,
+                also_removed != 0,
+            )
+
+
+@njit(cache=True)
 def _bring_up_to_date(state: Any, ply: int) -> None:
-    """Makes ply ``ply``'s accumulators up to date, from the last ply before it that is."""
+    """Makes ply ``ply`` (the board's) accumulators up to date, from the last ply before it
+    that is."""
     first = ply
+    refreshed = 0
     while state[PENDING + first * PENDING_WIDTH + READY] == 0:
+        refreshed |= state[PENDING + first * PENDING_WIDTH + REFRESHED]
         first -= 1
+    if refreshed != 0:
+        _refresh_up_to(state, first, ply, refreshed)
+        state[PENDING + ply * PENDING_WIDTH + READY] = 1
+        return
     for later in range(first + 1, ply + 1):
         _pending_update(state, later)
         state[PENDING + later * PENDING_WIDTH + READY] = 1
@@ -628,34 +694,6 @@ def accumulators(state: Any) -> Any:
     ply = state[PLY]
     _bring_up_to_date(state, ply)
     return _lanes(state)[ply * PAIR : (ply + 1) * PAIR]
-
-
-@njit(cache=True)
-def _next_accumulators(state: Any, ply: int, added: Any, removed: Any, also_added: Any, also_removed: Any) -> None:
-    """Writes the next ply's accumulators from this ply's in one pass: a piece
-    (``piece, square``) added and one taken away, and a second of each where the move makes
-    one (a capture: only a second taken away, ``also_added`` then ``(EMPTY, 0)``). The
-    board and the kings' squares are the next ply's already."""
-    lanes = _lanes(state)
-    before = lanes[ply * PAIR : (ply + 1) * PAIR]
-    after = lanes[(ply + 1) * PAIR : (ply + 2) * PAIR]
-    both = also_removed[0] != EMPTY
-    king_moved = removed[0] & 7 == KING
-    for side in range(2):
-        view = KING_VIEWS[side, state[KINGS + side]]
-        if king_moved and removed[0] >> 3 == side and KING_VIEWS[side, removed[1]] != view:
-            _fresh_half(state, after[side * HIDDEN : (side + 1) * HIDDEN], side)
-        else:
-            _half_update(
-                _row_array(view),
-                before[side * HIDDEN : (side + 1) * HIDDEN],
-                after[side * HIDDEN : (side + 1) * HIDDEN],
-                FEATURE_ROWS[side, view, added[0], added[1]],
-                FEATURE_ROWS[side, view, also_added[0], also_added[1]] if also_added[0] != EMPTY else NO_ROW,
-                FEATURE_ROWS[side, view, removed[0], removed[1]],
-                FEATURE_ROWS[side, view, also_removed[0], also_removed[1]] if both else NO_ROW,
-                both,
-            )
 
 
 @njit(cache=True)
@@ -699,20 +737,19 @@ def play(state: Any, move: int) -> bool:
         key = _lift(state, rook_from, key, boards)
         key = _put(state, rook_to, ROOK + side * BLACK_PIECE, key, boards)
     pending = PENDING + (ply + 1) * PENDING_WIDTH
+    refreshed = 0
     if piece & 7 == KING:
         state[KINGS + side] = target
-    if piece & 7 == KING and KING_VIEWS[side, origin] != KING_VIEWS[side, target]:
-        _bring_up_to_date(state, ply)
-        _next_accumulators(state, ply, (placed, target), (piece, origin), also_added, also_removed)
-        state[pending + READY] = 1
-    else:
-        state[pending + READY] = 0
-        state[pending + ADDED] = placed << 7 | target
-        state[pending + REMOVED] = piece << 7 | origin
-        state[pending + ALSO_ADDED] = also_added[0] << 7 | also_added[1]
-        state[pending + ALSO_REMOVED] = also_removed[0] << 7 | also_removed[1] if also_removed[0] != EMPTY else 0
-        state[pending + WHITE_VIEW] = KING_VIEWS[0, state[KINGS]]
-        state[pending + BLACK_VIEW] = KING_VIEWS[1, state[KINGS + 1]]
+        if KING_VIEWS[side, origin] != KING_VIEWS[side, target]:
+            refreshed = 1 << side
+    state[pending + READY] = 0
+    state[pending + ADDED] = placed << 7 | target
+    state[pending + REMOVED] = piece << 7 | origin
+    state[pending + ALSO_ADDED] = also_added[0] << 7 | also_added[1]
+    state[pending + ALSO_REMOVED] = also_removed[0] << 7 | also_removed[1] if also_removed[0] != EMPTY else 0
+    state[pending + WHITE_VIEW] = KING_VIEWS[0, state[KINGS]]
+    state[pending + BLACK_VIEW] = KING_VIEWS[1, state[KINGS + 1]]
+    state[pending + REFRESHED] = refreshed
     rights = state[CASTLING] & CASTLE_MASKS[origin] & CASTLE_MASKS[target]
     state[CASTLING] = rights
     key ^= CASTLING_KEYS[rights]
@@ -774,6 +811,7 @@ def play_null(state: Any) -> None:
     state[pending + READY] = 0
     state[pending + ADDED] = 0
     state[pending + CHECKED] = 0
+    state[pending + REFRESHED] = 0
     state[undo + 2] = state[EN_PASSANT]
     state[undo + 3] = state[CLOCK]
     key = state[HASH] ^ SIDE_KEY
@@ -1212,7 +1250,13 @@ def _refresh(state: Any) -> None:
             key ^= ZOBRIST[piece, square]
             if piece & 7 == KING:
                 state[KINGS + (piece >> 3)] = square
-    pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
+    lanes = _lanes(state)
+    for slot in range(2 * VIEWS):  # each view's kept accumulator: an empty board's
+        for index in range(64):
+            state[BUCKET_BOARDS + slot * 64 + index] = EMPTY
+        for unit in range(HIDDEN):
+            lanes[BUCKET_LANES + slot * HIDDEN + unit] = NETWORK_BIAS[unit]
+    pair = lanes[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
     _fresh_half(state, pair[:HIDDEN], 0)
     _fresh_half(state, pair[HIDDEN:], 1)
     state[PENDING + state[PLY] * PENDING_WIDTH + READY] = 1
