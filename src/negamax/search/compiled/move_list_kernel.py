@@ -124,7 +124,11 @@ PLAYED_PIECES = STATICS + MAX_PLY
 """The continuation slot of the move played at each ply (-1 for a null move or none)."""
 EXCLUDED = PLAYED_PIECES + MAX_PLY
 """The key of the move a singular-extension search leaves out at each ply (0: none)."""
-CONTINUATION = EXCLUDED + MAX_PLY
+DOUBLE_EXTENSIONS = EXCLUDED + MAX_PLY
+"""How many moves on the line to each ply were extended by two plies."""
+CUT_NODES = DOUBLE_EXTENSIONS + MAX_PLY
+"""Whether the node at each ply is expected to fail high (its parent expects it to fail low)."""
+CONTINUATION = CUT_NODES + MAX_PLY
 """Continuation history: how well each move did after each move one or two plies before
 (by their continuation slots, the earlier one first)."""
 CONTINUATION_SLOTS = 1024
@@ -225,7 +229,9 @@ SOLVE_DEPTH = 254
 exact entries serve later searches and their entries never serve a solve."""
 
 DELTA_MARGIN = 200
-SINGULAR_DEPTH = 7
+SINGULAR_DEPTH = 5
+MOST_DOUBLE_EXTENSIONS = 10
+"""A move stands out by a wide margin (a double extension) at most this often on a line."""
 REVERSE_FUTILITY_DEPTH = 7
 FUTILITY_DEPTH = 5
 LATE_MOVE_PRUNING_DEPTH = 5
@@ -445,6 +451,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     work[PV_LENGTHS + ply] = 0
     features = work[W_FEATURES]
     pv_node = beta - alpha > 1
+    cut_node = not pv_node and work[CUT_NODES + ply] != 0
 
     # Step 2. The game over by its rules, draws by rule, the ply limit, and mate-distance
     # pruning.
@@ -617,6 +624,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         work[PLAYED + ply] = -1
         work[PLAYED_PIECES + ply] = -1
         play_null_move(spec, state)
+        work[DOUBLE_EXTENSIONS + ply + 1] = work[DOUBLE_EXTENSIONS + ply]
+        work[CUT_NODES + ply + 1] = 0 if cut_node else 1
         score = -search(spec, state, table, work, depth - 1 - reduction, -beta, -beta + 1, ply + 1)
         unplay_null_move(spec, state)
         if work[W_ABORTED] != 0:
@@ -627,7 +636,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
 
     # Step 7b. Singular extension: when the table's move held a lower bound deep enough, a
     # shallower search of the other moves below that bound tells whether it stands alone.
-    extended = 0
+    extended = 0  # the key of the table's move, searched ``extension`` plies deeper
+    extension = 0
     if (
         features & SINGULAR_EXTENSION
         and unit > 0
@@ -649,9 +659,17 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             if work[W_ABORTED] != 0:
                 return 0
             if value < singular_beta:
-                extended = tt_move
+                extended, extension = tt_move, 1
+                if (
+                    not pv_node
+                    and value < singular_beta - unit // 8
+                    and work[DOUBLE_EXTENSIONS + ply] < MOST_DOUBLE_EXTENSIONS
+                ):
+                    extension = 2
             elif singular_beta >= beta:
                 return singular_beta  # without its best move the node still beats beta
+            elif tt_value >= beta:
+                extended, extension = tt_move, -1  # other moves hold beta too: the move matters less
 
     # Step 8. Generate the moves and score them for ordering: the table's move, captures
     # and promotions by MVV-LVA (losing captures among the quiet moves), the killers, then
@@ -735,13 +753,18 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             unplay_move(spec, state, move)
             continue
         legal += 1
-        move_depth = new_depth + 1 if extended != 0 and _move_key(move) == extended else new_depth
+        move_extension = extension if extended != 0 and _move_key(move) == extended else 0
+        move_depth = new_depth + move_extension
+        work[DOUBLE_EXTENSIONS + ply + 1] = work[DOUBLE_EXTENSIONS + ply] + (1 if move_extension == 2 else 0)
         # a late quiet move is searched at reduced depth first, unless it gives check
         reducible = reduce_late and use_pvs and depth >= 3 and legal > 3 and quiet and not checked
         if reducible and in_check(spec, state):
             reducible = False
         if use_table and unit > 0:
             _prefetch_entry(table, state_key(spec, state))
+        # a child is expected to fail high (a cut node) unless this node is expected to
+        # (as in Stockfish: the expectations alternate down the tree)
+        work[CUT_NODES + ply + 1] = 0 if cut_node else 1
         if legal == 1 or not use_pvs:
             score = -search(spec, state, table, work, move_depth, -beta, -alpha, ply + 1)
         else:
@@ -753,6 +776,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                         reduction -= 1
                     if not improving:
                         reduction += 1
+                    if cut_node:
+                        reduction += 2
                     if order >= KILLER_ORDER - 1:
                         reduction -= 1  # a killer or the counter move
                     else:
@@ -765,8 +790,11 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     reduction = 0
                 if reduction > 0:
                     work[W_REDUCED] += 1
+            if reduction > 0:
+                work[CUT_NODES + ply + 1] = 1  # a reduced late move is expected to fail low
             score = -search(spec, state, table, work, move_depth - reduction, -alpha - 1, -alpha, ply + 1)
             if reduction > 0 and score > alpha and work[W_ABORTED] == 0:
+                work[CUT_NODES + ply + 1] = 0 if cut_node else 1
                 score = -search(spec, state, table, work, move_depth, -alpha - 1, -alpha, ply + 1)
             if alpha < score < beta and work[W_ABORTED] == 0:
                 work[W_RESEARCHES] += 1
@@ -828,6 +856,8 @@ def search_root(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha:
     work[W_BEST_MOVE] = 0
     work[W_NEXT_CHECK] = min(work[W_NODES] + 1, work[W_NODE_LIMIT])
     root_ply = depth - depth  # a typed zero: numba's cache breaks on literal arguments
+    work[DOUBLE_EXTENSIONS] = 0
+    work[CUT_NODES] = 0
     return search(spec, state, table, work, depth, alpha, beta, root_ply)
 
 
