@@ -602,6 +602,26 @@ def _half_update(
             after[unit] = before[unit] + plus[unit] - minus[unit]
 
 
+@njit(cache=True, inline="always")
+def _pending_half(state: Any, ply: int, side: int, before: Any, after: Any) -> None:
+    """``side``'s accumulator at ply ``ply``, reached by a move (not a null move): the one
+    ``before`` with the changes ``PENDING`` keeps for that ply."""
+    pending = PENDING + ply * PENDING_WIDTH
+    added, removed = state[pending + ADDED], state[pending + REMOVED]
+    also_added, also_removed = state[pending + ALSO_ADDED], state[pending + ALSO_REMOVED]
+    view = state[pending + WHITE_VIEW + side]
+    _half_update(
+        _row_array(view),
+        before,
+        after,
+        FEATURE_ROWS[side, view, added >> 7, added & 127],
+        FEATURE_ROWS[side, view, also_added >> 7, also_added & 127] if also_added != 0 else NO_ROW,
+        FEATURE_ROWS[side, view, removed >> 7, removed & 127],
+        FEATURE_ROWS[side, view, also_removed >> 7, also_removed & 127] if also_removed != 0 else NO_ROW,
+        also_removed != 0,
+    )
+
+
 @njit(cache=True)
 def _pending_update(state: Any, ply: int) -> None:
     """Writes ply ``ply``'s accumulators from the ply before's and the changes ``PENDING``
@@ -609,26 +629,13 @@ def _pending_update(state: Any, ply: int) -> None:
     lanes = _lanes(state)
     before = lanes[(ply - 1) * PAIR : ply * PAIR]
     after = lanes[ply * PAIR : (ply + 1) * PAIR]
-    pending = PENDING + ply * PENDING_WIDTH
-    added = state[pending + ADDED]
-    if added == 0:  # a null move
+    if state[PENDING + ply * PENDING_WIDTH + ADDED] == 0:  # a null move
         for unit in range(PAIR):  # not after[:] = before, which needs numba's runtime
             after[unit] = before[unit]
         return
-    removed, also_added = state[pending + REMOVED], state[pending + ALSO_ADDED]
-    also_removed = state[pending + ALSO_REMOVED]
-    both = also_removed != 0
     for side in range(2):
-        view = state[pending + WHITE_VIEW + side]
-        _half_update(
-            _row_array(view),
-            before[side * HIDDEN : (side + 1) * HIDDEN],
-            after[side * HIDDEN : (side + 1) * HIDDEN],
-            FEATURE_ROWS[side, view, added >> 7, added & 127],
-            FEATURE_ROWS[side, view, also_added >> 7, also_added & 127] if also_added != 0 else NO_ROW,
-            FEATURE_ROWS[side, view, removed >> 7, removed & 127],
-            FEATURE_ROWS[side, view, also_removed >> 7, also_removed & 127] if both else NO_ROW,
-            both,
+        _pending_half(
+            state, ply, side, before[side * HIDDEN : (side + 1) * HIDDEN], after[side * HIDDEN : (side + 1) * HIDDEN]
         )
 
 
@@ -650,23 +657,8 @@ def _refresh_up_to(state: Any, first: int, ply: int, refreshed: int) -> None:
         for unit in range(HIDDEN):
             half[unit] = origin[unit]
         for later in range(first + 1, ply + 1):
-            pending = PENDING + later * PENDING_WIDTH
-            added = state[pending + ADDED]
-            if added == 0:  # a null move
-                continue
-            removed, also_added = state[pending + REMOVED], state[pending + ALSO_ADDED]
-            also_removed = state[pending + ALSO_REMOVED]
-            view = state[pending + WHITE_VIEW + side]
-            _half_update(
-                _row_array(view),
-                half,
-                half,
-                FEATURE_ROWS[side, view, added >> 7, added & 127],
-                FEATURE_ROWS[side, view, also_added >> 7, also_added & 127] if also_added != 0 else NO_ROW,
-                FEATURE_ROWS[side, view, removed >> 7, removed & 127],
-                FEATURE_ROWS[side, view, also_removed >> 7, also_removed & 127] if also_removed != 0 else NO_ROW,
-                also_removed != 0,
-            )
+            if state[PENDING + later * PENDING_WIDTH + ADDED] != 0:  # not a null move
+                _pending_half(state, later, side, half, half)
 
 
 @njit(cache=True)

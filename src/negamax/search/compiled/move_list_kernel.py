@@ -636,8 +636,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
 
     # Step 7b. Singular extension: when the table's move held a lower bound deep enough, a
     # shallower search of the other moves below that bound tells whether it stands alone.
-    extended = 0  # the key of the table's move, searched ``extension`` plies deeper
-    extension = 0
+    extension = 0  # plies the table's move is searched deeper (or shallower)
     if (
         features & SINGULAR_EXTENSION
         and unit > 0
@@ -659,7 +658,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             if work[W_ABORTED] != 0:
                 return 0
             if value < singular_beta:
-                extended, extension = tt_move, 1
+                extension = 1
                 if (
                     not pv_node
                     and value < singular_beta - unit // 8
@@ -669,7 +668,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             elif singular_beta >= beta:
                 return singular_beta  # without its best move the node still beats beta
             elif tt_value >= beta:
-                extended, extension = tt_move, -1  # other moves hold beta too: the move matters less
+                extension = -1  # other moves hold beta too: the move matters less
 
     # Step 8. Generate the moves and score them for ordering: the table's move, captures
     # and promotions by MVV-LVA (losing captures among the quiet moves), the killers, then
@@ -753,7 +752,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             unplay_move(spec, state, move)
             continue
         legal += 1
-        move_extension = extension if extended != 0 and _move_key(move) == extended else 0
+        move_extension = extension if extension != 0 and _move_key(move) == tt_move else 0
         move_depth = new_depth + move_extension
         work[DOUBLE_EXTENSIONS + ply + 1] = work[DOUBLE_EXTENSIONS + ply] + (1 if move_extension == 2 else 0)
         # a late quiet move is searched at reduced depth first, unless it gives check
