@@ -40,6 +40,7 @@ FEATURES = {
     "table-evaluation": kernel.TABLE_EVALUATION,
     "quiescence-evasions": kernel.QUIESCENCE_EVASIONS,
     "history-pruning": kernel.HISTORY_PRUNING,
+    "probcut": kernel.PROBCUT,
     "killers": kernel.KILLER_MOVES,
     "history": kernel.HISTORY_HEURISTIC,
     "pvs": kernel.PVS,

@@ -56,6 +56,7 @@ STUBS = (
     "null_move_safe",
     "history_slot",
     "continuation_slot",
+    "correction_slot",
     "pruning_unit",
     "losing_capture",
     "gives_check",
@@ -184,6 +185,10 @@ def history_slot(spec: Any, state: Any, move: int) -> int:
 
 
 def continuation_slot(spec: Any, state: Any, move: int) -> int:
+    return -1
+
+
+def correction_slot(spec: Any, state: Any) -> int:
     return -1
 
 

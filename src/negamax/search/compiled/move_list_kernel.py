@@ -43,6 +43,7 @@ from numba import njit
 from negamax.core import score
 from negamax.core.compiled import (
     continuation_slot,
+    correction_slot,
     drawn_by_rule,
     game_result,
     generate_moves,
@@ -105,6 +106,8 @@ W_HORIZON = 21
 """Nodes evaluated because they were at the deepest ply: a solve that met one is not exact."""
 W_PRUNED = 22
 """Moves left unsearched by futility and late-move pruning."""
+W_PROBCUTS = 23
+"""Nodes cut off by ProbCut."""
 KILLERS = 32
 HISTORY = KILLERS + 2 * MAX_PLY
 COUNTERS = HISTORY + HISTORY_SLOTS
@@ -128,7 +131,13 @@ DOUBLE_EXTENSIONS = EXCLUDED + MAX_PLY
 """How many moves on the line to each ply were extended by two plies."""
 CUT_NODES = DOUBLE_EXTENSIONS + MAX_PLY
 """Whether the node at each ply is expected to fail high (its parent expects it to fail low)."""
-CONTINUATION = CUT_NODES + MAX_PLY
+CAPTURE_SCORES = CUT_NODES + MAX_PLY
+"""Capture history: how well each capture did (by its history slot)."""
+CORRECTION = CAPTURE_SCORES + HISTORY_SLOTS
+"""Correction history: how far above or below the search found the static value of the
+positions in each correction slot, lately (``_correct``)."""
+CORRECTION_SLOTS = 16384
+CONTINUATION = CORRECTION + CORRECTION_SLOTS
 """Continuation history: how well each move did after each move one or two plies before
 (by their continuation slots, the earlier one first)."""
 CONTINUATION_SLOTS = 1024
@@ -191,6 +200,18 @@ For games with a ``pruning_unit``."""
 HISTORY_PRUNING = 4194304
 """Near the horizon, a quiet move whose history and continuation history together are
 deep below zero is not searched. For games with a ``pruning_unit``."""
+PROBCUT = 8388608
+"""A node well off the principal variation returns when a good capture beats beta by a
+margin in quiescence and then in a search four plies shallower (Stockfish's ProbCut). For
+games with a ``pruning_unit``."""
+CAPTURE_HISTORY = 16777216
+"""Captures of the same victim's worth are ordered by how often each cut off before (a
+capture that cuts off gains, the captures tried before the move that cut off lose). For
+games with a ``pruning_unit``."""
+CORRECTION_HISTORY = 33554432
+"""The static value is corrected by how far the search found it off in positions of the same
+correction slot (chess: the same pawns), as Stockfish 16 does. For games with a
+``pruning_unit`` and a ``correction_slot``."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -213,6 +234,9 @@ ALL_FEATURES = (
     | TABLE_EVALUATION
     | QUIESCENCE_EVASIONS
     | HISTORY_PRUNING
+    | PROBCUT
+    | CAPTURE_HISTORY
+    | CORRECTION_HISTORY
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -236,6 +260,11 @@ REVERSE_FUTILITY_DEPTH = 7
 FUTILITY_DEPTH = 5
 LATE_MOVE_PRUNING_DEPTH = 5
 HISTORY_PRUNING_DEPTH = 3
+PROBCUT_DEPTH = 5
+PROBCUT_MARGIN = 90
+"""How far above beta (hundredths of the pruning unit) a capture must hold for ProbCut."""
+PROBCUT_IMPROVING = 22
+"""Taken off that margin when the side's static value is improving."""
 HISTORY_PRUNING_PER_PLY = 1024
 """Quiet moves are pruned below minus this much history per ply of depth past the first
 (one ply from the horizon: below zero)."""
@@ -261,6 +290,13 @@ GRAVITY_BONUS_CAP = 1600
 HISTORY_PER_REDUCTION = 8192
 """Late-move reductions take a ply off or add one per this much of a quiet move's history
 and continuation history together."""
+CAPTURE_HISTORY_PER_ORDER = 8
+CORRECTION_LIMIT = 1024
+"""The correction history's values stay within this either way, by gravity."""
+CORRECTION_GRAIN = 32
+"""The static value is corrected by the slot's value divided by this (at most 32 units)."""
+"""A capture's history counts for its order divided by this (chess: the full range about
+a pawn's worth of victim either way)."""
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -409,6 +445,57 @@ def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
 
 
 @search_function
+def _reward_capture_cutoff(
+    spec: Any, state: Any, work: Any, move: int, tried_from: int, index: int, depth: int
+) -> None:
+    """After ``move`` (at ``index``) cut off: if it is a capture, its capture history gains;
+    the captures tried from ``tried_from`` up to it lose as much, whatever the move was."""
+    bonus = min(32 * depth * depth, GRAVITY_BONUS_CAP)
+    if noisy_order(spec, state, move) > 0:
+        _gain_capture_history(spec, state, work, move, bonus)
+    for other in range(tried_from, index):
+        tried = work[other]
+        if noisy_order(spec, state, tried) > 0:
+            _gain_capture_history(spec, state, work, tried, -bonus)
+
+
+@search_function
+def _gain_capture_history(spec: Any, state: Any, work: Any, move: int, bonus: int) -> None:
+    magnitude = bonus if bonus > 0 else -bonus
+    slot = CAPTURE_SCORES + history_slot(spec, state, move)
+    work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
+
+
+@search_function
+def _correct(
+    spec: Any,
+    state: Any,
+    work: Any,
+    slot: int,
+    best: int,
+    best_move: int,
+    evaluated: int,
+    alpha: int,
+    beta: int,
+    depth: int,
+) -> None:
+    """Moves the correction history's ``slot`` towards how far the search's value ``best``
+    (of a window ``alpha``, ``beta``) lies from the static value ``evaluated``, when that
+    value is not a mate, the best move is not a capture or promotion (the evaluation is for
+    quiet positions), and the bound says which way the static value erred."""
+    if best <= -WIN_THRESHOLD or best >= WIN_THRESHOLD:
+        return
+    if best_move != 0 and noisy_order(spec, state, best_move) > 0:
+        return
+    if (best >= beta and best <= evaluated) or (best <= alpha and best >= evaluated):
+        return
+    bonus = (best - evaluated) * depth // 8
+    bonus = max(-CORRECTION_LIMIT // 4, min(bonus, CORRECTION_LIMIT // 4))
+    magnitude = bonus if bonus > 0 else -bonus
+    work[CORRECTION + slot] += bonus - work[CORRECTION + slot] * magnitude // CORRECTION_LIMIT
+
+
+@search_function
 def _reward_quiet_cutoff(
     spec: Any, state: Any, work: Any, move: int, tried_from: int, index: int, depth: int, ply: int, counter_slot: int
 ) -> None:
@@ -505,6 +592,10 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 return _entry_value(entry, ply)
         evading = features & QUIESCENCE_EVASIONS and pruning_unit(spec) > 0 and in_check(spec, state)
         stand = static_value(spec, state) if not evading else 0
+        if not evading and features & CORRECTION_HISTORY and pruning_unit(spec) > 0:
+            slot = correction_slot(spec, state)
+            if slot >= 0:
+                stand += work[CORRECTION + slot] // CORRECTION_GRAIN
         end = generate_moves(spec, state, work, start, not evading)
         forced = end > start and features & FORCED_NOISY_MOVES and noisy_moves_forced(spec)
         if forced or evading:
@@ -576,6 +667,12 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     # beta is taken to hold it (the opponent's best reply would have to win it back).
     prunable = not pv_node and not checked and ply > 0
     static = static_value(spec, state) if unit > 0 and not checked else 0
+    correction = -1
+    if features & CORRECTION_HISTORY and unit > 0 and not checked:
+        correction = correction_slot(spec, state)
+        if correction >= 0:
+            static += work[CORRECTION + correction] // CORRECTION_GRAIN
+    evaluated = static  # the corrected static value, before the table's value stands in for it
     # improving: the static value beats the side's own two plies up (or four, past a check)
     improving = True
     if unit > 0:
@@ -634,6 +731,56 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             work[W_NULL_CUTOFFS] += 1
             return beta if score >= WIN_THRESHOLD else score
 
+    # Step 7a. ProbCut: a capture that beats beta by a margin in quiescence, then in a search
+    # four plies shallower, is taken to hold beta at the full depth.
+    if (
+        features & PROBCUT
+        and prunable
+        and excluded == 0
+        and unit > 0
+        and depth >= PROBCUT_DEPTH
+        and -WIN_THRESHOLD < beta < WIN_THRESHOLD
+    ):
+        probcut_beta = beta + unit * (PROBCUT_MARGIN - (PROBCUT_IMPROVING if improving else 0)) // 100
+        # a table entry about as deep that says the node falls short of it makes it pointless
+        if not (
+            tt_entry >= 0
+            and _entry_depth(tt_entry) >= depth - 3
+            and _entry_bound(tt_entry) != LOWER
+            and _entry_value(tt_entry, ply) < probcut_beta
+        ):
+            start = MOVES + ply * MAX_MOVES
+            end = generate_moves(spec, state, work, start, True)
+            for index in range(start, end):
+                work[SCORES - MOVES + index] = noisy_order(spec, state, work[index])
+            for index in range(start, end):
+                move = _pick(work, index, end)
+                if static + material_gain(spec, state, move) < probcut_beta or losing_capture(spec, state, move):
+                    continue
+                if features & COUNTER_MOVES:
+                    work[PLAYED + ply] = history_slot(spec, state, move)
+                    work[PLAYED_PIECES + ply] = continuation_slot(spec, state, move)
+                if not play_move(spec, state, move):
+                    unplay_move(spec, state, move)
+                    continue
+                work[DOUBLE_EXTENSIONS + ply + 1] = work[DOUBLE_EXTENSIONS + ply]
+                work[CUT_NODES + ply + 1] = 0 if cut_node else 1
+                shallow = depth - depth  # quiescence first: a typed zero, as in search_root
+                value = -search(spec, state, table, work, shallow, -probcut_beta, -probcut_beta + 1, ply + 1)
+                if value >= probcut_beta and work[W_ABORTED] == 0:
+                    work[CUT_NODES + ply + 1] = 0 if cut_node else 1
+                    value = -search(
+                        spec, state, table, work, depth - PROBCUT_DEPTH + 1, -probcut_beta, -probcut_beta + 1, ply + 1
+                    )
+                unplay_move(spec, state, move)
+                if work[W_ABORTED] != 0:
+                    return 0
+                if value >= probcut_beta:
+                    work[W_PROBCUTS] += 1
+                    if use_table:
+                        _store(table, work, key, depth - 3, to_node(value, ply), LOWER, move)
+                    return value
+
     # Step 7b. Singular extension: when the table's move held a lower bound deep enough, a
     # shallower search of the other moves below that bound tells whether it stands alone.
     extension = 0  # plies the table's move is searched deeper (or shallower)
@@ -682,14 +829,20 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     counters = features & COUNTER_MOVES and unit > 0
     counter_slot = work[PLAYED + ply - 1] if counters and ply > 0 else -1
     counter = work[COUNTERS + counter_slot] if counter_slot >= 0 else 0
+    capture_history = features & CAPTURE_HISTORY and unit > 0
+    tt_capture = False  # the table's best move is a capture: the quiet moves are reduced more
     for index in range(start, end):
         move = work[index]
         if tt_move != 0 and _move_key(move) == tt_move:
             order = TT_MOVE_ORDER
+            tt_capture = noisy_order(spec, state, move) > 0
         else:
             noisy = noisy_order(spec, state, move)
             if noisy > 0 and exchange and losing_capture(spec, state, move):
                 order = noisy  # among the quiet moves: tried late, and prunable
+            elif noisy > 0 and capture_history:
+                learnt = work[CAPTURE_SCORES + history_slot(spec, state, move)]
+                order = NOISY_ORDER + noisy + learnt // CAPTURE_HISTORY_PER_ORDER
             elif noisy > 0:
                 order = NOISY_ORDER + noisy
             elif move == killer_first:
@@ -777,6 +930,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                         reduction += 1
                     if cut_node:
                         reduction += 2
+                    if tt_capture:
+                        reduction += 1
                     if order >= KILLER_ORDER - 1:
                         reduction -= 1  # a killer or the counter move
                     else:
@@ -828,6 +983,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                         # without counter moves only moves ordered late count, and none loses history
                         tried_from = start if counters else index
                         _reward_quiet_cutoff(spec, state, work, move, tried_from, index, depth, ply, counter_slot)
+                    if capture_history:
+                        _reward_capture_cutoff(spec, state, work, move, start, index, depth)
                     break
 
     # Step 11. No legal move: lost (chess: mate) or drawn (chess: stalemate).
@@ -836,7 +993,9 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             return alpha  # only the left-out move was legal: it stands alone
         return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
 
-    # Step 12. Store what this search proved.
+    # Step 12. Learn how far off the static value was; store what this search proved.
+    if correction >= 0 and excluded == 0:
+        _correct(spec, state, work, correction, best, best_move, evaluated, alpha_original, beta, depth)
     if use_table and excluded == 0:
         if best <= alpha_original:
             bound = UPPER
