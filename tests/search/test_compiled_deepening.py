@@ -343,7 +343,6 @@ def test_the_correction_history_learns_which_way_the_static_value_erred() -> Non
         "TABLE_EVALUATION",
         "QUIESCENCE_EVASIONS",
         "HISTORY_PRUNING",
-        "PROBCUT",
         "CAPTURE_HISTORY",
         "CORRECTION_HISTORY",
     ],

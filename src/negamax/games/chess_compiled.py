@@ -871,7 +871,7 @@ def _board_pieces(state: Any) -> tuple[int, int, int, int, int, int, int]:
     return white, black, white_knights, black_knights, white_bishops, black_bishops, bishop_colour
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pawn_slot(state: Any) -> int:
     """The side to move and a hash of both sides' pawns, below ``2 * PAWN_SLOTS``."""
     boards = BOARDS + state[PLY] * BOARDS_WIDTH

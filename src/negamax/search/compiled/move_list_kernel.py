@@ -106,8 +106,6 @@ W_HORIZON = 21
 """Nodes evaluated because they were at the deepest ply: a solve that met one is not exact."""
 W_PRUNED = 22
 """Moves left unsearched by futility and late-move pruning."""
-W_PROBCUTS = 23
-"""Nodes cut off by ProbCut."""
 KILLERS = 32
 HISTORY = KILLERS + 2 * MAX_PLY
 COUNTERS = HISTORY + HISTORY_SLOTS
@@ -200,15 +198,11 @@ For games with a ``pruning_unit``."""
 HISTORY_PRUNING = 4194304
 """Near the horizon, a quiet move whose history and continuation history together are
 deep below zero is not searched. For games with a ``pruning_unit``."""
-PROBCUT = 8388608
-"""A node well off the principal variation returns when a good capture beats beta by a
-margin in quiescence and then in a search four plies shallower (Stockfish's ProbCut). For
-games with a ``pruning_unit``."""
-CAPTURE_HISTORY = 16777216
+CAPTURE_HISTORY = 8388608
 """Captures of the same victim's worth are ordered by how often each cut off before (a
 capture that cuts off gains, the captures tried before the move that cut off lose). For
 games with a ``pruning_unit``."""
-CORRECTION_HISTORY = 33554432
+CORRECTION_HISTORY = 16777216
 """The static value is corrected by how far the search found it off in positions of the same
 correction slot (chess: the same pawns), as Stockfish 16 does. For games with a
 ``pruning_unit`` and a ``correction_slot``."""
@@ -234,7 +228,6 @@ ALL_FEATURES = (
     | TABLE_EVALUATION
     | QUIESCENCE_EVASIONS
     | HISTORY_PRUNING
-    | PROBCUT
     | CAPTURE_HISTORY
     | CORRECTION_HISTORY
 )
@@ -260,11 +253,6 @@ REVERSE_FUTILITY_DEPTH = 7
 FUTILITY_DEPTH = 5
 LATE_MOVE_PRUNING_DEPTH = 5
 HISTORY_PRUNING_DEPTH = 3
-PROBCUT_DEPTH = 5
-PROBCUT_MARGIN = 90
-"""How far above beta (hundredths of the pruning unit) a capture must hold for ProbCut."""
-PROBCUT_IMPROVING = 22
-"""Taken off that margin when the side's static value is improving."""
 HISTORY_PRUNING_PER_PLY = 1024
 """Quiet moves are pruned below minus this much history per ply of depth past the first
 (one ply from the horizon: below zero)."""
@@ -730,56 +718,6 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         if score >= beta:
             work[W_NULL_CUTOFFS] += 1
             return beta if score >= WIN_THRESHOLD else score
-
-    # Step 7a. ProbCut: a capture that beats beta by a margin in quiescence, then in a search
-    # four plies shallower, is taken to hold beta at the full depth.
-    if (
-        features & PROBCUT
-        and prunable
-        and excluded == 0
-        and unit > 0
-        and depth >= PROBCUT_DEPTH
-        and -WIN_THRESHOLD < beta < WIN_THRESHOLD
-    ):
-        probcut_beta = beta + unit * (PROBCUT_MARGIN - (PROBCUT_IMPROVING if improving else 0)) // 100
-        # a table entry about as deep that says the node falls short of it makes it pointless
-        if not (
-            tt_entry >= 0
-            and _entry_depth(tt_entry) >= depth - 3
-            and _entry_bound(tt_entry) != LOWER
-            and _entry_value(tt_entry, ply) < probcut_beta
-        ):
-            start = MOVES + ply * MAX_MOVES
-            end = generate_moves(spec, state, work, start, True)
-            for index in range(start, end):
-                work[SCORES - MOVES + index] = noisy_order(spec, state, work[index])
-            for index in range(start, end):
-                move = _pick(work, index, end)
-                if static + material_gain(spec, state, move) < probcut_beta or losing_capture(spec, state, move):
-                    continue
-                if features & COUNTER_MOVES:
-                    work[PLAYED + ply] = history_slot(spec, state, move)
-                    work[PLAYED_PIECES + ply] = continuation_slot(spec, state, move)
-                if not play_move(spec, state, move):
-                    unplay_move(spec, state, move)
-                    continue
-                work[DOUBLE_EXTENSIONS + ply + 1] = work[DOUBLE_EXTENSIONS + ply]
-                work[CUT_NODES + ply + 1] = 0 if cut_node else 1
-                shallow = depth - depth  # quiescence first: a typed zero, as in search_root
-                value = -search(spec, state, table, work, shallow, -probcut_beta, -probcut_beta + 1, ply + 1)
-                if value >= probcut_beta and work[W_ABORTED] == 0:
-                    work[CUT_NODES + ply + 1] = 0 if cut_node else 1
-                    value = -search(
-                        spec, state, table, work, depth - PROBCUT_DEPTH + 1, -probcut_beta, -probcut_beta + 1, ply + 1
-                    )
-                unplay_move(spec, state, move)
-                if work[W_ABORTED] != 0:
-                    return 0
-                if value >= probcut_beta:
-                    work[W_PROBCUTS] += 1
-                    if use_table:
-                        _store(table, work, key, depth - 3, to_node(value, ply), LOWER, move)
-                    return value
 
     # Step 7b. Singular extension: when the table's move held a lower bound deep enough, a
     # shallower search of the other moves below that bound tells whether it stands alone.
