@@ -40,8 +40,6 @@ FEATURES = {
     "table-evaluation": kernel.TABLE_EVALUATION,
     "quiescence-evasions": kernel.QUIESCENCE_EVASIONS,
     "history-pruning": kernel.HISTORY_PRUNING,
-    "capture-history": kernel.CAPTURE_HISTORY,
-    "correction-history": kernel.CORRECTION_HISTORY,
     "killers": kernel.KILLER_MOVES,
     "history": kernel.HISTORY_HEURISTIC,
     "pvs": kernel.PVS,

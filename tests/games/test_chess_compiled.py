@@ -259,27 +259,6 @@ def test_a_defended_pawn_taken_by_the_queen_loses_and_a_hanging_one_does_not() -
     assert not chess_compiled.losing_capture(state, chess_compiled.encode(board, chess.Move.from_uci("d2d5")))
 
 
-def test_the_correction_slot_follows_the_pawns_and_the_side_to_move() -> None:
-    def slot(fen: str, moves: str = "") -> int:
-        board = chess.Board(fen)
-        state = chess_compiled.new_state(board)
-        for uci in moves.split():
-            move = chess.Move.from_uci(uci)
-            assert chess_compiled.play(state, chess_compiled.encode(board, move))
-            board.push(move)
-        return int(chess_compiled.pawn_slot(state))
-
-    start = slot(chess.STARTING_FEN)
-    # the pieces moved, the pawns not: the same slot, played or set up
-    assert slot(chess.STARTING_FEN, "g1f3 g8f6") == start
-    assert slot("rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2") == start
-    # the other side to move keeps to the other half
-    black = slot(chess.STARTING_FEN, "g1f3")
-    assert black == start + chess_compiled.PAWN_SLOTS and start < chess_compiled.PAWN_SLOTS
-    # one pawn pushed, by either side: another slot
-    assert len({start, slot(chess.STARTING_FEN, "e2e4 e7e5"), slot(chess.STARTING_FEN, "d2d4 d7d5")}) == 3
-
-
 KING_BUCKET_WALK = """
 import sys
 from pathlib import Path

@@ -7,7 +7,6 @@ import dataclasses
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import chess
 import pytest
@@ -242,27 +241,18 @@ def test_a_time_or_a_stop_ends_the_search_promptly(searcher: CompiledSearcher) -
     assert time.perf_counter() - start < 0.4
 
 
-def _moves_tried(fen: str, ply: int, moves: tuple[str, ...]) -> tuple[CompiledSearcher, Any, list[int]]:
-    """A searcher bound to ``fen`` with ``moves`` (UCI) in ply ``ply``'s move list, as tried."""
-    from negamax.games.chess_compiled import encode
+def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it() -> None:
+    from negamax.games.chess_compiled import SQUARE_OF, encode
 
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     board = chess.Board(fen)
     searcher = CompiledSearcher(hash_mib=1)
     bound = searcher._bind(GAME.new_position(fen))
     searcher._prepare(SearchLimits(), kernel.ALL_FEATURES)
+    work, ply, depth = searcher.work, 2, 5
     start = kernel.MOVES + ply * kernel.MAX_MOVES
-    tried = [encode(board, chess.Move.from_uci(uci)) for uci in moves]
-    searcher.work[start : start + len(tried)] = tried
-    return searcher, bound, tried
-
-
-def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it() -> None:
-    from negamax.games.chess_compiled import SQUARE_OF
-
-    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-    ply, depth = 2, 5
-    searcher, bound, tried = _moves_tried(fen, ply, ("a2a3", "f3e5", "f1c4"))
-    work, start = searcher.work, kernel.MOVES + ply * kernel.MAX_MOVES
+    tried = [encode(board, chess.Move.from_uci(uci)) for uci in ("a2a3", "f3e5", "f1c4")]
+    work[start : start + 3] = tried
     a3, capture, bishop = tried
     work[kernel.PLAYED_PIECES + ply - 1] = 77  # the opponent's last move; none before it
     work[kernel.PLAYED_PIECES + ply - 2] = -1
@@ -291,48 +281,6 @@ def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it
     assert kernel.GRAVITY_HISTORY_CAP - bonus < history(bishop) <= kernel.GRAVITY_HISTORY_CAP
 
 
-def test_a_capture_that_cuts_off_gains_capture_history_and_the_captures_before_it_lose() -> None:
-    # White's knight can take on e5 and its bishop on f7: both captures, then a quiet move
-    fen = "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
-    searcher, bound, tried = _moves_tried(fen, 0, ("f3e5", "c4f7", "a2a3"))
-    work, depth, start = searcher.work, 4, kernel.MOVES
-    knight, bishop, a3 = tried
-
-    def learnt(move: int) -> int:
-        return int(work[kernel.CAPTURE_SCORES + (move & 127) * 120 + ((move >> 7) & 127)])  # White's slots
-
-    bonus = min(32 * depth * depth, kernel.GRAVITY_BONUS_CAP)
-    bound.kernels._reward_capture_cutoff(bound.spec, bound.state, work, bishop, start, start + 1, depth)
-    assert (learnt(bishop), learnt(knight), learnt(a3)) == (bonus, -bonus, 0)
-    # a quiet move that cuts off after both captures: both lose, the quiet move gains nothing here
-    bound.kernels._reward_capture_cutoff(bound.spec, bound.state, work, a3, start, start + 2, depth)
-    assert learnt(a3) == 0 and learnt(bishop) == bonus - bonus - bonus * bonus // kernel.GRAVITY_HISTORY_CAP
-    assert learnt(knight) < -bonus
-
-
-def test_the_correction_history_learns_which_way_the_static_value_erred() -> None:
-    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-    searcher = CompiledSearcher(hash_mib=1)
-    bound = searcher._bind(GAME.new_position(fen))
-    work, slot, depth = searcher.work, 5, 8
-    correct = bound.kernels._correct
-
-    def value() -> int:
-        return int(work[kernel.CORRECTION + slot])
-
-    # a fail high above the static value: the static value was too low
-    correct(bound.spec, bound.state, work, slot, 130, 0, 100, 0, 120, depth)
-    assert value() == 30 * depth // 8
-    # a fail high below it and a fail low above it tell nothing; a mate tells nothing
-    for best, alpha, beta in ((90, 0, 80), (110, 120, 200), (win_in(5), 0, 50)):
-        correct(bound.spec, bound.state, work, slot, best, 0, 100, alpha, beta, depth)
-    assert value() == 30 * depth // 8
-    # an exact value far below: the step is capped, and gravity keeps it within the limit
-    for _ in range(100):
-        correct(bound.spec, bound.state, work, slot, -900, 0, 100, -1000, 1000, depth)
-    assert -kernel.CORRECTION_LIMIT <= value() < -kernel.CORRECTION_LIMIT // 2
-
-
 @pytest.mark.parametrize(
     "feature",
     [
@@ -343,8 +291,6 @@ def test_the_correction_history_learns_which_way_the_static_value_erred() -> Non
         "TABLE_EVALUATION",
         "QUIESCENCE_EVASIONS",
         "HISTORY_PRUNING",
-        "CAPTURE_HISTORY",
-        "CORRECTION_HISTORY",
     ],
 )
 def test_each_new_selectivity_feature_changes_the_search(feature: str) -> None:

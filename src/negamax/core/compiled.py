@@ -184,12 +184,6 @@ continuation_slot = _stub("continuation_slot")
 the piece and its target square), below the kernel's ``CONTINUATION_SLOTS``, for the history
 of which move follows which; -1 when the game has none (then no such history is kept)."""
 
-correction_slot = _stub("correction_slot")
-"""``correction_slot(spec, state) -> int``: the position's slot by the side to move and the
-part of the position its evaluation errs alike on (chess: the pawns), below the kernel's
-``CORRECTION_SLOTS``; the search learns there how far off the evaluation was and corrects
-it. -1 when the game has none."""
-
 losing_capture = _stub("losing_capture")
 """``losing_capture(spec, state, move) -> bool``: whether a noisy move loses material when
 both sides go on capturing on its square (a static exchange, chess's SEE). Such captures

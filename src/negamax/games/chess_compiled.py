@@ -116,12 +116,6 @@ HISTORY_KEPT = 400
 
 PLAIN, EN_PASSANT_MOVE, CASTLE, DOUBLE_PUSH = 0, 1, 2, 3
 HISTORY_SLOTS = 2 * 120 * 120
-PAWN_SLOTS = 8192
-"""Slots of each side's correction history (``pawn_slot``): the kernel keeps 16,384."""
-PAWN_MIX_WHITE = 0x1E3779B97F4A7C15
-PAWN_MIX_BLACK = 0x42B2AE3D27D4EB4F
-"""Odd multipliers below 2**63 (numba keeps the products in int64) that spread the pawns'
-bitboards over the high bits."""
 DE_BRUIJN = 0x03F79D71B4CB0A89
 """A de Bruijn sequence: the top six bits of it times a power of two name the power."""
 BIT_INDEX = np.zeros(64, dtype=np.int64)
@@ -871,14 +865,6 @@ def _board_pieces(state: Any) -> tuple[int, int, int, int, int, int, int]:
     return white, black, white_knights, black_knights, white_bishops, black_bishops, bishop_colour
 
 
-@njit(cache=True, inline="always")
-def pawn_slot(state: Any) -> int:
-    """The side to move and a hash of both sides' pawns, below ``2 * PAWN_SLOTS``."""
-    boards = BOARDS + state[PLY] * BOARDS_WIDTH
-    mixed = state[boards] * PAWN_MIX_WHITE ^ state[boards + 1] * PAWN_MIX_BLACK
-    return state[SIDE] * PAWN_SLOTS + ((mixed >> 40) & (PAWN_SLOTS - 1))
-
-
 @njit(cache=True)
 def evaluate(state: Any) -> int:
     boards = BOARDS + state[PLY] * BOARDS_WIDTH
@@ -1207,11 +1193,6 @@ def _history_slot(spec: Any, state: Any, move: Any) -> Any:
 @implements(compiled.continuation_slot, ChessSpec)
 def _continuation_slot(spec: Any, state: Any, move: Any) -> Any:
     return (state[move & 127] & 15) * 64 + SQUARE_OF[(move >> 7) & 127]
-
-
-@implements(compiled.correction_slot, ChessSpec)
-def _correction_slot(spec: Any, state: Any) -> Any:
-    return pawn_slot(state)
 
 
 @implements(compiled.losing_capture, ChessSpec)

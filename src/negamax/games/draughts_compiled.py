@@ -784,11 +784,6 @@ def _continuation_slot(spec: Any, state: Any, move: Any) -> Any:
     return -1  # no pruning unit, so no counter moves either: not measured
 
 
-@implements(compiled.correction_slot, DraughtsSpec)
-def _correction_slot(spec: Any, state: Any) -> Any:
-    return -1  # without a pruning unit the static value prunes nothing: not measured
-
-
 @implements(compiled.losing_capture, DraughtsSpec)
 def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
     return False  # captures are compulsory (in checkers, optional but not measured): none is skipped

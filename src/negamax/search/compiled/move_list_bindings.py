@@ -56,7 +56,6 @@ STUBS = (
     "null_move_safe",
     "history_slot",
     "continuation_slot",
-    "correction_slot",
     "pruning_unit",
     "losing_capture",
     "gives_check",
@@ -185,10 +184,6 @@ def history_slot(spec: Any, state: Any, move: int) -> int:
 
 
 def continuation_slot(spec: Any, state: Any, move: int) -> int:
-    return -1
-
-
-def correction_slot(spec: Any, state: Any) -> int:
     return -1
 
 

@@ -43,7 +43,6 @@ from numba import njit
 from negamax.core import score
 from negamax.core.compiled import (
     continuation_slot,
-    correction_slot,
     drawn_by_rule,
     game_result,
     generate_moves,
@@ -129,13 +128,7 @@ DOUBLE_EXTENSIONS = EXCLUDED + MAX_PLY
 """How many moves on the line to each ply were extended by two plies."""
 CUT_NODES = DOUBLE_EXTENSIONS + MAX_PLY
 """Whether the node at each ply is expected to fail high (its parent expects it to fail low)."""
-CAPTURE_SCORES = CUT_NODES + MAX_PLY
-"""Capture history: how well each capture did (by its history slot)."""
-CORRECTION = CAPTURE_SCORES + HISTORY_SLOTS
-"""Correction history: how far above or below the search found the static value of the
-positions in each correction slot, lately (``_correct``)."""
-CORRECTION_SLOTS = 16384
-CONTINUATION = CORRECTION + CORRECTION_SLOTS
+CONTINUATION = CUT_NODES + MAX_PLY
 """Continuation history: how well each move did after each move one or two plies before
 (by their continuation slots, the earlier one first)."""
 CONTINUATION_SLOTS = 1024
@@ -198,14 +191,6 @@ For games with a ``pruning_unit``."""
 HISTORY_PRUNING = 4194304
 """Near the horizon, a quiet move whose history and continuation history together are
 deep below zero is not searched. For games with a ``pruning_unit``."""
-CAPTURE_HISTORY = 8388608
-"""Captures of the same victim's worth are ordered by how often each cut off before (a
-capture that cuts off gains, the captures tried before the move that cut off lose). For
-games with a ``pruning_unit``."""
-CORRECTION_HISTORY = 16777216
-"""The static value is corrected by how far the search found it off in positions of the same
-correction slot (chess: the same pawns), as Stockfish 16 does. For games with a
-``pruning_unit`` and a ``correction_slot``."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -228,8 +213,6 @@ ALL_FEATURES = (
     | TABLE_EVALUATION
     | QUIESCENCE_EVASIONS
     | HISTORY_PRUNING
-    | CAPTURE_HISTORY
-    | CORRECTION_HISTORY
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
@@ -278,13 +261,6 @@ GRAVITY_BONUS_CAP = 1600
 HISTORY_PER_REDUCTION = 8192
 """Late-move reductions take a ply off or add one per this much of a quiet move's history
 and continuation history together."""
-CAPTURE_HISTORY_PER_ORDER = 8
-CORRECTION_LIMIT = 1024
-"""The correction history's values stay within this either way, by gravity."""
-CORRECTION_GRAIN = 32
-"""The static value is corrected by the slot's value divided by this (at most 32 units)."""
-"""A capture's history counts for its order divided by this (chess: the full range about
-a pawn's worth of victim either way)."""
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -433,57 +409,6 @@ def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
 
 
 @search_function
-def _reward_capture_cutoff(
-    spec: Any, state: Any, work: Any, move: int, tried_from: int, index: int, depth: int
-) -> None:
-    """After ``move`` (at ``index``) cut off: if it is a capture, its capture history gains;
-    the captures tried from ``tried_from`` up to it lose as much, whatever the move was."""
-    bonus = min(32 * depth * depth, GRAVITY_BONUS_CAP)
-    if noisy_order(spec, state, move) > 0:
-        _gain_capture_history(spec, state, work, move, bonus)
-    for other in range(tried_from, index):
-        tried = work[other]
-        if noisy_order(spec, state, tried) > 0:
-            _gain_capture_history(spec, state, work, tried, -bonus)
-
-
-@search_function
-def _gain_capture_history(spec: Any, state: Any, work: Any, move: int, bonus: int) -> None:
-    magnitude = bonus if bonus > 0 else -bonus
-    slot = CAPTURE_SCORES + history_slot(spec, state, move)
-    work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
-
-
-@search_function
-def _correct(
-    spec: Any,
-    state: Any,
-    work: Any,
-    slot: int,
-    best: int,
-    best_move: int,
-    evaluated: int,
-    alpha: int,
-    beta: int,
-    depth: int,
-) -> None:
-    """Moves the correction history's ``slot`` towards how far the search's value ``best``
-    (of a window ``alpha``, ``beta``) lies from the static value ``evaluated``, when that
-    value is not a mate, the best move is not a capture or promotion (the evaluation is for
-    quiet positions), and the bound says which way the static value erred."""
-    if best <= -WIN_THRESHOLD or best >= WIN_THRESHOLD:
-        return
-    if best_move != 0 and noisy_order(spec, state, best_move) > 0:
-        return
-    if (best >= beta and best <= evaluated) or (best <= alpha and best >= evaluated):
-        return
-    bonus = (best - evaluated) * depth // 8
-    bonus = max(-CORRECTION_LIMIT // 4, min(bonus, CORRECTION_LIMIT // 4))
-    magnitude = bonus if bonus > 0 else -bonus
-    work[CORRECTION + slot] += bonus - work[CORRECTION + slot] * magnitude // CORRECTION_LIMIT
-
-
-@search_function
 def _reward_quiet_cutoff(
     spec: Any, state: Any, work: Any, move: int, tried_from: int, index: int, depth: int, ply: int, counter_slot: int
 ) -> None:
@@ -580,10 +505,6 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 return _entry_value(entry, ply)
         evading = features & QUIESCENCE_EVASIONS and pruning_unit(spec) > 0 and in_check(spec, state)
         stand = static_value(spec, state) if not evading else 0
-        if not evading and features & CORRECTION_HISTORY and pruning_unit(spec) > 0:
-            slot = correction_slot(spec, state)
-            if slot >= 0:
-                stand += work[CORRECTION + slot] // CORRECTION_GRAIN
         end = generate_moves(spec, state, work, start, not evading)
         forced = end > start and features & FORCED_NOISY_MOVES and noisy_moves_forced(spec)
         if forced or evading:
@@ -655,12 +576,6 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     # beta is taken to hold it (the opponent's best reply would have to win it back).
     prunable = not pv_node and not checked and ply > 0
     static = static_value(spec, state) if unit > 0 and not checked else 0
-    correction = -1
-    if features & CORRECTION_HISTORY and unit > 0 and not checked:
-        correction = correction_slot(spec, state)
-        if correction >= 0:
-            static += work[CORRECTION + correction] // CORRECTION_GRAIN
-    evaluated = static  # the corrected static value, before the table's value stands in for it
     # improving: the static value beats the side's own two plies up (or four, past a check)
     improving = True
     if unit > 0:
@@ -767,20 +682,14 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     counters = features & COUNTER_MOVES and unit > 0
     counter_slot = work[PLAYED + ply - 1] if counters and ply > 0 else -1
     counter = work[COUNTERS + counter_slot] if counter_slot >= 0 else 0
-    capture_history = features & CAPTURE_HISTORY and unit > 0
-    tt_capture = False  # the table's best move is a capture: the quiet moves are reduced more
     for index in range(start, end):
         move = work[index]
         if tt_move != 0 and _move_key(move) == tt_move:
             order = TT_MOVE_ORDER
-            tt_capture = noisy_order(spec, state, move) > 0
         else:
             noisy = noisy_order(spec, state, move)
             if noisy > 0 and exchange and losing_capture(spec, state, move):
                 order = noisy  # among the quiet moves: tried late, and prunable
-            elif noisy > 0 and capture_history:
-                learnt = work[CAPTURE_SCORES + history_slot(spec, state, move)]
-                order = NOISY_ORDER + noisy + learnt // CAPTURE_HISTORY_PER_ORDER
             elif noisy > 0:
                 order = NOISY_ORDER + noisy
             elif move == killer_first:
@@ -868,8 +777,6 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                         reduction += 1
                     if cut_node:
                         reduction += 2
-                    if tt_capture:
-                        reduction += 1
                     if order >= KILLER_ORDER - 1:
                         reduction -= 1  # a killer or the counter move
                     else:
@@ -921,8 +828,6 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                         # without counter moves only moves ordered late count, and none loses history
                         tried_from = start if counters else index
                         _reward_quiet_cutoff(spec, state, work, move, tried_from, index, depth, ply, counter_slot)
-                    if capture_history:
-                        _reward_capture_cutoff(spec, state, work, move, start, index, depth)
                     break
 
     # Step 11. No legal move: lost (chess: mate) or drawn (chess: stalemate).
@@ -931,9 +836,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             return alpha  # only the left-out move was legal: it stands alone
         return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
 
-    # Step 12. Learn how far off the static value was; store what this search proved.
-    if correction >= 0 and excluded == 0:
-        _correct(spec, state, work, correction, best, best_move, evaluated, alpha_original, beta, depth)
+    # Step 12. Store what this search proved.
     if use_table and excluded == 0:
         if best <= alpha_original:
             bound = UPPER
