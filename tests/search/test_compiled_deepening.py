@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import chess
+import numpy as np
 import pytest
 
 from negamax.core.score import WIN, loss_in, win_in
@@ -262,7 +263,7 @@ def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it
 
     def after_77(move: int, piece: int) -> int:
         slot = piece * 64 + SQUARE_OF[(move >> 7) & 127]
-        return int(work[kernel.CONTINUATION + 77 * kernel.CONTINUATION_SLOTS + slot])
+        return int(work[kernel.CONTINUATION :].view(np.int16)[77 * kernel.CONTINUATION_SLOTS + slot])
 
     bonus = min(32 * depth * depth, kernel.GRAVITY_BONUS_CAP)
     bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start + 2, depth, ply, 77)

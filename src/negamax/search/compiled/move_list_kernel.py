@@ -130,9 +130,13 @@ CUT_NODES = DOUBLE_EXTENSIONS + MAX_PLY
 """Whether the node at each ply is expected to fail high (its parent expects it to fail low)."""
 CONTINUATION = CUT_NODES + MAX_PLY
 """Continuation history: how well each move did after each move one or two plies before
-(by their continuation slots, the earlier one first)."""
+(by their continuation slots, the earlier one first), in int16 lanes, four to a word (an
+int16 view of the words from here reads them in order): a quarter of the memory, most of
+which a search reads at random, keeps more of it in the cache. Gravity keeps the values
+within ``GRAVITY_HISTORY_CAP``."""
 CONTINUATION_SLOTS = 1024
-WORK_SIZE = CONTINUATION + CONTINUATION_SLOTS * CONTINUATION_SLOTS
+CONTINUATION_LANES = 4
+WORK_SIZE = CONTINUATION + CONTINUATION_SLOTS * CONTINUATION_SLOTS // CONTINUATION_LANES
 CHECK_EVERY = 1024
 
 # The features, bits of ``work[W_FEATURES]``.
@@ -252,6 +256,11 @@ SCORE_OFFSET = 1 << 20
 TT_MOVE_ORDER = 1 << 40
 NOISY_ORDER = 1 << 30
 KILLER_ORDER = 1 << 29
+UNSCORED_ORDER = KILLER_ORDER - 2
+"""A quiet move not yet scored by its history and continuation history: below the killers
+and the counter move, above any history. Scoring waits until every move above it has been
+searched, since most cut-offs come from those and the history's tables mostly miss the
+cache."""
 HISTORY_CAP = 1 << 28
 GRAVITY_HISTORY_CAP = 8192
 """Games with a ``pruning_unit`` keep history within this by gravity: an update moves the
@@ -373,13 +382,29 @@ def _store(table: Any, work: Any, key: int, depth: int, score: int, bound: int, 
 
 @search_function
 def _continuation_entry(work: Any, ply: int, back: int, piece: int) -> int:
-    """Where the continuation history of the move with continuation slot ``piece`` after
-    the move ``back`` plies before is kept; -1 when there is none (no such move, a null
-    move, a game without slots, or counter moves off: then the moves played are not kept)."""
+    """Which lane holds the continuation history of the move with continuation slot
+    ``piece`` after the move ``back`` plies before; -1 when there is none (no such move, a
+    null move, a game without slots, or counter moves off: then the moves played are not
+    kept)."""
     if piece < 0 or ply < back or not work[W_FEATURES] & COUNTER_MOVES:
         return -1
     before = work[PLAYED_PIECES + ply - back]
-    return CONTINUATION + before * CONTINUATION_SLOTS + piece if before >= 0 else -1
+    return before * CONTINUATION_SLOTS + piece if before >= 0 else -1
+
+
+@search_function
+def _continuation_value(work: Any, lane: int) -> int:
+    value = (work[CONTINUATION + lane // CONTINUATION_LANES] >> (lane % CONTINUATION_LANES * 16)) & 0xFFFF
+    return value - 0x10000 if value >= 0x8000 else value
+
+
+@search_function
+def _gain_continuation(work: Any, lane: int, bonus: int, magnitude: int) -> None:
+    shift = lane % CONTINUATION_LANES * 16
+    index = CONTINUATION + lane // CONTINUATION_LANES
+    value = _continuation_value(work, lane)
+    value += bonus - value * magnitude // GRAVITY_HISTORY_CAP
+    work[index] = (work[index] & ~(0xFFFF << shift)) | ((value & 0xFFFF) << shift)
 
 
 @search_function
@@ -391,9 +416,9 @@ def _gain_history(spec: Any, state: Any, work: Any, move: int, ply: int, bonus: 
     work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
     piece = continuation_slot(spec, state, move)
     for back in range(1, 3):
-        slot = _continuation_entry(work, ply, back, piece)
-        if slot >= 0:
-            work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
+        lane = _continuation_entry(work, ply, back, piece)
+        if lane >= 0:
+            _gain_continuation(work, lane, bonus, magnitude)
 
 
 @search_function
@@ -402,9 +427,9 @@ def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
     order = work[HISTORY + history_slot(spec, state, move)]
     piece = continuation_slot(spec, state, move)
     for back in range(1, 3):
-        slot = _continuation_entry(work, ply, back, piece)
-        if slot >= 0:
-            order += work[slot]
+        lane = _continuation_entry(work, ply, back, piece)
+        if lane >= 0:
+            order += _continuation_value(work, lane)
     return order
 
 
@@ -505,8 +530,11 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 return _entry_value(entry, ply)
         evading = features & QUIESCENCE_EVASIONS and pruning_unit(spec) > 0 and in_check(spec, state)
         stand = static_value(spec, state) if not evading else 0
+        may_be_forced = features & FORCED_NOISY_MOVES and noisy_moves_forced(spec)
+        if not may_be_forced and not evading and stand >= beta:
+            return stand  # before generating: most quiescence nodes end here
         end = generate_moves(spec, state, work, start, not evading)
-        forced = end > start and features & FORCED_NOISY_MOVES and noisy_moves_forced(spec)
+        forced = end > start and may_be_forced
         if forced or evading:
             # the side to move must capture, or get out of check: the evaluation of
             # passing is no bound at all
@@ -671,8 +699,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 extension = -1  # other moves hold beta too: the move matters less
 
     # Step 8. Generate the moves and score them for ordering: the table's move, captures
-    # and promotions by MVV-LVA (losing captures among the quiet moves), the killers, then
-    # history.
+    # and promotions by MVV-LVA (losing captures, once found, among the quiet moves), the killers, then
+    # history (with counter moves: looked up only once the loop below reaches the quiet moves).
     start = MOVES + ply * MAX_MOVES
     end = generate_moves(spec, state, work, start, False)
     killer_first = work[KILLERS + 2 * ply] if features & KILLER_MOVES else 0
@@ -688,10 +716,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             order = TT_MOVE_ORDER
         else:
             noisy = noisy_order(spec, state, move)
-            if noisy > 0 and exchange and losing_capture(spec, state, move):
-                order = noisy  # among the quiet moves: tried late, and prunable
-            elif noisy > 0:
-                order = NOISY_ORDER + noisy
+            if noisy > 0:
+                order = NOISY_ORDER + noisy  # the loop below moves losing captures down
             elif move == killer_first:
                 order = KILLER_ORDER + 1
             elif move == killer_second:
@@ -699,7 +725,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             elif move == counter:
                 order = KILLER_ORDER - 1
             elif use_history and counters:
-                order = _quiet_order(spec, state, work, move, ply)
+                order = UNSCORED_ORDER
             elif use_history:
                 order = work[HISTORY + history_slot(spec, state, move)]
             else:
@@ -728,9 +754,22 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     for index in range(start, end):
         # once pruning late moves, the rest need no order: only the checks among them are searched
         move = work[index] if late else _pick(work, index, end)
+        order = work[SCORES - MOVES + index]
+        while exchange and NOISY_ORDER <= order < TT_MOVE_ORDER and losing_capture(spec, state, move):
+            # a capture that loses by the exchange is tried among the quiet moves, and
+            # prunable like them (judged when reached: a cut-off before saves the exchange)
+            work[SCORES - MOVES + index] = order - NOISY_ORDER
+            move = _pick(work, index, end)
+            order = work[SCORES - MOVES + index]
+        if order == UNSCORED_ORDER and not late:
+            # every move ordered above the quiet ones has been searched: score these now
+            for other in range(index, end):
+                if work[SCORES - MOVES + other] == UNSCORED_ORDER:
+                    work[SCORES - MOVES + other] = _quiet_order(spec, state, work, work[other], ply)
+            move = _pick(work, index, end)
+            order = work[SCORES - MOVES + index]
         if excluded != 0 and _move_key(move) == excluded:
             continue
-        order = work[SCORES - MOVES + index]
         quiet = order < KILLER_ORDER
         # a quiet move that does not give check may be pruned without being played, once a
         # move that does not lose was searched; it counts as legal (the count only paces
