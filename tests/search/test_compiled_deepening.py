@@ -280,6 +280,14 @@ def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it
     for _ in range(200):
         bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start + 2, start + 2, depth, ply, 77)
     assert kernel.GRAVITY_HISTORY_CAP - bonus < history(bishop) <= kernel.GRAVITY_HISTORY_CAP
+    # the side's own move before last (four plies up) counts too; the third ply up does not
+    ply, lanes = 4, work[kernel.CONTINUATION :].view(np.int16)
+    work[kernel.PLAYED_PIECES + ply - 4 : kernel.PLAYED_PIECES + ply] = [88, 99, -1, -1]
+    start = kernel.MOVES + ply * kernel.MAX_MOVES
+    work[start] = bishop
+    bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start, depth, ply, -1)
+    slot = chess.BISHOP * 64 + SQUARE_OF[(bishop >> 7) & 127]
+    assert (lanes[88 * kernel.CONTINUATION_SLOTS + slot], lanes[99 * kernel.CONTINUATION_SLOTS + slot]) == (bonus, 0)
 
 
 @pytest.mark.parametrize(

@@ -129,7 +129,7 @@ DOUBLE_EXTENSIONS = EXCLUDED + MAX_PLY
 CUT_NODES = DOUBLE_EXTENSIONS + MAX_PLY
 """Whether the node at each ply is expected to fail high (its parent expects it to fail low)."""
 CONTINUATION = CUT_NODES + MAX_PLY
-"""Continuation history: how well each move did after each move one or two plies before
+"""Continuation history: how well each move did after each move one, two or four plies before
 (by their continuation slots, the earlier one first), in int16 lanes, four to a word (an
 int16 view of the words from here reads them in order): a quarter of the memory, most of
 which a search reads at random, keeps more of it in the cache. Gravity keeps the values
@@ -409,13 +409,14 @@ def _gain_continuation(work: Any, lane: int, bonus: int, magnitude: int) -> None
 
 @search_function
 def _gain_history(spec: Any, state: Any, work: Any, move: int, ply: int, bonus: int) -> None:
-    """Moves ``move``'s history, and its continuation history after the moves one and two
-    plies before, by ``bonus`` (negative: a loss) with gravity towards the cap."""
+    """Moves ``move``'s history, and its continuation history after the moves one, two and
+    four plies before (the side's own move before last, as in Stockfish), by ``bonus``
+    (negative: a loss) with gravity towards the cap."""
     magnitude = bonus if bonus > 0 else -bonus
     slot = HISTORY + history_slot(spec, state, move)
     work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
     piece = continuation_slot(spec, state, move)
-    for back in range(1, 3):
+    for back in (1, 2, 4):
         lane = _continuation_entry(work, ply, back, piece)
         if lane >= 0:
             _gain_continuation(work, lane, bonus, magnitude)
@@ -426,7 +427,7 @@ def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
     """A quiet move's ordering score from its history and continuation history."""
     order = work[HISTORY + history_slot(spec, state, move)]
     piece = continuation_slot(spec, state, move)
-    for back in range(1, 3):
+    for back in (1, 2, 4):
         lane = _continuation_entry(work, ply, back, piece)
         if lane >= 0:
             order += _continuation_value(work, lane)
