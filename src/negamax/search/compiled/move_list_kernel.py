@@ -136,6 +136,8 @@ which a search reads at random, keeps more of it in the cache. Gravity keeps the
 within ``GRAVITY_HISTORY_CAP``."""
 CONTINUATION_SLOTS = 1024
 CONTINUATION_LANES = 4
+CONTINUATION_PLIES = (1, 2, 4)
+"""How many plies up the moves are that a quiet move's continuation history is kept after."""
 WORK_SIZE = CONTINUATION + CONTINUATION_SLOTS * CONTINUATION_SLOTS // CONTINUATION_LANES
 CHECK_EVERY = 1024
 
@@ -416,7 +418,7 @@ def _gain_history(spec: Any, state: Any, work: Any, move: int, ply: int, bonus: 
     slot = HISTORY + history_slot(spec, state, move)
     work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
     piece = continuation_slot(spec, state, move)
-    for back in (1, 2, 4):
+    for back in CONTINUATION_PLIES:
         lane = _continuation_entry(work, ply, back, piece)
         if lane >= 0:
             _gain_continuation(work, lane, bonus, magnitude)
@@ -427,7 +429,7 @@ def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
     """A quiet move's ordering score from its history and continuation history."""
     order = work[HISTORY + history_slot(spec, state, move)]
     piece = continuation_slot(spec, state, move)
-    for back in (1, 2, 4):
+    for back in CONTINUATION_PLIES:
         lane = _continuation_entry(work, ply, back, piece)
         if lane >= 0:
             order += _continuation_value(work, lane)
