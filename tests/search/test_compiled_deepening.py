@@ -288,6 +288,31 @@ def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it
     bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start, depth, ply, -1)
     slot = chess.BISHOP * 64 + SQUARE_OF[(bishop >> 7) & 127]
     assert (lanes[88 * kernel.CONTINUATION_SLOTS + slot], lanes[99 * kernel.CONTINUATION_SLOTS + slot]) == (bonus, 0)
+    # and the one before that (six plies up); the fifth ply up does not
+    ply = 6
+    work[kernel.PLAYED_PIECES : kernel.PLAYED_PIECES + ply] = [66, 55, -1, -1, -1, -1]
+    start = kernel.MOVES + ply * kernel.MAX_MOVES
+    work[start] = bishop
+    bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start, depth, ply, -1)
+    assert (lanes[66 * kernel.CONTINUATION_SLOTS + slot], lanes[55 * kernel.CONTINUATION_SLOTS + slot]) == (bonus, 0)
+
+
+def test_a_quiet_move_its_reply_could_not_answer_gains_continuation_history() -> None:
+    searcher = CompiledSearcher(hash_mib=1)
+    bound = searcher._bind(GAME.new_position())
+    searcher._prepare(SearchLimits(), kernel.ALL_FEATURES)
+    work, lanes, depth = searcher.work, searcher.work[kernel.CONTINUATION :].view(np.int16), 6
+    # the move at ply 7 (slot 500) gains after those one, two, four and six plies before it
+    work[kernel.PLAYED_PIECES : kernel.PLAYED_PIECES + 8] = [50, 40, 30, 20, 15, 10, 5, 500]
+    bonus = min(32 * depth * depth, kernel.GRAVITY_BONUS_CAP)
+
+    def after(earlier: int) -> int:
+        return int(lanes[earlier * kernel.CONTINUATION_SLOTS + 500])
+
+    bound.kernels._reward_prior_move(work, depth, 7, False)
+    assert [after(slot) for slot in (5, 10, 20, 30, 40, 15, 50)] == [bonus, bonus, bonus, 0, bonus, 0, 0]
+    bound.kernels._reward_prior_move(work, depth, 7, True)  # twice the bonus, with gravity
+    assert after(5) == bonus + 2 * bonus - bonus * 2 * bonus // kernel.GRAVITY_HISTORY_CAP
 
 
 @pytest.mark.parametrize(

@@ -128,15 +128,17 @@ DOUBLE_EXTENSIONS = EXCLUDED + MAX_PLY
 """How many moves on the line to each ply were extended by two plies."""
 CUT_NODES = DOUBLE_EXTENSIONS + MAX_PLY
 """Whether the node at each ply is expected to fail high (its parent expects it to fail low)."""
-CONTINUATION = CUT_NODES + MAX_PLY
-"""Continuation history: how well each move did after each move one, two or four plies before
+PLAYED_NOISY = CUT_NODES + MAX_PLY
+"""Whether the move played at each ply was a capture or promotion (with counter moves on)."""
+CONTINUATION = PLAYED_NOISY + MAX_PLY
+"""Continuation history: how well each move did after each move one, two, four or six plies before
 (by their continuation slots, the earlier one first), in int16 lanes, four to a word (an
 int16 view of the words from here reads them in order): a quarter of the memory, most of
 which a search reads at random, keeps more of it in the cache. Gravity keeps the values
 within ``GRAVITY_HISTORY_CAP``."""
 CONTINUATION_SLOTS = 1024
 CONTINUATION_LANES = 4
-CONTINUATION_PLIES = (1, 2, 4)
+CONTINUATION_PLIES = (1, 2, 4, 6)
 """How many plies up the moves are that a quiet move's continuation history is kept after."""
 WORK_SIZE = CONTINUATION + CONTINUATION_SLOTS * CONTINUATION_SLOTS // CONTINUATION_LANES
 CHECK_EVERY = 1024
@@ -411,9 +413,9 @@ def _gain_continuation(work: Any, lane: int, bonus: int, magnitude: int) -> None
 
 @search_function
 def _gain_history(spec: Any, state: Any, work: Any, move: int, ply: int, bonus: int) -> None:
-    """Moves ``move``'s history, and its continuation history after the moves one, two and
-    four plies before (the side's own move before last, as in Stockfish), by ``bonus``
-    (negative: a loss) with gravity towards the cap."""
+    """Moves ``move``'s history, and its continuation history after the moves
+    ``CONTINUATION_PLIES`` before (the side's own moves before last too, as in Stockfish),
+    by ``bonus`` (negative: a loss) with gravity towards the cap."""
     magnitude = bonus if bonus > 0 else -bonus
     slot = HISTORY + history_slot(spec, state, move)
     work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
@@ -434,6 +436,18 @@ def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
         if lane >= 0:
             order += _continuation_value(work, lane)
     return order
+
+
+@search_function
+def _reward_prior_move(work: Any, depth: int, ply: int, extra: bool) -> None:
+    """The quiet move played at ``ply`` refuted everything its reply tried: it gains
+    continuation history after the moves before it (twice as much if ``extra``)."""
+    piece = work[PLAYED_PIECES + ply]
+    bonus = min(32 * depth * depth, GRAVITY_BONUS_CAP) * (2 if extra else 1)
+    for back in CONTINUATION_PLIES:
+        lane = _continuation_entry(work, ply, back, piece)
+        if lane >= 0:
+            _gain_continuation(work, lane, bonus, bonus)
 
 
 @search_function
@@ -713,10 +727,12 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     counters = features & COUNTER_MOVES and unit > 0
     counter_slot = work[PLAYED + ply - 1] if counters and ply > 0 else -1
     counter = work[COUNTERS + counter_slot] if counter_slot >= 0 else 0
+    tt_noisy = False
     for index in range(start, end):
         move = work[index]
         if tt_move != 0 and _move_key(move) == tt_move:
             order = TT_MOVE_ORDER
+            tt_noisy = counters and noisy_order(spec, state, move) != 0
         else:
             noisy = noisy_order(spec, state, move)
             if noisy > 0:
@@ -790,6 +806,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         if counters:
             work[PLAYED + ply] = history_slot(spec, state, move)
             work[PLAYED_PIECES + ply] = continuation_slot(spec, state, move)
+            work[PLAYED_NOISY + ply] = 1 if noisy_order(spec, state, move) != 0 else 0
         if not play_move(spec, state, move):
             unplay_move(spec, state, move)
             continue
@@ -819,6 +836,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                         reduction += 1
                     if cut_node:
                         reduction += 2
+                    if tt_noisy:
+                        reduction += 1  # the table's move captures: a quiet one is less likely to matter
                     if order >= KILLER_ORDER - 1:
                         reduction -= 1  # a killer or the counter move
                     else:
@@ -878,7 +897,17 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             return alpha  # only the left-out move was legal: it stands alone
         return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
 
-    # Step 12. Store what this search proved.
+    # Step 12. Store what this search proved; a quiet move that this node could not
+    # answer (it failed low) gains continuation history, as Stockfish rewards it.
+    if (
+        counters
+        and excluded == 0
+        and best <= alpha_original
+        and ply > 0
+        and (depth >= 5 or pv_node)
+        and work[PLAYED_NOISY + ply - 1] == 0
+    ):
+        _reward_prior_move(work, depth, ply - 1, pv_node or cut_node or best < alpha_original - unit * depth * 5 // 8)
     if use_table and excluded == 0:
         if best <= alpha_original:
             bound = UPPER
