@@ -75,6 +75,14 @@ def test_the_evaluation_is_symmetric() -> None:
     assert position.evaluate() == mirrored.evaluate()
 
 
+def test_the_evaluation_shrinks_as_the_fifty_move_rule_nears() -> None:
+    # a queen up for White (both sides with pawns), no capture or pawn move for 0, 60, 100 plies
+    fen = "4k3/pppp4/8/8/8/8/PPPP4/3QK3 w - - {} 40"
+    values = [GAME.new_position(fen.format(clock)).evaluate() for clock in (0, 60, 100)]
+    assert values[0] > 500
+    assert values[1:] == [values[0] * 140 // 200, values[0] // 2]
+
+
 def structure(fen: str, colour: chess.Color) -> tuple[int, ...]:
     white, black = board_counts(chess.Board(fen))
     return white if colour == chess.WHITE else black

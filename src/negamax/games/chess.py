@@ -43,6 +43,7 @@ from negamax.games.chess_evaluation import (
     board_counts,
     board_mop_up,
     board_pawnless_scaled,
+    shuffle_damped,
     structure_value,
 )
 from negamax.games.chess_tables import FULL_PHASE
@@ -170,9 +171,10 @@ class ChessPosition:
         applies, mop_up = board_mop_up(self.board, self.phase)
         if applies:
             return self.tables_and_terms() + (mop_up if self.board.turn == chess.WHITE else -mop_up)
-        return board_pawnless_scaled(
+        value = board_pawnless_scaled(
             self.board, self.phase, self.tables_and_terms() + chess_network.board_value(self.board)
         )
+        return shuffle_damped(value, self.board.halfmove_clock)
 
     def tables_and_terms(self) -> int:
         """The evaluation without the network's correction (what the network is trained on

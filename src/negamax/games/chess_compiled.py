@@ -836,6 +836,7 @@ _structure_value = njit(cache=True)(chess_evaluation.structure_value)
 _mirrored = njit(cache=True)(chess_evaluation.mirrored)
 _mop_up = njit(cache=True)(chess_evaluation.mop_up)
 _pawnless_scale = njit(cache=True)(chess_evaluation.pawnless_scale)
+_shuffle_damped = njit(cache=True)(chess_evaluation.shuffle_damped)
 PIECE_WORTHS = np.array(chess_evaluation.PIECE_WORTHS, dtype=np.int64)
 
 
@@ -887,7 +888,7 @@ def evaluate(state: Any) -> int:
     ) // FULL_PHASE
     base = (white if state[SIDE] == 0 else -white) + TEMPO
     if state[PHASE_SUM] > ENDING_PHASE or (white_pawns != 0 and black_pawns != 0):
-        return base + _network_value(state)
+        return _shuffle_damped(base + _network_value(state), state[CLOCK])
     # the few pieces left are counted (chess_evaluation.board_mop_up and board_pawnless_scaled)
     white_worth, black_worth, white_knights, black_knights, white_bishop_count, black_bishop_count, bishop_colour = (
         _board_pieces(state)
@@ -909,7 +910,7 @@ def evaluate(state: Any) -> int:
         return base + (mop_up if state[SIDE] == 0 else -mop_up)
     value = base + _network_value(state)
     scale = _pawnless_scale(value, state[SIDE], pawnless, white_worth, black_worth, white_knights, black_knights)
-    return value * scale // WHOLE_SCALE
+    return _shuffle_damped(value * scale // WHOLE_SCALE, state[CLOCK])
 
 
 @njit(cache=True)

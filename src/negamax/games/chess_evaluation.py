@@ -284,6 +284,18 @@ def board_mop_up(board: chess.Board, phase: int) -> tuple[bool, int]:
 WHOLE_SCALE = 64
 """``pawnless_scale``'s whole: the lead kept in full."""
 
+SHUFFLE_PLIES = 200
+"""Plies without a capture or a pawn move at which ``shuffle_damped`` leaves nothing of a
+value: half of it at the fifty-move rule's 100."""
+
+
+def shuffle_damped(value: int, clock: int) -> int:
+    """``value`` shrunk in proportion to ``clock``, the plies since the last capture or pawn
+    move: a lead the side ahead makes no progress with is worth less as the fifty-move rule
+    nears, so the search prefers the moves that make progress (Stockfish damps its
+    evaluation in the same way)."""
+    return value * (SHUFFLE_PLIES - clock) // SHUFFLE_PLIES
+
 
 def pawnless_scale(
     value: int, side: int, pawnless: int, white: int, black: int, white_knights: int, black_knights: int
