@@ -3,7 +3,8 @@ values kept up to date move by move, pawn structure and piece placement terms on
 weights in ``chess_weights``) plus a learned correction (``chess_network``), or, in won
 endings without pawns, a mop-up term in its place (``chess_evaluation.mop_up``). A lead of
 a minor piece or less counts for little when the side ahead has no pawn
-(``chess_evaluation.pawnless_scale``).
+(``chess_evaluation.pawnless_scale``), and every value but mop-up's shrinks as the
+fifty-move rule nears (``chess_evaluation.shuffle_damped``).
 
 The piece-square part is two sums (midgame and endgame, from White's side) and a game
 phase; each move changes a few terms, so ``play`` adjusts them and ``undo`` restores them

@@ -38,7 +38,8 @@ are a plain move, en passant, castling and a double pawn push. No move encodes a
 
 The evaluation is the pure-Python ``ChessPosition.evaluate`` exactly (the tapered
 piece-square values, the structure terms of ``chess_evaluation``, a tempo bonus, the
-network's correction); the tests hold both to the same scores.
+network's correction, the scales of endings and of the fifty-move clock); the tests hold
+both to the same scores.
 """
 
 from __future__ import annotations
