@@ -419,11 +419,24 @@ def _gain_history(spec: Any, state: Any, work: Any, move: int, ply: int, bonus: 
     magnitude = bonus if bonus > 0 else -bonus
     slot = HISTORY + history_slot(spec, state, move)
     work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
-    piece = continuation_slot(spec, state, move)
+    _gain_continuations(work, ply, continuation_slot(spec, state, move), bonus)
+
+
+@search_function
+def _gain_continuations(work: Any, ply: int, piece: int, bonus: int) -> None:
+    """The continuation history of the move at ``ply`` (continuation slot ``piece``) after
+    each of the moves ``CONTINUATION_PLIES`` before it, by ``bonus`` with gravity."""
+    magnitude = bonus if bonus > 0 else -bonus
     for back in CONTINUATION_PLIES:
         lane = _continuation_entry(work, ply, back, piece)
         if lane >= 0:
             _gain_continuation(work, lane, bonus, magnitude)
+
+
+@search_function
+def _history_bonus(depth: int) -> int:
+    """What a quiet move's history gains by a cut-off ``depth`` plies deep."""
+    return min(32 * depth * depth, GRAVITY_BONUS_CAP)
 
 
 @search_function
@@ -442,12 +455,7 @@ def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
 def _reward_prior_move(work: Any, depth: int, ply: int, extra: bool) -> None:
     """The quiet move played at ``ply`` refuted everything its reply tried: it gains
     continuation history after the moves before it (twice as much if ``extra``)."""
-    piece = work[PLAYED_PIECES + ply]
-    bonus = min(32 * depth * depth, GRAVITY_BONUS_CAP) * (2 if extra else 1)
-    for back in CONTINUATION_PLIES:
-        lane = _continuation_entry(work, ply, back, piece)
-        if lane >= 0:
-            _gain_continuation(work, lane, bonus, bonus)
+    _gain_continuations(work, ply, work[PLAYED_PIECES + ply], _history_bonus(depth) * (2 if extra else 1))
 
 
 @search_function
@@ -466,7 +474,7 @@ def _reward_quiet_cutoff(
     if counter_slot >= 0:
         work[COUNTERS + counter_slot] = move
     if work[W_FEATURES] & HISTORY_HEURISTIC and pruning_unit(spec) > 0:
-        bonus = min(32 * depth * depth, GRAVITY_BONUS_CAP)
+        bonus = _history_bonus(depth)
         _gain_history(spec, state, work, move, ply, bonus)
         for other in range(tried_from, index):
             tried = work[other]
