@@ -68,3 +68,17 @@ def test_other_code_keeps_numba_default_locators(tmp_path: Path) -> None:
     spec.loader.exec_module(module)
     assert module.twice(21) == 42
     assert not getattr(type(module.twice._cache._impl.locator), "negamax_package_locator", False)
+
+
+def test_a_function_not_on_disk_runs_as_python_unless_compiling_is_allowed() -> None:
+    from numba import njit
+
+    @njit
+    def twice(value: int) -> int:
+        return 2 * value
+
+    assert numba_cache.call_without_compiling(twice, 21) == 42
+    assert not twice.overloads  # ran as Python: nothing compiled
+    with numba_cache.compiling_allowed():
+        assert numba_cache.call_without_compiling(twice, 21) == 42
+    assert twice.overloads

@@ -26,7 +26,9 @@ package's entries.
 it, and ``call_without_compiling`` runs a compiled function as plain Python when it is
 not on disk yet: a kernel's first compilation takes tens of seconds with the interpreter
 lock held, so it belongs in another process (``negamax.search.warmup``), not in the setup
-of a search.
+of a search. That process warms up inside ``compiling_allowed()``, where it compiles them
+as well: a helper that only the setup calls (a state's refresh) is compiled by no kernel,
+and would otherwise run as Python before every search for good.
 
 Importing this module does not import numba (``negamax.search.warmup`` reads the package
 digest without it); ``install()`` and the loading functions do. ``negamax.core.compiled``
@@ -36,9 +38,12 @@ calls ``install()``, and every module with compiled code imports that before its
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
+import threading
 import types
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -197,10 +202,25 @@ def all_cached(checks: list[bool | None]) -> bool | None:
     return None if None in checks else True
 
 
+_compiling = threading.local()
+
+
+@contextlib.contextmanager
+def compiling_allowed() -> Iterator[None]:
+    """Within (in this thread), ``call_without_compiling`` compiles what is not on disk."""
+    before = getattr(_compiling, "allowed", False)
+    _compiling.allowed = True
+    try:
+        yield
+    finally:
+        _compiling.allowed = before
+
+
 def call_without_compiling(dispatcher: Any, *arguments: Any) -> Any:
-    """``dispatcher(*arguments)``, compiled if it is loaded or on disk, else run as plain
-    Python (with every compiled function it calls run as Python too)."""
-    if load_from_cache(dispatcher, arguments) is False:
+    """``dispatcher(*arguments)``, compiled if it is loaded or on disk (or within
+    ``compiling_allowed()``), else run as plain Python (with every compiled function it
+    calls run as Python too)."""
+    if not getattr(_compiling, "allowed", False) and load_from_cache(dispatcher, arguments) is False:
         return _python_version(dispatcher)(*arguments)
     return dispatcher(*arguments)
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from negamax.core.errors import GameDefinitionError, InvalidOptionError, NegamaxError
 from negamax.core.game import CompiledRules, MoveListPosition
-from negamax.core.numba_cache import all_cached, load_from_cache
+from negamax.core.numba_cache import all_cached, compiling_allowed, load_from_cache
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families, move_list_bindings
@@ -87,6 +87,7 @@ class CompiledSearcher:
         self.generation = 0
         self._kernels: Any = kernel
         self._game: Any = None
+        self._checked: tuple[MoveListPosition[Any], _Bound] | None = None
 
     @property
     def entries(self) -> int:
@@ -104,14 +105,19 @@ class CompiledSearcher:
         return int(self._kernels.hash_permille(self.table, self.generation))
 
     def warm_up(self, position: MoveListPosition[Any]) -> None:
-        """Load (or compile) the kernel for this game now, so no timed search pays for it."""
-        self.search(position, SearchLimits(depth=1))
+        """Load (or compile) the kernel for this game now, so no timed search pays for it,
+        and the game's compiled helpers that only set a search up (they would otherwise run
+        as Python before every search)."""
+        with compiling_allowed():
+            self._checked = None  # the state built afresh, here
+            self.search(position, SearchLimits(depth=1))
         self.hashfull()  # its compiled helper too
 
     def cached(self, position: MoveListPosition[Any]) -> bool | None:
         """Whether the kernels for this game are loaded now, from numba's disk cache if they
         are there (``False``: they must be compiled first; ``None``: cannot tell)."""
         bound = self._bind(position)
+        self._checked = (position, bound)  # the search that follows need not build it again
         return all_cached(
             [
                 load_from_cache(
@@ -120,6 +126,13 @@ class CompiledSearcher:
                 load_from_cache(bound.kernels.hash_permille, (self.table, 1)),
             ]
         )
+
+    def _bind_once(self, position: MoveListPosition[Any]) -> _Bound:
+        """``_bind(position)``, or what ``cached`` bound for this very position just before."""
+        checked, self._checked = self._checked, None
+        if checked is not None and checked[0] is position:
+            return checked[1]
+        return self._bind(position)
 
     def _bind(self, position: MoveListPosition[Any]) -> _Bound:
         spec, state = position.move_list_form()
@@ -145,7 +158,7 @@ class CompiledSearcher:
         interrupted one, if it found one), ``completed=False`` when a limit cut it short."""
         limits = limits or SearchLimits()
         start_wall, start_cpu = time.perf_counter(), time.process_time()
-        bound = self._bind(position)
+        bound = self._bind_once(position)
         if position.is_terminal():
             return self._game_over(position, from_node(position.terminal_value(), 0), start_wall, start_cpu)
         work = self.work
@@ -208,7 +221,7 @@ class CompiledSearcher:
         if limits.depth is not None:
             raise InvalidOptionError("solve() searches to the end of the game; use search() for a depth limit")
         start_wall, start_cpu = time.perf_counter(), time.process_time()
-        bound = self._bind(position)
+        bound = self._bind_once(position)
         if position.is_terminal():
             return self._game_over(position, from_node(position.terminal_value(), 0), start_wall, start_cpu)
         work = self.work
