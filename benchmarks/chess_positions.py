@@ -37,15 +37,17 @@ DECIDED = 1200
 """A game stops once Stockfish's score has been past this many centipawns for six moves."""
 
 
-class Stockfish:
-    """A Stockfish process driven by UCI lines over its pipes."""
+class UciPipe:
+    """A UCI engine (Stockfish here) driven by lines over its pipes."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, threads: int = 1, hash_mib: int | None = 16) -> None:
+        """``hash_mib`` None leaves the engine's own table size."""
         self.process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.send("uci")
         self.read_until("uciok")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name Hash value 16")
+        self.send(f"setoption name Threads value {threads}")
+        if hash_mib is not None:
+            self.send(f"setoption name Hash value {hash_mib}")
         self.send("isready")
         self.read_until("readyok")
 
@@ -54,17 +56,23 @@ class Stockfish:
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
 
-    def read_until(self, prefix: str) -> tuple[str, list[str]]:
-        """The first line starting with ``prefix``, and the lines before it."""
+    def lines_until(self, prefix: str) -> list[tuple[float, str]]:
+        """The lines up to the first starting with ``prefix``, each with when it came
+        (``time.perf_counter``)."""
         assert self.process.stdout is not None
-        before = []
+        lines = []
         while True:
             line = self.process.stdout.readline()
             if not line:
-                raise RuntimeError("Stockfish quit")
+                raise RuntimeError(f"the engine quit before {prefix!r}")
+            lines.append((time.perf_counter(), line.strip()))
             if line.startswith(prefix):
-                return line, before
-            before.append(line)
+                return lines
+
+    def read_until(self, prefix: str) -> tuple[str, list[str]]:
+        """The first line starting with ``prefix``, and the lines before it."""
+        lines = self.lines_until(prefix)
+        return lines[-1][1], [line for _, line in lines[:-1]]
 
     def best_move(self, fen: str, nodes: int) -> tuple[str, int | None]:
         """Stockfish's move and its last score (centipawns for the side to move; None for
@@ -116,7 +124,7 @@ def play_positions(stockfish: str, games: int, nodes: int, seed: int, path: Path
     how many."""
     generator = random.Random(seed)
     seen, out = append_to(path)
-    engine = Stockfish(stockfish)
+    engine = UciPipe(stockfish)
     added = 0
     started = time.perf_counter()
     try:

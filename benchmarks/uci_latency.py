@@ -15,52 +15,19 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 
 import chess
 
 from chess_ladder import find_stockfish
+from chess_positions import UciPipe
 
 
-class Pipe:
-    """A UCI engine driven line by line over its pipes."""
-
-    def __init__(self, command: list[str], threads: int) -> None:
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.read_until("uciok")
-        self.send(f"setoption name Threads value {threads}")
-        self.send("ucinewgame")
-        self.send("isready")
-        self.read_until("readyok", timeout_hint="the engine did not answer isready")
-
-    def send(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def read_until(self, prefix: str, timeout_hint: str = "") -> list[tuple[float, str]]:
-        """The lines up to the first starting with ``prefix``, each with when it came."""
-        assert self.process.stdout is not None
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise SystemExit(f"the engine closed its output before {prefix!r} {timeout_hint}".rstrip())
-            lines.append((time.perf_counter(), line.strip()))
-            if line.startswith(prefix):
-                return lines
-
-    def close(self) -> None:
-        self.send("quit")
-        self.process.wait(timeout=10)
-
-
-def measure(command: list[str], threads: int, move_time: float, moves: int) -> tuple[list[float], list[float]]:
+def measure(command: str, threads: int, move_time: float, moves: int) -> tuple[list[float], list[float]]:
     """Milliseconds from ``go`` to the first iteration and to the move, for each move."""
-    engine = Pipe(command, threads)
+    engine = UciPipe(command, threads, hash_mib=None)
+    engine.send("ucinewgame")
     board = chess.Board()
     first_iteration, answered = [], []
     try:
@@ -70,7 +37,7 @@ def measure(command: list[str], threads: int, move_time: float, moves: int) -> t
             engine.send("position startpos moves " + " ".join(move.uci() for move in board.move_stack))
             started = time.perf_counter()
             engine.send(f"go movetime {round(move_time * 1000)}")
-            lines = engine.read_until("bestmove")
+            lines = engine.lines_until("bestmove")
             depth_one = [when for when, line in lines if line.startswith("info depth 1 ")]
             if depth_one:
                 first_iteration.append((depth_one[0] - started) * 1000)
@@ -102,7 +69,7 @@ def main() -> int:
     )
     print(f"{'engine':<12} {'to depth 1 (ms): median':>24} {'max':>6} {'to bestmove (ms): median':>26} {'max':>6}")
     for name, command in engines:
-        first, answered = measure([command], arguments.threads, arguments.time, arguments.moves)
+        first, answered = measure(command, arguments.threads, arguments.time, arguments.moves)
         first_median = f"{statistics.median(first):.1f}" if first else "-"
         first_most = f"{max(first):.1f}" if first else "-"
         print(

@@ -415,35 +415,3 @@ def test_accumulators_brought_up_to_date_after_lines_never_evaluated_match_fresh
                 else:
                     chess_compiled.unplay(state, code)
                 board.pop()
-
-
-SETUP_HELPERS_LOADED = """
-import chess
-from negamax.core.numba_cache import load_from_cache
-from negamax.games import chess_compiled, draughts_compiled, get_game
-
-state = chess_compiled.new_state(chess.Board())
-print(load_from_cache(chess_compiled._refresh, (state,)))
-spec, state = get_game("draughts").new_position().move_list_form()
-print(load_from_cache(draughts_compiled._refresh, (spec, state)))
-"""
-
-
-@pytest.mark.compiles
-def test_warming_up_compiles_the_helpers_that_only_set_a_search_up(tmp_path: Path) -> None:
-    # no kernel calls a state's refresh: unless the warm-up compiles it, every search of a
-    # fresh install builds its root state in Python (13 ms a chess move, with the network)
-    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "NEGAMAX_CACHE_DIR": str(tmp_path)}
-    warmed = subprocess.run(
-        [sys.executable, "-m", "negamax", "warmup", "chess", "draughts"],
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=900,
-    )
-    assert warmed.returncode == 0, warmed.stderr[-2000:]
-    checked = subprocess.run(
-        [sys.executable, "-c", SETUP_HELPERS_LOADED], capture_output=True, text=True, env=environment, timeout=300
-    )
-    assert checked.returncode == 0, checked.stderr[-2000:]
-    assert checked.stdout.split() == ["True", "True"]
