@@ -21,7 +21,7 @@ import time
 import chess
 
 from chess_ladder import find_stockfish
-from chess_positions import UciPipe
+from uci_pipe import UciPipe
 
 
 def measure(command: str, threads: int, move_time: float, moves: int) -> tuple[list[float], list[float]]:
