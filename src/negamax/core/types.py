@@ -8,6 +8,7 @@ from collections.abc import Hashable
 from typing import Generic, TypeVar
 
 from negamax.core.errors import InvalidOptionError
+from negamax.core.ranges import DEPTH, NODES, TIME
 from negamax.core.score import INF, Bound, describe
 
 MoveT = TypeVar("MoveT", bound=Hashable)
@@ -19,8 +20,15 @@ STOP_LATENCY = 0.02
 class SearchLimits:
     """When a search must stop. Every field is optional; none set means no limit.
 
+    Each number is checked by ``negamax.core.ranges`` (a depth of 1 to 1000 plies, a node
+    count of 1 to 10**15, a time of up to about four months), and ``stop`` must be an event.
+
     >>> SearchLimits(depth=4)
     SearchLimits(depth=4)
+    >>> SearchLimits(depth=0)
+    Traceback (most recent call last):
+    ...
+    negamax.core.errors.InvalidOptionError: depth must be a whole number from 1 to 1000 (plies), not 0
     """
 
     depth: int | None = None
@@ -33,12 +41,12 @@ class SearchLimits:
     """Set this event (from any thread) to stop the search."""
 
     def __post_init__(self) -> None:
-        if self.depth is not None and self.depth < 0:
-            raise InvalidOptionError(f"depth must be at least 0, not {self.depth}")
-        if self.nodes is not None and self.nodes < 1:
-            raise InvalidOptionError(f"nodes must be at least 1, not {self.nodes}")
-        if self.time is not None and not self.time > 0:
-            raise InvalidOptionError(f"time must be positive, not {self.time}")
+        # frozen: the checked values (a depth of 3.0 becomes 3) are set past the guard
+        object.__setattr__(self, "depth", DEPTH.check_optional(self.depth))
+        object.__setattr__(self, "nodes", NODES.check_optional(self.nodes))
+        object.__setattr__(self, "time", TIME.check_optional(self.time))
+        if self.stop is not None and not callable(getattr(self.stop, "is_set", None)):
+            raise InvalidOptionError(f"stop must be a threading.Event (or None), not {type(self.stop).__name__}")
 
     def reached(self, start: float, now: float) -> bool:
         """Whether a search that began at ``start`` must stop at ``now`` (both
