@@ -137,7 +137,9 @@ def test_usage_mistakes_get_one_line(tmp_path: Path) -> None:
         (("--out", str(tmp_path / "x.txt"), "--solve"), "extension"),
         (("--book", str(tmp_path / "b.sqlite"), "--depth", "3"), "--book needs --solve"),
         (("--out", str(tmp_path / "x.jsonl")), "give --solve, or a limit"),
-        (("--out", str(tmp_path / "x.jsonl"), "--solve", "--workers", "0"), "at least 1"),
+        (("--out", str(tmp_path / "x.jsonl"), "--solve", "--workers", "0"), "workers must be a whole number from 1"),
+        (("--out", str(tmp_path / "x.jsonl"), "--solve", "--workers", "1000"), "workers must be a whole number from 1"),
+        (("--out", str(tmp_path / "x.jsonl"), "--solve", "--scheduler", "not a url"), "not a scheduler's address"),
     ]:
         done = cli("batch", "connect4", str(cases), *arguments)
         assert done.returncode == 2

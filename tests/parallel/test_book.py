@@ -130,7 +130,8 @@ def test_a_book_backed_up_from_two_plies_down_gives_the_direct_solve(tmp_path: P
         solver = CompiledSolver()
         # every position the back-up valued has the value a direct solve gives
         for level in enumerate_levels(GAME, [text for text, _ in roots], 1):
-            for text, position in level.positions.values():
+            for text in level.positions.values():
+                position = GAME.new_position(text)
                 entry = book.lookup(position)
                 assert entry is not None and entry.method == "backup"
                 solved = solver.solve(position, pv_plies=0)

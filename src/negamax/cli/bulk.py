@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -13,12 +14,19 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-from negamax.cli.report import duration_text
+from negamax.cli.report import duration_text, one_line
 from negamax.core.errors import InvalidOptionError
 from negamax.games import get_game
 from negamax.parallel.batch import BatchProgress, BatchSummary, Sink, run_batch
 from negamax.parallel.book import Book, BookSink
 from negamax.parallel.cases import position_test, read_cases
+from negamax.parallel.files import (
+    first_line,
+    refuse_replacing,
+    refuse_same_files,
+    refuse_special_input,
+    replaced_whole,
+)
 from negamax.parallel.outputs import open_output
 from negamax.parallel.pools import WorkerPool, make_pool
 from negamax.parallel.worker import BatchJob
@@ -91,19 +99,34 @@ def _progress_display(stream: TextIO) -> Callable[[BatchProgress], None]:
     return _progress_bar(stream) if stream.isatty() else _progress_lines(stream)
 
 
-class _ErrorLog:
-    """The errors file: one ``line N: message`` per position that failed, rewritten by each run."""
+def _is_error_log(path: str) -> bool:
+    """Whether ``path`` is an errors file a batch wrote: its lines read ``line N: why``."""
+    return re.match(r"line \d+: ", first_line(path)) is not None
 
-    def __init__(self, path: str) -> None:
+
+class _ErrorLog:
+    """The errors file: one ``line N: message`` per position that failed, rewritten by each
+    run. It is made only when a position fails, and an existing file is replaced only if a
+    batch wrote it (or the user said ``--overwrite``)."""
+
+    def __init__(self, path: str, overwrite: bool) -> None:
+        refuse_replacing("--errors", path, overwrite, ours=_is_error_log)
         self.path = path
         self.count = 0
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(path)
+
+    def start(self) -> None:
+        """Remove the last run's file: call once every other file has been checked."""
+        if os.path.isfile(self.path):
+            os.remove(self.path)
 
     def __call__(self, line: int, message: str) -> None:
         with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(f"line {line}: {message}\n")
+            handle.write(f"line {line}: {one_line(message)}\n")
         self.count += 1
+
+
+def _errors_path(arguments: argparse.Namespace, default_base: str) -> str:
+    return str(arguments.errors or f"{default_base}.errors")
 
 
 def _job(arguments: argparse.Namespace) -> BatchJob:
@@ -171,6 +194,12 @@ def run_batch_command(arguments: argparse.Namespace) -> int:
         raise InvalidOptionError("say where the results go: --out FILE (.jsonl, .csv, .sqlite) and/or --book FILE")
     if arguments.book is not None and not arguments.solve:
         raise InvalidOptionError("a book holds exact values: --book needs --solve")
+    errors_path = _errors_path(arguments, arguments.out or arguments.book)
+    refuse_special_input("the input", arguments.input)
+    refuse_same_files(
+        {"the input": arguments.input, "--out": arguments.out, "--book": arguments.book, "--errors": errors_path}
+    )
+    errors = _ErrorLog(errors_path, arguments.overwrite)
     job = _job(arguments)
     cases = list(read_cases(arguments.input, position_test(get_game(job.game))))
     sinks: list[Sink] = []
@@ -184,7 +213,7 @@ def run_batch_command(arguments: argparse.Namespace) -> int:
             book = Book(arguments.book, get_game(arguments.game))
             sinks.append(BookSink(book))
             closers.append(book.close)
-        errors = _ErrorLog(arguments.errors or f"{arguments.out or arguments.book}.errors")
+        errors.start()
         pool = _pool(arguments, job)
         closers.append(pool.close)
         progress = _progress_display(sys.stderr)
@@ -207,14 +236,18 @@ def run_batch_command(arguments: argparse.Namespace) -> int:
 
 
 def run_book_build(arguments: argparse.Namespace) -> int:
-    from negamax.parallel.book_build import build_book
+    from negamax.parallel.book_build import build_book, enumerate_levels
 
     game = get_game(arguments.game)
     arguments.solve = True
     job = _job(arguments)
     roots = arguments.root or ["start"]
+    errors_path = _errors_path(arguments, arguments.book)
+    refuse_same_files({"--book": arguments.book, "--errors": errors_path})
+    errors = _ErrorLog(errors_path, arguments.overwrite)
+    levels = enumerate_levels(game, roots, arguments.plies)  # too many positions: refused before any work
     with Book(arguments.book, game) as book:
-        errors = _ErrorLog(arguments.errors or f"{arguments.book}.errors")
+        errors.start()
         pool = _pool(arguments, job)
         try:
             progress = _progress_display(sys.stderr)
@@ -231,21 +264,32 @@ def run_book_build(arguments: argparse.Namespace) -> int:
                     errors,
                     lambda text: print(text, flush=True),
                     stop,
+                    levels,
                 )
             if sys.stderr.isatty():
                 sys.stderr.write("\r\x1b[K")
         finally:
             pool.close()
     print("\n".join(_summary_lines(built.solve, pool)))
-    if built.solve.stopped or built.solve.errors:
-        if errors.count:
-            print(f"{errors.count} positions failed: see {errors.path}")
-        print("the book is incomplete: nothing was backed up; run the same command again to finish")
-        return EXIT_INTERRUPTED if built.solve.stopped else EXIT_PROBLEMS
+    if errors.count:
+        print(f"{errors.count} positions failed: see {errors.path}")
+    if built.solve.stopped:
+        print("stopped: nothing was backed up; run the same command again to finish (what was solved is kept)")
+        return EXIT_INTERRUPTED
     print(f"backed up {built.backed_up} positions in {duration_text(built.backup_seconds)}")
     for text, value in built.root_values:
         print(f"root {text}: {value}")
-    return EXIT_OK
+    if built.complete:
+        return EXIT_OK
+    if built.unsolved:
+        limit = "--time" if arguments.time is not None else "--nodes" if arguments.nodes is not None else "its limit"
+        print(
+            f"{built.unsolved:,} of {built.levels[-1]:,} positions were not solved within {limit}:"
+            f" run again with a larger {limit} to finish (everything solved so far is kept)"
+        )
+    if built.unknown:
+        print(f"the book is incomplete: {built.unknown:,} positions above them are not known yet")
+    return EXIT_PROBLEMS
 
 
 def run_book_stats(arguments: argparse.Namespace) -> int:
@@ -262,16 +306,15 @@ def run_book_stats(arguments: argparse.Namespace) -> int:
 
 
 def run_book_export(arguments: argparse.Namespace) -> int:
-    with Book(arguments.book, get_game(arguments.game), create=False) as book:
-        stream = sys.stdout if arguments.output is None else open(arguments.output, "w", encoding="utf-8")  # noqa: SIM115
-        try:
-            count = 0
-            for row in book.rows():
-                stream.write(json.dumps(row) + "\n")
-                count += 1
-        finally:
-            if stream is not sys.stdout:
-                stream.close()
+    if arguments.output is not None:
+        refuse_same_files({"--book": arguments.book, "--output": arguments.output})
+        refuse_replacing("--output", arguments.output, arguments.overwrite)
+    with Book(arguments.book, get_game(arguments.game), create=False) as book, contextlib.ExitStack() as stack:
+        stream = sys.stdout if arguments.output is None else stack.enter_context(replaced_whole(arguments.output))
+        count = 0
+        for row in book.rows():
+            stream.write(json.dumps(row) + "\n")
+            count += 1
     if arguments.output is not None:
         print(f"wrote {count:,} positions to {arguments.output}")
     return EXIT_OK

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-from negamax.cli.report import dumps, duration_text, result_record, result_text
+from negamax.cli.report import dumps, duration_text, one_line, result_record, result_text
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
 from negamax.core.game import MoveListPosition, PlacementPosition, Position
 from negamax.core.rules import Game, pv_text, refuse_hopeless_solve
@@ -22,6 +22,7 @@ from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import position_test, read_cases
+from negamax.parallel.files import refuse_replacing, refuse_special_input, replaced_whole
 from negamax.search import backend, choose_engine, search, solve, warmup
 from negamax.search.params import SearchOptions, check_threads, options_for
 
@@ -369,6 +370,7 @@ def run_solve(arguments: argparse.Namespace) -> int:
 
 def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
     _options(arguments)
+    refuse_special_input("--file", arguments.file)
     cases = list(read_cases(arguments.file, position_test(game)))
     show_progress = sys.stderr.isatty()
     correct = checked = failures = total_nodes = 0
@@ -379,10 +381,12 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
             if stop.is_set():
                 break
             try:
+                if case.problem is not None:
+                    raise InvalidOptionError(case.problem)
                 position = game.new_position(text)
             except NegamaxError as error:
                 failures += 1
-                print(f"line {number}: {error}", file=sys.stderr)
+                print(f"line {number}: {one_line(str(error))}", file=sys.stderr)
                 continue
             limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
             answer = _book_answer(book, game, position)
@@ -570,8 +574,8 @@ def run_trace(arguments: argparse.Namespace) -> int:
     refuse_hopeless_solve(game, arguments.depth is not None, "give a --depth")
     position = game.new_position(arguments.position)
     options_for(arguments.algorithm)  # an unknown name fails here, before any search
-    if arguments.max_nodes < 1:
-        raise InvalidOptionError(f"--max-nodes must be at least 1, not {arguments.max_nodes}")
+    if arguments.output:
+        refuse_replacing("--output", arguments.output, arguments.overwrite)
     trace = SearchTrace(max_nodes=arguments.max_nodes)
     result = _search_or_solve(position, arguments.algorithm, arguments.depth, trace)
     title = (
@@ -582,7 +586,7 @@ def run_trace(arguments: argparse.Namespace) -> int:
     text = render(trace, game, position, arguments.format, title)
     if arguments.output:
         try:
-            with open(arguments.output, "w", encoding="utf-8") as handle:
+            with replaced_whole(arguments.output) as handle:
                 handle.write(text + "\n")
         except OSError as error:
             raise InvalidOptionError(f"cannot write {arguments.output}: {error.strerror}") from None

@@ -10,22 +10,30 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from negamax.cli import bulk, commands
-from negamax.core.errors import NegamaxError
+from negamax.cli.report import one_line
+from negamax.core.errors import InvalidOptionError, NegamaxError
+from negamax.core.ranges import (
+    BOOK_PLIES,
+    CHUNK_SIZE,
+    DEPTH,
+    NODES,
+    THREADS,
+    TIME,
+    TRACE_NODES,
+    Range,
+    hash_range,
+    workers_range,
+)
+from negamax.search.trace import DEFAULT_MAX_NODES
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 ENGINE_CHOICES = ("auto", "compiled", "python")
-
-
-def one_line(text: str) -> str:
-    """``text`` with its unprintable characters escaped: a message that quotes what the
-    user typed (a newline inside an argument, say) stays one line."""
-    return "".join(character if character.isprintable() else repr(character)[1:-1] for character in text)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,18 +53,18 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
         help="one of: " + "; ".join(f"{name} ({text})" for name, text in ALGORITHM_HELP.items()),
     )
     if limits:
-        command.add_argument("--depth", "-d", type=int, help="search this many plies")
+        command.add_argument("--depth", "-d", type=_in(DEPTH), help="search this many plies")
         command.add_argument(
             "--engine",
             choices=ENGINE_CHOICES,
             help="auto (the default: compiled where the game has it and --algorithm is auto), compiled (numba)"
             " or python (every algorithm)",
         )
-    command.add_argument("--time", "-t", type=float, help="stop after this many seconds")
-    command.add_argument("--nodes", "-n", type=int, help="stop after about this many nodes")
+    command.add_argument("--time", "-t", type=_in(TIME), help="stop after this many seconds")
+    command.add_argument("--nodes", "-n", type=_in(NODES), help="stop after about this many nodes")
     command.add_argument(
         "--hash",
-        type=float,
+        type=_in(hash_range()),
         metavar="MIB",
         help="transposition table size in MiB (default: 64 for searches;"
         " for the Connect 4 solver an eighth of the memory, at most 256)",
@@ -66,18 +74,34 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
 
 
 def _add_pool_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--workers", "-w", type=int, help="local worker processes (default: all cores)")
+    command.add_argument(
+        "--workers", "-w", type=_in(workers_range()), help="local worker processes (default: all cores)"
+    )
     command.add_argument(
         "--scheduler", metavar="ADDRESS", help="send the work to the Dask cluster at ADDRESS (tcp://host:8786)"
     )
     command.add_argument(
-        "--chunk-size", type=int, metavar="N", help="positions per task (default: chosen by measurement)"
+        "--chunk-size", type=_in(CHUNK_SIZE), metavar="N", help="positions per task (default: chosen by measurement)"
     )
+    command.add_argument("--overwrite", action="store_true", help="replace an errors file this command did not write")
     command.add_argument(
         "--engine",
         choices=ENGINE_CHOICES,
         help="auto (the default: compiled where the game has it), compiled or python",
     )
+
+
+def _in(rule: Range) -> Callable[[str], int | float]:
+    """An argument type that reads a number by ``rule`` (``negamax.core.ranges``), so the
+    command line refuses exactly what the library refuses, with the same words."""
+
+    def read(text: str) -> int | float:
+        try:
+            return rule.parse(text)
+        except InvalidOptionError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return read
 
 
 def _port(text: str) -> int:
@@ -112,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("position", nargs="?", default=None)
     analyze.add_argument(
         "--threads",
-        type=int,
+        type=_in(THREADS),
         metavar="N",
         help="compiled engine: search threads sharing one table (default 1; more search deeper, not repeatably)",
     )
@@ -132,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--threads",
-        type=int,
+        type=_in(THREADS),
         metavar="N",
         help="compiled engine: workers sharing one table (default: all cores)",
     )
@@ -157,10 +181,16 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("game")
     trace.add_argument("position", nargs="?", default=None)
     trace.add_argument("--algorithm", "-a", default="alphabeta", metavar="NAME", help="default: alphabeta")
-    trace.add_argument("--depth", "-d", type=int, help="search this many plies (default: to the end)")
+    trace.add_argument("--depth", "-d", type=_in(DEPTH), help="search this many plies (default: to the end)")
     trace.add_argument("--format", "-f", default="text", choices=("text", "json", "dot", "svg", "html"))
     trace.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
-    trace.add_argument("--max-nodes", type=int, default=20_000, help="refuse traces larger than this (default 20000)")
+    trace.add_argument(
+        "--max-nodes",
+        type=_in(TRACE_NODES),
+        default=DEFAULT_MAX_NODES,
+        help=f"refuse traces larger than this (default {DEFAULT_MAX_NODES}, at most {TRACE_NODES.high:,.0f})",
+    )
+    trace.add_argument("--overwrite", action="store_true", help="replace the --output file if it exists")
 
     compare = subcommands.add_parser("compare", help="the same position under several algorithms")
     compare.set_defaults(handler=commands.run_compare)
@@ -169,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--algorithms", default="negamax,alphabeta,alphabeta-tt,pvs,mtdf,auto", help="comma-separated names"
     )
-    compare.add_argument("--depth", "-d", type=int, help="search this many plies (default: to the end)")
+    compare.add_argument("--depth", "-d", type=_in(DEPTH), help="search this many plies (default: to the end)")
 
     serve = subcommands.add_parser(
         "serve", help="play in a browser, watch the engine think, read its search (pip install 'negamax[web]')"
@@ -197,9 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--out", "-o", metavar="FILE", help="results: .jsonl, .csv or .sqlite (re-running resumes)")
     batch.add_argument("--book", metavar="FILE", help="with --solve: store the exact values in this book too")
     batch.add_argument("--solve", action="store_true", help="solve each position exactly (default: analyse)")
-    batch.add_argument("--depth", "-d", type=int, help="analyse each position this many plies")
-    batch.add_argument("--time", "-t", type=float, help="seconds per position")
-    batch.add_argument("--nodes", "-n", type=int, help="about this many nodes per position")
+    batch.add_argument("--depth", "-d", type=_in(DEPTH), help="analyse each position this many plies")
+    batch.add_argument("--time", "-t", type=_in(TIME), help="seconds per position")
+    batch.add_argument("--nodes", "-n", type=_in(NODES), help="about this many nodes per position")
     batch.add_argument("--errors", metavar="FILE", help="where failed positions are listed (default: OUT.errors)")
     batch.add_argument("--json", action="store_true", help="print the summary as JSON")
     _add_pool_options(batch)
@@ -211,10 +241,12 @@ def build_parser() -> argparse.ArgumentParser:
     build.set_defaults(handler=bulk.run_book_build)
     build.add_argument("game")
     build.add_argument("--root", action="append", metavar="POSITION", help="a root (repeatable; default: the start)")
-    build.add_argument("--plies", type=int, required=True, help="solve the positions this many plies below the root")
+    build.add_argument(
+        "--plies", type=_in(BOOK_PLIES), required=True, help="solve the positions this many plies below the root"
+    )
     build.add_argument("--book", required=True, metavar="FILE", help="the book (SQLite; created if missing)")
-    build.add_argument("--time", "-t", type=float, help="give up on a position after this many seconds")
-    build.add_argument("--nodes", "-n", type=int, help="give up on a position after about this many nodes")
+    build.add_argument("--time", "-t", type=_in(TIME), help="give up on a position after this many seconds")
+    build.add_argument("--nodes", "-n", type=_in(NODES), help="give up on a position after about this many nodes")
     build.add_argument("--errors", metavar="FILE", help="where failed positions are listed (default: BOOK.errors)")
     _add_pool_options(build)
     stats = book_commands.add_parser("stats", help="what a book holds")
@@ -227,6 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("game")
     export.add_argument("--book", required=True, metavar="FILE")
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+    export.add_argument("--overwrite", action="store_true", help="replace the --output file if it exists")
 
     warmup = subcommands.add_parser(
         "warmup", help="compile the compiled kernels now, not on first use (default: every built-in game's)"
@@ -236,7 +269,9 @@ def build_parser() -> argparse.ArgumentParser:
         "games", nargs="*", metavar="GAME", help="the games (default: connect4 tictactoe chess draughts)"
     )
     warmup.add_argument("--quiet", "-q", action="store_true", help="print nothing")
-    warmup.add_argument("--jobs", "-j", type=int, metavar="N", help="games compiled at once (default: the cores)")
+    warmup.add_argument(
+        "--jobs", "-j", type=_in(THREADS), metavar="N", help="games compiled at once (default: the cores)"
+    )
     warmup.add_argument(
         "--nice", action="store_true", help="at a low priority (on a machine that has other work to do)"
     )

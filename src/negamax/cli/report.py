@@ -71,3 +71,9 @@ def duration_text(seconds: float) -> str:
 
 def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, separators=(", ", ": "))
+
+
+def one_line(text: str) -> str:
+    """``text`` with its unprintable characters escaped: a message that quotes what the
+    user typed (a newline inside an argument, say) stays one line."""
+    return "".join(character if character.isprintable() else repr(character)[1:-1] for character in text)

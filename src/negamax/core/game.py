@@ -40,8 +40,12 @@ the last stone wins):
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
+
+from negamax.core.errors import GameDefinitionError
+from negamax.core.score import WIN, WIN_THRESHOLD
 
 MOVE_LIST_MAX_MOVES: Final = 256
 """The most legal moves a position of a move-list game may have (the compiled search's
@@ -195,3 +199,79 @@ class HasCanonicalKey(Protocol):
     def canonical_key(self) -> Hashable:
         """The smallest key over the game's symmetries of this position."""
         ...
+
+
+# -- what the search trusts a position to return, checked as it is returned -------------
+# A search never asks twice, so a NaN evaluation or a ``None`` move list would silently
+# become a wrong answer. The checks cost one type test per call on the path every correct
+# game takes; the searches bind these wrappers once, when they start.
+
+
+def _refused(what: str, value: object, rule: str) -> GameDefinitionError:
+    shown = repr(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return GameDefinitionError(f"{what} returned {shown} ({type(value).__name__}): {rule}")
+
+
+def checked_evaluation(evaluate: Callable[[], int]) -> Callable[[], int]:
+    """``evaluate`` whose every result is an ``int`` strictly inside ``±WIN_THRESHOLD``
+    (NumPy integers are taken as ints).
+
+    :raises GameDefinitionError: from the call, for anything else (a float, NaN, a win)."""
+
+    def checked() -> int:
+        value = evaluate()
+        if type(value) is int and -WIN_THRESHOLD < value < WIN_THRESHOLD:
+            return value
+        try:
+            whole = operator.index(value)
+        except TypeError:
+            whole = None
+        if whole is None or not -WIN_THRESHOLD < whole < WIN_THRESHOLD:
+            raise _refused("evaluate()", value, f"an evaluation is an int strictly between ±{WIN_THRESHOLD}")
+        return whole
+
+    return checked
+
+
+def checked_terminal_value(terminal_value: Callable[[], int]) -> Callable[[], int]:
+    """``terminal_value`` whose every result is ``WIN``, ``-WIN``, ``DRAW`` or an ``int``
+    strictly inside ``±WIN_THRESHOLD``.
+
+    :raises GameDefinitionError: from the call, for anything else."""
+
+    def checked() -> int:
+        value = terminal_value()
+        if type(value) is int and (-WIN_THRESHOLD < value < WIN_THRESHOLD or value in (WIN, -WIN)):
+            return value
+        try:
+            whole = operator.index(value)
+        except TypeError:
+            whole = None
+        if whole is None or not (-WIN_THRESHOLD < whole < WIN_THRESHOLD or whole in (WIN, -WIN)):
+            raise _refused(
+                "terminal_value()", value, f"a finished game is worth WIN, -WIN, DRAW or an int within ±{WIN_THRESHOLD}"
+            )
+        return whole
+
+    return checked
+
+
+def checked_moves(legal_moves: Callable[[], Sequence[MoveT]]) -> Callable[[], Sequence[MoveT]]:
+    """``legal_moves`` whose every result is a list or tuple (another iterable, a generator
+    say, is turned into a list; the search walks the moves more than once).
+
+    :raises GameDefinitionError: from the call, for ``None`` or anything not iterable."""
+
+    def checked() -> Sequence[MoveT]:
+        moves = legal_moves()
+        if type(moves) is list or type(moves) is tuple:
+            return moves
+        if moves is None or isinstance(moves, str | bytes):
+            raise _refused("legal_moves()", moves, "return a list of moves (empty only when the game is over)")
+        try:
+            return list(moves)
+        except TypeError:
+            raise _refused("legal_moves()", moves, "return a list of moves") from None
+
+    return checked

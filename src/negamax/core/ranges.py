@@ -92,9 +92,11 @@ class Range:
             raise self._refuse(text)
         try:
             value: int | float = int(stripped) if self.whole else float(stripped)
+            return self.check(value)
+        except InvalidOptionError:
+            raise self._refuse(stripped) from None
         except ValueError:
             raise self._refuse(text) from None
-        return self.check(value)
 
     def parse_int(self, text: str) -> int:
         """``parse`` for a whole range, typed as ``int``."""
@@ -113,6 +115,17 @@ TIME: Final = Range("time", 0.000001, MAX_SECONDS, whole=False, unit="seconds")
 MAX_THREADS: Final = 64
 THREADS: Final = Range("threads", 1, MAX_THREADS)
 """The threads of one compiled search (lazy SMP, or the solver's helpers)."""
+CHUNK_SIZE: Final = Range("chunk size", 1, 1_000_000, unit="positions")
+"""Positions per task of a batch."""
+BOOK_PLIES: Final = Range("plies", 0, 64)
+"""How far below its roots a book is built (the positions there are counted, and refused
+past ``MAX_BOOK_POSITIONS``, long before 64 plies)."""
+MAX_BOOK_POSITIONS: Final = 500_000
+"""The most positions a book build enumerates over all its plies (counting them takes
+about 50 microseconds each, and a ply's positions are held in memory)."""
+TRACE_NODES: Final = Range("max nodes", 1, 200_000)
+"""The most nodes a recorded search keeps: a trace is for reading, and each node costs
+hundreds of bytes."""
 MAX_LINE_BYTES: Final = 64 * 1024
 """The longest protocol line (UCI, HUB) or input line (a batch's) read: a game of a
 thousand moves fits with room to spare."""

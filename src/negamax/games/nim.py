@@ -78,16 +78,19 @@ class NimGame(BaseGame):
         if not text or text == "start":
             return Nim([3, 4, 5])
         parts = [part for part in re.split(r"[,\s]+", text) if part]
-        if not all(part.isdigit() for part in parts):
-            raise InvalidPositionError(f"nim position {text!r}: heaps must be whole numbers, e.g. 3,4,5")
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        # ASCII digits only ("²".isdigit() is true), and no more than a heap can hold: a
+        # heap of 5,000 digits is refused before it is converted
+        if not all(re.fullmatch(r"[0-9]+", part) for part in parts):
+            raise InvalidPositionError(f"nim position {shown!r}: heaps must be whole numbers, e.g. 3,4,5")
+        if any(len(part) > 9 or int(part) > MAX_HEAP for part in parts):
+            raise InvalidPositionError(f"nim position {shown!r}: heaps hold at most {MAX_HEAP} objects")
         heaps = [int(part) for part in parts]
-        if any(size > MAX_HEAP for size in heaps):
-            raise InvalidPositionError(f"nim position {text!r}: heaps hold at most {MAX_HEAP} objects")
         return Nim(heaps)
 
     def parse_move(self, position: Position[Any], text: str) -> NimMove:
         assert isinstance(position, Nim)
-        match = re.fullmatch(r"\s*(\d+)\s*[:\s]\s*(\d+)\s*", text)
+        match = re.fullmatch(r"\s*([0-9]{1,9})\s*[:\s]\s*([0-9]{1,9})\s*", text)
         if not match:
             raise IllegalMoveError(f"{text!r} is not a move: type heap:count, e.g. 2:3")
         heap, take = int(match[1]), int(match[2])

@@ -93,10 +93,15 @@ def parse_errors(game_name: str, cases: list[Case]) -> tuple[list[Case], list[tu
     game = get_game(game_name)
     good, bad = [], []
     for case in cases:
+        if case.problem is not None:
+            bad.append((case.line, case.problem))
+            continue
         try:
             game.new_position(case.text)
         except NegamaxError as error:
             bad.append((case.line, str(error)))
+        except Exception as error:  # a game's own parser failing costs that line, not the run
+            bad.append((case.line, f"cannot read the position: {type(error).__name__}: {error}"[:300]))
         else:
             good.append(case)
     return good, bad

@@ -29,6 +29,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.parallel.cases import Case
+from negamax.parallel.files import foreign_sqlite, read_only_sqlite, refuse_special_output
 
 FORMAT_VERSION = "1"
 BUSY_SECONDS = 120.0
@@ -49,6 +50,13 @@ CREATE TABLE IF NOT EXISTS positions (
     PRIMARY KEY (game, key)
 ) WITHOUT ROWID;
 """
+
+
+BOOK_TABLES = {
+    "meta": ("name", "value"),
+    "positions": ("game", "key", "score", "game_score", "best_move", "method", "nodes", "position", "symmetry"),
+}
+"""The tables a book holds, with their columns: a file holding anything else is not one."""
 
 
 class BookError(InvalidOptionError):
@@ -103,19 +111,32 @@ class Book:
     """One SQLite book file for one game. Use as a context manager, or call ``close``."""
 
     def __init__(self, path: str, game: Game, create: bool = True) -> None:
-        if not create and not os.path.exists(path):
-            raise BookError(f"no book at {path}")
+        """Open the book at ``path`` for ``game``: for reading and writing, created if
+        missing (``create``), or for reading only, as a read-only file can be.
+
+        :raises BookError: if the file is missing (``create=False``), is not a book (an
+            SQLite file holding other tables is refused without being changed), or cannot
+            be opened.
+        """
         self.path, self.game = path, game
         try:
-            # IMMEDIATE: a writer takes the write lock when its transaction starts, so two
-            # writers queue up instead of deadlocking on a lock upgrade.
-            self._db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level="IMMEDIATE")
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, never corrupt
             if create:
+                refuse_special_output("--book", path)
+                foreign = foreign_sqlite(path, BOOK_TABLES)
+                if foreign:
+                    raise BookError(f"{path} {foreign}: it is not a negamax book; give another file")
+                # IMMEDIATE: a writer takes the write lock when its transaction starts, so two
+                # writers queue up instead of deadlocking on a lock upgrade.
+                self._db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level="IMMEDIATE")
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, never corrupt
                 with self._db:
                     self._db.executescript(_SCHEMA)
                     self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT_VERSION,))
+            else:
+                if not os.path.exists(path):
+                    raise BookError(f"no book at {path}")
+                self._db = read_only_sqlite(path)
             version = self._db.execute("SELECT value FROM meta WHERE name = 'format'").fetchone()
         except sqlite3.DatabaseError as error:
             raise BookError(f"{path} is not a negamax book ({error})") from None

@@ -9,13 +9,15 @@ kill (the book is the record of what is done); the back-up is quick and runs her
 from __future__ import annotations
 
 import dataclasses
+import random
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from negamax.core.errors import InvalidOptionError, NegamaxError
+from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
+from negamax.core.ranges import BOOK_PLIES, MAX_BOOK_POSITIONS
 from negamax.core.rules import Game
 from negamax.core.score import from_node
 from negamax.parallel.batch import BatchProgress, BatchSummary, run_batch
@@ -26,20 +28,15 @@ from negamax.parallel.worker import BatchJob
 
 ESTIMATE_SAMPLE = 4
 """Positions per worker solved first, to estimate how long a build takes."""
-MAX_LEVEL_POSITIONS = 5_000_000
-"""A level larger than this would not fit in memory comfortably: refuse it."""
-
-
-class IncompleteBookError(NegamaxError):
-    """A position to back up has a child the book does not hold (a solve was cut short)."""
 
 
 @dataclasses.dataclass(frozen=True)
 class Level:
-    """The distinct unfinished positions some plies below the roots: book key -> (text, position)."""
+    """The distinct unfinished positions some plies below the roots: book key -> the
+    position's text (texts, not positions: a level of a million positions must fit)."""
 
     plies: int
-    positions: dict[str, tuple[str, Position[Any]]]
+    positions: dict[str, str]
 
 
 @dataclasses.dataclass
@@ -50,23 +47,39 @@ class BuildSummary:
     backed_up: int
     backup_seconds: float
     root_values: list[tuple[str, int]]
-    """(root text, exact value in the game's convention)."""
+    """(root text, exact value in the game's convention), for the roots now known."""
+    unsolved: int = 0
+    """Positions of the last ply whose solve stopped at its limit (``--time``, ``--nodes``)."""
+    unknown: int = 0
+    """Positions above them that cannot be backed up until they are solved."""
+
+    @property
+    def complete(self) -> bool:
+        return not self.solve.stopped and not self.solve.errors and self.unsolved == 0 and self.unknown == 0
 
 
 def enumerate_levels(game: Game, roots: list[str], plies: int) -> list[Level]:
-    """Every distinct (up to symmetry) unfinished position 0..``plies`` plies below the roots."""
-    if plies < 0:
-        raise InvalidOptionError(f"--plies must be at least 0, not {plies}")
-    current: dict[str, tuple[str, Position[Any]]] = {}
+    """Every distinct (up to symmetry) unfinished position 0..``plies`` plies below the roots.
+
+    :raises InvalidOptionError: when the levels would hold more than ``MAX_BOOK_POSITIONS``
+        positions (counted as they are found, so the refusal comes before the memory runs
+        out), or a root is finished.
+    """
+    BOOK_PLIES.check(plies)
+    current: dict[str, Position[Any]] = {}
+    texts: dict[str, str] = {}
     for text in roots:
         position = game.new_position(text)
         if position.is_terminal():
             raise InvalidOptionError(f"root {text!r}: the game is over there")
-        current.setdefault(game.book_key(position)[0], (text, position))
-    levels = [Level(0, current)]
+        key = game.book_key(position)[0]
+        if key not in current:
+            current[key], texts[key] = position, text
+    levels = [Level(0, texts)]
+    total = len(current)
     for ply in range(1, plies + 1):
-        following: dict[str, tuple[str, Position[Any]]] = {}
-        for _, position in current.values():
+        following: dict[str, Position[Any]] = {}
+        for position in current.values():
             for move in position.legal_moves():
                 child = position.copy()
                 child.play(move)
@@ -74,22 +87,29 @@ def enumerate_levels(game: Game, roots: list[str], plies: int) -> list[Level]:
                     continue
                 key = game.book_key(child)[0]
                 if key not in following:
-                    following[key] = (game.position_text(child), child)
-        if len(following) > MAX_LEVEL_POSITIONS:
-            raise InvalidOptionError(f"{len(following):,} positions {ply} plies down: too many; use fewer --plies")
-        levels.append(Level(ply, following))
+                    following[key] = child
+                    total += 1
+                    if total > MAX_BOOK_POSITIONS:
+                        raise InvalidOptionError(
+                            f"--plies {plies}: more than {MAX_BOOK_POSITIONS:,} positions by ply {ply} below the"
+                            f" root; give fewer --plies (or a deeper --root)"
+                        )
+        levels.append(Level(ply, {key: game.position_text(child) for key, child in following.items()}))
         current = following
     return levels
 
 
-def back_up(game: Game, book: Book, level: Level) -> int:
+def back_up(game: Game, book: Book, level: Level) -> tuple[int, int]:
     """Store the negamax value of every position of ``level`` not yet in the book, from
-    its children's values in the book (or the rules, for a finished game)."""
+    its children's values in the book (or the rules, for a finished game). Returns (rows
+    stored, positions left out because a child's value is not known yet)."""
     known = book.known_keys(level.positions)
     rows = []
-    for key, (text, position) in level.positions.items():
+    unknown = 0
+    for key, text in level.positions.items():
         if key in known:
             continue
+        position = game.new_position(text)
         best_value, best_move = None, None
         for move in position.legal_moves():
             child = position.copy()
@@ -99,17 +119,18 @@ def back_up(game: Game, book: Book, level: Level) -> int:
             else:
                 stored = book.score_of_key(game.book_key(child)[0])
                 if stored is None:
-                    raise IncompleteBookError(
-                        f"{text}: the book has no value after {game.move_text(position, move)}; re-run to finish"
-                    )
+                    best_value = None
+                    break
                 child_value = stored[0]
             value = from_node(-child_value, 1)  # one ply further from the child's mover
             if best_value is None or value > best_value:
                 best_value, best_move = value, game.move_text(position, move)
-        assert best_value is not None, "an unfinished position has a move"
+        if best_value is None:
+            unknown += 1
+            continue
         rows.append(BookRow.of(game, position, best_value, best_move, "backup", 0, text))
     book.store(rows)
-    return len(rows)
+    return len(rows), unknown
 
 
 def build_book(
@@ -124,36 +145,46 @@ def build_book(
     on_error: Callable[[int, str], None] | None = None,
     on_stage: Callable[[str], None] | None = None,
     stop: threading.Event | None = None,
+    levels: list[Level] | None = None,
 ) -> BuildSummary:
-    """Solve the level ``plies`` below ``roots`` on ``pool`` into ``book``, then back up."""
-    levels = enumerate_levels(game, roots, plies)
+    """Solve the level ``plies`` below ``roots`` on ``pool`` into ``book``, then back up
+    every position whose children are all known: a build whose solves hit their limits
+    keeps what it solved and says what is left (``unsolved``, ``unknown``). ``levels``:
+    what ``enumerate_levels`` gave for these roots and plies, if the caller has it."""
+    if levels is None:
+        levels = enumerate_levels(game, roots, plies)
     sizes = [len(level.positions) for level in levels]
     if on_stage is not None:
         on_stage(f"positions per ply below the root{'s' if len(roots) > 1 else ''}: {sizes}")
-    leaves = [Case(number, text) for number, (text, _) in enumerate(levels[-1].positions.values(), start=1)]
-    sample = leaves[: ESTIMATE_SAMPLE * pool.workers]
+    leaves = [Case(number, text) for number, text in enumerate(levels[-1].positions.values(), start=1)]
+    # The estimate solves a sample drawn from the whole level (the first positions found
+    # are alike: one corner of the tree), seeded, so a rerun samples the same ones.
+    sample = random.Random(len(leaves)).sample(leaves, min(len(leaves), ESTIMATE_SAMPLE * pool.workers))
     if on_stage is not None and len(leaves) > len(sample):
         # a first few solves (kept in the book) say roughly how long the rest will take
         timed = run_batch(job, sample, [BookSink(book)], pool, chunk_size, None, on_error, stop)
         if timed.completed and not timed.stopped:
-            seconds = timed.elapsed / timed.completed * (len(leaves) - len(sample))
+            seconds = timed.busy_seconds / timed.completed * (len(leaves) - len(sample)) / pool.workers
             on_stage(
-                f"{len(leaves):,} positions to solve; the first {timed.completed} took {timed.elapsed:.1f} s,"
+                f"{len(leaves):,} positions to solve; {timed.completed} of them took {timed.elapsed:.1f} s,"
                 f" so the rest should take roughly {_duration(seconds)} (progress follows)"
             )
     solved = run_batch(job, leaves, [BookSink(book)], pool, chunk_size, on_progress, on_error, stop)
-    if solved.stopped or solved.errors:
+    if solved.stopped:
         return BuildSummary(sizes, solved, 0, 0.0, [])
+    unsolved = len(leaves) - len(book.known_keys(levels[-1].positions))
     start = time.perf_counter()
-    backed = 0
+    backed = unknown = 0
     for level in reversed(levels[:-1]):
-        backed += back_up(game, book, level)
+        stored, missing = back_up(game, book, level)
+        backed += stored
+        unknown += missing
     values = []
     for text in roots:
         entry = book.lookup(game.new_position(text))
-        assert entry is not None, "every root is backed up"
-        values.append((text, entry.game_score))
-    return BuildSummary(sizes, solved, backed, time.perf_counter() - start, values)
+        if entry is not None:
+            values.append((text, entry.game_score))
+    return BuildSummary(sizes, solved, backed, time.perf_counter() - start, values, unsolved, unknown)
 
 
 def _duration(seconds: float) -> str:

@@ -8,9 +8,11 @@ A tab before the score settles any doubt."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterator
 
-from negamax.core.errors import InvalidOptionError, NegamaxError
+from negamax.core.errors import InvalidOptionError
+from negamax.core.ranges import MAX_LINE_BYTES
 from negamax.core.rules import Game
 
 
@@ -21,6 +23,13 @@ class Case:
     line: int
     text: str
     expected: int | None = None
+    problem: str | None = None
+    """Why the line cannot be a position at all (too long), if it cannot."""
+
+
+EXPECTED_SCORE = re.compile(r"[+-]?[0-9]{1,15}")
+"""An expected score: ASCII digits only (``"²".isdigit()`` is true in Python), and short
+enough to be a score; anything else after the position belongs to the position's text."""
 
 
 def read_cases(path: str, is_position: Callable[[str], bool] | None = None) -> Iterator[Case]:
@@ -29,32 +38,56 @@ def read_cases(path: str, is_position: Callable[[str], bool] | None = None) -> I
     position of the game (without it, a score is read only after a tab or as the second of
     exactly two fields).
 
+    The file is read a line at a time, lines ending at ``\\n`` only (a form feed or a
+    Unicode line separator inside a line does not shift the line numbers); a line longer
+    than ``MAX_LINE_BYTES`` characters is a case with a ``problem``, and the rest of it is
+    skipped unread into memory.
+
     :raises InvalidOptionError: if the file cannot be read.
     """
     try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise InvalidOptionError(f"cannot read {path}: {reason}") from None
-    for number, line in enumerate(lines, start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        if "\t" in stripped:
-            text, _, score = stripped.rpartition("\t")
-        else:
-            text, _, score = stripped.rpartition(" ")
-            if is_position is not None:
-                if is_position(stripped):
-                    text, score = stripped, ""
-            elif len(stripped.split()) != 2:
+        handle = open(path, encoding="utf-8", newline="\n")  # noqa: SIM115 (closed below)
+    except OSError as error:
+        raise InvalidOptionError(f"cannot read {path}: {error.strerror}") from None
+    with handle:
+        number = 0
+        while True:
+            try:
+                line = handle.readline(MAX_LINE_BYTES + 1)
+            except UnicodeDecodeError:
+                raise InvalidOptionError(f"cannot read {path}: not UTF-8 text (line {number + 1})") from None
+            except OSError as error:
+                raise InvalidOptionError(f"cannot read {path}: {error.strerror}") from None
+            if not line:
+                return
+            number += 1
+            if len(line) > MAX_LINE_BYTES and not line.endswith("\n"):
+                while (rest := handle.readline(MAX_LINE_BYTES)) and not rest.endswith("\n"):
+                    pass
+                yield Case(number, line[:40] + "...", problem=f"longer than {MAX_LINE_BYTES} characters")
+                continue
+            case = _case(number, line, is_position)
+            if case is not None:
+                yield case
+
+
+def _case(number: int, line: str, is_position: Callable[[str], bool] | None) -> Case | None:
+    stripped = line.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    if "\t" in stripped:
+        text, _, score = stripped.rpartition("\t")
+    else:
+        text, _, score = stripped.rpartition(" ")
+        if is_position is not None:
+            if is_position(stripped):
                 text, score = stripped, ""
-        score = score.strip()
-        if text.strip() and score.lstrip("+-").isdigit():
-            yield Case(number, text.strip(), int(score))
-        else:
-            yield Case(number, stripped)
+        elif len(stripped.split()) != 2:
+            text, score = stripped, ""
+    score = score.strip()
+    if text.strip() and EXPECTED_SCORE.fullmatch(score):
+        return Case(number, text.strip(), int(score))
+    return Case(number, stripped)
 
 
 def position_test(game: Game) -> Callable[[str], bool]:
@@ -63,7 +96,7 @@ def position_test(game: Game) -> Callable[[str], bool]:
     def is_position(text: str) -> bool:
         try:
             game.new_position(text)
-        except NegamaxError:
+        except Exception:  # any failure says "not a position": the batch reports it per line
             return False
         return True
 

@@ -17,12 +17,14 @@ import csv
 import io
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterable
 from typing import Any, Protocol
 
 from negamax.core.errors import InvalidOptionError
 from negamax.parallel.cases import Case
+from negamax.parallel.files import foreign_sqlite, refuse_special_output
 from negamax.parallel.worker import RECORD_FIELDS
 
 
@@ -87,41 +89,69 @@ def _pending(path: str, done: dict[int, str], cases: list[Case]) -> list[Case]:
     return [case for case in cases if case.line not in done]
 
 
+MAX_RECORD_BYTES = 1 << 20
+"""No record a batch writes comes near this: a longer line is not one of ours."""
+
+
 class _AppendedLines:
-    """A text file of one record a line, appended to whole chunks at a time."""
+    """A text file of one record a line, appended to whole chunks at a time.
+
+    An existing file is read line by line and every line checked before anything is
+    written: a file that is not this kind of output is refused untouched. Only then is a
+    last line cut short (a full disk, a crash) removed, and only if it begins as a
+    record would."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        lines = self._complete_lines()
-        self._done = self._parse(lines)
+        refuse_special_output("--out", path)
+        self._done: dict[int, str] = {}
+        whole_lines, cut_at = self._read_existing()
+        if cut_at is not None:
+            os.truncate(path, cut_at)
         try:
             self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as error:
             raise OutputError(f"cannot write {path}: {error.strerror}") from None
-        if not lines:
+        if whole_lines == 0:
             self._append(self._header())
 
-    def _complete_lines(self) -> list[str]:
-        """The file's whole lines; a trailing partial line is cut off the file."""
+    def _read_existing(self) -> tuple[int, int | None]:
+        """Check and load the records already there: (whole lines, where to cut a last
+        partial line or ``None``)."""
         try:
-            with open(self.path, "rb") as handle:
-                data = handle.read()
+            handle = open(self.path, "rb")  # noqa: SIM115 (closed below; a missing file is normal)
         except FileNotFoundError:
-            return []
+            return 0, None
         except OSError as error:
             raise OutputError(f"cannot read {self.path}: {error.strerror}") from None
-        end = data.rfind(b"\n") + 1
-        if end < len(data):
-            os.truncate(self.path, end)
-        try:
-            return data[:end].decode("utf-8").splitlines()
-        except UnicodeDecodeError:
-            raise OutputError(f"{self.path} is not a batch's output (not UTF-8 text)") from None
+        with handle:
+            number, offset = 0, 0
+            while raw := handle.readline(MAX_RECORD_BYTES + 1):
+                if not raw.endswith(b"\n"):
+                    if len(raw) > MAX_RECORD_BYTES or not self._starts_a_record(number, raw):
+                        raise OutputError(f"{self.path}, line {number + 1}: not a batch result; not resuming into it")
+                    return number, offset
+                number += 1
+                try:
+                    text = raw[:-1].decode("utf-8")
+                except UnicodeDecodeError:
+                    raise OutputError(f"{self.path} is not a batch's output (not UTF-8 text)") from None
+                self._parse_line(number, text)
+                offset += len(raw)
+        return number, None
 
     def _header(self) -> str:
         return ""
 
-    def _parse(self, lines: list[str]) -> dict[int, str]:
+    def _parse_line(self, number: int, text: str) -> None:
+        """Record the result line ``number`` holds in ``_done``.
+
+        :raises OutputError: if it is not a line of this kind of output."""
+        raise NotImplementedError
+
+    def _starts_a_record(self, number: int, raw: bytes) -> bool:
+        """Whether ``raw``, a last line cut short after ``number`` whole lines, begins as
+        this output's next line would."""
         raise NotImplementedError
 
     def _format(self, records: list[dict[str, Any]]) -> str:
@@ -153,15 +183,17 @@ class _AppendedLines:
 
 
 class JsonLinesOutput(_AppendedLines):
-    def _parse(self, lines: list[str]) -> dict[int, str]:
-        done = {}
-        for number, line in enumerate(lines, start=1):
-            try:
-                record = json.loads(line)
-                done[int(record["line"])] = str(record["position"])
-            except (ValueError, KeyError, TypeError):
-                raise OutputError(f"{self.path}, line {number}: not a batch result; not resuming into it") from None
-        return done
+    _RECORD_START = b'{"line": '
+
+    def _parse_line(self, number: int, text: str) -> None:
+        try:
+            record = json.loads(text)
+            self._done[int(record["line"])] = str(record["position"])
+        except (ValueError, KeyError, TypeError):
+            raise OutputError(f"{self.path}, line {number}: not a batch result; not resuming into it") from None
+
+    def _starts_a_record(self, number: int, raw: bytes) -> bool:
+        return raw.startswith(self._RECORD_START) or self._RECORD_START.startswith(raw)
 
     def _format(self, records: list[dict[str, Any]]) -> str:
         return "".join(json.dumps(record) + "\n" for record in records)
@@ -171,19 +203,21 @@ class CsvOutput(_AppendedLines):
     def _header(self) -> str:
         return ",".join(RECORD_FIELDS) + "\n"
 
-    def _parse(self, lines: list[str]) -> dict[int, str]:
-        if not lines:
-            return {}
-        rows = csv.reader(lines)
-        if next(rows) != list(RECORD_FIELDS):
-            raise OutputError(f"{self.path}: not a batch's CSV (the header differs); not resuming into it")
-        done = {}
-        for number, row in enumerate(rows, start=2):
-            try:
-                done[int(row[0])] = row[1]
-            except (ValueError, IndexError):
-                raise OutputError(f"{self.path}, line {number}: not a batch result; not resuming into it") from None
-        return done
+    def _parse_line(self, number: int, text: str) -> None:
+        if number == 1:
+            if text != self._header().rstrip("\n"):
+                raise OutputError(f"{self.path}: not a batch's CSV (the header differs); not resuming into it")
+            return
+        try:
+            row = next(csv.reader([text]))
+            self._done[int(row[0])] = row[1]
+        except (ValueError, IndexError, StopIteration, csv.Error):
+            raise OutputError(f"{self.path}, line {number}: not a batch result; not resuming into it") from None
+
+    def _starts_a_record(self, number: int, raw: bytes) -> bool:
+        if number == 0:
+            return self._header().encode().startswith(raw)
+        return re.fullmatch(rb"\d+(,.*)?", raw, re.DOTALL) is not None
 
     def _format(self, records: list[dict[str, Any]]) -> str:
         buffer = io.StringIO()
@@ -211,10 +245,18 @@ _SQL_TYPES = {
 
 
 class SqliteOutput:
-    """A ``results`` table, one row per input line; each chunk is one transaction."""
+    """A ``results`` table, one row per input line; each chunk is one transaction.
+
+    An existing file is inspected read-only first: an SQLite database holding anything but
+    a batch's ``results`` table, or a file that is not SQLite at all, is refused untouched
+    (it is not switched to WAL, and no table is added to it)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
+        refuse_special_output("--out", path)
+        foreign = foreign_sqlite(path, {"results": RECORD_FIELDS})
+        if foreign:
+            raise OutputError(f"{path} {foreign}: not a batch's output; give another --out")
         try:
             self._db = sqlite3.connect(path, timeout=60)
             self._db.execute("PRAGMA journal_mode=WAL")

@@ -10,6 +10,7 @@ import concurrent.futures
 import ctypes
 import multiprocessing
 import os
+import re
 import signal
 import statistics
 import sys
@@ -18,9 +19,15 @@ from collections.abc import Callable
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError
+from negamax.core.ranges import workers_range
 from negamax.parallel import worker
 
 PING_ROUNDS = 3
+SCHEDULER_ADDRESS = re.compile(
+    r"(?:(?:tcp|tls|ucx|ws|wss)://)?[\w.\-]+(?::\d{1,5})?|(?:tcp|tls)://\[[0-9a-fA-F:]+\](?::\d{1,5})?"
+)
+"""What a Dask scheduler's address looks like: ``tcp://host:8786``, ``host:8786``, or an
+IPv6 host in brackets."""
 
 
 class InlineExecutor(concurrent.futures.Executor):
@@ -111,10 +118,14 @@ def dask_pool(job: worker.BatchJob, address: str) -> WorkerPool:
         raise InvalidOptionError(
             "--scheduler needs Dask: pip install 'negamax[distributed]' (on every worker machine too)"
         ) from None
+    if not SCHEDULER_ADDRESS.fullmatch(address):
+        raise InvalidOptionError(
+            f"--scheduler {address[:80]!r} is not a scheduler's address: write tcp://HOST:PORT (or tls://...)"
+        )
     client: Any
     try:
         client = Client(address, timeout="10s")  # type: ignore[no-untyped-call,unused-ignore]
-    except OSError as error:
+    except (OSError, ValueError, TypeError) as error:
         raise InvalidOptionError(f"cannot reach the Dask scheduler at {address}: {error}") from None
     slots = sum(client.nthreads().values())
     if slots == 0:
@@ -134,7 +145,5 @@ def make_pool(job: worker.BatchJob, workers: int | None, scheduler: str | None) 
         if workers is not None:
             raise InvalidOptionError("--workers is for the local pool; a Dask cluster has the workers it has")
         return dask_pool(job, scheduler)
-    count = workers if workers is not None else (os.cpu_count() or 1)
-    if count < 1:
-        raise InvalidOptionError(f"--workers must be at least 1, not {count}")
+    count = int(workers_range().check(workers)) if workers is not None else (os.cpu_count() or 1)
     return serial_pool(job) if count == 1 else process_pool(job, count)

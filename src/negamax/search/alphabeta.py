@@ -17,7 +17,15 @@ import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from negamax.core.game import HasCanonicalKey, HasNoisyMoves, HasSafeMoves, Position
+from negamax.core.game import (
+    HasCanonicalKey,
+    HasNoisyMoves,
+    HasSafeMoves,
+    Position,
+    checked_evaluation,
+    checked_moves,
+    checked_terminal_value,
+)
 from negamax.core.score import INF, MAX_PLY, WIN, Bound, from_node, mate_distance_window, to_node
 from negamax.core.types import SearchLimits, SearchStats
 from negamax.search.ordering import HistoryTable, KillerTable, order_moves
@@ -66,13 +74,14 @@ class NodeSearch:
         table: TranspositionTable | None,
         trace: SearchTrace | None,
     ) -> None:
-        # Step 0. Bind what the nodes use to locals, once (never probe capabilities per node).
-        legal_moves = position.legal_moves
+        # Step 0. Bind what the nodes use to locals, once (never probe capabilities per node);
+        # the game's answers checked as they come (a NaN evaluation would be a silent wrong value).
+        legal_moves = checked_moves(position.legal_moves)
         play = position.play
         undo = position.undo
         is_terminal = position.is_terminal
-        terminal_value = position.terminal_value
-        evaluate = position.evaluate
+        terminal_value = checked_terminal_value(position.terminal_value)
+        evaluate = checked_evaluation(position.evaluate)
         use_safe = options.safe_moves and isinstance(position, HasSafeMoves)
         safe_moves = position.safe_moves if use_safe else None  # type: ignore[attr-defined]
         winning_move_exists = position.winning_move_exists if use_safe else None  # type: ignore[attr-defined]

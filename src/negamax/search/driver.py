@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError
-from negamax.core.game import HasSafeMoves, Position
+from negamax.core.game import HasSafeMoves, Position, checked_moves, checked_terminal_value
 from negamax.core.score import INF, MAX_PLY, WIN, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.search.alphabeta import NodeSearch, SearchAborted
@@ -77,7 +77,7 @@ class _Run:
         cpu, wall = self.search.elapsed()
         best = self.best_move if self.best_move is not None else (pv[0] if pv else None)
         if best is None:
-            moves = self.root_position.legal_moves()
+            moves = checked_moves(self.root_position.legal_moves)()
             best = moves[0] if moves else None
         if pv and pv[0] != best:
             pv = (best,)
@@ -221,7 +221,7 @@ def _first_known(move: Any, fallback: Any) -> Any:
 
 def game_over(position: Position[Any], algorithm: str) -> SearchResult[Any]:
     """The result of a search of a finished game: its value, no move, no node."""
-    value = from_node(position.terminal_value(), 0)
+    value = from_node(checked_terminal_value(position.terminal_value)(), 0)
     return SearchResult(None, value, Bound.EXACT, (), 0, 0, 0.0, 0.0, algorithm, lower=value, upper=value)
 
 
