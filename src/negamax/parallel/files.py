@@ -73,8 +73,9 @@ def refuse_special_output(what: str, path: str) -> None:
 
 
 def refuse_special_input(what: str, path: str) -> None:
-    """Refuse an input that is a device or a directory (``/dev/zero`` never ends); regular
-    files and pipes are read.
+    """Refuse an input that is not a regular file: a device (``/dev/zero`` never ends), a
+    directory, or a pipe (a batch counts its positions before it starts, and opening a
+    pipe nobody writes to would wait for ever).
 
     :raises NamedFileError:
     """
@@ -84,7 +85,7 @@ def refuse_special_input(what: str, path: str) -> None:
         raise NamedFileError(f"cannot read {path}: {error.strerror}") from None
     if stat.S_ISDIR(mode):
         raise NamedFileError(f"{what} {path} is a directory: give a file")
-    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+    if not stat.S_ISREG(mode):
         raise NamedFileError(f"{what} {path} is not a regular file: give a file")
 
 
