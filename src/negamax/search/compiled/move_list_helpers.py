@@ -55,8 +55,8 @@ class HelperSearches:
             thread.start()
 
     def stop(self) -> None:
-        """Stop every helper and wait for it (a kernel looks at its stop flag every
-        thousand nodes or so)."""
+        """Stop every helper and wait for it (a kernel looks at its stop flag at every
+        node)."""
         for work in self.works:
             work[kernel.W_STOP] = 1
         for thread in self._threads:
