@@ -104,6 +104,15 @@ def test_a_time_limit_is_kept(engine: chess.engine.SimpleEngine) -> None:
     assert time.perf_counter() - started < 0.55 + 0.5
 
 
+def test_a_position_over_by_a_rule_that_leaves_moves_still_gets_a_move(engine: chess.engine.SimpleEngine) -> None:
+    # the game is drawn (bare kings, the fifty-move rule) but a GUI asking for a move gets one
+    for fen in ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/R3K3 w - - 100 80"):
+        board = chess.Board(fen)
+        assert engine.play(board, chess.engine.Limit(depth=3)).move in board.legal_moves
+    stalemate = chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert not engine.play(stalemate, chess.engine.Limit(depth=3)).move  # bestmove 0000: no move at all
+
+
 def test_a_forced_move_is_played_at_once(engine: chess.engine.SimpleEngine) -> None:
     board = chess.Board("7k/8/8/8/8/8/6q1/7K w - - 0 1")  # Kxg2 is the only legal move
     result = engine.play(board, chess.engine.Limit(time=30), info=chess.engine.INFO_ALL)

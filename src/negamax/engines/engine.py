@@ -88,6 +88,25 @@ def _forced(position: Position[Any], limits: SearchLimits, search_moves: tuple[A
     return next(moves, None) is not None and next(moves, None) is None
 
 
+def _move_anyway(
+    position: Position[Any], result: SearchResult[Any], root_moves: tuple[Any, ...] | None
+) -> SearchResult[Any]:
+    """``result`` with a move if the position has one: a position over by a rule that
+    leaves moves (chess's fifty moves, a repetition, bare kings) is no search's, but a GUI
+    that asks for a move there is owed one: the best by the static value a ply on."""
+    moves = list(position.legal_moves() if root_moves is None else root_moves)
+    if not moves:
+        return result
+
+    def value(move: Any) -> int:
+        child = position.copy()
+        child.play(move)
+        return -(child.terminal_value() if child.is_terminal() else child.evaluate())
+
+    best = max(moves, key=value)
+    return dataclasses.replace(result, best_move=best, pv=(best,))
+
+
 def _reserve(mib: float) -> None:
     """Whether ``mib`` MiB can be had at all (``MemoryError`` if not): asked of the system
     and given back at once, untouched, so it costs no time (pages are mapped on first use)."""
@@ -300,6 +319,8 @@ class Engine:
         def run() -> None:
             try:
                 result = searched(search_limits)
+                if result.best_move is None:
+                    result = _move_anyway(position, result, root_moves)
             except Exception as error:  # a move is owed whatever happened (a GUI waits for it)
                 if on_error is not None:
                     on_error(f"the search failed ({type(error).__name__}: {error}); playing a quick move")
