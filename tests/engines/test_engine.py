@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from negamax.core.errors import InvalidOptionError, InvalidPositionError
+from negamax.core.ranges import max_hash_mib
 from negamax.core.types import SearchResult
+from negamax.engines import engine as engine_module
 from negamax.engines.engine import MOVE_OVERHEAD_SECONDS, Engine, GoLimits, time_budget
 from negamax.games import get_game
 
@@ -54,10 +56,52 @@ def test_stop_ends_an_infinite_search_with_a_move() -> None:
 
 def test_options_are_checked() -> None:
     engine = Engine(get_game("chess"), hash_mib=1, engine="python")
-    with pytest.raises(InvalidOptionError, match="Hash must be 1-65536 MiB"):
+    with pytest.raises(InvalidOptionError, match=rf"hash must be a number from 1 to {max_hash_mib()} \(MiB\)"):
         engine.set_hash(0.5)
+    with pytest.raises(InvalidOptionError, match="threads must be a whole number from 1 to 64"):
+        engine.set_threads(65)
     with pytest.raises(InvalidOptionError, match="no compiled engine"):
         Engine(get_game("nim"), engine="compiled")
+
+
+def test_a_table_the_machine_cannot_give_is_refused_and_the_old_one_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_memory(mib: float) -> None:
+        raise MemoryError
+
+    engine = Engine(get_game("chess"), hash_mib=1)  # compiled, not warmed up: its table comes later
+    monkeypatch.setattr(engine_module, "_reserve", no_memory)
+    with pytest.raises(InvalidOptionError, match=f"cannot give {max_hash_mib()} MiB now; the table stays at 1 MiB"):
+        engine.set_hash(max_hash_mib())
+    assert engine.hash_mib == 1
+    result, _ = run(engine, GoLimits(depth=1))
+    assert result.best_move in engine.position.legal_moves()
+
+
+def test_a_failed_search_still_answers_with_a_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = Engine(get_game("chess"), hash_mib=1, engine="python")
+
+    def broken(*arguments: Any, **keywords: Any) -> Any:
+        raise MemoryError("no room")
+
+    monkeypatch.setattr(engine, "analyse", broken)
+    errors: list[str] = []
+    done = threading.Event()
+    found: list[SearchResult[Any]] = []
+    moves = tuple(engine.position.legal_moves())[3:5]
+    limits = GoLimits(depth=4, search_moves=moves)
+    engine.go(limits, lambda result: None, lambda result: (found.append(result), done.set()), errors.append)
+    assert done.wait(60) and len(found) == 1 and found[0].best_move in moves
+    assert len(errors) == 1 and "MemoryError: no room" in errors[0]
+
+
+def test_search_moves_restrict_the_root() -> None:
+    engine = Engine(get_game("chess"), hash_mib=1, engine="python")
+    engine.set_position("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    moves = tuple(move for move in engine.position.legal_moves() if move.uci() in ("a2a3", "d2d3"))
+    result, infos = run(engine, GoLimits(depth=2, search_moves=moves))
+    assert result.best_move in moves and all(info.best_move in moves for info in infos)
+    forced, _ = run(engine, GoLimits(move_time=30.0, search_moves=moves[:1]))
+    assert forced.best_move == moves[0] and forced.depth == 1  # one move to play: played at once
 
 
 def test_the_python_engine_answers_while_the_compiled_one_is_not_ready() -> None:

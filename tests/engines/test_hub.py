@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,9 @@ from draughts import StandardBoard  # noqa: E402
 from draughts.engines.hub import HubEngine  # noqa: E402
 from loguru import logger  # noqa: E402
 
-from negamax.engines.hub import hub_to_fen  # noqa: E402
+from negamax.core.ranges import max_hash_mib  # noqa: E402
+from negamax.engines.hub import HubProtocolError, hub_move_text, hub_to_fen, split_words  # noqa: E402
+from negamax.games.draughts import DraughtsGame  # noqa: E402
 
 
 def hub_path() -> str:
@@ -101,11 +104,95 @@ def test_bad_lines_get_an_error_and_the_engine_goes_on() -> None:
         f'pos pos={start} moves="32-28 19-23"\nlevel depth=3\ngo think\nping\nquit\n'
     )
     errors = [line for line in output if line.startswith("error")]
-    assert len(errors) == 7, output
+    assert len(errors) == 8, output
     assert "hello" in errors[0] and "50" in errors[1] and "colour" in errors[2] and "killer" in errors[3]
-    assert "two" in errors[4] and "think" in errors[5] and "99-98" in errors[6]
+    assert "two" in errors[4] and "a second a move" in errors[5] and "think" in errors[6] and "99-98" in errors[7]
     assert output[:4] == [line for line in output if line.split()[0] in ("id", "param", "wait")][:4]
     assert "ready" in output and "pong" in output
     done = [line for line in output if line.startswith("done")]
     assert hub_to_fen(start) == StandardBoard().fen.removeprefix('[FEN "').removesuffix('"]')
     assert done == ["done move=28x19x23"]  # the capture is forced: from 28 to 19, taking 23
+
+
+START = "W" + "b" * 20 + "e" * 10 + "w" * 20
+OPENING_MOVES = {str(move) for move in StandardBoard().legal_moves}
+
+
+def test_the_largest_hash_is_what_this_machine_holds() -> None:
+    with HubEngine(hub_path(), depth_limit=2, init_timeout=30) as engine:
+        assert engine.params["hash"].max_val == str(max_hash_mib())
+
+
+def test_every_go_think_gets_one_done_whatever_its_level() -> None:
+    # (py-draughts' client takes any error for a failed search: these are sent as lines)
+    levels = {
+        "level depth=0 move-time=0.05": ["level depth", "not 0"],
+        "level depth=abc": ["not abc", "playing a second a move"],
+        "level move-time=nan nodes=500": ["level move-time", "not nan"],
+        "level time=-1 depth=2": ["level time", "not -1"],
+        "level time=5 inc=x moves=0": ["level inc", "not x", "level moves", "not 0"],
+        "level sideways=1 depth=2": ["unknown parameter 'sideways'"],
+        "level": ["needs depth="],
+    }
+    lines = "".join(f"{level}\ngo think\n" for level in levels)
+    output = hub_session(f"hub\ninit\npos pos={START}\n{lines}go\ngo analyze\nstop\nping\nquit\n")
+    done = [line.removeprefix("done move=") for line in output if line.startswith("done")]
+    assert len(done) == len(levels) + 1 and set(done) <= OPENING_MOVES, output  # "go" alone is no search
+    errors = " ".join(line for line in output if line.startswith("error"))
+    assert all(word in errors for words in levels.values() for word in words), errors
+    assert "go needs think, ponder or analyze" in errors and "pong" in output
+
+
+def hub_process() -> subprocess.Popen[bytes]:
+    return subprocess.Popen([hub_path()], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def overlong_line_then_ping() -> tuple[list[str], float]:
+    """What a 5 MB line then ``ping`` get, and how long the ``pong`` took (1 MB once took
+    16 s to be read)."""
+    process = hub_process()
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b"hub\ninit\n")
+    process.stdin.flush()
+    while process.stdout.readline().strip() != b"ready":
+        pass
+    started = time.perf_counter()
+    process.stdin.write(b'pos pos="' + b"e" * 5_000_000 + b"\nping\n")
+    process.stdin.flush()
+    replies = [process.stdout.readline().decode().strip() for _ in range(2)]
+    waited = time.perf_counter() - started
+    _, errors = process.communicate(b"quit\n", timeout=30)
+    assert process.returncode == 0 and not errors
+    return replies, waited
+
+
+def test_an_overlong_line_gets_one_error_and_the_next_line_is_answered() -> None:
+    replies, _ = overlong_line_then_ping()
+    assert replies[0] == 'error message="a line of 5000009 bytes is over the limit of 65536; it was not read"'
+    assert replies[1] == "pong"
+
+
+@pytest.mark.timing
+def test_an_overlong_line_does_not_hold_the_engine_up() -> None:
+    _, waited = overlong_line_then_ping()
+    assert waited < 1.0
+
+
+def test_a_long_valid_line_is_read() -> None:
+    # two kings going back and forth: 14,800 moves, 59 kB (the game is drawn long before)
+    kings = "WWB" + "e" * 48
+    moves = " ".join(["1-6", "2-7", "6-1", "7-2"] * 3700)
+    output = hub_session(f'hub\ninit\npos pos={kings} moves="{moves}"\nlevel depth=1\ngo think\nping\nquit\n')
+    assert not [line for line in output if line.startswith("error")] and "pong" in output
+    # drawn by the rules, but a move is owed while there is one (the kings are back where they began)
+    position = DraughtsGame("draughts").new_position(hub_to_fen(kings))
+    legal = {f"done move={hub_move_text(position, move)}" for move in position.legal_moves()}
+    done = [line for line in output if line.startswith("done")]
+    assert len(done) == 1 and done[0] in legal, done
+
+
+def test_lines_split_into_words_as_the_protocol_quotes_them() -> None:
+    assert split_words('pos pos=W moves="32-28 19-23"  x=""') == ["pos", "pos=W", "moves=32-28 19-23", "x="]
+    assert split_words(' a"b c"d\te ') == ["ab cd", "e"]
+    with pytest.raises(HubProtocolError, match="a quote is not closed"):
+        split_words('pos moves="32-28')

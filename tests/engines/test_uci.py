@@ -13,6 +13,8 @@ import chess
 import chess.engine
 import pytest
 
+from negamax.core.ranges import max_hash_mib
+
 
 def engine_command() -> list[str]:
     installed = Path(sys.executable).with_name("negamax-uci")
@@ -102,6 +104,15 @@ def test_a_time_limit_is_kept(engine: chess.engine.SimpleEngine) -> None:
     assert time.perf_counter() - started < 0.55 + 0.5
 
 
+def test_a_position_over_by_a_rule_that_leaves_moves_still_gets_a_move(engine: chess.engine.SimpleEngine) -> None:
+    # the game is drawn (bare kings, the fifty-move rule) but a GUI asking for a move gets one
+    for fen in ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/R3K3 w - - 100 80"):
+        board = chess.Board(fen)
+        assert engine.play(board, chess.engine.Limit(depth=3)).move in board.legal_moves
+    stalemate = chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert not engine.play(stalemate, chess.engine.Limit(depth=3)).move  # bestmove 0000: no move at all
+
+
 def test_a_forced_move_is_played_at_once(engine: chess.engine.SimpleEngine) -> None:
     board = chess.Board("7k/8/8/8/8/8/6q1/7K w - - 0 1")  # Kxg2 is the only legal move
     result = engine.play(board, chess.engine.Limit(time=30), info=chess.engine.INFO_ALL)
@@ -153,13 +164,103 @@ def test_garbage_gets_an_info_string_and_the_engine_goes_on() -> None:
         "position startpos moves e2e4\ngo depth 2\nisready\nquit\n"
     )
     strings = [line for line in output if line.startswith("info string")]
-    assert len(strings) == 8
+    assert len(strings) == 9
     assert all("unknown command" in text for text in strings[:3])  # internal names are not commands
-    assert "e2e5" in strings[4] and "Colour" in strings[5]
+    assert "e2e5" in strings[4] and "Colour" in strings[5] and "lots" in strings[6] and "banana" in strings[7]
     assert output[-1] == "readyok" or "readyok" in output
-    best = [line for line in output if line.startswith("bestmove")]
-    assert (
-        len(best) == 1
-        and chess.Move.from_uci(best[0].split()[1])
-        in chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves
-    )
+    best = [chess.Move.from_uci(line.split()[1]) for line in output if line.startswith("bestmove")]
+    assert len(best) == 2  # one for each go, the one whose depth was refused too
+    assert best[0] in chess.Board().legal_moves
+    assert best[1] in chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves
+
+
+def answers_to_each_go(output: list[str]) -> list[tuple[list[str], str]]:
+    """The info strings and the move of each ``go``, in order (a ``go`` first ends the
+    search before it, so what it says comes after the move before)."""
+    answers, strings = [], []
+    for line in output:
+        if line.startswith("info string"):
+            strings.append(line)
+        elif line.startswith("bestmove"):
+            answers.append((strings, line.split()[1]))
+            strings = []
+    return answers
+
+
+def test_every_go_gets_one_bestmove_whatever_its_parameters() -> None:
+    gos = {
+        "go searchmoves e2e4 d2d4 depth 3": ["e2e4", "d2d4"],
+        "go nodes 0": ["nodes", "0"],
+        "go mate 0": ["mate", "0"],
+        "go depth -3": ["depth", "-3"],
+        "go wtime 1e3": ["wtime", "1e3"],
+        "go nodes 99999999999999999999999": ["nodes", "9999999"],
+        "go depth 0": ["depth", "0"],
+        "go sideways": ["sideways"],
+        "go btime 1000": ["no depth, nodes, time or clock"],  # white to move: not its clock
+        "go searchmoves e9e9 a2a3 depth 2": ["e9e9"],
+        "go depth": ["depth needs a value"],
+        "go searchmoves": ["no legal move named"],
+    }
+    output = uci_session("uci\nposition startpos\n" + "".join(f"{line}\n" for line in gos) + "isready\nquit\n")
+    answers = answers_to_each_go(output)
+    assert len(answers) == len(gos), output
+    for (line, words), (strings, move) in zip(gos.items(), answers, strict=True):
+        assert chess.Move.from_uci(move) in chess.Board().legal_moves, line
+        if line.startswith("go searchmoves e2e4"):
+            assert move in words and not strings
+        else:
+            assert strings and all(word in " ".join(strings) for word in words), (line, strings)
+    assert answers[9][1] == "a2a3"  # e9e9 left out, the search kept to the move that is legal
+
+
+def test_search_moves_from_the_client_restrict_the_root(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")  # Qxf7 mates
+    allowed = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("d2d3")]
+    for engine_name in ("compiled", "python"):
+        engine.configure({"Engine": engine_name})
+        played = engine.play(board, chess.engine.Limit(depth=3), root_moves=allowed)
+        assert played.move in allowed, engine_name
+        info = engine.analyse(board, chess.engine.Limit(depth=3), root_moves=allowed)
+        assert info["pv"][0] in allowed and info["score"].white() != chess.engine.Mate(1)
+
+
+def test_the_largest_hash_is_what_this_machine_holds(engine: chess.engine.SimpleEngine) -> None:
+    assert engine.options["Hash"].max == max_hash_mib()
+    output = uci_session(f"setoption name Hash value {2 * max_hash_mib()}\ngo depth 2\nisready\nquit\n")
+    assert f"hash must be a number from 1 to {max_hash_mib()} (MiB)" in output[0]
+    assert len([line for line in output if line.startswith("bestmove")]) == 1
+
+
+LARGE_HASH_MIB = min(4096, max_hash_mib())
+
+
+def stop_on_a_large_table(engine: chess.engine.SimpleEngine) -> tuple[chess.Move | None, float]:
+    """The move after ``stop`` 50 ms into the first search on a new table, and how long it
+    took to come (a table once took 17 s to be cleared first)."""
+    engine.configure({"Hash": LARGE_HASH_MIB})
+    engine.ping()
+    with engine.analysis(chess.Board()) as analysis:
+        time.sleep(0.05)
+        started = time.perf_counter()
+        analysis.stop()
+        best = analysis.wait()
+        return best.move, time.perf_counter() - started
+
+
+def test_stop_is_obeyed_on_a_large_table(engine: chess.engine.SimpleEngine) -> None:
+    move, _ = stop_on_a_large_table(engine)
+    assert move in chess.Board().legal_moves
+
+
+@pytest.mark.timing
+def test_stop_is_prompt_on_a_large_table(engine: chess.engine.SimpleEngine) -> None:
+    _, waited = stop_on_a_large_table(engine)
+    assert waited < 0.3
+
+
+def test_an_overlong_line_gets_one_info_string_and_is_not_read() -> None:
+    output = uci_session("uci\n" + "position startpos moves " + "e2e4 " * 1_000_000 + "\nisready\ngo depth 1\nquit\n")
+    after = output[output.index("uciok") + 1 :]
+    assert after[0].startswith("info string a line of 5000024 bytes is over the limit of 65536")
+    assert after[1] == "readyok" and after[-1].split()[1] in {move.uci() for move in chess.Board().legal_moves}

@@ -4,6 +4,7 @@ when pruning is off, real mates, tactics found, and limits honoured."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 import time
 from pathlib import Path
@@ -345,3 +346,23 @@ def test_quiescence_in_check_searches_the_way_out_and_sees_a_mate(evasions: bool
     assert (result.score == win_in(1)) == mate_seen
     if mate_seen:
         assert result.best_move == chess.Move.from_uci("h5f7")
+
+
+def resident_mib() -> float:
+    """This process's resident memory (Linux)."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads /proc/self/statm")
+def test_a_large_table_is_neither_touched_when_made_nor_when_cleared() -> None:
+    # Writing zeros over a table maps every page of it: 17 s for 8 GiB, before the search
+    # could look at its stop flag. The system hands out zeroed pages on first use instead.
+    position = ChessGame().new_position(None)
+    before = resident_mib()
+    searcher = CompiledSearcher(hash_mib=1024)
+    search(position, SearchLimits(depth=2), searcher=searcher)
+    searcher.clear()
+    search(position, SearchLimits(depth=2), searcher=searcher)
+    assert searcher.entries == 1024 * 2**20 // 16
+    assert resident_mib() - before < 256

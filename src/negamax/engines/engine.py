@@ -13,13 +13,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
+from negamax.core.ranges import THREADS, hash_range
 from negamax.core.rules import Game
+from negamax.core.score import INF, Bound
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.engines.time_plan import TimePlan
 from negamax.search import choose_engine, search, warmup
-from negamax.search.params import check_threads, options_for
+from negamax.search.params import options_for
 from negamax.search.tt import TranspositionTable
 
 DEFAULT_HASH_MIB = 64
@@ -29,6 +33,7 @@ clock often for a stop to be prompt."""
 
 OnInfo = Callable[[SearchResult[Any]], None]
 OnDone = Callable[[SearchResult[Any]], None]
+OnError = Callable[[str], None]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +47,8 @@ class GoLimits:
     time_left: float | None = None
     increment: float = 0.0
     moves_to_go: int | None = None
+    search_moves: tuple[Any, ...] | None = None
+    """The only moves the root may play (legal ones; ``None``: every move)."""
 
 
 LOAD_WAIT_SECONDS = 1.0
@@ -73,12 +80,38 @@ def time_budget(limits: GoLimits) -> float | None:
     return None if plan is None else plan.ceiling
 
 
-def _forced(position: Position[Any], limits: SearchLimits) -> bool:
-    """Whether a search to a time only has nothing to choose: a single legal move."""
+def _forced(position: Position[Any], limits: SearchLimits, search_moves: tuple[Any, ...] | None) -> bool:
+    """Whether a search to a time only has nothing to choose: a single move to play."""
     if limits.time is None or limits.depth is not None or limits.nodes is not None:
         return False
-    moves = iter(position.legal_moves())
+    moves = iter(position.legal_moves() if search_moves is None else search_moves)
     return next(moves, None) is not None and next(moves, None) is None
+
+
+def _move_anyway(
+    position: Position[Any], result: SearchResult[Any], root_moves: tuple[Any, ...] | None
+) -> SearchResult[Any]:
+    """``result`` with a move if the position has one: a position over by a rule that
+    leaves moves (chess's fifty moves, a repetition, bare kings) is no search's, but a GUI
+    that asks for a move there is owed one: the best by the static value a ply on."""
+    moves = list(position.legal_moves() if root_moves is None else root_moves)
+    if not moves:
+        return result
+
+    def value(move: Any) -> int:
+        child = position.copy()
+        child.play(move)
+        return -(child.terminal_value() if child.is_terminal() else child.evaluate())
+
+    best = max(moves, key=value)
+    return dataclasses.replace(result, best_move=best, pv=(best,))
+
+
+def _reserve(mib: float) -> None:
+    """Whether ``mib`` MiB can be had at all (``MemoryError`` if not): asked of the system
+    and given back at once, untouched, so it costs no time (pages are mapped on first use)."""
+    reserved = np.empty(int(mib * 2**20), dtype=np.uint8)
+    del reserved
 
 
 class Engine:
@@ -90,6 +123,7 @@ class Engine:
     """
 
     def __init__(self, game: Game, hash_mib: float = DEFAULT_HASH_MIB, engine: str = "auto", threads: int = 1) -> None:
+        hash_mib, threads = hash_range().check(hash_mib), int(THREADS.check(threads))
         self.game = game
         self.position: Position[Any] = game.new_position(None)
         self.engine = choose_engine(self.position, engine, solving=False)
@@ -189,26 +223,43 @@ class Engine:
         return self._warm.is_set()
 
     def set_hash(self, mib: float) -> None:
-        if not 1 <= mib <= 65536:
-            raise InvalidOptionError(f"Hash must be 1-65536 MiB, not {mib}")
+        """A table of ``mib`` MiB (``negamax.core.ranges.hash_range``), new and empty.
+
+        :raises InvalidOptionError: for a size out of range, or one the machine cannot
+            give now; the engine then keeps its table.
+        """
+        mib = hash_range().check(mib)
         self.wait()
+        self._renew_searcher(mib, self.threads)
         self.hash_mib = mib
         self.table = TranspositionTable(mib=mib if self.engine == "python" else 1)
-        self._renew_searcher()
 
     def set_threads(self, threads: int) -> None:
         """Search with ``threads`` threads (the compiled engine; the python engine has one)."""
-        check_threads(threads, "Threads")
+        threads = int(THREADS.check(threads))
         self.wait()
+        self._renew_searcher(self.hash_mib, threads)
         self.threads = threads
-        self._renew_searcher()
 
-    def _renew_searcher(self) -> None:
-        """A compiled searcher made afresh for a new table size or thread count."""
-        if self._compiled is not None:
-            self._compiled = None
-            if self._warm.is_set():
-                self._searcher()  # the kernel is loaded: only the table is new
+    def _renew_searcher(self, mib: float, threads: int) -> None:
+        """A compiled searcher made afresh for a new table size or thread count, its memory
+        had before the old one is let go: if the machine cannot give it, nothing changes.
+
+        :raises InvalidOptionError: when the memory cannot be had.
+        """
+        try:
+            if self._compiled is not None and self._warm.is_set():
+                from negamax.search.compiled.move_list import CompiledSearcher  # loaded already
+
+                self._compiled = CompiledSearcher(mib, threads=threads)  # only the table is new
+                return
+            if self.engine == "compiled":
+                _reserve(mib)  # the searcher is made when the kernel is ready; it will fit
+        except MemoryError:
+            raise InvalidOptionError(
+                f"hash: this machine cannot give {mib:g} MiB now; the table stays at {self.hash_mib:g} MiB"
+            ) from None
+        self._compiled = None
 
     def hashfull(self) -> int:
         """Per mille of the table in use (UCI's ``hashfull``): the python engine's until the
@@ -238,8 +289,10 @@ class Engine:
     def searching(self) -> bool:
         return self._worker is not None and self._worker.is_alive()
 
-    def go(self, limits: GoLimits, on_info: OnInfo, on_done: OnDone) -> None:
-        """Start searching the current position; ``on_done`` gets the result."""
+    def go(self, limits: GoLimits, on_info: OnInfo, on_done: OnDone, on_error: OnError | None = None) -> None:
+        """Start searching the current position; ``on_done`` gets the result, always exactly
+        once: if the search fails, ``on_error`` is told why and ``on_done`` gets a move all
+        the same (from a depth-1 search of the python engine, or any move it may play)."""
         self.wait()
         self._stop.clear()
         search_limits = SearchLimits(
@@ -250,7 +303,7 @@ class Engine:
         )
         if search_limits.depth is None and search_limits.nodes is None and search_limits.time is None:
             search_limits = dataclasses.replace(search_limits, depth=64)  # "go infinite": until stopped
-        elif _forced(self.position, search_limits):
+        elif _forced(self.position, search_limits, limits.search_moves):
             # one legal move: play it at once (a depth-1 search gives its score), and keep
             # the clock for the moves that need it (the time stays: a kernel still loading
             # is waited for within it)
@@ -261,28 +314,59 @@ class Engine:
         if plan is not None and search_limits.depth is None:
             on_info = self._planned(plan, started, on_info)
 
+        root_moves = limits.search_moves
+
         def run() -> None:
-            limits = search_limits
+            try:
+                result = searched(search_limits)
+                if result.best_move is None:
+                    result = _move_anyway(position, result, root_moves)
+            except Exception as error:  # a move is owed whatever happened (a GUI waits for it)
+                if on_error is not None:
+                    on_error(f"the search failed ({type(error).__name__}: {error}); playing a quick move")
+                result = self._fallback(position, root_moves)
+            on_done(result)
+
+        def searched(limits: SearchLimits) -> SearchResult[Any]:
             if self.engine == "compiled" and not self._warm.is_set() and not self._compiling.is_set():
                 # Loading the kernel from disk takes well under a second and holds the
-                # interpreter lock in stretches: wait for it rather than race it.
+                # interpreter lock in stretches: wait for it rather than race it (but not
+                # past a stop).
                 budget = limits.time
-                self._warm.wait(LOAD_WAIT_SECONDS if budget is None else min(LOAD_WAIT_SECONDS, budget / 2))
+                wait = LOAD_WAIT_SECONDS if budget is None else min(LOAD_WAIT_SECONDS, budget / 2)
+                while not self._warm.wait(0.01) and not self._stop.is_set() and time.perf_counter() - started < wait:
+                    pass
                 if budget is not None:
                     limits = dataclasses.replace(limits, time=max(0.001, budget - (time.perf_counter() - started)))
             if self.engine == "compiled" and not self._warm.is_set():
                 # the first run after installing: the python engine answers while another
                 # process compiles the kernel
-                on_done(
-                    search(
-                        position, limits, engine="python", options=self.options, table=self.table, on_iteration=on_info
-                    )
+                return search(
+                    position,
+                    limits,
+                    engine="python",
+                    options=self.options,
+                    table=self.table,
+                    on_iteration=on_info,
+                    root_moves=root_moves,
                 )
-                return
-            on_done(self.analyse(position, limits, on_info))
+            return self.analyse(position, limits, on_info, root_moves)
 
         self._worker = threading.Thread(target=run, name="search", daemon=True)
         self._worker.start()
+
+    def _fallback(self, position: Position[Any], root_moves: tuple[Any, ...] | None) -> SearchResult[Any]:
+        """A move for a search that failed: a depth-1 search of the python engine on a table
+        of its own, or, should that fail too, the first move it may play, unsearched."""
+        try:
+            return search(position, SearchLimits(depth=1), engine="python", root_moves=root_moves)
+        except Exception:
+            moves = list(position.legal_moves() if root_moves is None else root_moves)
+            best = moves[0] if moves else None
+            line = () if best is None else (best,)
+            return SearchResult(
+                best, 0, Bound.LOWER, line, 0, 0, 0.0, 0.0, "none", lower=-INF, upper=INF, completed=False
+            )
 
     def _planned(self, plan: TimePlan, started: float, on_info: OnInfo) -> OnInfo:
         """``on_info``, then a stop when the plan says the move has had its time."""
@@ -295,14 +379,27 @@ class Engine:
         return report
 
     def analyse(
-        self, position: Position[Any], limits: SearchLimits, on_info: OnInfo | None = None
+        self,
+        position: Position[Any],
+        limits: SearchLimits,
+        on_info: OnInfo | None = None,
+        root_moves: tuple[Any, ...] | None = None,
     ) -> SearchResult[Any]:
-        """Search ``position`` in this thread with the engine's table (what ``go`` runs)."""
+        """Search ``position`` in this thread with the engine's table (what ``go`` runs),
+        the root restricted to ``root_moves`` if given."""
         if self.engine == "compiled":
             if not self._warm.is_set():
                 self.warm_up()
-            return search(position, limits, searcher=self._searcher(), on_iteration=on_info)
-        return search(position, limits, engine="python", options=self.options, table=self.table, on_iteration=on_info)
+            return search(position, limits, searcher=self._searcher(), on_iteration=on_info, root_moves=root_moves)
+        return search(
+            position,
+            limits,
+            engine="python",
+            options=self.options,
+            table=self.table,
+            on_iteration=on_info,
+            root_moves=root_moves,
+        )
 
     def stop(self) -> None:
         """End the search now; its ``on_done`` still runs, with the best move so far."""

@@ -9,13 +9,15 @@ inc= moves=|infinite``, ``go think|ponder|analyze``, ``stop``, ``ponder-hit``, `
 pv=`` lines, then ``done move=<move>``; a capture is written ``from x to x taken x ...``.
 
 The search runs on the engine's worker thread, so ``stop`` and ``ping`` are answered at
-once. A line we cannot use gets ``error message="..."`` and the engine goes on.
+once. A line we cannot use gets ``error message="..."`` and the engine goes on; every
+``go think`` gets exactly one ``done``, and a ``level`` value we cannot use gets an error
+and the others (or, with none left, ``DEFAULT_LIMITS``) are played by.
 """
 
 from __future__ import annotations
 
 import math
-import shlex
+import re
 import sys
 import threading
 import time
@@ -23,14 +25,14 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from negamax import __version__
-from negamax.core.errors import NegamaxError
+from negamax.core.errors import InvalidOptionError, NegamaxError
+from negamax.core.ranges import DEPTH, NODES, THREADS, TIME, Range, hash_range
 from negamax.core.score import is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits, time_budget
-from negamax.engines.session import bounded_count, bounded_number, clipped, serve
+from negamax.engines.session import clipped, parsed, protocol_lines, serve
 from negamax.engines.spaced_output import SpacedOutput
 from negamax.games.draughts import DraughtsGame, DraughtsPosition
-from negamax.search.params import MAX_THREADS
 
 NAME = "negamax"
 AUTHOR = "the negamax developers"
@@ -38,20 +40,57 @@ HUB_VARIANTS = {"normal": "draughts", "frisian": "frisian"}
 SQUARES = 50
 LINE_GAP_SECONDS = 0.02
 READY_WAIT_SECONDS = 5.0
-MAX_DEPTH = 64
-MAX_SECONDS = 7 * 24 * 3600.0
+DEFAULT_LIMITS = GoLimits(move_time=1.0)
+"""How the engine plays until a ``level`` it can use says otherwise: a second a move."""
+LEVEL_FIELDS: dict[str, Range] = {
+    "depth": DEPTH,
+    "nodes": NODES,
+    "move-time": TIME,
+    "time": TIME,
+    "inc": Range("inc", 0, TIME.high, whole=False, unit="seconds"),
+    "moves": Range("moves", 1, 100_000),
+}
+"""The numbers ``level`` takes, each read by ``negamax.core.ranges``."""
+WORD = re.compile(r'\s+|"([^"]*)"|[^\s"]+')
+"""A run of spaces, a quoted text, or a run of anything else: the pieces of a HUB line."""
 
 
 class HubProtocolError(NegamaxError, ValueError):
     """A line that is not a command the engine can carry out."""
 
 
+def split_words(line: str) -> list[str]:
+    """The words of ``line``: separated by spaces, except inside double quotes, which are
+    taken off (``moves="32-28 19-23"`` is one word). One pass over the line, whatever it
+    holds (``shlex.split`` took 16 s over a 1 MB line).
+
+    :raises HubProtocolError: for a quote that is not closed.
+    """
+    words: list[str] = []
+    parts: list[str] = []  # of the word being read: joined once, not added to piece by piece
+    in_word = False
+    position = 0
+    while position < len(line):
+        match = WORD.match(line, position)
+        if match is None:  # only a lone quote matches nothing
+            raise HubProtocolError(f"cannot read {clipped(line.strip(), 60)!r}: a quote is not closed")
+        piece = match.group()
+        if piece[0].isspace():
+            if in_word:
+                words.append("".join(parts))
+                parts, in_word = [], False
+        else:
+            parts.append(match.group(1) if piece[0] == '"' else piece)
+            in_word = True
+        position = match.end()
+    if in_word:
+        words.append("".join(parts))
+    return words
+
+
 def parse_line(line: str) -> tuple[str, dict[str, str]]:
     """``go think`` -> ("go", {"think": ""}); ``pos pos=W... moves="a b"`` -> ("pos", {...})."""
-    try:
-        words = shlex.split(line)
-    except ValueError as error:
-        raise HubProtocolError(f"cannot read {line.strip()[:60]!r}: {error}") from None
+    words = split_words(line)
     if not words:
         return "", {}
     arguments: dict[str, str] = {}
@@ -104,7 +143,7 @@ class HubSession:
     def __init__(self, output: TextIO) -> None:
         self.engine = Engine(DraughtsGame("draughts"))
         self.engine.warm_up_in_background()
-        self.limits = GoLimits(move_time=1.0)
+        self.limits = DEFAULT_LIMITS
         self.lines = SpacedOutput(output, LINE_GAP_SECONDS)
         self._analysing = False
         self._stopped = threading.Event()
@@ -113,6 +152,10 @@ class HubSession:
 
     def send(self, line: str) -> None:
         self.lines.send(line)
+
+    def refuse(self, message: str) -> None:
+        text = clipped(" ".join(message.split())).replace(chr(34), chr(39))  # a quote would end the message
+        self.send(f'error message="{text}"')
 
     def handle(self, line: str) -> bool:
         """Carry out one line; False after ``quit``."""
@@ -128,7 +171,7 @@ class HubSession:
                 raise HubProtocolError(f"unknown command {clipped(command, 40)!r}")
             handler(arguments)
         except NegamaxError as error:
-            self.send(f'error message="{clipped(str(error)).replace(chr(34), chr(39))}"')
+            self.refuse(str(error))
         return True
 
     def _commands(self) -> dict[str, Callable[[dict[str, str]], None]]:
@@ -148,8 +191,9 @@ class HubSession:
     def _hub(self, arguments: dict[str, str]) -> None:
         self.send(f'id name={NAME} version={__version__} author="{AUTHOR}"')
         self.send('param name=variant value=normal type=enum values="normal frisian"')
-        self.send(f"param name=hash value={DEFAULT_HASH_MIB} type=int min=1 max=65536")
-        self.send(f"param name=threads value=1 type=int min=1 max={MAX_THREADS}")
+        hashes = hash_range()  # what this machine can hold
+        self.send(f"param name=hash value={DEFAULT_HASH_MIB} type=int min={hashes.low:g} max={hashes.high:g}")
+        self.send(f"param name=threads value=1 type=int min=1 max={THREADS.high:g}")
         self.send("wait")
 
     def _init(self, arguments: dict[str, str]) -> None:
@@ -168,14 +212,11 @@ class HubSession:
             self.engine = Engine(DraughtsGame(HUB_VARIANTS[value]), self.engine.hash_mib, threads=self.engine.threads)
             self.engine.warm_up_in_background()
         elif name == "hash":
-            self.engine.set_hash(self._number(value, "hash (MiB)", 1, 65536))
+            self.engine.set_hash(parsed(hash_range(), value, "set-param hash"))
         elif name == "threads":
-            try:
-                self.engine.set_threads(bounded_count(value, "threads", 1, MAX_THREADS))
-            except ValueError as error:
-                raise HubProtocolError(str(error)) from None
+            self.engine.set_threads(int(parsed(THREADS, value, "set-param threads")))
         else:
-            raise HubProtocolError(f"unknown parameter {name!r} (parameters: variant, hash, threads)")
+            raise HubProtocolError(f"unknown parameter {clipped(name, 40)!r} (parameters: variant, hash, threads)")
 
     def _new_game(self, arguments: dict[str, str]) -> None:
         self._halt()
@@ -192,29 +233,32 @@ class HubSession:
         position.root_length = len(position.keys)
         self.engine.position = position
 
-    @staticmethod
-    def _number(text: str, what: str, low: float, high: float) -> float:
-        try:
-            return bounded_number(text, what, low, high)
-        except ValueError as error:
-            raise HubProtocolError(str(error)) from None
-
     def _level(self, arguments: dict[str, str]) -> None:
-        def number(name: str, low: float, high: float) -> float:
-            return self._number(arguments[name], f"level {name}", low, high)
-
-        if "depth" in arguments:
-            self.limits = GoLimits(depth=int(number("depth", 1, MAX_DEPTH)))
-        elif "move-time" in arguments:
-            self.limits = GoLimits(move_time=number("move-time", 0.001, MAX_SECONDS))
-        elif "time" in arguments:
-            moves = int(number("moves", 1, 10_000)) if "moves" in arguments else None
-            increment = number("inc", 0, MAX_SECONDS) if "inc" in arguments else 0.0
-            self.limits = GoLimits(time_left=number("time", 0, MAX_SECONDS), increment=increment, moves_to_go=moves)
-        elif "infinite" in arguments:
-            self.limits = GoLimits(infinite=True)
-        else:
-            raise HubProtocolError("level needs depth=, move-time=, time= or infinite")
+        """The limits of the next searches: each value we cannot use gets an error, and the
+        others are kept; with none left, ``DEFAULT_LIMITS``."""
+        values: dict[str, float] = {}
+        for name, text in arguments.items():
+            if name in LEVEL_FIELDS:
+                try:
+                    values[name] = parsed(LEVEL_FIELDS[name], text, f"level {name}")
+                except InvalidOptionError as error:
+                    self.refuse(str(error))
+            elif name != "infinite":
+                self.refuse(f"level: unknown parameter {clipped(name, 40)!r}")
+        bounded = "infinite" in arguments or values.keys() & {"depth", "nodes", "move-time", "time"}
+        if not bounded:
+            self.refuse("level needs depth=, nodes=, move-time=, time= or infinite; playing a second a move")
+            self.limits = DEFAULT_LIMITS
+            return
+        self.limits = GoLimits(
+            depth=int(values["depth"]) if "depth" in values else None,
+            nodes=int(values["nodes"]) if "nodes" in values else None,
+            move_time=values.get("move-time"),
+            infinite="infinite" in arguments,
+            time_left=values.get("time"),
+            increment=values.get("inc", 0.0),
+            moves_to_go=int(values["moves"]) if "moves" in values else None,
+        )
 
     def _go(self, arguments: dict[str, str]) -> None:
         if not arguments.keys() & {"think", "ponder", "analyze"}:
@@ -227,7 +271,7 @@ class HubSession:
         budget = time_budget(limits)
         # a progress line written this close to the end would hold ``done`` back a line gap
         self._quiet_from = math.inf if budget is None else self._start + budget - LINE_GAP_SECONDS
-        self.engine.go(limits, self._info, self._done)
+        self.engine.go(limits, self._info, self._done, self.refuse)
 
     def _stop(self, arguments: dict[str, str]) -> None:
         self._stopped.set()
@@ -279,9 +323,7 @@ class HubSession:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return serve(
-        HubSession(sys.stdout), sys.stdin, lambda error: f'error message="internal error {type(error).__name__}"'
-    )
+    return serve(HubSession(sys.stdout), protocol_lines(sys.stdin.buffer))
 
 
 if __name__ == "__main__":

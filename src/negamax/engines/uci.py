@@ -4,6 +4,10 @@ Reads commands on stdin, one a line, and answers on stdout. The search runs on t
 engine's worker thread, so ``isready`` and ``stop`` are answered while it thinks. A line
 the engine cannot use (unknown command, bad option, malformed FEN, illegal move) gets an
 ``info string`` saying why, and the engine carries on.
+
+Every ``go`` gets exactly one ``bestmove``: a parameter it cannot use gets an ``info
+string`` and the search runs under the others; a ``go`` whose limits were all refused is
+answered at once (a depth-1 search), never left to search without end.
 """
 
 from __future__ import annotations
@@ -15,18 +19,35 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from negamax import __version__
-from negamax.core.errors import NegamaxError
+from negamax.core.errors import InvalidOptionError, NegamaxError
+from negamax.core.ranges import DEPTH, MAX_DEPTH, NODES, THREADS, TIME, Range, hash_range
 from negamax.core.score import WIN, is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
-from negamax.engines.session import bounded_count, bounded_number, clipped, serve
+from negamax.engines.session import clipped, parsed, protocol_lines, serve
 from negamax.games import get_game
-from negamax.search.params import MAX_THREADS
 
 NAME = f"negamax {__version__}"
 AUTHOR = "the negamax developers"
 READY_WAIT_SECONDS = 5.0
-GO_FIELDS = {"wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate"}
+MOST_MILLISECONDS = TIME.high * 1000
+GO_FIELDS: dict[str, Range] = {
+    "wtime": Range("wtime", 1, MOST_MILLISECONDS, unit="milliseconds"),
+    "btime": Range("btime", 1, MOST_MILLISECONDS, unit="milliseconds"),
+    "winc": Range("winc", 0, MOST_MILLISECONDS, unit="milliseconds"),
+    "binc": Range("binc", 0, MOST_MILLISECONDS, unit="milliseconds"),
+    "movetime": Range("movetime", 1, MOST_MILLISECONDS, unit="milliseconds"),
+    "movestogo": Range("movestogo", 1, 100_000),
+    "depth": DEPTH,
+    "nodes": NODES,
+    "mate": Range("mate", 1, MAX_DEPTH // 2, unit="moves"),
+}
+"""The numbers ``go`` takes, each read by ``negamax.core.ranges`` (the clocks in whole
+milliseconds, as UCI writes them)."""
+GO_FLAGS = {"infinite", "ponder"}
+GO_WORDS = {*GO_FIELDS, *GO_FLAGS, "searchmoves"}
+QUICK_DEPTH = 1
+"""The depth of the answer to a ``go`` whose limits were all refused: a legal move at once."""
 
 
 class UciProtocolError(NegamaxError, ValueError):
@@ -59,6 +80,9 @@ class UciSession:
             self.output.write(line + "\n")
             self.output.flush()
 
+    def refuse(self, message: str) -> None:
+        self.send(f"info string {clipped(' '.join(message.split()))}")
+
     def handle(self, line: str) -> bool:
         """Carry out one line; False after ``quit``."""
         words = line.split()
@@ -75,7 +99,7 @@ class UciSession:
         try:
             handler(arguments)
         except NegamaxError as error:
-            self.send(f"info string {clipped(str(error))}")
+            self.refuse(str(error))
         return True
 
     def _commands(self) -> dict[str, Callable[[list[str]], None]]:
@@ -95,8 +119,9 @@ class UciSession:
     def _uci(self, arguments: list[str]) -> None:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
-        self.send(f"option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max 65536")
-        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        hashes = hash_range()  # what this machine can hold
+        self.send(f"option name Hash type spin default {DEFAULT_HASH_MIB} min {hashes.low:g} max {hashes.high:g}")
+        self.send(f"option name Threads type spin default 1 min 1 max {THREADS.high:g}")
         self.send("option name Engine type combo default compiled var compiled var python")
         self.send("uciok")
 
@@ -137,15 +162,12 @@ class UciSession:
                 raise UciProtocolError(f"Engine must be compiled or python, not {value.strip()!r}")
             self.engine = self.engine.with_engine(value.strip())
             return
-        if option not in ("hash", "threads"):
-            raise UciProtocolError(f"unknown option {name.strip()!r} (options: Hash, Threads, Engine)")
-        try:
-            if option == "threads":
-                self.engine.set_threads(bounded_count(value.strip(), "Threads", 1, MAX_THREADS))
-            else:
-                self.engine.set_hash(bounded_number(value.strip(), "Hash (MiB)", 1, 65536))
-        except ValueError as error:
-            raise UciProtocolError(str(error)) from None
+        if option == "threads":
+            self.engine.set_threads(int(parsed(THREADS, value, "setoption Threads")))
+        elif option == "hash":
+            self.engine.set_hash(parsed(hash_range(), value, "setoption Hash"))
+        else:
+            raise UciProtocolError(f"unknown option {clipped(name.strip(), 40)!r} (options: Hash, Threads, Engine)")
 
     def _position(self, arguments: list[str]) -> None:
         if not arguments or arguments[0] not in ("startpos", "fen"):
@@ -154,30 +176,20 @@ class UciSession:
         self.engine.set_position(" ".join(arguments))
 
     def _go(self, arguments: list[str]) -> None:
-        values: dict[str, int] = {}
-        infinite = False
-        index = 0
-        while index < len(arguments):
-            word = arguments[index]
-            if word in ("infinite", "ponder"):
-                # pondering searches until ponderhit or stop, like infinite: its best move
-                # must not come before either, whatever the clock fields say
-                infinite = True
-                index += 1
-                continue
-            if word not in GO_FIELDS or index + 1 >= len(arguments):
-                raise UciProtocolError(f"go: cannot read {word!r}")
-            try:
-                values[word] = int(arguments[index + 1])
-            except ValueError:
-                raise UciProtocolError(f"go: {word} needs a whole number, not {arguments[index + 1]!r}") from None
-            index += 2
         self._halt()
+        values, infinite, named, limited = self._go_words(arguments)
+        search_moves = self._search_moves(named)
         white = self.engine.position.player() == 0
         clock = values.get("wtime" if white else "btime")
         increment = values.get("winc" if white else "binc", 0)
         if "mate" in values and "depth" not in values:
             values["depth"] = 2 * values["mate"] - 1
+        bounded = infinite or clock is not None or bool(values.keys() & {"depth", "nodes", "movetime"})
+        if arguments and not bounded and (limited or search_moves is None):
+            # what was asked cannot be searched by; searching without end instead would
+            # leave the GUI waiting for a move that never comes
+            self.refuse(f"go: no depth, nodes, time or clock left to search by; a depth-{QUICK_DEPTH} move")
+            values, clock = {"depth": QUICK_DEPTH}, None
         limits = GoLimits(
             depth=values.get("depth"),
             nodes=values.get("nodes"),
@@ -186,11 +198,61 @@ class UciSession:
             time_left=None if clock is None else clock / 1000,
             increment=increment / 1000,
             moves_to_go=values.get("movestogo"),
+            search_moves=search_moves,
         )
         self._infinite = infinite
         self._stopped.clear()
         self._start = time.perf_counter()
-        self.engine.go(limits, self._info, self._done)
+        self.engine.go(limits, self._info, self._done, self.refuse)
+
+    def _go_words(self, arguments: list[str]) -> tuple[dict[str, int], bool, list[str] | None, bool]:
+        """``go``'s numbers, whether it is infinite, the words after ``searchmoves`` (``None``
+        without it), and whether any limit was asked for; each word it cannot use is told."""
+        values: dict[str, int] = {}
+        infinite = limited = False
+        named: list[str] | None = None
+        index = 0
+        while index < len(arguments):
+            word = arguments[index]
+            index += 1
+            if word in GO_FLAGS:
+                # pondering searches until ponderhit or stop, like infinite: its best move
+                # must not come before either, whatever the clock fields say
+                infinite = limited = True
+            elif word == "searchmoves":
+                named = named or []
+                while index < len(arguments) and arguments[index] not in GO_WORDS:
+                    named.append(arguments[index])
+                    index += 1
+            elif word in GO_FIELDS:
+                limited = True
+                if index == len(arguments) or arguments[index] in GO_WORDS:
+                    self.refuse(f"go: {word} needs a value")
+                    continue
+                try:
+                    values[word] = int(parsed(GO_FIELDS[word], arguments[index], "go"))
+                except InvalidOptionError as error:
+                    self.refuse(str(error))
+                index += 1
+            else:
+                limited = True
+                self.refuse(f"go: unknown parameter {clipped(word, 40)!r}")
+        return values, infinite, named, limited
+
+    def _search_moves(self, named: list[str] | None) -> tuple[Any, ...] | None:
+        """The legal moves among ``named`` (``go searchmoves``); the others are told and left
+        out, and with none left every move is searched (``None``)."""
+        if named is None:
+            return None
+        legal = {move.uci(): move for move in self.engine.position.legal_moves()}
+        chosen = tuple(dict.fromkeys(legal[word] for word in named if word in legal))
+        unknown = [word for word in named if word not in legal]
+        if unknown:
+            self.refuse(f"go searchmoves: not legal here, left out: {clipped(' '.join(unknown), 80)}")
+        if not chosen:
+            self.refuse("go searchmoves: no legal move named; every move is searched")
+            return None
+        return chosen
 
     def _stop(self, arguments: list[str]) -> None:
         self._stopped.set()
@@ -221,9 +283,7 @@ class UciSession:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return serve(
-        UciSession(sys.stdout), sys.stdin, lambda error: f"info string internal error {type(error).__name__}: {error}"
-    )
+    return serve(UciSession(sys.stdout), protocol_lines(sys.stdin.buffer))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ of the position searched ``depth`` plies deep: a result ``r <= alpha`` means ``v
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from typing import Any
 
 from negamax.core.game import (
@@ -55,7 +55,9 @@ class NodeSearch:
         limits: SearchLimits,
         table: TranspositionTable | None,
         trace: SearchTrace | None = None,
+        root_moves: Collection[Any] | None = None,
     ) -> None:
+        """``root_moves``: the only moves searched at the root (all its legal moves if ``None``)."""
         self.options = options
         self.trace = trace
         self.table = table
@@ -64,7 +66,7 @@ class NodeSearch:
         self.pv_table: list[tuple[Any, ...]] = [EMPTY_PV] * PV_PLIES
         self.start_wall = time.perf_counter()
         self.start_cpu = time.process_time()
-        self._build(position, options, limits, table, trace)
+        self._build(position, options, limits, table, trace, root_moves)
 
     def _build(
         self,
@@ -73,6 +75,7 @@ class NodeSearch:
         limits: SearchLimits,
         table: TranspositionTable | None,
         trace: SearchTrace | None,
+        root_moves: Collection[Any] | None,
     ) -> None:
         # Step 0. Bind what the nodes use to locals, once (never probe capabilities per node);
         # the game's answers checked as they come (a NaN evaluation would be a silent wrong value).
@@ -82,7 +85,9 @@ class NodeSearch:
         is_terminal = position.is_terminal
         terminal_value = checked_terminal_value(position.terminal_value)
         evaluate = checked_evaluation(position.evaluate)
-        use_safe = options.safe_moves and isinstance(position, HasSafeMoves)
+        # a root restricted to some moves takes no shortcut through the game's immediate wins
+        use_safe = options.safe_moves and isinstance(position, HasSafeMoves) and root_moves is None
+        allowed = None if root_moves is None else frozenset(root_moves)
         safe_moves = position.safe_moves if use_safe else None  # type: ignore[attr-defined]
         winning_move_exists = position.winning_move_exists if use_safe else None  # type: ignore[attr-defined]
         use_quiescence = options.quiescence and isinstance(position, HasNoisyMoves)
@@ -247,6 +252,8 @@ class NodeSearch:
                 moves = legal_moves()
                 if not moves:
                     return terminal_score(ply)
+            if ply == 0 and allowed is not None:
+                moves = [move for move in moves if move in allowed]
             if ply == 0 and root_hint is not None:
                 moves = order_moves(moves, root_hint, None, None)
             if reorder:
@@ -295,8 +302,9 @@ class NodeSearch:
                                 history_table.add(move, depth)
                             break
 
-            # Step 8. Store what this search proved.
-            if use_tt:
+            # Step 8. Store what this search proved (a restricted root's value is not the
+            # position's).
+            if use_tt and (ply > 0 or allowed is None):
                 if best <= alpha_original:
                     bound = UPPER
                 elif best >= beta:
@@ -322,6 +330,8 @@ class NodeSearch:
                 return evaluate()
             best = -INF
             for move in legal_moves():
+                if ply == 0 and allowed is not None and move not in allowed:
+                    continue
                 play(move)
                 score = -plain(depth - 1, ply + 1)
                 undo(move)

@@ -18,7 +18,7 @@ import contextlib
 import dataclasses
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from negamax.core.errors import InvalidOptionError
@@ -101,6 +101,7 @@ def search(
     on_iteration: OnIteration | None = None,
     trace: SearchTrace | None = None,
     searcher: CompiledSearcher | None = None,
+    root_moves: Sequence[Any] | None = None,
 ) -> SearchResult[Any]:
     """Search ``position`` within ``limits`` (a depth, node count or time is required).
 
@@ -110,10 +111,12 @@ def search(
     ``engine``: ``"auto"`` (a compiled kernel when the game has one, see this module),
     ``"compiled"`` or ``"python"``. ``algorithm``, ``options``, ``table`` and ``trace``
     are the pure-Python search's. ``searcher`` is the compiled search to run on (its table
-    lives from one call to the next); by default one this process keeps.
+    lives from one call to the next); by default one this process keeps. ``root_moves``:
+    the only moves the root may play (UCI's ``searchmoves``), all legal; ``None`` for all.
 
     :raises InvalidOptionError: if no limit is given, or for an unknown algorithm or
-        engine, or an engine that cannot do what is asked.
+        engine, or an engine that cannot do what is asked, or ``root_moves`` that are not
+        legal moves (or none).
     """
     limits = limits or SearchLimits()
     if limits.depth is None and limits.nodes is None and limits.time is None:
@@ -121,16 +124,41 @@ def search(
     chosen = _route(position, engine, False, python_only_request(algorithm, options, table, trace), searcher)
     if position.is_terminal():
         return driver.game_over(position, algorithm if chosen == "python" else "compiled")
+    root_moves = _checked_root_moves(position, root_moves)
     if chosen == "python":
         return driver.search(
-            position, limits, algorithm=algorithm, options=options, table=table, on_iteration=on_iteration, trace=trace
+            position,
+            limits,
+            algorithm=algorithm,
+            options=options,
+            table=table,
+            on_iteration=on_iteration,
+            trace=trace,
+            root_moves=root_moves,
         )
     assert isinstance(position, MoveListPosition)
     _check_kind(searcher, MOVE_LIST)
     with _lend(MOVE_LIST, searcher) as compiled:
         _load(compiled, position)
-        result: SearchResult[Any] = compiled.search(position, limits, on_iteration)
+        result: SearchResult[Any] = compiled.search(position, limits, on_iteration, root_moves)
     return result
+
+
+def _checked_root_moves(position: Position[Any], root_moves: Sequence[Any] | None) -> tuple[Any, ...] | None:
+    """``root_moves`` without repeats, each a legal move of ``position``.
+
+    :raises InvalidOptionError: for a move that is not legal there, or none at all.
+    """
+    if root_moves is None:
+        return None
+    legal = list(position.legal_moves())
+    chosen = tuple(dict.fromkeys(root_moves))
+    for move in chosen:
+        if move not in legal:
+            raise InvalidOptionError(f"root_moves: {move} is not a legal move here")
+    if not chosen:
+        raise InvalidOptionError("root_moves names no move (None searches every move)")
+    return chosen
 
 
 def solve(

@@ -9,7 +9,7 @@ returns the last completed iteration's result with ``completed=False``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError
@@ -40,6 +40,7 @@ class _Run:
         table: TranspositionTable | None,
         on_iteration: OnIteration | None,
         trace: SearchTrace | None = None,
+        root_moves: Sequence[Any] | None = None,
     ) -> None:
         self.root_position = position
         """The caller's position, never played on: what a result's moves are taken from,
@@ -52,7 +53,8 @@ class _Run:
             table = TranspositionTable(entries=options.tt_entries, mib=options.tt_mib, policy=options.tt_policy)
         if table is not None:
             table.new_search()
-        self.search = NodeSearch(self.position, options, limits, table, trace)
+        self.search = NodeSearch(self.position, options, limits, table, trace, root_moves)
+        self.root_moves = root_moves
         self.on_iteration = on_iteration
         self.iterations: list[int] = []
         self.last: SearchResult[Any] | None = None
@@ -77,7 +79,7 @@ class _Run:
         cpu, wall = self.search.elapsed()
         best = self.best_move if self.best_move is not None else (pv[0] if pv else None)
         if best is None:
-            moves = checked_moves(self.root_position.legal_moves)()
+            moves = checked_moves(self.root_position.legal_moves)() if self.root_moves is None else self.root_moves
             best = moves[0] if moves else None
         if pv and pv[0] != best:
             pv = (best,)
@@ -242,11 +244,13 @@ def search(
     table: TranspositionTable | None = None,
     on_iteration: OnIteration | None = None,
     trace: SearchTrace | None = None,
+    root_moves: Sequence[Any] | None = None,
 ) -> SearchResult[Any]:
     """Search ``position`` within ``limits`` (a depth, node count or time is required).
 
     Deepens one ply at a time for every algorithm but the plain ones given a depth, which
-    search that depth once. ``position`` is copied, never changed.
+    search that depth once. ``position`` is copied, never changed. ``root_moves`` (legal
+    moves of ``position``, checked by the caller): the only moves searched at the root.
 
     :raises InvalidOptionError: if no limit is given or the algorithm is unknown.
     """
@@ -255,7 +259,7 @@ def search(
         raise InvalidOptionError("give a depth, node or time limit (or call solve() to search to the end)")
     if position.is_terminal():
         return game_over(position, algorithm)
-    run = _Run(position, limits, algorithm, options, table, on_iteration, trace)
+    run = _Run(position, limits, algorithm, options, table, on_iteration, trace, root_moves)
     max_depth = limits.depth if limits.depth is not None else SOLVE_DEPTH
     try:
         if options.driver == "single" and limits.depth is not None:

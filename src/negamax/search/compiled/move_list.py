@@ -17,7 +17,7 @@ import contextlib
 import dataclasses
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -95,7 +95,9 @@ class CompiledSearcher:
 
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""
-        self.table[:] = 0
+        # a fresh table rather than zeroing this one: the system maps its pages lazily, while
+        # writing zeros touches every page (8 GiB took 17 s here, before any search could stop)
+        self.table = np.zeros(self.table.size, dtype=np.int64)
         self.work[:] = 0
         self._helpers.clear()
         self.generation = 0
@@ -111,7 +113,9 @@ class CompiledSearcher:
         with compiling_allowed():
             self._checked = None  # the state built afresh, here
             self.search(position, SearchLimits(depth=1))
-        self.hashfull()  # its compiled helper too
+            bound = self._bind(position)
+            bound.kernels.list_root_moves(bound.spec, bound.state, self.work)
+        self.hashfull()  # its compiled helpers too
 
     def cached(self, position: MoveListPosition[Any]) -> bool | None:
         """Whether the kernels for this game are loaded now, from numba's disk cache if they
@@ -124,6 +128,7 @@ class CompiledSearcher:
                     bound.kernels.search_root, (bound.spec, bound.state, self.table, self.work, 1, -INF, INF)
                 ),
                 load_from_cache(bound.kernels.hash_permille, (self.table, 1)),
+                load_from_cache(bound.kernels.list_root_moves, (bound.spec, bound.state, self.work)),
             ]
         )
 
@@ -138,7 +143,8 @@ class CompiledSearcher:
         spec, state = position.move_list_form()
         kernels, kernel_spec = families.kernels_for(kernel, spec)
         if spec is not self._game:
-            self.clear()  # another game's entries would answer for this one's keys
+            if self._game is not None:  # a new table is clear already
+                self.clear()  # another game's entries would answer for this one's keys
             self._game = spec
         self._kernels = kernels
         if isinstance(spec, CompiledRules):
@@ -152,10 +158,15 @@ class CompiledSearcher:
         position: MoveListPosition[Any],
         limits: SearchLimits | None = None,
         on_iteration: OnIteration | None = None,
+        root_moves: Sequence[Any] | None = None,
     ) -> SearchResult[Any]:
         """Deepens until a limit: ``depth`` iterations, ``nodes``, ``time`` seconds, or the
         ``stop`` event. Returns the last completed iteration (with a better move from the
-        interrupted one, if it found one), ``completed=False`` when a limit cut it short."""
+        interrupted one, if it found one), ``completed=False`` when a limit cut it short.
+        ``root_moves`` (legal moves of ``position``): the only moves searched at the root.
+
+        :raises InvalidOptionError: if ``root_moves`` names no legal move.
+        """
         limits = limits or SearchLimits()
         start_wall, start_cpu = time.perf_counter(), time.process_time()
         bound = self._bind_once(position)
@@ -163,6 +174,12 @@ class CompiledSearcher:
             return self._game_over(position, from_node(position.terminal_value(), 0), start_wall, start_cpu)
         work = self.work
         self._prepare(limits, bound.features)
+        fallback = None
+        if root_moves is not None:
+            codes = self._root_codes(bound, position, root_moves)
+            work[kernel.ROOT_MOVES : kernel.ROOT_MOVES + len(codes)] = codes
+            work[kernel.W_ROOT_MOVES] = len(codes)
+            fallback = position.moves_from_codes(codes[:1])[0]
         iterations: list[int] = []
         last: SearchResult[Any] | None = None
         score = 0
@@ -185,13 +202,14 @@ class CompiledSearcher:
                     return self._game_over(position, value, start_wall, start_cpu)
                 score = value
                 iterations.append(int(work[kernel.W_NODES]) - before)
-                last = self._result(position, score, depth, self._line(), iterations, start_wall, start_cpu)
+                line = self._line()
+                last = self._result(position, score, depth, line, iterations, start_wall, start_cpu, fallback)
                 if on_iteration is not None:
                     on_iteration(last)
                 if limits.depth is None and abs(score) >= WIN_THRESHOLD and depth >= WIN - abs(score):
                     break  # a mate, proved to its end
         if last is None:
-            return self._game_over(position, None, start_wall, start_cpu)
+            return self._game_over(position, None, start_wall, start_cpu, fallback)
         if work[kernel.W_ABORTED] and not (limits.depth is not None and last.depth >= limits.depth):
             # the unfinished iteration's nodes and time count too
             return dataclasses.replace(
@@ -258,6 +276,20 @@ class CompiledSearcher:
         if on_iteration is not None:
             on_iteration(result)
         return result
+
+    def _root_codes(self, bound: _Bound, position: MoveListPosition[Any], root_moves: Sequence[Any]) -> list[int]:
+        """The codes of ``root_moves`` (the kernel's codes of the root's legal moves that
+        stand for them: a game turns codes into moves, not moves into codes)."""
+        count = int(bound.kernels.list_root_moves(bound.spec, bound.state, self.work))
+        wanted = set(root_moves)
+        codes = []
+        for code in self.work[kernel.ROOT_MOVES : kernel.ROOT_MOVES + count].tolist():
+            moves = position.moves_from_codes([code])
+            if moves and moves[0] in wanted:
+                codes.append(code)
+        if not codes:
+            raise InvalidOptionError("none of the root moves to search is legal here")
+        return codes
 
     def _check_exact(self, position: MoveListPosition[Any]) -> None:
         if self.work[kernel.W_HORIZON]:
@@ -367,10 +399,11 @@ class CompiledSearcher:
         iterations: list[int],
         start_wall: float,
         start_cpu: float,
+        fallback: Any = None,
     ) -> SearchResult[Any]:
         pv = tuple(position.moves_from_codes(line)) or tuple(position.moves_from_codes(line[:1]))
-        if not pv:
-            pv = tuple(position.legal_moves())[:1]  # stopped before any move was proven best
+        if not pv:  # stopped before any move was proven best: one the root may search
+            pv = (fallback,) if fallback is not None else tuple(position.legal_moves())[:1]
         return SearchResult(
             best_move=pv[0] if pv else None,
             score=score,
@@ -437,11 +470,16 @@ class CompiledSearcher:
         )
 
     def _game_over(
-        self, position: MoveListPosition[Any], value: int | None, start_wall: float, start_cpu: float
+        self,
+        position: MoveListPosition[Any],
+        value: int | None,
+        start_wall: float,
+        start_cpu: float,
+        fallback: Any = None,
     ) -> SearchResult[Any]:
         """The game is over (``value`` is its result), or the search stopped before depth 1
-        finished (``None``: any legal move, unsearched)."""
-        moves = position.legal_moves() if value is None else ()
+        finished (``None``: ``fallback`` or any legal move, unsearched)."""
+        moves = ([fallback] if fallback is not None else position.legal_moves()) if value is None else ()
         best = moves[0] if moves else None
         return SearchResult(
             best_move=best,

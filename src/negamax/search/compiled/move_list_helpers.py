@@ -19,6 +19,8 @@ import numpy as np
 from negamax.search.compiled import move_list_kernel as kernel
 from negamax.search.windows import aspirated, first_width
 
+ROOT_MOVES = slice(kernel.ROOT_MOVES, kernel.ROOT_MOVES + kernel.MAX_MOVES)
+
 
 class HelperSearches:
     """``count`` helper threads' working memory, kept between searches (their history
@@ -40,6 +42,8 @@ class HelperSearches:
             work[kernel.HISTORY : kernel.HISTORY + kernel.HISTORY_SLOTS] //= 8
             work[kernel.W_FEATURES] = main_work[kernel.W_FEATURES]
             work[kernel.W_GENERATION] = main_work[kernel.W_GENERATION]
+            work[kernel.W_ROOT_MOVES] = main_work[kernel.W_ROOT_MOVES]  # the same root moves, if restricted
+            work[ROOT_MOVES] = main_work[ROOT_MOVES]
             work[kernel.W_NODE_LIMIT] = 1 << 62
             thread = threading.Thread(
                 target=_deepen,
@@ -51,8 +55,8 @@ class HelperSearches:
             thread.start()
 
     def stop(self) -> None:
-        """Stop every helper and wait for it (a kernel looks at its stop flag every
-        thousand nodes or so)."""
+        """Stop every helper and wait for it (a kernel looks at its stop flag at every
+        node)."""
         for work in self.works:
             work[kernel.W_STOP] = 1
         for thread in self._threads:

@@ -105,6 +105,8 @@ W_HORIZON = 21
 """Nodes evaluated because they were at the deepest ply: a solve that met one is not exact."""
 W_PRUNED = 22
 """Moves left unsearched by futility and late-move pruning."""
+W_ROOT_MOVES = 23
+"""How many moves the root may search, listed at ``ROOT_MOVES`` (0: every legal move)."""
 KILLERS = 32
 HISTORY = KILLERS + 2 * MAX_PLY
 COUNTERS = HISTORY + HISTORY_SLOTS
@@ -130,7 +132,9 @@ CUT_NODES = DOUBLE_EXTENSIONS + MAX_PLY
 """Whether the node at each ply is expected to fail high (its parent expects it to fail low)."""
 PLAYED_NOISY = CUT_NODES + MAX_PLY
 """Whether the move played at each ply was a capture or promotion (with counter moves on)."""
-CONTINUATION = PLAYED_NOISY + MAX_PLY
+ROOT_MOVES = PLAYED_NOISY + MAX_PLY
+"""The only moves the root searches (UCI's ``searchmoves``); ``list_root_moves`` writes here."""
+CONTINUATION = ROOT_MOVES + MAX_MOVES
 """Continuation history: how well each move did after each move one, two, four or six plies before
 (by their continuation slots, the earlier one first), in int16 lanes, four to a word (an
 int16 view of the words from here reads them in order): a quarter of the memory, most of
@@ -279,12 +283,16 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 @search_function
 def _count_node(work: Any) -> bool:
-    """Counts a node; True when the search must stop."""
+    """Counts a node; True when the search must stop. The stop flag is read at every node:
+    a node can take milliseconds where it first touches a page of a large table (5 ms for a
+    2 MiB page here), so a thousand of them could hold a stop back for seconds."""
     nodes = work[W_NODES] + 1
     work[W_NODES] = nodes
-    if nodes >= work[W_NEXT_CHECK]:
+    if work[W_STOP] != 0:
+        work[W_ABORTED] = 1
+    elif nodes >= work[W_NEXT_CHECK]:
         work[W_NEXT_CHECK] = min(nodes + CHECK_EVERY, work[W_NODE_LIMIT])
-        if work[W_STOP] != 0 or nodes >= work[W_NODE_LIMIT]:
+        if nodes >= work[W_NODE_LIMIT]:
             work[W_ABORTED] = 1
     return work[W_ABORTED] != 0
 
@@ -317,6 +325,31 @@ def _has_legal_move(spec: Any, state: Any, work: Any, start: int) -> bool:
         if legal:
             return True
     return False
+
+
+@search_function
+def _listed(work: Any, move: int) -> bool:
+    """Whether ``move`` is one of the root's ``W_ROOT_MOVES`` allowed moves."""
+    for index in range(ROOT_MOVES, ROOT_MOVES + work[W_ROOT_MOVES]):  # noqa: SIM110 (any() needs numba's runtime)
+        if work[index] == move:
+            return True
+    return False
+
+
+@search_function
+def list_root_moves(spec: Any, state: Any, work: Any) -> int:
+    """Writes the legal moves of ``state`` at ``ROOT_MOVES`` and returns how many there are
+    (the caller picks the ones the root may search from them: moves are codes only here)."""
+    end = generate_moves(spec, state, work, MOVES, False)
+    count = 0
+    for index in range(MOVES, end):
+        move = work[index]
+        legal = play_move(spec, state, move)
+        unplay_move(spec, state, move)
+        if legal:
+            work[ROOT_MOVES + count] = move
+            count += 1
+    return count
 
 
 @search_function
@@ -610,6 +643,9 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     tt_move = 0
     tt_entry = -1
     excluded = work[EXCLUDED + ply]  # in a singular-extension search: not a node of its own
+    # a root that may search only some moves: its value is not the position's, so the table
+    # neither answers it nor learns it
+    restricted = ply == 0 and work[W_ROOT_MOVES] != 0
     use_table = features & TRANSPOSITION_TABLE
     if use_table and excluded == 0:
         work[W_TT_PROBES] += 1
@@ -618,7 +654,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         if entry >= 0:
             work[W_TT_HITS] += 1
             tt_move = entry & MOVE_BITS  # the move's key: its low bits folded with the rest
-            if not pv_node and _entry_depth(entry) >= depth and _entry_decides(entry, ply, alpha, beta):
+            if not (pv_node or restricted) and _entry_depth(entry) >= depth and _entry_decides(entry, ply, alpha, beta):
                 work[W_TT_CUTOFFS] += 1
                 return _entry_value(entry, ply)
     unit = pruning_unit(spec)
@@ -797,6 +833,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             order = work[SCORES - MOVES + index]
         if excluded != 0 and _move_key(move) == excluded:
             continue
+        if restricted and not _listed(work, move):
+            continue
         quiet = order < KILLER_ORDER
         # a quiet move that does not give check may be pruned without being played, once a
         # move that does not lose was searched; it counts as legal (the count only paces
@@ -916,7 +954,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         and work[PLAYED_NOISY + ply - 1] == 0
     ):
         _reward_prior_move(work, depth, ply - 1, pv_node or cut_node or best < alpha_original - unit * depth * 5 // 8)
-    if use_table and excluded == 0:
+    if use_table and excluded == 0 and not restricted:
         if best <= alpha_original:
             bound = UPPER
         elif best >= beta:
