@@ -47,6 +47,22 @@ def test_every_game_has_its_board(web: Web) -> None:
     assert state["result"] == "X wins" and state["moves"] == []
 
 
+def test_chess_plays_on_through_a_repetition_and_ends_at_its_third_occurrence(web: Web) -> None:
+    shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"]
+    status, state = web.post("/api/state", {"game": "chess", "moves": shuffle})
+    assert status == 200 and state["result"] is None and "g1f3" in state["moves"], state
+    events = web.events({"game": "chess", "moves": shuffle, "seconds": 0.3})
+    assert events[-1][0] == "done" and events[-1][1]["best"] is not None, events[-1]
+    status, state = web.post("/api/state", {"game": "chess", "moves": shuffle * 2})
+    assert state["result"] == "draw" and state["ending"] == "threefold repetition" and state["moves"] == []
+    status, answer = web.post("/api/state", {"game": "chess", "moves": [*shuffle, *shuffle, "e2e4"]})
+    assert status == 400 and "move 9 (e2e4) comes after the end of the game" in answer["error"]
+    status, state = web.post("/api/state", {"game": "chess", "moves": ["f2f3", "e7e5", "g2g4", "d8h4"]})
+    assert state["result"] == "black wins" and state["ending"] == "checkmate"
+    status, state = web.post("/api/state", {"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]})
+    assert state["result"] == "X wins" and state["ending"] is None  # a game that does not say why
+
+
 @pytest.mark.parametrize(
     ("path", "body", "message"),
     [

@@ -34,7 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from negamax.core.errors import NegamaxError, UnknownGameError
 from negamax.core.game import Position
-from negamax.core.rules import Game
+from negamax.core.rules import Game, game_end
 from negamax.games import get_game
 from negamax.search.trace import TraceLimitExceeded
 from negamax.viz.web import boards
@@ -164,7 +164,7 @@ def create_app(
         position = game.new_position(request.start or None)
         _check_size(game, position)
         for number, text in enumerate(request.moves, start=1):
-            if position.is_terminal():
+            if game_end(position) is not None:
                 raise BadRequest(f"move {number} ({text}) comes after the end of the game")
             try:
                 move = game.parse_move(position, text)
@@ -173,7 +173,9 @@ def create_app(
             if played is not None:
                 played.append(boards.shown_move(game, position, move))
             position.play(move)
-        return game, position
+        # The moves are the game's history, not a search's: a copy is where a search starts
+        # (chess scores a repetition inside its search as a draw, and one before it is not).
+        return game, position.copy()
 
     @app.post("/api/state")
     async def state(request: StateRequest) -> dict[str, Any]:
@@ -184,7 +186,7 @@ def create_app(
     @app.post("/api/think")
     async def think(request: ThinkRequest, http: Request) -> StreamingResponse:
         game, position = replay(request)
-        if position.is_terminal():
+        if game_end(position) is not None:
             raise BadRequest("the game is over")
         loop = asyncio.get_running_loop()
         events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
@@ -226,7 +228,7 @@ def create_app(
     @app.post("/api/solution")
     async def solution(request: PositionRequest, http: Request) -> dict[str, Any]:
         game, position = replay(request)
-        if position.is_terminal():
+        if game_end(position) is not None:
             raise BadRequest("the game is over")
         if not game.solvable:
             raise BadRequest(f"{game.name} cannot be solved exactly here; ask the engine to think instead")
@@ -240,7 +242,7 @@ def create_app(
     @app.post("/api/trace")
     async def trace(request: TraceRequest, http: Request) -> dict[str, Any]:
         game, position = replay(request)
-        if position.is_terminal():
+        if game_end(position) is not None:
             raise BadRequest("the game is over")
         stop = threading.Event()
         work = searches.scheduler.submit(
