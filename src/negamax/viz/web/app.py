@@ -11,7 +11,9 @@ so a page can be reloaded, shared as a URL, or served by another process.
 * ``POST /api/trace``: the search tree, node by node.
 
 Every input has a size limit, every search a time and node cap, and a search stops when
-its page goes away. A bad request gets a 4xx and ``{"error": "one line"}``.
+its page goes away. A bad request gets a 4xx and ``{"error": "one line"}``; a game whose
+definition breaks the library's contract (``GameDefinitionError``), and any failure of
+the server's own, a 500 and the same (the server's log has the traceback).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from negamax.core.errors import NegamaxError, UnknownGameError
+from negamax.core.errors import GameDefinitionError, NegamaxError, UnknownGameError
 from negamax.core.game import Position
 from negamax.core.rules import Game, game_end
 from negamax.games import get_game
@@ -137,7 +139,17 @@ def create_app(
 
     @app.exception_handler(NegamaxError)
     async def refused(_: Request, error: NegamaxError) -> JSONResponse:
+        if isinstance(error, GameDefinitionError):
+            # the game served breaks the library's contract: the server's fault, not the request's
+            log.warning("a game's definition is broken: %s", error)
+            return _error(500, f"the game's definition is broken: {error}")
         return _error(429 if isinstance(error, Busy) else 400, str(error))
+
+    @app.exception_handler(Exception)
+    async def failed(_: Request, error: Exception) -> JSONResponse:
+        # Starlette answers this (it would answer plain text) and raises the error on to
+        # the request guard, which logs it with its traceback
+        return _error(500, f"the server failed on this request ({type(error).__name__}; its log says more)")
 
     @app.get("/", response_class=HTMLResponse)
     async def page() -> HTMLResponse:
@@ -168,6 +180,8 @@ def create_app(
                 raise BadRequest(f"move {number} ({text}) comes after the end of the game")
             try:
                 move = game.parse_move(position, text)
+            except GameDefinitionError:
+                raise  # the game's fault, not the move's
             except NegamaxError as error:
                 raise BadRequest(f"move {number} ({text}): {error}") from None
             if played is not None:
@@ -200,7 +214,7 @@ def create_app(
                 done = searches.think(game, position, granted, stop, lambda item: put("iteration", item))
                 put("done", {**done, "granted": round(granted, 3)})
             except NegamaxError as error:
-                put("error", {"error": str(error)})
+                put("error", {"error": _one_line(str(error))})
             except Exception:
                 log.exception("a search failed")
                 put("error", {"error": "the search failed (a bug: the server's log says more)"})
@@ -301,5 +315,9 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(problems) or "invalid request"
 
 
+def _one_line(message: str) -> str:
+    return message.splitlines()[0] if message.strip() else "error"
+
+
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message.splitlines()[0] if message else "error"}, status_code=status)
+    return JSONResponse({"error": _one_line(message)}, status_code=status)
