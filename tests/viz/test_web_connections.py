@@ -1,0 +1,169 @@
+"""The server's connections: no client starves the others. A client over its cap of
+connections is refused while others are served, the caps in all hold, and idle and slow
+request heads are closed after the header timeout. Each test runs a server of its own
+with short timeouts and small caps; the clients are told apart by their loopback source
+addresses (127.0.0.2, 127.0.0.3, ...)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from negamax.viz.web.app import create_app
+from negamax.viz.web.connections import ConnectionLimits, client_key
+from negamax.viz.web.server import BackgroundServer
+from tests.viz.conftest import Web
+
+
+@contextlib.contextmanager
+def serving(limits: ConnectionLimits) -> Iterator[Web]:
+    app = create_app(engine="python", prepare=False)
+    with BackgroundServer(app, limits=limits) as server:
+        yield Web(server.url, app.app.state.searches)
+
+
+def address(web: Web) -> tuple[str, int]:
+    host, port = web.url.removeprefix("http://").strip("/").rsplit(":", 1)
+    return host, int(port)
+
+
+def connect(web: Web, client: str) -> socket.socket:
+    """A connection from the loopback address ``client`` (one client each)."""
+    return socket.create_connection(address(web), timeout=10, source_address=(client, 0))
+
+
+def request(web: Web, client: str, raw: bytes = b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n") -> tuple[int, bytes]:
+    """The status and body of the answer to ``raw`` sent from ``client``."""
+    with connect(web, client) as connection:
+        connection.sendall(raw)
+        return read_answer(connection)
+
+
+def read_answer(connection: socket.socket) -> tuple[int, bytes]:
+    """The status and body of the answer the server sends, read until it closes or the
+    body is whole (a connection the server closed at once reads as status 0)."""
+    answer = b""
+    try:
+        while True:
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+            head, _, body = answer.partition(b"\r\n\r\n")
+            lengths = [line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
+            if lengths and len(body) >= int(lengths[0].split(b":")[1]):
+                break
+    except ConnectionResetError:
+        pass
+    if not answer:
+        return 0, b""
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), body
+
+
+def closed_by_server(connection: socket.socket) -> bool:
+    """Whether the server closed ``connection`` (within the socket's timeout)."""
+    try:
+        while connection.recv(65536):
+            pass
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+    return True
+
+
+def test_a_client_over_its_cap_is_refused_while_others_are_served() -> None:
+    with serving(ConnectionLimits(header_seconds=30, per_client=4, total=64)) as web:
+        idle = [connect(web, "127.0.0.2") for _ in range(4)]
+        try:
+            for _ in range(6):  # more than its cap, fewer than the cap in all
+                status, body = request(web, "127.0.0.2")
+                assert status == 429 and "at most 4" in json.loads(body)["error"]
+            status, body = request(web, "127.0.0.1")
+            assert status == 200 and json.loads(body)
+        finally:
+            for connection in idle:
+                connection.close()
+        deadline = time.monotonic() + 10
+        status = 0
+        while status != 200 and time.monotonic() < deadline:  # its places free once it closes them
+            status, _ = request(web, "127.0.0.2")
+        assert status == 200
+
+
+def test_the_cap_in_all_holds_against_many_clients() -> None:
+    with serving(ConnectionLimits(header_seconds=30, per_client=4, total=8)) as web:
+        idle = [connect(web, client) for client in ("127.0.0.2", "127.0.0.3") for _ in range(4)]
+        try:
+            status, body = request(web, "127.0.0.4")
+            assert status == 503 and json.loads(body)["error"]
+        finally:
+            for connection in idle:
+                connection.close()
+
+
+def test_idle_connections_and_slow_heads_are_closed_after_the_header_timeout() -> None:
+    with serving(ConnectionLimits(header_seconds=0.3, idle_seconds=0.3, per_client=32)) as web:
+        with connect(web, "127.0.0.2") as idle:
+            assert closed_by_server(idle)  # nothing sent: closed without an answer
+        with connect(web, "127.0.0.2") as slow:
+            slow.sendall(b"GET /api/games HTTP/1.1\r\n")
+            lines = 0
+            with contextlib.suppress(OSError):
+                while lines < 100:  # a header line every 0.1 s: each in time, the head never whole
+                    time.sleep(0.1)
+                    slow.sendall(b"X-Slow: yes\r\n")
+                    lines += 1
+            status, _ = read_answer(slow)
+        assert lines < 100, "the head was never cut off"
+        assert status in (0, 408)  # the 408 may be lost to the reset of a socket still sending
+        with connect(web, "127.0.0.2") as kept:
+            kept.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+            status, _ = read_answer(kept)
+            assert status == 200
+            kept.sendall(b"GET /api/games HTTP/1.1\r\n")  # the next head, never finished
+            assert closed_by_server(kept)
+
+
+def test_a_slow_head_gets_a_408_in_json() -> None:
+    with serving(ConnectionLimits(header_seconds=0.3, per_client=32)) as web, connect(web, "127.0.0.2") as slow:
+        slow.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+        status, body = read_answer(slow)
+    assert status == 408 and "within 0.3 s" in json.loads(body)["error"]
+
+
+def test_many_slow_clients_do_not_lock_others_out() -> None:
+    """The issue's attack, in small: two clients try to hold more connections than the
+    server has places (40 of 16), each with a head that arrives a line at a time; another
+    client is answered all the while."""
+    with serving(ConnectionLimits(header_seconds=30, per_client=4, total=16)) as web:
+        slow = [connect(web, f"127.0.0.{2 + index % 2}") for index in range(40)]
+        try:
+            for connection in slow:
+                with contextlib.suppress(OSError):
+                    connection.sendall(b"POST /api/state HTTP/1.1\r\n")
+            for _ in range(3):
+                status, _ = request(web, "127.0.0.1")
+                assert status == 200
+        finally:
+            for connection in slow:
+                connection.close()
+
+
+@pytest.mark.parametrize(
+    ("client", "key"),
+    [
+        (("127.0.0.1", 5000), "127.0.0.1"),
+        (("::ffff:10.1.2.3", 5000), "10.1.2.3"),
+        (("2001:db8:1:2:3:4:5:6", 5000), "2001:db8:1:2::/64"),
+        (None, None),
+    ],
+)
+def test_a_client_is_its_address_or_its_ipv6_network(client: tuple[str, int] | None, key: str | None) -> None:
+    assert client_key(client) == key
