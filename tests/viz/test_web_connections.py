@@ -1,28 +1,92 @@
 """The server's connections: no client starves the others. A client over its cap of
-connections is refused while others are served, the caps in all hold, and idle and slow
-request heads are closed after the header timeout. Each test runs a server of its own
-with short timeouts and small caps; the clients are told apart by their loopback source
-addresses (127.0.0.2, 127.0.0.3, ...)."""
+connections is refused while others are served, the caps in all hold, idle and slow
+request heads are closed after the header timeout, and a long replay runs off the event
+loop. Each test runs a server of its own with short timeouts and small caps; the clients
+are told apart by their loopback source addresses (127.0.0.2, 127.0.0.3, ...)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import socket
+import threading
 import time
-from collections.abc import Iterator
+import urllib.request
+from collections.abc import Hashable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from negamax.core.score import WIN
 from negamax.viz.web.app import create_app
 from negamax.viz.web.connections import ConnectionLimits, client_key
 from negamax.viz.web.server import BackgroundServer
 from tests.viz.conftest import Web
 
+LONG_CHESS_GAME = (Path(__file__).resolve().parents[1] / "data" / "chess" / "long_game.txt").read_text().split()
+GATED = f"{__name__}:GatedGame"
+REPLAY_STARTED = threading.Event()
+RELEASE_REPLAY = threading.Event()
+
+
+class Stones:
+    """Take one stone at a time; whoever takes the last one wins."""
+
+    def __init__(self, stones: int) -> None:
+        self.stones, self.turn = stones, 0
+
+    def legal_moves(self) -> list[int]:
+        return [1] if self.stones else []
+
+    def play(self, move: int) -> None:
+        self.stones -= move
+        self.turn ^= 1
+
+    def undo(self, move: int) -> None:
+        self.stones += move
+        self.turn ^= 1
+
+    def is_terminal(self) -> bool:
+        return self.stones == 0
+
+    def terminal_value(self) -> int:
+        return -WIN
+
+    def evaluate(self) -> int:
+        return 0
+
+    def key(self) -> Hashable:
+        return self.stones, self.turn
+
+    def player(self) -> int:
+        return self.turn
+
+    def copy(self) -> Stones:
+        clone = Stones(self.stones)
+        clone.turn = self.turn
+        return clone
+
+
+class GatedGame:
+    """A game whose replay waits for the test to let it through, so that it holds its
+    thread for as long as the test likes (served as ``GATED``, the same module)."""
+
+    def new_position(self, text: str | None = None) -> Stones:
+        return Stones(2_000)
+
+    def parse_move(self, position: Any, text: str) -> int:
+        REPLAY_STARTED.set()
+        RELEASE_REPLAY.wait(60)
+        return int(text)
+
+    def move_text(self, position: Any, move: Hashable) -> str:
+        return str(move)
+
 
 @contextlib.contextmanager
 def serving(limits: ConnectionLimits) -> Iterator[Web]:
-    app = create_app(engine="python", prepare=False)
+    app = create_app(engine="python", extra_games=(GATED,), prepare=False)
     with BackgroundServer(app, limits=limits) as server:
         yield Web(server.url, app.app.state.searches)
 
@@ -154,6 +218,27 @@ def test_many_slow_clients_do_not_lock_others_out() -> None:
         finally:
             for connection in slow:
                 connection.close()
+
+
+def test_a_long_replay_does_not_hold_up_other_requests() -> None:
+    with serving(ConnectionLimits()) as web:
+        answers: list[tuple[int, Any]] = []
+        replaying = threading.Thread(
+            target=lambda: answers.append(web.post("/api/state", {"game": GATED, "moves": ["1"] * 1000}))
+        )
+        replaying.start()
+        try:
+            assert REPLAY_STARTED.wait(30)
+            # the replay is held on its thread: a blocked event loop would answer nothing now
+            with urllib.request.urlopen(web.url + "api/games", timeout=30) as response:
+                assert response.status == 200
+            status, state = web.post("/api/state", {"game": "chess", "moves": LONG_CHESS_GAME}, timeout=30)
+            assert status == 200 and len(state["played"]) == 1000 and state["result"] is None
+            assert not answers  # the first replay is still waiting
+        finally:
+            RELEASE_REPLAY.set()
+            replaying.join(60)
+        assert answers and answers[0][0] == 200 and len(answers[0][1]["played"]) == 1000
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,12 @@ so a page can be reloaded, shared as a URL, or served by another process.
 * ``POST /api/trace``: the search tree, node by node.
 
 Every input has a size limit, every search a time and node cap, and a search stops when
-its page goes away. A bad request gets a 4xx and ``{"error": "one line"}``; a game whose
-definition breaks the library's contract (``GameDefinitionError``), and any failure of
-the server's own, a 500 and the same (the server's log has the traceback).
+its page goes away. The replay of the moves runs on a thread, as the searches do, so that
+the event loop goes on answering the other requests.
+
+A bad request gets a 4xx and ``{"error": "one line"}``; a game whose definition breaks
+the library's contract (``GameDefinitionError``), and any failure of the server's own, a
+500 and the same (the server's log has the traceback).
 """
 
 from __future__ import annotations
@@ -169,7 +172,9 @@ def create_app(
         ]
 
     def replay(request: PositionRequest, played: list[str] | None = None) -> tuple[Game, Position[Any]]:
-        """The position the request names (``played``: filled with its moves as shown)."""
+        """The position the request names (``played``: filled with its moves as shown).
+        Called on a thread (``replayed``): a thousand moves of chess, or of a user's slow
+        game, would hold the event loop and every other request with it."""
         game = games.get(request.game)
         if game is None:
             raise UnknownGameError(f"this server does not serve {request.game!r}; it serves {', '.join(games)}")
@@ -191,15 +196,21 @@ def create_app(
         # (chess scores a repetition inside its search as a draw, and one before it is not).
         return game, position.copy()
 
+    async def replayed(request: PositionRequest) -> tuple[Game, Position[Any]]:
+        return await asyncio.to_thread(replay, request)
+
     @app.post("/api/state")
     async def state(request: StateRequest) -> dict[str, Any]:
-        played: list[str] = []
-        game, position = replay(request, played)
-        return boards.state(game, position, request.flipped, played)
+        def answer() -> dict[str, Any]:
+            played: list[str] = []
+            game, position = replay(request, played)
+            return boards.state(game, position, request.flipped, played)
+
+        return await asyncio.to_thread(answer)
 
     @app.post("/api/think")
     async def think(request: ThinkRequest, http: Request) -> StreamingResponse:
-        game, position = replay(request)
+        game, position = await replayed(request)
         if game_end(position) is not None:
             raise BadRequest("the game is over")
         loop = asyncio.get_running_loop()
@@ -241,7 +252,7 @@ def create_app(
 
     @app.post("/api/solution")
     async def solution(request: PositionRequest, http: Request) -> dict[str, Any]:
-        game, position = replay(request)
+        game, position = await replayed(request)
         if game_end(position) is not None:
             raise BadRequest("the game is over")
         if not game.solvable:
@@ -255,7 +266,7 @@ def create_app(
 
     @app.post("/api/trace")
     async def trace(request: TraceRequest, http: Request) -> dict[str, Any]:
-        game, position = replay(request)
+        game, position = await replayed(request)
         if game_end(position) is not None:
             raise BadRequest("the game is over")
         stop = threading.Event()
