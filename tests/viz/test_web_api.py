@@ -77,6 +77,13 @@ def test_chess_plays_on_through_a_repetition_and_ends_at_its_third_occurrence(we
         ("/api/state", {"game": "tictactoe", "extra": 1}, "extra"),
         ("/api/state", [1, 2], "valid dictionary"),
         ("/api/think", {"game": "tictactoe", "seconds": 60}, "seconds"),
+        # refused as core.ranges refuses them everywhere: text, true, NaN, under a microsecond
+        ("/api/think", {"game": "tictactoe", "seconds": "0.5"}, "seconds must be a number from 1e-06 to 5"),
+        ("/api/think", {"game": "tictactoe", "seconds": True}, "seconds must be"),
+        ("/api/think", {"game": "tictactoe", "seconds": float("nan")}, "not nan"),
+        ("/api/think", {"game": "tictactoe", "seconds": 1e-9}, "seconds must be"),
+        ("/api/trace", {"game": "nim", "depth": "3"}, "depth must be a whole number from 1 to 12"),
+        ("/api/trace", {"game": "nim", "depth": 0}, "depth must be"),
         ("/api/think", {"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]}, "the game is over"),
         ("/api/trace", {"game": "nim", "max_nodes": 10**6}, "max_nodes"),
         ("/api/trace", {"game": "nim", "algorithm": "mtdf"}, "algorithm"),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import threading
@@ -34,11 +35,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from negamax.core.errors import GameDefinitionError, NegamaxError, UnknownGameError
 from negamax.core.game import Position
+from negamax.core.ranges import DEPTH, NODES, TIME, Range
 from negamax.core.rules import Game, game_end
 from negamax.games import get_game
 from negamax.search.trace import TraceLimitExceeded
@@ -89,13 +91,21 @@ class StateRequest(PositionRequest):
     flipped: bool = False
 
 
+def _checked_by(rule: Range, name: str, high: float, low: float | None = None) -> BeforeValidator:
+    """A request's number checked by the library's rule for its kind (``core.ranges``), so
+    that the page is refused what every other front end is refused (text, ``true``, NaN,
+    a time under a microsecond), within the web's own narrower bounds."""
+    narrowed = dataclasses.replace(rule, name=name, low=max(rule.low, low or rule.low), high=min(rule.high, high))
+    return BeforeValidator(narrowed.check_optional)
+
+
 class ThinkRequest(PositionRequest):
-    seconds: float = Field(1.0, gt=0, le=MAX_SECONDS)
+    seconds: Annotated[float, _checked_by(TIME, "seconds", MAX_SECONDS)] = 1.0
 
 
 class TraceRequest(PositionRequest):
-    max_nodes: int = Field(1_000, ge=10, le=TRACE_MAX_NODES)
-    depth: int | None = Field(None, ge=1, le=MAX_TRACE_DEPTH)
+    max_nodes: Annotated[int, _checked_by(NODES, "max_nodes", TRACE_MAX_NODES, low=10)] = 1_000
+    depth: Annotated[int | None, _checked_by(DEPTH, "depth", MAX_TRACE_DEPTH)] = None
     algorithm: Literal["alphabeta-tt", "alphabeta", "pvs", "negamax"] = "alphabeta-tt"
 
 
@@ -321,6 +331,8 @@ def _validation_message(error: RequestValidationError) -> str:
         message = str(item.get("msg", "invalid"))
         if item.get("type") == "json_invalid":
             problems.append("the body must be JSON")
+        elif item.get("type") == "value_error" and "error" in item.get("ctx", {}):
+            problems.append(str(item["ctx"]["error"]))  # a rule's own message names the field
         else:
             problems.append(f"{where}: {message}" if where else message)
     return "; ".join(problems) or "invalid request"
