@@ -180,7 +180,8 @@ def random_move(board: chess.Board, rng: random.Random, shuffling: float) -> che
 def test_a_played_game_ends_as_fides_laws_say_on_random_games() -> None:
     """At every ply of 200 seeded random games, the end our game reports (and its value and
     reason) is python-chess's; every end we report is one python-chess lets a player claim,
-    and every draw it lets a player claim that we play on through needs a move first."""
+    every draw it lets a player claim that we play on through needs a move first, and
+    wherever the game goes on, a search from there does not take its root for an end."""
     rng = random.Random(62)
     ends: dict[str, int] = {}
     for number in range(200):
@@ -196,6 +197,11 @@ def test_a_played_game_ends_as_fides_laws_say_on_random_games() -> None:
                 ends[ours[1]] = ends.get(ours[1], 0) + 1
                 break
             assert not board.is_repetition(3) and not board.is_fifty_moves()
+            # a search started here has a move to give: its root is no end of the game (the
+            # root as a copy would set it, without copying the board at every ply)
+            played, position.root_length = position.root_length, len(position.keys)
+            assert not position.is_terminal()
+            position.root_length = played
             move = random_move(board, rng, shuffling)
             position.play(move)
             board.push(move)
