@@ -47,7 +47,7 @@ def test_every_game_has_its_board(web: Web) -> None:
     assert state["result"] == "X wins" and state["moves"] == []
 
 
-def test_chess_plays_on_through_a_repetition_and_ends_at_its_third_occurrence(web: Web) -> None:
+def test_chess_and_draughts_play_on_through_a_repetition_and_end_at_its_third_occurrence(web: Web) -> None:
     shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"]
     status, state = web.post("/api/state", {"game": "chess", "moves": shuffle})
     assert status == 200 and state["result"] is None and "g1f3" in state["moves"], state
@@ -59,6 +59,11 @@ def test_chess_plays_on_through_a_repetition_and_ends_at_its_third_occurrence(we
     assert status == 400 and "move 9 (e2e4) comes after the end of the game" in answer["error"]
     status, state = web.post("/api/state", {"game": "chess", "moves": ["f2f3", "e7e5", "g2g4", "d8h4"]})
     assert state["result"] == "black wins" and state["ending"] == "checkmate"
+    kings = {"game": "draughts", "start": "W:WK31:BK20", "moves": ["31-26", "20-25", "26-31", "25-20"]}
+    status, state = web.post("/api/state", kings)
+    assert status == 200 and state["result"] is None and state["moves"], state
+    status, state = web.post("/api/state", {**kings, "moves": kings["moves"] * 2})
+    assert state["result"] == "draw" and state["ending"] == "threefold repetition"
     status, state = web.post("/api/state", {"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]})
     assert state["result"] == "X wins" and state["ending"] is None  # a game that does not say why
 
