@@ -202,6 +202,20 @@ def test_a_slow_head_gets_a_408_in_json() -> None:
     assert status == 408 and "within 0.3 s" in json.loads(body)["error"]
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"NOT HTTP\r\n\r\n",
+        b"POST /api/state HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{}",
+        b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+    ],
+)
+def test_a_request_that_is_not_http_gets_a_400_in_json(raw: bytes) -> None:
+    with serving(ConnectionLimits()) as web:
+        status, body = request(web, "127.0.0.1", raw)
+    assert status == 400 and json.loads(body) == {"error": "the request is not valid HTTP/1.1"}
+
+
 def test_many_slow_clients_do_not_lock_others_out() -> None:
     """The issue's attack, in small: two clients try to hold more connections than the
     server has places (40 of 16), each with a head that arrives a line at a time; another

@@ -14,7 +14,8 @@ protocol (h11) gets what it lacks:
   connection is closed, while other clients are served;
 * a cap of open connections **in all** (``total``), refused with a 503.
 
-Every refusal is JSON, ``{"error": "one line"}``, as the app's own.
+Every refusal is JSON, ``{"error": "one line"}``, as the app's own, and so is uvicorn's
+answer to a request that is not HTTP.
 
 The cap per client is 32: a browser opens at most six connections to a server, and the
 page holds one more for each search it streams, so 32 leaves room for a user with several
@@ -28,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
+import http
 import ipaddress
 import json
 from typing import Any, ClassVar
@@ -129,6 +131,11 @@ class LimitedProtocol(H11Protocol):
         if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
             self._arm_head_timer()
 
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request that is not HTTP (``Content-Length: abc``), in
+        JSON as every refusal of the server (uvicorn's own is plain text)."""
+        self._refuse(400, "the request is not valid HTTP/1.1")
+
     def _arm_head_timer(self) -> None:
         self._disarm_head_timer()
         self._waiting_cycle = self.cycle
@@ -150,11 +157,11 @@ class LimitedProtocol(H11Protocol):
             self._close()  # an idle connection: nothing was asked, nothing to answer
 
     def _refuse(self, status: int, message: str) -> None:
-        """Answer ``status`` before any request (h11 cannot: it answers requests) and close."""
+        """Answer ``status`` and close, without h11, which answers only a request it has
+        read whole (here there is none, or not a valid one)."""
         body = json.dumps({"error": message}).encode()
-        phrase = {408: "Request Timeout", 429: "Too Many Requests", 503: "Service Unavailable"}[status]
         head = (
-            f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/json\r\n"
+            f"HTTP/1.1 {status} {http.HTTPStatus(status).phrase}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
         )
         self.transport.write(head.encode() + body)
