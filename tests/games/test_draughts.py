@@ -95,7 +95,7 @@ def test_a_played_game_ends_at_the_third_occurrence_where_the_search_sees_the_se
         position.play(move)
     assert game_end(position) == (0, "threefold repetition") and position.board.is_draw
     assert game_end(position.copy()) == (0, "threefold repetition")  # the copy's board forgot its moves
-    assert game_end(INTERNATIONAL.new_position("B:W46:B")) == (-WIN, "no move left")
+    assert game_end(INTERNATIONAL.new_position("B:W46:B")) == (-WIN, "")
     assert game_end(INTERNATIONAL.new_position("W:WK31:BK20")) is None
 
 

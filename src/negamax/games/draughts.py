@@ -135,7 +135,7 @@ class DraughtsPosition:
         position's own keys, which a copy keeps: a copy of py-draughts' board forgets its
         moves."""
         if not self._legal():
-            return -WIN, "no move left"
+            return -WIN, ""  # the game's one way to win, as no reason names it
         if self.occurrences() >= 3:
             return 0, "threefold repetition"
         if self.board.is_draw:
