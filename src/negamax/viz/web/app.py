@@ -206,8 +206,15 @@ def create_app(
         # (chess scores a repetition inside its search as a draw, and one before it is not).
         return game, position.copy()
 
+    def playable(request: PositionRequest) -> tuple[Game, Position[Any]]:
+        """The position the request names, where the game goes on (for a search)."""
+        game, position = replay(request)
+        if game_end(position) is not None:
+            raise BadRequest("the game is over")
+        return game, position
+
     async def replayed(request: PositionRequest) -> tuple[Game, Position[Any]]:
-        return await asyncio.to_thread(replay, request)
+        return await asyncio.to_thread(playable, request)
 
     @app.post("/api/state")
     async def state(request: StateRequest) -> dict[str, Any]:
@@ -221,8 +228,6 @@ def create_app(
     @app.post("/api/think")
     async def think(request: ThinkRequest, http: Request) -> StreamingResponse:
         game, position = await replayed(request)
-        if game_end(position) is not None:
-            raise BadRequest("the game is over")
         loop = asyncio.get_running_loop()
         events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
         stop = threading.Event()
@@ -263,8 +268,6 @@ def create_app(
     @app.post("/api/solution")
     async def solution(request: PositionRequest, http: Request) -> dict[str, Any]:
         game, position = await replayed(request)
-        if game_end(position) is not None:
-            raise BadRequest("the game is over")
         if not game.solvable:
             raise BadRequest(f"{game.name} cannot be solved exactly here; ask the engine to think instead")
         stop = threading.Event()
@@ -277,8 +280,6 @@ def create_app(
     @app.post("/api/trace")
     async def trace(request: TraceRequest, http: Request) -> dict[str, Any]:
         game, position = await replayed(request)
-        if game_end(position) is not None:
-            raise BadRequest("the game is over")
         stop = threading.Event()
         work = searches.scheduler.submit(
             lambda granted: searches.trace(
@@ -339,7 +340,7 @@ def _validation_message(error: RequestValidationError) -> str:
 
 
 def _one_line(message: str) -> str:
-    return message.splitlines()[0] if message.strip() else "error"
+    return next((line for line in message.splitlines() if line.strip()), "error")
 
 
 def _error(status: int, message: str) -> JSONResponse:
