@@ -1,13 +1,17 @@
 """Chess on python-chess: perft through the search's protocol, the incremental evaluation,
-the draws the search must see, and mates found and checked by brute force."""
+the draws the search must see, the end of a played game by FIDE's Laws (checked against
+python-chess on random games), and mates found and checked by brute force."""
 
 from __future__ import annotations
+
+import random
 
 import chess
 import pytest
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
-from negamax.core.score import win_in
+from negamax.core.rules import game_end
+from negamax.core.score import WIN, win_in
 from negamax.core.types import SearchLimits
 from negamax.games import chess_network
 from negamax.games.chess import ChessGame, ChessPosition
@@ -118,6 +122,109 @@ def test_draws_the_search_must_see() -> None:
     assert bare.is_terminal()
     stalemate = GAME.new_position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
     assert stalemate.is_terminal() and stalemate.terminal_value() == 0
+
+
+ENDINGS = {
+    chess.Termination.CHECKMATE: "checkmate",
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
+    chess.Termination.SEVENTYFIVE_MOVES: "seventy-five-move rule",
+    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
+    chess.Termination.FIFTY_MOVES: "fifty-move rule",
+    chess.Termination.THREEFOLD_REPETITION: "threefold repetition",
+}
+SHUFFLES = "g1f3 g8f6 f3g1 f6g8"
+RANDOM_GAME_STARTS = [
+    "startpos",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "8/5k2/8/3n4/8/2N5/5K2/3R4 w - - 80 120",  # the fifty-move rule within reach
+    "4k3/8/8/8/8/8/4P3/4K2R w K - 0 1",  # castling rights and en passant in the keys
+    "8/8/4k3/8/8/3K4/3R4/8 w - - 150 140",  # past the 75-move rule already
+    f"startpos moves {SHUFFLES} {SHUFFLES} {SHUFFLES} {SHUFFLES}",  # a fivefold repetition
+    f"startpos moves {SHUFFLES} {SHUFFLES}",  # a threefold repetition already
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # stalemate
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",  # a back-rank mate within reach
+    "8/8/4k3/3n4/8/3B4/4K3/8 w - - 0 1",  # one capture from no mate possible
+]
+
+
+def fide_end(board: chess.Board) -> tuple[int, str] | None:
+    """python-chess's own tests of each rule: what ends a game by itself (``outcome()``), and
+    the draws a player may claim in the position as it stands, with no move to make first
+    (a claim made with a move is the next position's)."""
+    outcome = board.outcome()
+    if outcome is None:
+        if board.is_fifty_moves():
+            return 0, ENDINGS[chess.Termination.FIFTY_MOVES]
+        if board.is_repetition(3):
+            return 0, ENDINGS[chess.Termination.THREEFOLD_REPETITION]
+        return None
+    value = 0 if outcome.winner is None else -WIN if outcome.winner != board.turn else WIN
+    return value, ENDINGS[outcome.termination]
+
+
+def random_move(board: chess.Board, rng: random.Random, shuffling: float) -> chess.Move:
+    """A random legal move: with odds ``shuffling`` one that takes back the mover's previous
+    piece move (knight shuffles and the like), else most often another quiet move, so that
+    positions repeat and the fifty-move count runs."""
+    moves = list(board.legal_moves)
+    if len(board.move_stack) >= 2 and rng.random() < shuffling:
+        previous = board.move_stack[-2]
+        back = chess.Move(previous.to_square, previous.from_square)
+        if back in moves:
+            return back
+    quiet = [move for move in moves if not board.is_zeroing(move)]
+    return rng.choice(quiet if quiet and rng.random() < 0.8 else moves)
+
+
+def test_a_played_game_ends_as_fides_laws_say_on_random_games() -> None:
+    """At every ply of 200 seeded random games, the end our game reports (and its value and
+    reason) is python-chess's; every end we report is one python-chess lets a player claim,
+    every draw it lets a player claim that we play on through needs a move first, and
+    wherever the game goes on, a search from there does not take its root for an end."""
+    rng = random.Random(62)
+    ends: dict[str, int] = {}
+    for number in range(200):
+        start = RANDOM_GAME_STARTS[number % len(RANDOM_GAME_STARTS)]
+        position = GAME.new_position(start)
+        board = position.board.copy()
+        shuffling = rng.choice([0.0, 0.02, 0.2, 0.6])
+        for _ in range(400):
+            ours = game_end(position)
+            assert ours == fide_end(board), (start, board.fen(), [move.uci() for move in board.move_stack])
+            if ours is not None:
+                assert board.outcome(claim_draw=True) is not None
+                ends[ours[1]] = ends.get(ours[1], 0) + 1
+                break
+            assert not board.is_repetition(3) and not board.is_fifty_moves()
+            # a search started here has a move to give: its root is no end of the game (the
+            # root as a copy would set it, without copying the board at every ply)
+            played, position.root_length = position.root_length, len(position.keys)
+            assert not position.is_terminal()
+            position.root_length = played
+            move = random_move(board, rng, shuffling)
+            position.play(move)
+            board.push(move)
+    assert set(ends) == set(ENDINGS.values()), ends  # every rule ended some game
+    assert ends["threefold repetition"] >= 50, ends
+
+
+def test_a_repetition_ends_the_game_at_its_third_occurrence_and_the_search_still_moves() -> None:
+    position = GAME.new_position("startpos")
+    for text in SHUFFLES.split():
+        position.play(GAME.parse_move(position, text))
+    assert game_end(position) is None and position.occurrences() == 2
+    # the search scores the second occurrence inside it as a draw, but it starts afresh here
+    assert search(position.copy(), SearchLimits(depth=2), engine="python").best_move is not None
+    for text in SHUFFLES.split():
+        position.play(GAME.parse_move(position, text))
+    assert game_end(position) == (0, "threefold repetition") and position.occurrences() == 3
+    mate = GAME.new_position("startpos moves f2f3 e7e5 g2g4 d8h4")
+    assert game_end(mate) == (-WIN, "checkmate")
+    assert game_end(GAME.new_position("8/8/4k3/8/8/3K4/3R4/8 w - - 99 80")) is None
+    assert game_end(GAME.new_position("8/8/4k3/8/8/3K4/3R4/8 w - - 100 80")) == (0, "fifty-move rule")
+    # mate on the move that completes the fifty moves stands (FIDE 9.3)
+    assert game_end(GAME.new_position("7k/8/6K1/8/8/8/8/R7 w - - 99 80 moves a1a8")) == (-WIN, "checkmate")
 
 
 def forced_mate(board: chess.Board, moves: int) -> bool:

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
+from negamax.core.rules import game_end
 from negamax.core.score import WIN
 from negamax.core.types import SearchLimits
 from negamax.search import search
@@ -81,6 +82,57 @@ def test_draws_by_repetition_and_the_terminal_values() -> None:
     assert not blocked.is_terminal()
     no_pieces = INTERNATIONAL.new_position("B:W46:B")
     assert no_pieces.is_terminal() and no_pieces.terminal_value() == -WIN
+
+
+def test_a_played_game_ends_at_the_third_occurrence_where_the_search_sees_the_second() -> None:
+    position = INTERNATIONAL.new_position("W:WK31:BK20")
+    for move in ("31-26", "20-25", "26-31", "25-20"):
+        position.play(move)
+    assert position.is_terminal()  # inside a search, the second occurrence is a draw
+    assert game_end(position) is None  # for the players the game goes on
+    assert search(position.copy(), SearchLimits(depth=2), engine="python").best_move is not None
+    for move in ("31-26", "20-25", "26-31", "25-20"):
+        position.play(move)
+    assert game_end(position) == (0, "threefold repetition") and position.board.is_draw
+    assert game_end(position.copy()) == (0, "threefold repetition")  # the copy's board forgot its moves
+    assert game_end(INTERNATIONAL.new_position("B:W46:B")) == (-WIN, "")
+    assert game_end(INTERNATIONAL.new_position("W:WK31:BK20")) is None
+
+
+KINGS_AND_MEN = {
+    "draughts": "W:WK31,K46,33:BK20,K5,18",
+    "frisian": "W:WK31,K46,33:BK20,K5,18",
+    "checkers": "W:WK18,K27,30:BK11,K3,6",
+    "russian": "W:WK18,K27,30:BK11,K3,6",
+    "brazilian": "W:WK18,K27,30:BK11,K3,6",
+}
+
+
+@pytest.mark.parametrize("variant", list(KINGS_AND_MEN))
+def test_a_played_game_ends_where_py_draughts_ends_it_on_random_games(variant: str) -> None:
+    """At every ply of random games with kings, half of them often taking back the mover's
+    last move: over, and lost or drawn, exactly where py-draughts' own board (which keeps
+    every move) says so."""
+    game = DraughtsGame(variant)
+    generator = random.Random(variant)
+    ends: set[str] = set()
+    for number in range(12):
+        position = game.new_position(KINGS_AND_MEN[variant])
+        played: list[str] = []
+        for _ in range(200):
+            end = game_end(position)
+            board = position.board
+            expected = None if not board.game_over else 0 if board.is_draw else -WIN
+            assert (None if end is None else end[0]) == expected, (variant, played)
+            if end is not None:
+                ends.add(end[1])
+                break
+            moves = position.legal_moves()
+            back = "-".join(reversed(played[-2].split("-"))) if len(played) >= 2 else ""
+            move = back if back in moves and number % 2 and generator.random() < 0.8 else generator.choice(moves)
+            position.play(move)
+            played.append(move)
+    assert ends, "no game ended"
 
 
 def test_the_search_finds_a_shot_and_a_won_race() -> None:

@@ -47,6 +47,27 @@ def test_every_game_has_its_board(web: Web) -> None:
     assert state["result"] == "X wins" and state["moves"] == []
 
 
+def test_chess_and_draughts_play_on_through_a_repetition_and_end_at_its_third_occurrence(web: Web) -> None:
+    shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"]
+    status, state = web.post("/api/state", {"game": "chess", "moves": shuffle})
+    assert status == 200 and state["result"] is None and "g1f3" in state["moves"], state
+    events = web.events({"game": "chess", "moves": shuffle, "seconds": 0.3})
+    assert events[-1][0] == "done" and events[-1][1]["best"] is not None, events[-1]
+    status, state = web.post("/api/state", {"game": "chess", "moves": shuffle * 2})
+    assert state["result"] == "draw" and state["ending"] == "threefold repetition" and state["moves"] == []
+    status, answer = web.post("/api/state", {"game": "chess", "moves": [*shuffle, *shuffle, "e2e4"]})
+    assert status == 400 and "move 9 (e2e4) comes after the end of the game" in answer["error"]
+    status, state = web.post("/api/state", {"game": "chess", "moves": ["f2f3", "e7e5", "g2g4", "d8h4"]})
+    assert state["result"] == "black wins" and state["ending"] == "checkmate"
+    kings = {"game": "draughts", "start": "W:WK31:BK20", "moves": ["31-26", "20-25", "26-31", "25-20"]}
+    status, state = web.post("/api/state", kings)
+    assert status == 200 and state["result"] is None and state["moves"], state
+    status, state = web.post("/api/state", {**kings, "moves": kings["moves"] * 2})
+    assert state["result"] == "draw" and state["ending"] == "threefold repetition"
+    status, state = web.post("/api/state", {"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]})
+    assert state["result"] == "X wins" and state["ending"] is None  # a game that does not say why
+
+
 @pytest.mark.parametrize(
     ("path", "body", "message"),
     [
@@ -61,6 +82,13 @@ def test_every_game_has_its_board(web: Web) -> None:
         ("/api/state", {"game": "tictactoe", "extra": 1}, "extra"),
         ("/api/state", [1, 2], "valid dictionary"),
         ("/api/think", {"game": "tictactoe", "seconds": 60}, "seconds"),
+        # refused as core.ranges refuses them everywhere: text, true, NaN, under a microsecond
+        ("/api/think", {"game": "tictactoe", "seconds": "0.5"}, "seconds must be a number from 1e-06 to 5"),
+        ("/api/think", {"game": "tictactoe", "seconds": True}, "seconds must be"),
+        ("/api/think", {"game": "tictactoe", "seconds": float("nan")}, "not nan"),
+        ("/api/think", {"game": "tictactoe", "seconds": 1e-9}, "seconds must be"),
+        ("/api/trace", {"game": "nim", "depth": "3"}, "depth must be a whole number from 1 to 12"),
+        ("/api/trace", {"game": "nim", "depth": 0}, "depth must be"),
         ("/api/think", {"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]}, "the game is over"),
         ("/api/trace", {"game": "nim", "max_nodes": 10**6}, "max_nodes"),
         ("/api/trace", {"game": "nim", "algorithm": "mtdf"}, "algorithm"),

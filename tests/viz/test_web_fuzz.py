@@ -1,7 +1,7 @@
 """The server probed as ``negamax serve`` runs, in a process of its own: malformed, short,
-slow, oversized and random requests each get a 4xx in time, many idle clients do not lock
-others out, 50 searches at once each end within their cap and a second, and the server's
-memory stays under 300 MB throughout."""
+slow, oversized and random requests each get a 4xx in time, many idle connections of one
+client do not lock others out, 50 searches at once each end within their cap and a
+second, and the server's memory stays under 300 MB throughout."""
 
 from __future__ import annotations
 
@@ -49,12 +49,13 @@ class Server:
             elapsed = time.monotonic() - sent
         return int(answer.split(b" ", 2)[1]), elapsed
 
-    def think(self, game: dict[str, object], seconds: float) -> tuple[str, float, bytes]:
-        """Ask for an engine move of ``seconds`` in ``game`` and read the stream to its end:
-        how it ended (``done`` or the status line), the seconds it took, and the stream."""
+    def think(self, game: dict[str, object], seconds: float, client: str = "127.0.0.1") -> tuple[str, float, bytes]:
+        """Ask for an engine move of ``seconds`` in ``game`` from the loopback address
+        ``client`` and read the stream to its end: how it ended (``done`` or the status
+        line), the seconds it took, and the stream."""
         body = json.dumps({**game, "seconds": seconds}).encode()
         started = time.monotonic()
-        with socket.create_connection((self.host, self.port), timeout=60) as connection:
+        with socket.create_connection((self.host, self.port), timeout=60, source_address=(client, 0)) as connection:
             connection.sendall(post("/api/think", body))
             received = b""
             while b"event: done" not in received and b"event: error" not in received:
@@ -176,7 +177,12 @@ def test_a_slow_client_is_cut_off(server: Server) -> None:
 
 
 def test_many_idle_clients_do_not_lock_others_out(server: Server) -> None:
-    idle = [socket.create_connection((server.host, server.port), timeout=10) for _ in range(150)]
+    """300 idle connections from one address, more than the server has places: past its
+    cap they are refused, and another client is served."""
+    idle = [
+        socket.create_connection((server.host, server.port), timeout=10, source_address=("127.0.0.2", 0))
+        for _ in range(300)
+    ]
     try:
         status, _ = server.exchange(post("/api/state", b'{"game": "tictactoe"}'))
         assert status == 200
@@ -195,7 +201,8 @@ def fifty_searches(server: Server, seconds: float) -> list[tuple[str, float]]:
     results: list[tuple[str, float]] = []
 
     def think(index: int) -> None:
-        outcome, elapsed, _ = server.think(SEARCH_GAMES[index % len(SEARCH_GAMES)], seconds)
+        # fifty users, each from an address of its own (one address has at most 32 connections)
+        outcome, elapsed, _ = server.think(SEARCH_GAMES[index % len(SEARCH_GAMES)], seconds, f"127.0.0.{10 + index}")
         results.append((outcome, elapsed))
 
     threads = [threading.Thread(target=think, args=(index,)) for index in range(50)]

@@ -11,6 +11,7 @@ from negamax.core.errors import (
 from negamax.core.game import (
     CompiledRules,
     HasCanonicalKey,
+    HasGameEnd,
     HasNoisyMoves,
     HasSafeMoves,
     MoveListPosition,
@@ -29,6 +30,7 @@ __all__ = [
     "CompiledRules",
     "GameDefinitionError",
     "HasCanonicalKey",
+    "HasGameEnd",
     "HasNoisyMoves",
     "HasSafeMoves",
     "IllegalMoveError",

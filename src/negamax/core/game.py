@@ -201,6 +201,26 @@ class HasCanonicalKey(Protocol):
         ...
 
 
+@runtime_checkable
+class HasGameEnd(Protocol):
+    """Capability: the end of a played game as its rules give it to the players, where that
+    differs from the end the search scores (``is_terminal``).
+
+    A search may end a line earlier than the rules end a game. Chess scores a position's
+    second occurrence inside a search as a draw (the side that can repeat can keep
+    repeating, and any other value would only be the search's horizon), while the players
+    play on until the third occurrence. Whatever shows a played game (the web page,
+    ``negamax play``) asks ``negamax.core.rules.game_end``, which asks this where a
+    position has it, and ``is_terminal`` elsewhere.
+    """
+
+    def game_end(self) -> tuple[int, str] | None:
+        """``None`` while the game goes on for the players; once it is over, its value for
+        the side to move (as ``terminal_value`` gives it) and why it ended, in a few words
+        (``checkmate``, ``threefold repetition``)."""
+        ...
+
+
 # -- what the search trusts a position to return, checked as it is returned -------------
 # A search never asks twice, so a NaN evaluation or a ``None`` move list would silently
 # become a wrong answer. The checks cost one type test per call on the path every correct

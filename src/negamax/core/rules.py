@@ -10,7 +10,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Protocol
 
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, InvalidPositionError
-from negamax.core.game import Position
+from negamax.core.game import HasGameEnd, Position
 
 
 class Game(Protocol):
@@ -91,6 +91,17 @@ class BaseGame:
 
     def symmetric_move_text(self, text: str, symmetry: int) -> str:
         return text
+
+
+def game_end(position: Position[Any]) -> tuple[int, str] | None:
+    """How a played game stands for its players: ``None`` while it goes on; once it is
+    over, its value for the side to move (``-WIN``: lost) and why it ended (empty where the
+    game does not say). A position's ``HasGameEnd.game_end`` where it has one (chess ends
+    at the third occurrence of a position, where its search scores the second as a draw),
+    else ``is_terminal`` and ``terminal_value``."""
+    if isinstance(position, HasGameEnd):
+        return position.game_end()
+    return (position.terminal_value(), "") if position.is_terminal() else None
 
 
 def play_move_texts(game: Game, position: Position[Any], text: str | None, commas: bool = True) -> Position[Any]:

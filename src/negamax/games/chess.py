@@ -15,6 +15,12 @@ Draws the search must see: a position repeated since the search began (a second
 occurrence is enough: the side that can repeat can keep repeating), the fifty-move rule,
 and insufficient material. Mate is ``-WIN`` for the side to move.
 
+The game the players see ends by FIDE's Laws instead (``game_end``), as lichess applies
+them: a draw is claimed for the players the moment it can be claimed, so the game ends
+at a position's third occurrence and after fifty moves of each side without a capture or
+a pawn move, besides mate, stalemate and a position where no mate is possible. A game
+started from a FEN knows only the positions since that FEN.
+
 >>> game = ChessGame()
 >>> position = game.new_position("startpos")
 >>> len(position.legal_moves()), position.evaluate() == TEMPO + chess_network.board_value(position.board)
@@ -154,6 +160,40 @@ class ChessPosition:
     def is_repetition(self) -> bool:
         """The position occurred before and the repetition happened inside the search."""
         return repeated_in_search(self.keys, self.root_length, self.board.halfmove_clock)
+
+    def occurrences(self) -> int:
+        """How many times the position has occurred in the game, this time included: only
+        positions since the last capture or pawn move can be the same (the key holds the
+        side to move, the castling rights and an en passant capture that is legal)."""
+        keys = self.keys
+        key = keys[-1]
+        oldest = max(0, len(keys) - 1 - self.board.halfmove_clock)
+        return sum(1 for index in range(len(keys) - 1, oldest - 1, -2) if keys[index] == key)
+
+    def game_end(self) -> tuple[int, str] | None:
+        """The game's end for the players (``HasGameEnd``): mate, stalemate, a position
+        where no mate is possible (python-chess's test of it), fifty moves of each side
+        without a capture or a pawn move, and a position's third occurrence; the reasons in
+        python-chess's order and words (the 75-move rule and the fivefold repetition
+        are named where a start position, a FEN and its moves, is already past them)."""
+        board = self.board
+        can_move = self._has_legal_move()
+        if not can_move and board.is_check():
+            return -WIN, "checkmate"
+        if board.is_insufficient_material():
+            return 0, "insufficient material"
+        if not can_move:
+            return 0, "stalemate"
+        if board.halfmove_clock >= 150:
+            return 0, "seventy-five-move rule"
+        occurrences = self.occurrences()
+        if occurrences >= 5:
+            return 0, "fivefold repetition"
+        if board.halfmove_clock >= 100:
+            return 0, "fifty-move rule"
+        if occurrences >= 3:
+            return 0, "threefold repetition"
+        return None
 
     def is_terminal(self) -> bool:
         board = self.board

@@ -120,6 +120,28 @@ class DraughtsPosition:
     def terminal_value(self) -> int:
         return -WIN if not self._legal() else 0
 
+    def occurrences(self) -> int:
+        """How many times the position has occurred in the game, this time included, among
+        the positions since the last man move or capture (as py-draughts counts them)."""
+        keys = self.keys
+        key = keys[-1]
+        oldest = max(0, len(keys) - 1 - self.board.halfmove_clock)
+        return sum(1 for index in range(len(keys) - 1, oldest - 1, -2) if keys[index] == key)
+
+    def game_end(self) -> tuple[int, str] | None:
+        """The game's end for the players (``HasGameEnd``): py-draughts' rules as they are,
+        where a position's third occurrence draws; the search scores its second inside a
+        search as a draw already (``is_terminal``). The occurrences are counted from the
+        position's own keys, which a copy keeps: a copy of py-draughts' board forgets its
+        moves."""
+        if not self._legal():
+            return -WIN, ""  # the game's one way to win, as no reason names it
+        if self.occurrences() >= 3:
+            return 0, "threefold repetition"
+        if self.board.is_draw:
+            return 0, "a draw rule of the variant"
+        return None
+
     def evaluate(self) -> int:
         board = self.board
         white_man, black_man = self.weights.white_man, self.weights.black_man

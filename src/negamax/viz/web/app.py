@@ -11,13 +11,19 @@ so a page can be reloaded, shared as a URL, or served by another process.
 * ``POST /api/trace``: the search tree, node by node.
 
 Every input has a size limit, every search a time and node cap, and a search stops when
-its page goes away. A bad request gets a 4xx and ``{"error": "one line"}``.
+its page goes away. The replay of the moves runs on a thread, as the searches do, so that
+the event loop goes on answering the other requests.
+
+A bad request gets a 4xx and ``{"error": "one line"}``; a game whose definition breaks
+the library's contract (``GameDefinitionError``), and any failure of the server's own, a
+500 and the same (the server's log has the traceback).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import threading
@@ -29,12 +35,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from negamax.core.errors import NegamaxError, UnknownGameError
+from negamax.core.errors import GameDefinitionError, NegamaxError, UnknownGameError
 from negamax.core.game import Position
-from negamax.core.rules import Game
+from negamax.core.ranges import DEPTH, NODES, TIME, Range
+from negamax.core.rules import Game, game_end
 from negamax.games import get_game
 from negamax.search.trace import TraceLimitExceeded
 from negamax.viz.web import boards
@@ -84,13 +91,21 @@ class StateRequest(PositionRequest):
     flipped: bool = False
 
 
+def _checked_by(rule: Range, name: str, high: float, low: float | None = None) -> BeforeValidator:
+    """A request's number checked by the library's rule for its kind (``core.ranges``), so
+    that the page is refused what every other front end is refused (text, ``true``, NaN,
+    a time under a microsecond), within the web's own narrower bounds."""
+    narrowed = dataclasses.replace(rule, name=name, low=max(rule.low, low or rule.low), high=min(rule.high, high))
+    return BeforeValidator(narrowed.check_optional)
+
+
 class ThinkRequest(PositionRequest):
-    seconds: float = Field(1.0, gt=0, le=MAX_SECONDS)
+    seconds: Annotated[float, _checked_by(TIME, "seconds", MAX_SECONDS)] = 1.0
 
 
 class TraceRequest(PositionRequest):
-    max_nodes: int = Field(1_000, ge=10, le=TRACE_MAX_NODES)
-    depth: int | None = Field(None, ge=1, le=MAX_TRACE_DEPTH)
+    max_nodes: Annotated[int, _checked_by(NODES, "max_nodes", TRACE_MAX_NODES, low=10)] = 1_000
+    depth: Annotated[int | None, _checked_by(DEPTH, "depth", MAX_TRACE_DEPTH)] = None
     algorithm: Literal["alphabeta-tt", "alphabeta", "pvs", "negamax"] = "alphabeta-tt"
 
 
@@ -137,7 +152,17 @@ def create_app(
 
     @app.exception_handler(NegamaxError)
     async def refused(_: Request, error: NegamaxError) -> JSONResponse:
+        if isinstance(error, GameDefinitionError):
+            # the game served breaks the library's contract: the server's fault, not the request's
+            log.warning("a game's definition is broken: %s", error)
+            return _error(500, f"the game's definition is broken: {error}")
         return _error(429 if isinstance(error, Busy) else 400, str(error))
+
+    @app.exception_handler(Exception)
+    async def failed(_: Request, error: Exception) -> JSONResponse:
+        # Starlette answers this (it would answer plain text) and raises the error on to
+        # the request guard, which logs it with its traceback
+        return _error(500, f"the server failed on this request ({type(error).__name__}; its log says more)")
 
     @app.get("/", response_class=HTMLResponse)
     async def page() -> HTMLResponse:
@@ -157,35 +182,52 @@ def create_app(
         ]
 
     def replay(request: PositionRequest, played: list[str] | None = None) -> tuple[Game, Position[Any]]:
-        """The position the request names (``played``: filled with its moves as shown)."""
+        """The position the request names (``played``: filled with its moves as shown).
+        Called on a thread (``replayed``): a thousand moves of chess, or of a user's slow
+        game, would hold the event loop and every other request with it."""
         game = games.get(request.game)
         if game is None:
             raise UnknownGameError(f"this server does not serve {request.game!r}; it serves {', '.join(games)}")
         position = game.new_position(request.start or None)
         _check_size(game, position)
         for number, text in enumerate(request.moves, start=1):
-            if position.is_terminal():
+            if game_end(position) is not None:
                 raise BadRequest(f"move {number} ({text}) comes after the end of the game")
             try:
                 move = game.parse_move(position, text)
+            except GameDefinitionError:
+                raise  # the game's fault, not the move's
             except NegamaxError as error:
                 raise BadRequest(f"move {number} ({text}): {error}") from None
             if played is not None:
                 played.append(boards.shown_move(game, position, move))
             position.play(move)
+        # The moves are the game's history, not a search's: a copy is where a search starts
+        # (chess scores a repetition inside its search as a draw, and one before it is not).
+        return game, position.copy()
+
+    def playable(request: PositionRequest) -> tuple[Game, Position[Any]]:
+        """The position the request names, where the game goes on (for a search)."""
+        game, position = replay(request)
+        if game_end(position) is not None:
+            raise BadRequest("the game is over")
         return game, position
+
+    async def replayed(request: PositionRequest) -> tuple[Game, Position[Any]]:
+        return await asyncio.to_thread(playable, request)
 
     @app.post("/api/state")
     async def state(request: StateRequest) -> dict[str, Any]:
-        played: list[str] = []
-        game, position = replay(request, played)
-        return boards.state(game, position, request.flipped, played)
+        def answer() -> dict[str, Any]:
+            played: list[str] = []
+            game, position = replay(request, played)
+            return boards.state(game, position, request.flipped, played)
+
+        return await asyncio.to_thread(answer)
 
     @app.post("/api/think")
     async def think(request: ThinkRequest, http: Request) -> StreamingResponse:
-        game, position = replay(request)
-        if position.is_terminal():
-            raise BadRequest("the game is over")
+        game, position = await replayed(request)
         loop = asyncio.get_running_loop()
         events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
         stop = threading.Event()
@@ -198,7 +240,7 @@ def create_app(
                 done = searches.think(game, position, granted, stop, lambda item: put("iteration", item))
                 put("done", {**done, "granted": round(granted, 3)})
             except NegamaxError as error:
-                put("error", {"error": str(error)})
+                put("error", {"error": _one_line(str(error))})
             except Exception:
                 log.exception("a search failed")
                 put("error", {"error": "the search failed (a bug: the server's log says more)"})
@@ -225,9 +267,7 @@ def create_app(
 
     @app.post("/api/solution")
     async def solution(request: PositionRequest, http: Request) -> dict[str, Any]:
-        game, position = replay(request)
-        if position.is_terminal():
-            raise BadRequest("the game is over")
+        game, position = await replayed(request)
         if not game.solvable:
             raise BadRequest(f"{game.name} cannot be solved exactly here; ask the engine to think instead")
         stop = threading.Event()
@@ -239,9 +279,7 @@ def create_app(
 
     @app.post("/api/trace")
     async def trace(request: TraceRequest, http: Request) -> dict[str, Any]:
-        game, position = replay(request)
-        if position.is_terminal():
-            raise BadRequest("the game is over")
+        game, position = await replayed(request)
         stop = threading.Event()
         work = searches.scheduler.submit(
             lambda granted: searches.trace(
@@ -294,10 +332,16 @@ def _validation_message(error: RequestValidationError) -> str:
         message = str(item.get("msg", "invalid"))
         if item.get("type") == "json_invalid":
             problems.append("the body must be JSON")
+        elif item.get("type") == "value_error" and "error" in item.get("ctx", {}):
+            problems.append(str(item["ctx"]["error"]))  # a rule's own message names the field
         else:
             problems.append(f"{where}: {message}" if where else message)
     return "; ".join(problems) or "invalid request"
 
 
+def _one_line(message: str) -> str:
+    return next((line for line in message.splitlines() if line.strip()), "error")
+
+
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message.splitlines()[0] if message else "error"}, status_code=status)
+    return JSONResponse({"error": _one_line(message)}, status_code=status)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from negamax.core.game import Position
-from negamax.core.rules import Game
+from negamax.core.rules import Game, game_end
 from negamax.core.score import WIN_THRESHOLD
 
 MAX_MOVES_SHOWN = 400
@@ -43,10 +43,12 @@ def players(game: Game) -> tuple[str, str]:
 
 
 def outcome(game: Game, position: Position[Any]) -> str | None:
-    """``'white wins'``, ``'draw'``..., or None while the game goes on."""
-    if not position.is_terminal():
+    """``'white wins'``, ``'draw'``..., or None while the game goes on for the players
+    (chess plays on through a repetition the search would score as a draw)."""
+    end = game_end(position)
+    if end is None:
         return None
-    value = position.terminal_value()
+    value = end[0]
     mover, other = position.player(), 1 - position.player()
     names = players(game)
     if value <= -WIN_THRESHOLD:
@@ -60,9 +62,10 @@ def state(
     game: Game, position: Position[Any], flipped: bool = False, played: list[str] | None = None
 ) -> dict[str, Any]:
     """Everything the page needs to draw ``position`` and let the user move; ``played``:
-    the moves that led there, as a player reads them."""
-    over = position.is_terminal()
-    legal = [] if over else list(position.legal_moves())
+    the moves that led there, as a player reads them; ``ending``: why the game ended,
+    where the game says (``threefold repetition``)."""
+    end = game_end(position)
+    legal = [] if end is not None else list(position.legal_moves())
     view = {"kind": kind_of(game), **_view(game, position, flipped)}
     return {
         "view": view,
@@ -72,6 +75,7 @@ def state(
         "players": players(game),
         "played": played or [],
         "result": outcome(game, position),
+        "ending": end[1] if end is not None and end[1] else None,
         "position": game.position_text(position),
     }
 

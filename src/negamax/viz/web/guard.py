@@ -4,18 +4,23 @@
 a 408 within a second), or fill the memory with a long one (413).
 
 uvicorn (h11) already refuses a malformed ``Content-Length`` (``abc``, ``-1``) with a 400.
+An error the app raises ends here: logged with its traceback, and answered with a JSON 500
+if the app had not answered yet.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 MAX_BODY = 64 * 1024
 PART_SECONDS = 0.8
 BODY_SECONDS = 5.0
+
+log = logging.getLogger("negamax.web")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -69,7 +74,21 @@ class RequestGuard:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()  # after the body: a disconnect, when the page goes away
 
-        await self.app(scope, replay, send)
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, replay, watched)
+        except Exception:
+            # The app has answered with its JSON 500 (or was streaming): the error ends
+            # here, logged once, and uvicorn keeps the connection and logs nothing more.
+            log.exception("%s %s failed", scope["method"], scope["path"])
+            if not started:
+                await _refuse(send, 500, "the server failed on this request (its log says more)")
 
 
 async def _refuse(send: Send, status: int, message: str) -> None:

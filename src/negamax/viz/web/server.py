@@ -1,6 +1,7 @@
 """Running the app on uvicorn: in the foreground (``negamax serve``) or on a thread (tests,
 notebooks). The socket is bound first, so a busy port is a one-line error and port 0
-gives a free port whose number is known before the first request."""
+gives a free port whose number is known before the first request. The connections are
+bounded in time and number by ``connections`` (``ConnectionLimits``)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import socket
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from negamax.viz.web.connections import ConnectionLimits
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
-MAX_CONNECTIONS = 256
-"""Open connections at once; uvicorn answers 503 beyond (each costs a little memory)."""
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -36,14 +38,16 @@ def open_to_others(host: str) -> bool:
     return host not in LOCAL_HOSTS
 
 
-def _server(app: Any) -> Any:
+def _server(app: Any, limits: ConnectionLimits | None) -> Any:
     import uvicorn
+
+    from negamax.viz.web.connections import ConnectionLimits, protocol_for
 
     config = uvicorn.Config(
         app,
         log_level="warning",
-        limit_concurrency=MAX_CONNECTIONS,
-        timeout_keep_alive=5,
+        http=protocol_for(limits or ConnectionLimits()),  # the caps and timeouts
+        ws="none",  # the app has no websocket: an upgrade is answered as a plain request
         timeout_graceful_shutdown=1,
         lifespan="on",
     )
@@ -56,19 +60,22 @@ searches on threads, the thread answering the pages waits its turn for each step
 shorter turn keeps the pages answered in time."""
 
 
-def run(app: Any, listening: socket.socket) -> None:
-    """Serve until Ctrl-C."""
+def run(app: Any, listening: socket.socket, limits: ConnectionLimits | None = None) -> None:
+    """Serve until Ctrl-C (``limits``: the connections' caps and timeouts, by default
+    ``ConnectionLimits()``)."""
     sys.setswitchinterval(SWITCH_SECONDS)
-    _server(app).run(sockets=[listening])
+    _server(app, limits).run(sockets=[listening])
 
 
 class BackgroundServer:
     """The app served on a thread; ``stop()`` ends it."""
 
-    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self, app: Any, host: str = "127.0.0.1", port: int = 0, limits: ConnectionLimits | None = None
+    ) -> None:
         self.socket = bind(host, port)
         self.url = address(self.socket)
-        self._server = _server(app)
+        self._server = _server(app, limits)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self.socket]}, daemon=True)
         self._thread.start()
         deadline = time.monotonic() + 30

@@ -76,7 +76,7 @@ function render() {
   });
   dropped = null;
   $("solution-note").hidden = !($("solution").checked && state.view.kind === "connect4");
-  $("result").textContent = state.result || "";
+  $("result").textContent = state.result ? state.result + (state.ending ? ` (${state.ending})` : "") : "";
   const buttons = state.moves.map((text) => {
     const button = document.createElement("button");
     button.className = "move";
