@@ -118,3 +118,16 @@ def test_a_quick_solve_is_answered_before_numba_is_loaded() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["loss", "in", "2", "auto", "False"], done.stderr
+
+
+def test_solve_refuses_a_game_that_cannot_be_solved_unless_limited() -> None:
+    from negamax.core.errors import InvalidOptionError
+    from negamax.games import get_game
+
+    start = get_game("chess").new_position(None)
+    with pytest.raises(InvalidOptionError, match="cannot be solved exactly here"):
+        solve(start)
+    with pytest.raises(InvalidOptionError, match="cannot be solved exactly here"):
+        solve(start, engine="python")
+    bounded = solve(start, SearchLimits(nodes=2_000))
+    assert not bounded.completed and bounded.best_move is not None

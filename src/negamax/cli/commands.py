@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from negamax.cli.report import dumps, duration_text, one_line, result_record, result_text
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
 from negamax.core.game import MoveListPosition, PlacementPosition, Position
-from negamax.core.rules import Game, pv_text, refuse_hopeless_solve
+from negamax.core.rules import Game, game_end, pv_text, refuse_hopeless_solve
 from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game, installed_games
@@ -453,17 +453,18 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
     return EXIT_OK
 
 
-def _outcome(game: Game, position: Position[Any], names: tuple[str, str]) -> str:
-    value = position.terminal_value()
+def _outcome(value: int, reason: str, position: Position[Any], names: tuple[str, str]) -> str:
+    """How a game ended (``value`` for the side to move), in words."""
     mover = names[position.player()]
     other = names[1 - position.player()]
+    why = f" ({reason})" if reason else ""
     if value <= -WIN_THRESHOLD:
-        return f"{other} wins"
+        return f"{other} wins{why}"
     if value >= WIN_THRESHOLD:
-        return f"{mover} wins"
+        return f"{mover} wins{why}"
     if value == 0:
-        return "draw"
-    return f"game over: value {value} for {mover}"
+        return f"draw{why}"
+    return f"game over: value {value} for {mover}{why}"
 
 
 def _engine_move(
@@ -516,14 +517,17 @@ def _play_game(
     book: Any,
 ) -> int:
     print(game.render(position))
-    while not position.is_terminal():
+    # the game ends when its rules end it for the players (chess: at a third occurrence),
+    # which may be later than a search scores a line as over (a second one)
+    while (end := game_end(position)) is None:
         if position.player() == human:
             move = _ask_move(game, position)
             if move is None:
                 print("bye")
                 return EXIT_OK
         else:
-            result = _book_answer(book, game, position) or _engine_move(arguments, game, position, options)
+            # a copy searches from here on: the game's own history is not the search's
+            result = _book_answer(book, game, position) or _engine_move(arguments, game, position.copy(), options)
             move = result.best_move
             line = " ".join(pv_text(game, position, result.pv))
             who = names[position.player()]
@@ -534,7 +538,7 @@ def _play_game(
             )
         position.play(move)
         print(game.render(position))
-    print(_outcome(game, position, names))
+    print(_outcome(*end, position, names))
     return EXIT_OK
 
 

@@ -60,6 +60,8 @@ class ChessPosition:
     """A chess position for the search; ``board`` is a python-chess board it owns."""
 
     __slots__ = ("_moves", "board", "endgame", "keys", "midgame", "phase", "root_length", "saved")
+    solvable = False
+    """Chess cannot be solved exactly: ``solve()`` needs a node or time limit."""
 
     def __init__(self, board: chess.Board) -> None:
         self.board = board

@@ -62,6 +62,9 @@ class DraughtsPosition:
     """A draughts position for the search, pure-Python or compiled (``move_list_form``);
     ``board`` is a py-draughts board it owns, of ``variant``."""
 
+    solvable = False
+    """Draughts cannot be solved exactly: ``solve()`` needs a node or time limit."""
+
     __slots__ = ("_moves", "board", "keys", "root_length", "variant", "weights", "white")
 
     def __init__(self, board: Any, variant: str) -> None:

@@ -169,6 +169,11 @@ class OpenSpielPosition:
         self._movers: list[int] = []
         self._stack: list[Any] = []
 
+    @property
+    def solvable(self) -> bool:
+        """Whether ``solve()`` may search this game to its end without a limit."""
+        return bool(self.game.solvable)
+
     def legal_moves(self) -> list[Any]:
         if self.state.is_terminal():
             return []

@@ -191,6 +191,7 @@ def solve(
     limits = limits or SearchLimits()
     if limits.depth is not None:
         raise InvalidOptionError("solve() searches to the end of the game; use search() for a depth limit")
+    refuse_unbounded_solve(position, limits)
     chosen = _route(position, engine, True, python_only_request(algorithm, options, table, trace), searcher)
     if position.is_terminal():
         return driver.game_over(position, algorithm if chosen == "python" else "compiled")
@@ -212,6 +213,22 @@ def solve(
         _load(compiled, position)
         result: SearchResult[Any] = compiled.solve(position, limits, on_iteration)
     return result
+
+
+def refuse_unbounded_solve(position: Position[Any], limits: SearchLimits) -> None:
+    """Refuse to solve, without a node limit, a time limit or a stop event, a position
+    whose game says it cannot be solved exactly (its ``solvable`` is false: chess,
+    draughts, large OpenSpiel games): such a solve would never end.
+
+    :raises InvalidOptionError:
+    """
+    if getattr(position, "solvable", True) or limits.nodes is not None or limits.time is not None:
+        return
+    if limits.stop is None:
+        raise InvalidOptionError(
+            "this game cannot be solved exactly here (its game tree is far too large): give solve() a node or"
+            " time limit, or search() to a depth"
+        )
 
 
 def _load(searcher: Any, position: Position[Any]) -> None:
