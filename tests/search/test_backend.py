@@ -129,5 +129,3 @@ def test_solve_refuses_a_game_that_cannot_be_solved_unless_limited() -> None:
         solve(start)
     with pytest.raises(InvalidOptionError, match="cannot be solved exactly here"):
         solve(start, engine="python")
-    bounded = solve(start, SearchLimits(nodes=2_000))
-    assert not bounded.completed and bounded.best_move is not None
