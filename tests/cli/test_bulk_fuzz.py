@@ -39,7 +39,8 @@ EXTRAS = [
     "--overwrite", "--depth", "0", "2", "--nodes", "1e30", "--workers", "1000", "--plies", "-1", "--time", "nan",
     "--json", "--chunk-size", "0", "--scheduler", "not a url",
 ]  # fmt: skip
-EXAMPLES = 60
+EXAMPLES = int(os.environ.get("NEGAMAX_FUZZ_EXAMPLES", "60"))
+"""60 in the default run (about 12 s); set the variable for a longer hunt."""
 
 
 _TEMPLATES: dict[Path, Path] = {}

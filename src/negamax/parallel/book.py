@@ -29,7 +29,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.parallel.cases import Case
-from negamax.parallel.files import foreign_sqlite, read_only_sqlite, refuse_special_output
+from negamax.parallel.files import foreign_sqlite, read_only_sqlite, refuse_special_input, refuse_special_output
 
 FORMAT_VERSION = "1"
 BUSY_SECONDS = 120.0
@@ -136,6 +136,7 @@ class Book:
             else:
                 if not os.path.exists(path):
                     raise BookError(f"no book at {path}")
+                refuse_special_input("--book", path)  # SQLite would wait for ever on a pipe
                 self._db = read_only_sqlite(path)
             version = self._db.execute("SELECT value FROM meta WHERE name = 'format'").fetchone()
         except sqlite3.DatabaseError as error:
