@@ -37,10 +37,10 @@ def positions(variant: str, count: int) -> list[DraughtsPosition]:
 def rate(variant: str, engine: str, depth: int, count: int) -> tuple[int, float]:
     """Nodes and CPU seconds of searches of ``count`` positions to ``depth``."""
     sample = positions(variant, count)
-    search(sample[0], SearchLimits(depth=1), engine=engine)  # load the kernel first
+    search(sample[0], SearchLimits(depth=1), backend=engine)  # load the kernel first
     nodes, start = 0, time.process_time()
     for position in sample:
-        nodes += search(position, SearchLimits(depth=depth), engine=engine).nodes
+        nodes += search(position, SearchLimits(depth=depth), backend=engine).nodes
     return nodes, time.process_time() - start
 
 

@@ -73,14 +73,14 @@ def main() -> None:
     parser.add_argument("--sunfish", required=True, help="the sunfish UCI command (in its own venv)")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--time", type=float, default=0.5, help="seconds per move, both engines")
-    parser.add_argument("--engine", choices=("compiled", "python"), default="compiled", help="negamax's engine")
+    parser.add_argument("--backend", choices=("compiled", "python"), default="compiled", help="negamax's backend")
     arguments = parser.parse_args()
     tally = Tally()
     with (
         chess.engine.SimpleEngine.popen_uci(negamax_command()) as ours,
         chess.engine.SimpleEngine.popen_uci([arguments.sunfish]) as sunfish,
     ):
-        ours.configure({"Engine": arguments.engine})
+        ours.configure({"Backend": arguments.backend})
         ours.ping()  # the compiled kernel is loaded before the first clock starts
         for number in range(arguments.games):
             opening = OPENINGS[(number // 2) % len(OPENINGS)]

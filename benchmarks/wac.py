@@ -21,7 +21,7 @@ import chess
 from negamax.core.types import SearchLimits
 from negamax.engines.engine import Engine
 from negamax.games.chess import ChessGame
-from negamax.search.backend import ENGINES
+from negamax.search import BACKENDS
 from negamax.search.compiled import move_list_kernel as kernel
 
 FEATURES = {
@@ -57,7 +57,7 @@ def main() -> None:
     )
     parser.add_argument("--first", type=int, default=300, help="only the first N positions")
     parser.add_argument("--verbose", action="store_true", help="print every position")
-    parser.add_argument("--engine", choices=ENGINES, default="auto", help="search engine (default: compiled)")
+    parser.add_argument("--backend", choices=BACKENDS, default="auto", help="search engine (default: compiled)")
     parser.add_argument("--hash", type=float, default=64, help="table size in MiB")
     parser.add_argument("--threads", type=int, default=1, help="compiled engine: search threads")
     parser.add_argument(
@@ -68,7 +68,7 @@ def main() -> None:
         help="compiled engine: switch a search feature off (repeatable), to measure what it is worth",
     )
     arguments = parser.parse_args()
-    engine = Engine(ChessGame(), hash_mib=arguments.hash, engine=arguments.engine, threads=arguments.threads)
+    engine = Engine(ChessGame(), hash_mib=arguments.hash, backend=arguments.backend, threads=arguments.threads)
     engine.warm_up()
     if arguments.without:
         from negamax.search.compiled.move_list import CompiledSearcher

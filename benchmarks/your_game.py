@@ -93,7 +93,7 @@ def main() -> int:
     print(f"Breakthrough 5x5, depth 4, no table: {arguments.positions - mismatches}/{arguments.positions} equal")
     solved_equal = 0
     for compiled, plain in random_pairs(breakthrough, arguments.solves, range(16, 24), seed=2):
-        solved_equal += solve(compiled).score == solve(plain, engine="python").score
+        solved_equal += solve(compiled).score == solve(plain, backend="python").score
     print(f"Breakthrough 5x5, exact solves: {solved_equal}/{arguments.solves} equal")
 
     plain_nodes = compiled_nodes = 0
@@ -117,11 +117,9 @@ def main() -> int:
         guide = guide_module(Path(directory))
         game = guide.FourInARow()
         solve(game.new_position("5 6 9 10 0 3 12 15"))  # compile or load before the clock
-        plain_result, plain_cpu = timed(lambda: solve(guide.FourInARowPosition(), engine="python"))
-        from negamax import CompiledSearcher
-
-        fresh = CompiledSearcher(prefault=True)  # an empty table, made before the clock
-        compiled_result, compiled_cpu = timed(lambda: solve(game.new_position(), searcher=fresh))
+        plain_result, plain_cpu = timed(lambda: solve(guide.FourInARowPosition(), backend="python"))
+        # the default searcher clears its table after each call: this solve starts empty
+        compiled_result, compiled_cpu = timed(lambda: solve(game.new_position(), backend="compiled"))
     print("4x4 tic-tac-toe, the empty board solved:")
     print(f"  plain Python  {plain_result.score_text:>6} {plain_result.nodes:>10,} nodes {plain_cpu:7.3f} CPU-s")
     print(

@@ -16,4 +16,6 @@ WARMED = ("connect4", "tictactoe", "chess", "draughts", "connect4:5x4", f"{EXAMP
 
 def pytest_sessionstart() -> None:
     if importlib.util.find_spec("numba") is not None:
-        subprocess.run([sys.executable, "-m", "negamax", "warmup", "--quiet", *WARMED], check=False, timeout=1800)
+        subprocess.run(
+            [sys.executable, "-m", "negamax.search.kernel_compiler", "--quiet", *WARMED], check=False, timeout=1800
+        )

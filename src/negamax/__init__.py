@@ -1,8 +1,7 @@
 """negamax: negamax search and its enhancements for two-player, zero-sum games.
 
 ``import negamax`` is cheap: NumPy and numba are imported when a compiled game or search is
-first used (``CompiledGame``, ``CompiledSolver`` and ``CompiledSearcher`` are loaded on
-first access).
+first used (``CompiledGame`` is loaded on first access).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -16,6 +15,7 @@ from negamax.core import (
     IllegalMoveError,
     InvalidOptionError,
     InvalidPositionError,
+    Line,
     NegamaxError,
     Position,
     SearchLimits,
@@ -23,20 +23,14 @@ from negamax.core import (
     UnknownGameError,
 )
 from negamax.games import available_games, get_game
-from negamax.search import ALGORITHMS, ENGINES, SearchOptions, TranspositionTable, search, solve
+from negamax.search import ALGORITHMS, BACKENDS, Searcher, SearchOptions, TranspositionTable, search, solve
 
 if TYPE_CHECKING:
     from negamax.games.compiled_game import CompiledGame
-    from negamax.search.compiled.move_list import CompiledSearcher
-    from negamax.search.compiled.placement import CompiledSolver
 
 __version__ = "0.1.0"
 
-_LAZY = {
-    "CompiledGame": "negamax.games.compiled_game",
-    "CompiledSearcher": "negamax.search.compiled.move_list",
-    "CompiledSolver": "negamax.search.compiled.placement",
-}
+_LAZY = {"CompiledGame": "negamax.games.compiled_game"}
 
 
 def __getattr__(name: str) -> Any:
@@ -49,23 +43,23 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "ALGORITHMS",
+    "BACKENDS",
     "DRAW",
-    "ENGINES",
     "ONGOING",
     "WIN",
     "Bound",
     "CompiledGame",
-    "CompiledSearcher",
-    "CompiledSolver",
     "GameDefinitionError",
     "IllegalMoveError",
     "InvalidOptionError",
     "InvalidPositionError",
+    "Line",
     "NegamaxError",
     "Position",
     "SearchLimits",
     "SearchOptions",
     "SearchResult",
+    "Searcher",
     "TranspositionTable",
     "UnknownGameError",
     "available_games",

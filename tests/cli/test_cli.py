@@ -65,21 +65,21 @@ def test_helper_processes_solve_a_file_like_threads(tmp_path: Path) -> None:
 
 
 def test_engines_agree_and_the_choice_is_checked() -> None:
-    compiled = run_json("solve", "connect4", "2252576253462244111563365343671351441", "--engine", "compiled")
-    python = run_json("solve", "connect4", "2252576253462244111563365343671351441", "--engine", "python")
+    compiled = run_json("solve", "connect4", "2252576253462244111563365343671351441", "--backend", "compiled")
+    python = run_json("solve", "connect4", "2252576253462244111563365343671351441", "--backend", "python")
     assert compiled["algorithm"] == "compiled" and python["algorithm"] == "auto"
     assert compiled["score"] == python["score"] == -1
     # auto: a position this quick is answered before the compiled kernel is even loaded
     assert run_json("solve", "connect4", "2252576253462244111563365343671351441")["algorithm"] == "auto"
     assert run_json("solve", "connect4", "4453", "--nodes", "100000")["algorithm"] == "compiled"
-    assert run_json("solve", "tictactoe", "--engine", "compiled")["score"] == 0
+    assert run_json("solve", "tictactoe", "--backend", "compiled")["score"] == 0
 
 
 def test_solve_file_check_middle_easy_on_both_engines(tmp_path: Path) -> None:
     sample = tmp_path / "middle-easy-sample"
     sample.write_text("\n".join((DATA / "Test_L2_R1").read_text().splitlines()[::5]) + "\n")
     for engine in ("compiled", "python"):
-        done = run("solve", "connect4", "--file", str(sample), "--check", "--engine", engine)
+        done = run("solve", "connect4", "--file", str(sample), "--check", "--backend", engine)
         assert done.returncode == 0, done.stderr
         assert done.stdout.splitlines()[-1].startswith("200/200 correct, mean nodes ")
 
@@ -159,20 +159,20 @@ def test_every_algorithm_agrees_on_the_command_line() -> None:
         (["analyze", "connect4", "--nodes", "1" + "0" * 23], "nodes must be a whole number"),
         (["analyze", "connect4", "--time", "nan"], "time must be a number"),
         (["analyze", "connect4", "--time", "1e400"], "time must be a number"),
-        (["solve", "connect4", "--engine", "python", "--hash", "nan"], "hash must be a number"),
+        (["solve", "connect4", "--backend", "python", "--hash", "nan"], "hash must be a number"),
         (["analyze", "connect4", "--hash", "0"], "--hash"),
         (["analyze", "connect4", "--depth", "two"], "depth must be a whole number from 1 to 1000 (plies), not two"),
         (["frobnicate"], "invalid choice"),
-        (["solve", "nim", "--engine", "compiled"], "no compiled engine to solve"),
-        (["analyze", "nim", "--engine", "compiled"], "no compiled engine to search"),
-        (["analyze", "chess", "--engine", "compiled", "-a", "mtdf"], "needs the python engine"),
-        (["solve", "connect4", "--engine", "compiled", "-a", "pvs"], "needs the python engine"),
-        (["solve", "connect4", "--engine", "gpu"], "invalid choice"),
-        (["solve", "connect4", "--engine", "python", "--threads", "2"], "one worker"),
+        (["solve", "nim", "--backend", "compiled"], "no compiled backend to solve"),
+        (["analyze", "nim", "--backend", "compiled"], "no compiled backend to search"),
+        (["analyze", "chess", "--backend", "compiled", "-a", "mtdf"], "needs the python backend"),
+        (["solve", "connect4", "--backend", "compiled", "-a", "pvs"], "needs the python backend"),
+        (["solve", "connect4", "--backend", "gpu"], "invalid choice"),
+        (["solve", "connect4", "--backend", "python", "--threads", "2"], "one worker"),
         (["solve", "connect4", "--threads", "0"], "threads must be a whole number from 1 to 64"),
         (["analyze", "chess", "--threads", "0"], "threads must be a whole number from 1 to 64"),
-        (["solve", "chess", "--engine", "compiled", "--threads", "2", "--time", "1"], "take --threads in analyze"),
-        (["solve", "chess", "--time", "1"], "deeper than the pure-Python search can follow"),
+        (["solve", "chess", "--backend", "compiled", "--threads", "2", "--time", "1"], "take --threads in analyze"),
+        (["solve", "chess"], "cannot be solved exactly here"),
         (["solve", "connect4", "4453", "--hash", "0.5"], "hash must be a number from 1 to"),
         (["solve", "connect4", "4453", "--hash", "100000"], "hash must be a number from 1 to"),
         ([], "required"),
@@ -268,7 +268,7 @@ def test_analyze_chess_runs_the_compiled_engine_unless_told_otherwise() -> None:
     compiled = run_json("analyze", "chess", fen, "--time", "5", "--json")
     assert compiled["algorithm"] == "compiled" and compiled["best_move"] == "g3g6"
     assert compiled["score_text"] == "win in 3" and len(compiled["pv"]) == 3  # type: ignore[arg-type]
-    python = run_json("analyze", "chess", fen, "--depth", "2", "--engine", "python", "--json")
+    python = run_json("analyze", "chess", fen, "--depth", "2", "--backend", "python", "--json")
     assert python["algorithm"] == "auto" and python["depth"] == 2
     threaded = run_json("analyze", "chess", fen, "--depth", "14", "--threads", "2", "--json")  # found at 11-12
     assert threaded["best_move"] == "g3g6" and threaded["score_text"] == "win in 3"

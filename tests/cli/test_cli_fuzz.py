@@ -12,7 +12,7 @@ from negamax.cli.main import main
 GAMES = ["tictactoe", "nim", "connect4", "tree", "openspiel:tic_tac_toe", "nosuchgame", "a:b", "x.py:Y", ""]
 POSITIONS = ["", "04", "0438", "9", "00", "x...o...x", "3,4,5", "3,,4", "-1", "1001", "44455554221", "4458", "start"]
 OPTIONS = [
-    "--depth", "-d", "--nodes", "--time", "--hash", "--algorithm", "--engine", "--json", "--book", "--threads",
+    "--depth", "-d", "--nodes", "--time", "--hash", "--algorithm", "--backend", "--json", "--book", "--threads",
     "--file", "--check", "2", "3", "0", "-5", "1e9", "nan", "inf", "0.05", "auto", "pvs", "mtdf", "negamax",
     "python", "compiled", "gpu", "/nonexistent/book.sqlite",
 ]  # fmt: skip

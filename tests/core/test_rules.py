@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from negamax.core.errors import InvalidOptionError, InvalidPositionError
-from negamax.core.rules import play_move_texts, pv_text, refuse_hopeless_solve, repeated_in_search
+from negamax.core.errors import InvalidPositionError
+from negamax.core.rules import play_move_texts, pv_text, repeated_in_search
 from negamax.games import get_game
 
 
@@ -30,11 +30,3 @@ def test_a_repetition_counts_once_the_search_has_moved() -> None:
     assert repeated_in_search(keys, root_length=3, reversible_plies=10)
     assert not repeated_in_search(keys, root_length=5, reversible_plies=10)  # only the game's history
     assert not repeated_in_search(keys, root_length=3, reversible_plies=1)  # too far back
-
-
-def test_hopeless_solves_are_refused_unless_limited() -> None:
-    chess = get_game("chess")
-    with pytest.raises(InvalidOptionError, match="chess cannot be solved exactly here"):
-        refuse_hopeless_solve(chess, limited=False, hint="give a limit")
-    refuse_hopeless_solve(chess, limited=True, hint="")
-    refuse_hopeless_solve(get_game("connect4"), limited=False, hint="")

@@ -4,6 +4,7 @@ the time budget, and the python engine while the compiled one is not ready."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -35,7 +36,7 @@ def test_the_time_budget() -> None:
 
 
 def test_positions_depths_and_a_bad_position_keeps_the_old_one() -> None:
-    engine = Engine(get_game("chess"), hash_mib=1, engine="python")
+    engine = Engine(get_game("chess"), hash_mib=1, backend="python")
     engine.set_position("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     result, infos = run(engine, GoLimits(depth=2))
     assert result.best_move.uci() == "h5f7" and [info.depth for info in infos] == [1, 2]
@@ -45,7 +46,7 @@ def test_positions_depths_and_a_bad_position_keeps_the_old_one() -> None:
 
 
 def test_stop_ends_an_infinite_search_with_a_move() -> None:
-    engine = Engine(get_game("tictactoe"), hash_mib=1, engine="python")
+    engine = Engine(get_game("tictactoe"), hash_mib=1, backend="python")
     engine.set_position("0")
     done = threading.Event()
     found: list[SearchResult[Any]] = []
@@ -55,13 +56,13 @@ def test_stop_ends_an_infinite_search_with_a_move() -> None:
 
 
 def test_options_are_checked() -> None:
-    engine = Engine(get_game("chess"), hash_mib=1, engine="python")
+    engine = Engine(get_game("chess"), hash_mib=1, backend="python")
     with pytest.raises(InvalidOptionError, match=rf"hash must be a number from 1 to {max_hash_mib()} \(MiB\)"):
         engine.set_hash(0.5)
     with pytest.raises(InvalidOptionError, match="threads must be a whole number from 1 to 64"):
         engine.set_threads(65)
-    with pytest.raises(InvalidOptionError, match="no compiled engine"):
-        Engine(get_game("nim"), engine="compiled")
+    with pytest.raises(InvalidOptionError, match="no compiled backend"):
+        Engine(get_game("nim"), backend="compiled")
 
 
 def test_a_table_the_machine_cannot_give_is_refused_and_the_old_one_kept(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -78,7 +79,7 @@ def test_a_table_the_machine_cannot_give_is_refused_and_the_old_one_kept(monkeyp
 
 
 def test_a_failed_search_still_answers_with_a_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    engine = Engine(get_game("chess"), hash_mib=1, engine="python")
+    engine = Engine(get_game("chess"), hash_mib=1, backend="python")
 
     def broken(*arguments: Any, **keywords: Any) -> Any:
         raise MemoryError("no room")
@@ -95,7 +96,7 @@ def test_a_failed_search_still_answers_with_a_move(monkeypatch: pytest.MonkeyPat
 
 
 def test_search_moves_restrict_the_root() -> None:
-    engine = Engine(get_game("chess"), hash_mib=1, engine="python")
+    engine = Engine(get_game("chess"), hash_mib=1, backend="python")
     engine.set_position("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
     moves = tuple(move for move in engine.position.legal_moves() if move.uci() in ("a2a3", "d2d3"))
     result, infos = run(engine, GoLimits(depth=2, search_moves=moves))
@@ -104,9 +105,22 @@ def test_search_moves_restrict_the_root() -> None:
     assert forced.best_move == moves[0] and forced.depth == 1  # one move to play: played at once
 
 
-def test_the_python_engine_answers_while_the_compiled_one_is_not_ready() -> None:
-    engine = Engine(get_game("chess"), hash_mib=1)  # compiled, but never warmed up here
-    assert engine.engine == "compiled" and not engine.ready(0.01)
+def test_the_python_backend_answers_while_the_kernel_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    from negamax.search import searcher, warmup
+
+    # a new process on a new install: no kernel loaded, none on disk, a compilation that takes long
+    monkeypatch.setattr(searcher, "_LOADED", set())
+    monkeypatch.setattr(warmup, "kernels_on_disk", lambda game: False)
+    release = threading.Event()
+    monkeypatch.setattr(warmup, "compile_elsewhere", lambda name, stop=None: release.wait(30) and False)
+    engine = Engine(get_game("chess"), hash_mib=1)
+    engine.warm_up_in_background()
+    assert engine.backend == "compiled" and not engine.ready(0.01)
+    deadline = time.monotonic() + 10
+    while not engine.compiling and time.monotonic() < deadline:
+        time.sleep(0.01)
     result, _ = run(engine, GoLimits(depth=1))
-    assert result.algorithm == "auto"  # the python engine's name for its default algorithm
+    assert result.algorithm == "auto"  # the python backend's name for its default algorithm
     assert engine.hashfull() == 0  # the python table's, without touching the kernel
+    release.set()
+    engine.close()

@@ -28,7 +28,7 @@ from negamax.games import get_game
 UCI_WORDS = [
     "uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "go", "depth", "nodes", "movetime",
     "wtime", "btime", "winc", "binc", "movestogo", "mate", "infinite", "stop", "ponderhit", "setoption", "name",
-    "value", "Hash", "Engine", "python", "e2e4", "e7e5", "g1f3", "a7a8q", "0", "1", "-1", "2", "nan", "inf",
+    "value", "Hash", "Backend", "python", "e2e4", "e7e5", "g1f3", "a7a8q", "0", "1", "-1", "2", "nan", "inf",
     "99999999999999999999", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "w", "KQkq", "-", "debug", "on",
 ]  # fmt: skip
 HUB_WORDS = [
@@ -65,7 +65,7 @@ def uci() -> Any:
     capture = Capture()
     session = UciSession(capture)
     session.engine.close()
-    session.engine = Engine(get_game("chess"), hash_mib=1, engine="python")  # the protocol, not the search
+    session.engine = Engine(get_game("chess"), hash_mib=1, backend="python")  # the protocol, not the search
     return session, capture
 
 
@@ -107,7 +107,7 @@ def test_hub_survives_any_lines() -> None:
     capture = Capture()
     session = HubSession(capture)
     session.engine.close()
-    session.engine = Engine(get_game("draughts"), hash_mib=1, engine="python")
+    session.engine = Engine(get_game("draughts"), hash_mib=1, backend="python")
 
     @settings(max_examples=40, deadline=None)
     @given(lines=random_lines(HUB_WORDS))
@@ -188,7 +188,7 @@ def uci_line(rng: random.Random) -> str:
     if kind < 0.65:
         option, values = rng.choice(
             [("Hash", ["1", "16", "0", "0.5", "1e9", "lots", "65536"]), ("Threads", ["1", "2", "0", "65", "1e9"]),
-             ("Engine", ["python", "compiled", "numba"]), ("Colour", ["blue"])]
+             ("Backend", ["python", "compiled", "numba"]), ("Colour", ["blue"])]
         )  # fmt: skip
         return f"setoption name {option} value {rng.choice(values)}"
     if kind < 0.85:

@@ -46,7 +46,7 @@ def engine() -> Iterator[chess.engine.SimpleEngine]:
 
 def test_the_engine_identifies_itself_and_its_options(engine: chess.engine.SimpleEngine) -> None:
     assert engine.id["name"].startswith("negamax")
-    assert "Hash" in engine.options and engine.options["Engine"].var == ["compiled", "python"]
+    assert "Hash" in engine.options and engine.options["Backend"].var == ["compiled", "python"]
     engine.configure({"Hash": 16})
 
 
@@ -55,9 +55,23 @@ def test_both_engines_play_and_report_their_search(engine: chess.engine.SimpleEn
     engine.ping()  # isready: the compiled kernel is loaded
     compiled = engine.analyse(board, chess.engine.Limit(depth=6))
     assert compiled["depth"] == 6 and compiled["seldepth"] > 6 and compiled["nodes"] > 0
-    engine.configure({"Engine": "python"})
+    engine.configure({"Backend": "python"})
     python = engine.analyse(board, chess.engine.Limit(depth=2))
     assert python["depth"] == 2 and python["pv"][0] in board.legal_moves
+
+
+def test_multipv_gives_distinct_first_moves_best_first(engine: chess.engine.SimpleEngine) -> None:
+    assert engine.options["MultiPV"].default == 1
+    board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")  # Rd8 mates
+    engine.ping()
+    infos = engine.analyse(board, chess.engine.Limit(depth=4), multipv=3)
+    assert len(infos) == 3
+    firsts = [info["pv"][0] for info in infos]
+    assert len(set(firsts)) == 3 and firsts[0] == chess.Move.from_uci("d1d8")
+    assert infos[0]["score"].white() == chess.engine.Mate(1)
+    scores = [info["score"].white().score(mate_score=100_000) for info in infos]
+    assert scores == sorted(scores, reverse=True)
+    assert [info["multipv"] for info in infos] == [1, 2, 3]
 
 
 def test_two_threads_find_the_mate(engine: chess.engine.SimpleEngine) -> None:
@@ -218,7 +232,7 @@ def test_search_moves_from_the_client_restrict_the_root(engine: chess.engine.Sim
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")  # Qxf7 mates
     allowed = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("d2d3")]
     for engine_name in ("compiled", "python"):
-        engine.configure({"Engine": engine_name})
+        engine.configure({"Backend": engine_name})
         played = engine.play(board, chess.engine.Limit(depth=3), root_moves=allowed)
         assert played.move in allowed, engine_name
         info = engine.analyse(board, chess.engine.Limit(depth=3), root_moves=allowed)

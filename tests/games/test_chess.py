@@ -215,7 +215,7 @@ def test_a_repetition_ends_the_game_at_its_third_occurrence_and_the_search_still
         position.play(GAME.parse_move(position, text))
     assert game_end(position) is None and position.occurrences() == 2
     # the search scores the second occurrence inside it as a draw, but it starts afresh here
-    assert search(position.copy(), SearchLimits(depth=2), engine="python").best_move is not None
+    assert search(position.copy(), SearchLimits(depth=2), backend="python").best_move is not None
     for text in SHUFFLES.split():
         position.play(GAME.parse_move(position, text))
     assert game_end(position) == (0, "threefold repetition") and position.occurrences() == 3
@@ -263,7 +263,7 @@ def _mates_after(board: chess.Board, reply: chess.Move, moves: int) -> bool:
 )
 def test_mates_are_found_and_are_real(fen: str, moves: int) -> None:
     position = GAME.new_position(fen)
-    result = search(position, SearchLimits(depth=2 * moves + 1, time=60), engine="python")
+    result = search(position, SearchLimits(depth=2 * moves + 1, time=60), backend="python")
     assert result.score == win_in(2 * moves - 1)
     board = chess.Board(fen)
     board.push(result.best_move)

@@ -16,7 +16,6 @@ import pytest
 from negamax.core.types import SearchLimits
 from negamax.games import chess_network
 from negamax.games.chess import ChessGame, ChessPosition
-from negamax.search import search
 
 chess_compiled = pytest.importorskip("negamax.games.chess_compiled")
 from negamax.search.compiled.move_list import CompiledSearcher  # noqa: E402  (needs numba)
@@ -345,7 +344,7 @@ def _play_out(fen: str) -> chess.Board:
     searcher = CompiledSearcher(hash_mib=16)
     board = chess.Board(fen)
     while not board.is_game_over(claim_draw=True):
-        result = search(ChessPosition(board.copy()), SearchLimits(nodes=20_000), engine="compiled", searcher=searcher)
+        result = searcher.search(ChessPosition(board.copy()), SearchLimits(nodes=20_000))
         board.push(result.best_move)
     return board
 

@@ -72,7 +72,7 @@ def test_the_pure_protocol_runs_the_rules_in_python() -> None:
     position = game.new_position("3 2")
     assert position.legal_moves() == [3, 2, 1] and position.player() == 0
     assert game.position_text(position) == "3 2"
-    result = solve(position, engine="python")
+    result = solve(position, backend="python")
     assert result.score_text == "loss in 2"  # 4 stones left: whatever it takes, the rest goes next
     with pytest.raises(InvalidPositionError, match="move 2"):
         game.new_position("3 7")
@@ -191,7 +191,7 @@ def test_the_example_written_both_ways_searches_to_the_same_values(breakthrough:
         expected = search(plain, SearchLimits(depth=3), algorithm="alphabeta").score
         assert searcher.search(compiled, SearchLimits(depth=3)).score == expected
     for compiled, plain in random_positions(breakthrough, 6, seed=2, plies=range(16, 22)):
-        assert solve(compiled).score == solve(plain, engine="python").score
+        assert solve(compiled).score == solve(plain, backend="python").score
 
 
 def test_the_example_has_its_own_text(breakthrough: Any) -> None:

@@ -18,7 +18,7 @@ def _cases(name: str) -> list[tuple[str, int]]:
 
 def test_pons_example_scores_minus_15() -> None:
     position = GAME.new_position("44455554221")
-    result = solve(position, engine="python")
+    result = solve(position, backend="python")
     assert GAME.game_score(position, result.score) == -15
     assert result.score_text == "loss in 2"
 
@@ -38,7 +38,7 @@ def test_pons_sets_solved_exactly_in_pure_python(name: str, step: int) -> None:
     wrong = []
     for moves, expected in cases[::step]:
         position = GAME.new_position(moves)
-        score = GAME.game_score(position, solve(position, engine="python").score)
+        score = GAME.game_score(position, solve(position, backend="python").score)
         if score != expected:
             wrong.append((moves, expected, score))
     assert wrong == []
@@ -48,7 +48,7 @@ def test_pons_sets_solved_exactly_in_pure_python(name: str, step: int) -> None:
 def test_pons_middle_medium_sample(index: int) -> None:
     moves, expected = _cases("Test_L2_R2")[index]
     position = GAME.new_position(moves)
-    assert GAME.game_score(position, solve(position, engine="python").score) == expected
+    assert GAME.game_score(position, solve(position, backend="python").score) == expected
 
 
 def test_position_parsing_errors() -> None:
@@ -98,7 +98,7 @@ def test_safe_moves_find_wins_and_forced_losses() -> None:
     position = GAME.new_position("22334")
     assert isinstance(position, Connect4)
     assert position.safe_moves() == []
-    assert solve(position, engine="python").score_text == "loss in 2"
+    assert solve(position, backend="python").score_text == "loss in 2"
     forced = GAME.new_position("12131")  # X has three in column 1: O must block there
     assert [GAME.move_text(forced, move) for move in forced.safe_moves() or []] == ["1"]
     # winning cells agree with a brute-force check on boards from random play

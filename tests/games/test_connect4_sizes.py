@@ -31,7 +31,7 @@ def expected_value(size: str) -> int:
 def solved_value(size: str, engine: str) -> int:
     game = Connect4Game(size)
     position = game.new_position()
-    return game.game_score(position, solve(position, engine=engine).score)
+    return game.game_score(position, solve(position, backend=engine).score)
 
 
 @pytest.mark.parametrize("size", SMALL_BOARDS)
@@ -55,8 +55,8 @@ def test_every_position_two_plies_into_5x4_has_the_same_value_on_both_engines() 
     for first in "12345":
         for second in "12345":
             position = game.new_position(first + second)
-            python = solve(position, engine="python")
-            compiled = solve(position, engine="compiled")
+            python = solve(position, backend="python")
+            compiled = solve(position, backend="compiled")
             assert (first + second, compiled.score) == (first + second, python.score)
 
 
@@ -77,8 +77,8 @@ def test_each_size_gets_the_engines_its_board_fits() -> None:
     assert search(six_by_seven, SearchLimits(depth=4)).algorithm == "compiled"
     eight_by_seven = Connect4Game("8x7").new_position()  # 64 bits: pure Python only
     assert not isinstance(eight_by_seven, PlacementPosition | MoveListPosition)
-    with pytest.raises(InvalidOptionError, match="no compiled engine"):
-        solve(eight_by_seven, engine="compiled")
+    with pytest.raises(InvalidOptionError, match="no compiled backend"):
+        solve(eight_by_seven, backend="compiled")
     assert solve(eight_by_seven, SearchLimits(nodes=2_000)).completed is False
 
 
@@ -96,7 +96,7 @@ def test_the_widest_compiled_boards_keep_their_table_entries_apart() -> None:
                 if position.is_terminal() or not moves:
                     break
                 position.play(rng.choice(moves))
-        assert solve(position, engine="compiled").score == solve(position, engine="python").score
+        assert solve(position, backend="compiled").score == solve(position, backend="python").score
 
 
 @pytest.mark.parametrize(("size", "count"), [("7x6", 25), ("6x7", 8), ("5x4", 8), ("10x3", 8), ("4x9", 8)])
@@ -117,8 +117,8 @@ def test_the_compiled_search_to_a_depth_finds_the_python_value_on_every_size(siz
         if position.is_terminal():
             continue
         depth = rng.randrange(1, 7)
-        expected = search(position, SearchLimits(depth=depth), engine="python", algorithm="alphabeta-tt")
-        found = search(position, SearchLimits(depth=depth), searcher=searcher)
+        expected = search(position, SearchLimits(depth=depth), backend="python", algorithm="alphabeta-tt")
+        found = searcher.search(position, SearchLimits(depth=depth))
         assert found.score == expected.score, (game.position_text(position), depth)
         assert found.best_move in position.legal_moves()
         assert found.pv and found.pv[0] == found.best_move

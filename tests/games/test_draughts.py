@@ -48,7 +48,7 @@ def test_the_maximum_capture_is_compulsory() -> None:
     # 32x21 takes one man; 32x23x12 takes two, so it is the only legal move
     position = INTERNATIONAL.new_position("W:W32:B27,28,18")
     assert position.legal_moves() == ["32x23x12"] == sorted(their_moves(position.board))
-    result = search(position, SearchLimits(depth=2), engine="python")
+    result = search(position, SearchLimits(depth=2), backend="python")
     assert result.best_move == "32x23x12"
 
 
@@ -90,7 +90,7 @@ def test_a_played_game_ends_at_the_third_occurrence_where_the_search_sees_the_se
         position.play(move)
     assert position.is_terminal()  # inside a search, the second occurrence is a draw
     assert game_end(position) is None  # for the players the game goes on
-    assert search(position.copy(), SearchLimits(depth=2), engine="python").best_move is not None
+    assert search(position.copy(), SearchLimits(depth=2), backend="python").best_move is not None
     for move in ("31-26", "20-25", "26-31", "25-20"):
         position.play(move)
     assert game_end(position) == (0, "threefold repetition") and position.board.is_draw
@@ -138,11 +138,11 @@ def test_a_played_game_ends_where_py_draughts_ends_it_on_random_games(variant: s
 def test_the_search_finds_a_shot_and_a_won_race() -> None:
     # 33-28 forces 22x33, then 38x29x18x7... White wins men: the search sees the combination
     position = INTERNATIONAL.new_position("W:W27,28,32,33,37,38:B8,12,13,17,18")
-    result = search(position, SearchLimits(depth=6), engine="python")
+    result = search(position, SearchLimits(depth=6), backend="python")
     assert result.score > 100 and result.best_move in position.legal_moves()
     # two men against one far from promotion: White wins
     race = DraughtsGame("checkers").new_position("W:W17,18:B1")
-    assert search(race, SearchLimits(depth=8), engine="python").score > 0
+    assert search(race, SearchLimits(depth=8), backend="python").score > 0
 
 
 def test_bad_input_gets_clear_errors() -> None:

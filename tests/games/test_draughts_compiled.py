@@ -175,7 +175,7 @@ def test_a_win_on_the_last_move_an_endgame_rule_allows_is_a_win() -> None:
     # two kings against one: Black's 8x17 takes the last white king on the 10th ply of the
     # five-move count, which py-draughts scores as Black's win, not a draw
     position = GAME.new_position("B:WK25,K45:BK3 moves 3-17 25-20 17-44 45-12 44-50 20-14 50-45 12-8 45-12")
-    results = [search(position, SearchLimits(depth=2), engine=engine) for engine in ("python", "compiled")]
+    results = [search(position, SearchLimits(depth=2), backend=engine) for engine in ("python", "compiled")]
     assert [result.best_move for result in results] == ["8x17", "8x17"]
     assert results[0].score == results[1].score > 0
 

@@ -23,7 +23,7 @@ from negamax.games.tictactoe import TicTacToe
 from negamax.search import solve
 from negamax.search.compiled import families
 from negamax.search.compiled import placement_kernel as kernel
-from negamax.search.compiled.placement import CompiledSolver, default_table_mib, pons_to_distance, table_bits
+from negamax.search.compiled.placement import CompiledSolver, pons_to_distance, table_bits
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GAME = Connect4Game()
@@ -81,8 +81,6 @@ def test_a_crowded_table_keeps_the_values() -> None:
 
 
 def test_table_sizes() -> None:
-    assert default_table_mib() in {1 << bits for bits in range(11)}
-    assert default_table_mib(share=1 << 20) == 1  # never below the smallest table
     assert table_bits(1) == 17 and table_bits(1.5) == 17 and table_bits(1024) == 27
     for bad in (0, 0.5, 8193):
         with pytest.raises(InvalidOptionError, match="MiB"):
@@ -108,7 +106,7 @@ def test_full_result_with_best_move_and_pv(solver: CompiledSolver) -> None:
     assert [GAME.move_text(position, move) for move in result.pv][1:] == ["3"]
     winning = GAME.new_position("2252576253462244111563365343671351441")
     result = solver.solve(winning)
-    python = solve(winning, engine="python")
+    python = solve(winning, backend="python")
     assert result.score == python.score
     # the PV played out ends the game with the promised result
     board = winning.copy()
@@ -129,7 +127,7 @@ def test_tictactoe_runs_on_the_same_kernel(solver: CompiledSolver) -> None:
             if position.is_terminal():
                 position.undo(move)
                 break
-        assert solver.solve(position).score == solve(position, engine="python").score
+        assert solver.solve(position).score == solve(position, backend="python").score
 
 
 def test_limits_and_stop_give_proven_bounds(solver: CompiledSolver) -> None:
@@ -260,7 +258,7 @@ def test_helpers_join_a_solve_that_starts_while_they_load(monkeypatch: pytest.Mo
     # cache in a new process: a fraction of a second) and the solve begins at once, so
     # the helper is not ready when the main worker would split. The main worker goes on
     # alone a while, then looks again (it once went on alone to the end).
-    from negamax.search.compiled import placement_helpers as solver_helpers
+    from negamax.search.compiled import placement_helper_pool as solver_helpers
 
     moves, expected = _cases("Test_L1_R3")[1]
     position = GAME.new_position(moves)

@@ -361,8 +361,8 @@ def test_a_large_table_is_neither_touched_when_made_nor_when_cleared() -> None:
     position = ChessGame().new_position(None)
     before = resident_mib()
     searcher = CompiledSearcher(hash_mib=1024)
-    search(position, SearchLimits(depth=2), searcher=searcher)
+    searcher.search(position, SearchLimits(depth=2))
     searcher.clear()
-    search(position, SearchLimits(depth=2), searcher=searcher)
+    searcher.search(position, SearchLimits(depth=2))
     assert searcher.entries == 1024 * 2**20 // 16
     assert resident_mib() - before < 256

@@ -28,7 +28,7 @@ def test_iterations_reach_the_callback_and_the_position_is_untouched() -> None:
     position = GAME.new_position("4453")
     key = position.key()
     seen: list[SearchResult[Any]] = []
-    result = search(position, SearchLimits(depth=6), on_iteration=seen.append, engine="python")
+    result = search(position, SearchLimits(depth=6), on_iteration=seen.append, backend="python")
     assert [item.depth for item in seen] == [1, 2, 3, 4, 5, 6]
     assert seen[-1].score == result.score and result.completed
     assert position.key() == key and position.moves == 4
@@ -39,7 +39,7 @@ def test_iterations_reach_the_callback_and_the_position_is_untouched() -> None:
 
 def test_node_limit_returns_the_last_completed_iteration() -> None:
     position = GAME.new_position("")
-    result = search(position, SearchLimits(depth=30, nodes=5_000), engine="python")
+    result = search(position, SearchLimits(depth=30, nodes=5_000), backend="python")
     assert not result.completed
     assert result.nodes <= 5_000 + 1
     assert 1 <= result.depth < 30
@@ -49,9 +49,9 @@ def test_node_limit_returns_the_last_completed_iteration() -> None:
 def test_stop_event_and_time_limit() -> None:
     stop = threading.Event()
     stop.set()
-    result = search(GAME.new_position(""), SearchLimits(depth=30, stop=stop), engine="python")
+    result = search(GAME.new_position(""), SearchLimits(depth=30, stop=stop), backend="python")
     assert not result.completed and result.best_move is not None
-    timed = search(GAME.new_position(""), SearchLimits(time=0.2), engine="python")
+    timed = search(GAME.new_position(""), SearchLimits(time=0.2), backend="python")
     assert not timed.completed and timed.depth >= 1
 
 
@@ -59,9 +59,9 @@ def test_interrupted_solve_reports_proven_bounds() -> None:
     # a win in 23 (a Middle-Medium position of Pons' sets), which pure Python solves in
     # about 100k nodes: a quarter of that proves it a win, not yet how long
     position = GAME.new_position("2531276566711153")
-    exact = solve(position, engine="python")
+    exact = solve(position, backend="python")
     assert exact.score_text == "win in 23"
-    result = solve(position, SearchLimits(nodes=25_000), engine="python")
+    result = solve(position, SearchLimits(nodes=25_000), backend="python")
     assert not result.completed
     assert WIN_THRESHOLD <= result.lower <= exact.score <= result.upper < WIN  # a proven win, its distance open
     assert result.lower < result.upper
@@ -70,12 +70,12 @@ def test_interrupted_solve_reports_proven_bounds() -> None:
 def test_game_over_position() -> None:
     position = TicTacToeGame().new_position("0314")
     position.play(2)  # X completes the top row
-    result = solve(position, engine="python")
+    result = solve(position, backend="python")
     assert result.best_move is None and result.score_text == "loss in 0" and result.nodes == 0
 
 
 def test_deepening_stops_when_the_tree_is_exhausted() -> None:
-    result = search(TicTacToeGame().new_position(""), SearchLimits(time=30), engine="python")
+    result = search(TicTacToeGame().new_position(""), SearchLimits(time=30), backend="python")
     assert result.completed and result.depth == 9 and result.score == 0
 
 
@@ -100,6 +100,6 @@ def test_a_search_stopped_inside_its_first_iteration_plays_a_move_of_the_root() 
     # the opponent's moves so, given 30 ms while busy)
     position = ChessGame().new_position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
     for nodes in (2, 3, 5, 8):
-        result = search(position, SearchLimits(nodes=nodes), engine="python")
+        result = search(position, SearchLimits(nodes=nodes), backend="python")
         assert result.depth == 0 and not result.completed
         assert result.best_move in position.legal_moves()

@@ -21,29 +21,29 @@ def test_the_root_plays_only_the_moves_given(engine: str) -> None:
     if engine == "compiled":
         pytest.importorskip("numba")
     position = ChessGame().new_position(MATE_IN_ONE)
-    free = search(position, SearchLimits(depth=2), engine=engine)
+    free = search(position, SearchLimits(depth=2), backend=engine)
     assert free.best_move == chess.Move.from_uci("h5f7") and free.score_text == "win in 1"
     seen = []
-    kept = search(position, SearchLimits(depth=3), engine=engine, root_moves=ALLOWED, on_iteration=seen.append)
+    kept = search(position, SearchLimits(depth=3), backend=engine, root_moves=ALLOWED, on_iteration=seen.append)
     assert kept.best_move in ALLOWED and kept.pv[0] == kept.best_move and kept.score_text != "win in 1"
     assert seen and all(result.best_move in ALLOWED for result in seen)
-    one = search(position, SearchLimits(depth=3), engine=engine, root_moves=ALLOWED[1:2])
+    one = search(position, SearchLimits(depth=3), backend=engine, root_moves=ALLOWED[1:2])
     assert one.best_move == ALLOWED[1]
 
 
 def test_a_restricted_root_is_not_stored_as_the_position_s_value() -> None:
     position = ChessGame().new_position(MATE_IN_ONE)
     table = TranspositionTable(mib=1)
-    search(position, SearchLimits(depth=2), engine="python", table=table, root_moves=ALLOWED)
+    search(position, SearchLimits(depth=2), backend="python", table=table, root_moves=ALLOWED)
     assert table.probe(position.key()) is None
-    search(position, SearchLimits(depth=2), engine="python", table=table)
+    search(position, SearchLimits(depth=2), backend="python", table=table)
     assert table.probe(position.key()) is not None
 
 
 def test_a_restricted_root_takes_the_best_of_its_moves() -> None:
     pytest.importorskip("numba")
-    from negamax import CompiledSearcher
     from negamax.search.compiled import move_list_kernel as kernel
+    from negamax.search.compiled.move_list import CompiledSearcher
 
     position = ChessGame().new_position(MATE_IN_ONE)
     limits = SearchLimits(depth=4)
@@ -51,7 +51,7 @@ def test_a_restricted_root_takes_the_best_of_its_moves() -> None:
     def exact(root_moves: list[chess.Move] | None, searcher: CompiledSearcher | None = None) -> int:
         # the features that keep the fixed-depth value, so values compare exactly
         searcher = searcher or CompiledSearcher(hash_mib=1, features=kernel.EXACT_FEATURES | kernel.TRANSPOSITION_TABLE)
-        return search(position, limits, searcher=searcher, root_moves=root_moves).score
+        return searcher.search(position, limits, root_moves=root_moves).score
 
     each = [exact([move]) for move in ALLOWED]
     assert exact(ALLOWED) == max(each)
@@ -62,12 +62,10 @@ def test_a_restricted_root_takes_the_best_of_its_moves() -> None:
 
 def test_helper_threads_search_the_same_restricted_root() -> None:
     pytest.importorskip("numba")
-    from negamax import CompiledSearcher
+    from negamax.search.compiled.move_list import CompiledSearcher
 
     position = ChessGame().new_position(MATE_IN_ONE)
-    result = search(
-        position, SearchLimits(depth=6), searcher=CompiledSearcher(hash_mib=4, threads=2), root_moves=ALLOWED
-    )
+    result = CompiledSearcher(hash_mib=4, threads=2).search(position, SearchLimits(depth=6), root_moves=ALLOWED)
     assert result.best_move in ALLOWED and result.depth == 6
 
 
@@ -78,7 +76,7 @@ def test_draughts_roots_are_restricted_too(engine: str) -> None:
         pytest.importorskip("numba")
     position = DraughtsGame("draughts").new_position(None)
     moves = list(position.legal_moves())
-    result = search(position, SearchLimits(depth=3), engine=engine, root_moves=moves[-1:])
+    result = search(position, SearchLimits(depth=3), backend=engine, root_moves=moves[-1:])
     assert result.best_move == moves[-1]
 
 
@@ -88,4 +86,4 @@ def test_draughts_roots_are_restricted_too(engine: str) -> None:
 )
 def test_root_moves_that_cannot_be_played_are_refused(root_moves: list[chess.Move], message: str) -> None:
     with pytest.raises(InvalidOptionError, match=message):
-        search(ChessGame().new_position(None), SearchLimits(depth=1), engine="python", root_moves=root_moves)
+        search(ChessGame().new_position(None), SearchLimits(depth=1), backend="python", root_moves=root_moves)

@@ -89,5 +89,5 @@ def test_both_searches_prune_mate_distances_to_the_same_values(fen: str) -> None
     compiled = CompiledSearcher(hash_mib=1, features=kernel.EXACT_FEATURES)
     for depth in (1, 2, 3):
         position = ChessGame().new_position(fen)
-        python = search(position, SearchLimits(depth=depth), engine="python", options=options).score
+        python = search(position, SearchLimits(depth=depth), backend="python", options=options).score
         assert compiled.search(position, SearchLimits(depth=depth)).score == python, (fen, depth)

@@ -37,7 +37,7 @@ def test_every_node_is_recorded_with_its_value(algorithm: str) -> None:
 
 def test_recording_does_not_change_the_search() -> None:
     position = TicTacToeGame().new_position("4")
-    plain = solve(position, engine="python")
+    plain = solve(position, backend="python")
     traced = solve(position, trace=SearchTrace())
     assert (plain.score, plain.nodes, plain.pv) == (traced.score, traced.nodes, traced.pv)
 

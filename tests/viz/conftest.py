@@ -49,7 +49,7 @@ def column_scores(moves: str) -> dict[str, int]:
         if child.is_terminal():
             value = -from_node(child.terminal_value(), 1)
         else:
-            value = -from_node(solve(child, SearchLimits(), engine="python").score, 1)
+            value = -from_node(solve(child, SearchLimits(), backend="python").score, 1)
         scores[CONNECT4.move_text(position, move)] = CONNECT4.game_score(position, value)
     return scores
 

@@ -68,6 +68,30 @@ def test_chess_and_draughts_play_on_through_a_repetition_and_end_at_its_third_oc
     assert state["result"] == "X wins" and state["ending"] is None  # a game that does not say why
 
 
+def test_the_engine_scores_several_lines_best_first(web: Web) -> None:
+    moves = ["0", "4"]
+    events = web.events({"game": "tictactoe", "moves": moves, "seconds": 2, "lines": 9 - len(moves)})
+    name, done = events[-1]
+    assert name == "done" and done["solved"], events[-1]
+    game = get_game("tictactoe")
+    position = game.new_position()
+    for move in moves:
+        position.play(int(move))
+    expected = {}
+    for move in position.legal_moves():
+        child = position.copy()
+        child.play(move)
+        expected[game.move_text(position, move)] = -solve(child, algorithm="negamax").score
+    assert {line["move"]: line["score"] for line in done["lines"]} == expected
+    scores = [line["score"] for line in done["lines"]]
+    assert scores == sorted(scores, reverse=True) and done["lines"][0]["move"] == done["best"]
+
+    events = web.events({"game": "chess", "seconds": 0.5, "lines": 3})
+    name, done = events[-1]
+    assert name == "done" and len({line["move"] for line in done["lines"]}) == 3, done
+    assert done["lines"][0]["move"] == done["best"] and all(line["line"] for line in done["lines"])
+
+
 @pytest.mark.parametrize(
     ("path", "body", "message"),
     [
@@ -90,6 +114,8 @@ def test_chess_and_draughts_play_on_through_a_repetition_and_end_at_its_third_oc
         ("/api/trace", {"game": "nim", "depth": "3"}, "depth must be a whole number from 1 to 12"),
         ("/api/trace", {"game": "nim", "depth": 0}, "depth must be"),
         ("/api/think", {"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]}, "the game is over"),
+        ("/api/think", {"game": "tictactoe", "lines": 0}, "lines must be"),
+        ("/api/think", {"game": "tictactoe", "lines": 9}, "lines must be"),
         ("/api/trace", {"game": "nim", "max_nodes": 10**6}, "max_nodes"),
         ("/api/trace", {"game": "nim", "algorithm": "mtdf"}, "algorithm"),
         ("/api/solution", {"game": "chess"}, "cannot be solved exactly"),
@@ -143,11 +169,11 @@ def test_connect4_solution_reads_the_book_first(tmp_path: Path) -> None:
     child = position.copy()
     first = next(iter(position.legal_moves()))
     child.play(first)
-    value = solve(child, SearchLimits(), engine="python").score
+    value = solve(child, SearchLimits(), backend="python").score
     path = str(tmp_path / "book.sqlite")
     with Book(path, CONNECT4) as book:
         book.store([BookRow.of(CONNECT4, child, value, None, "test")])
-    app = create_app(engine="python", book=lambda game: Book(path, game, create=False), prepare=False)
+    app = create_app(backend="python", book=lambda game: Book(path, game, create=False), prepare=False)
     with BackgroundServer(app) as server:
         status, answer = Web(server.url, app.app.state.searches).post(
             "/api/solution", {"game": "connect4", "start": moves}

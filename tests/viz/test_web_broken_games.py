@@ -106,7 +106,7 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Web, dict
     module = Path(tmp_path_factory.mktemp("games")) / "broken_games.py"
     module.write_text(BROKEN_GAMES)
     games = {name: f"{module}:{name}" for name in NAMES}
-    app = create_app(engine="python", extra_games=tuple(games.values()), prepare=False)
+    app = create_app(backend="python", extra_games=tuple(games.values()), prepare=False)
     with BackgroundServer(app) as server:
         yield Web(server.url, app.app.state.searches), games
 

@@ -161,6 +161,16 @@ def test_every_game_mid_game(page: Any, web: Web) -> None:
         screenshot(page, game)
 
 
+def test_the_engine_panel_lists_the_best_three_moves(page: Any, web: Web) -> None:
+    open_game(page, web, "connect4", moves="4,4,3")
+    page.select_option("#lines", "3")
+    page.click("#analyse")
+    page.wait_for_function("document.querySelectorAll('#engine-lines li').length === 3", timeout=30_000)
+    moves = page.eval_on_selector_all("#engine-lines li", "rows => rows.map((row) => row.dataset.move)")
+    rows = page.locator("#engine-lines li").all_text_contents()
+    assert len(set(moves)) == 3 and all(len(row.split()) > 1 for row in rows), rows
+
+
 def test_a_bad_position_leaves_no_board_to_play(page: Any, web: Web) -> None:
     open_game(page, web, "connect4", moves="4,4")
     page.fill("#start", "4458")

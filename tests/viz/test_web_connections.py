@@ -86,7 +86,7 @@ class GatedGame:
 
 @contextlib.contextmanager
 def serving(limits: ConnectionLimits) -> Iterator[Web]:
-    app = create_app(engine="python", extra_games=(GATED,), prepare=False)
+    app = create_app(backend="python", extra_games=(GATED,), prepare=False)
     with BackgroundServer(app, limits=limits) as server:
         yield Web(server.url, app.app.state.searches)
 

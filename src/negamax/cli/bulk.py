@@ -136,7 +136,7 @@ def _job(arguments: argparse.Namespace) -> BatchJob:
         depth=getattr(arguments, "depth", None),
         time=arguments.time,
         nodes=arguments.nodes,
-        engine=arguments.engine,
+        backend=arguments.backend,
     )
 
 

@@ -16,15 +16,16 @@ from typing import Any, TextIO
 
 from negamax.cli.report import dumps, duration_text, one_line, result_record, result_text
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
-from negamax.core.game import MoveListPosition, PlacementPosition, Position
-from negamax.core.rules import Game, game_end, pv_text, refuse_hopeless_solve
+from negamax.core.game import PlacementPosition, Position
+from negamax.core.rules import Game, game_end, pv_text
 from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import refuse_replacing, refuse_special_input, replaced_whole
-from negamax.search import backend, choose_engine, search, solve, warmup
-from negamax.search.params import SearchOptions, check_threads, options_for
+from negamax.search import Searcher, search, solve, warmup
+from negamax.search.params import SearchOptions, options_for
+from negamax.search.searcher import refuse_unbounded_solve
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
 DEFAULT_ANALYSIS_SECONDS = 1.0
@@ -172,7 +173,7 @@ def _print_result(
 def run_analyze(arguments: argparse.Namespace) -> int:
     game = get_game(arguments.game)
     position = game.new_position(arguments.position)
-    options = _options(arguments)
+    _options(arguments)  # a bad --algorithm fails here, before any search
     with _book(arguments, game) as book, _stop_on_interrupt() as stop:
         answer = _book_answer(book, game, position)
         if answer is not None:
@@ -186,90 +187,65 @@ def run_analyze(arguments: argparse.Namespace) -> int:
             stop=stop,
         )
         progress = _progress(arguments, game, position)
-        result = _heuristic_search(arguments, position, limits, options, progress)
+        result = _heuristic_search(arguments, game, position, limits, progress)
         _print_result(arguments, game, position, arguments.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
 
 
-def _engine_name(arguments: argparse.Namespace) -> str:
-    engine: str | None = getattr(arguments, "engine", None)
-    return engine or "auto"
+_SEARCHER: Searcher | None = None
+"""The command's searcher: one command runs per process, and ``play`` searches with it move
+after move, its tables carrying over."""
 
 
-def _python_only(arguments: argparse.Namespace, position: Position[Any], solving: bool) -> str:
-    """What the command line asked for that only the python engine does ("" for nothing)."""
-    if arguments.algorithm != "auto":
-        return f"--algorithm {arguments.algorithm}"
-    return ""
+def _searcher(arguments: argparse.Namespace, game: Game) -> Searcher:
+    """The searcher the command line's options describe, made once."""
+    global _SEARCHER
+    if _SEARCHER is None:
+        threads = getattr(arguments, "threads", None)
+        solving = arguments.handler is run_solve
+        cores = os.cpu_count() or 1
+        if threads is not None and threads > cores and solving:
+            print(f"note: {cores} workers, one per core (not {threads})", file=sys.stderr)
+            threads = cores
+        _SEARCHER = Searcher(
+            getattr(arguments, "backend", None) or "auto",
+            hash_mib=getattr(arguments, "hash", None),
+            threads=threads if threads is not None else (cores if solving else 1),
+            processes=bool(getattr(arguments, "processes", False)),
+            keep_tables=arguments.handler is run_play,
+            game=game,
+        )
+    return _SEARCHER
 
 
-_SEARCHERS: dict[tuple[str, float | None, int | None, bool], Any] = {}
-_LOADED: set[tuple[int, str]] = set()
-"""(searcher, game) pairs whose kernels are loaded: the searchers live as long as the process."""
+def _ready_searcher(arguments: argparse.Namespace, game: Game, position: Position[Any], solving: bool) -> Searcher:
+    """The command's searcher with its kernel loaded for ``position``, before any clock
+    starts: a kernel not on disk yet is compiled by another process first, and said so.
 
-
-def _no_workers_for_python(arguments: argparse.Namespace) -> None:
-    if getattr(arguments, "threads", None) is not None or getattr(arguments, "processes", False):
-        raise InvalidOptionError("--threads and --processes run the compiled engine; the python engine has one worker")
-
-
-def _compiled_searcher(arguments: argparse.Namespace, kind: str, solving: bool) -> Any:
-    """The compiled searcher of ``kind`` the options describe, made once per process (its
-    table lives from one search to the next, across the moves of a game)."""
+    :raises InvalidOptionError: for workers the backend chosen cannot use.
+    """
+    searcher = _searcher(arguments, game)
     threads = getattr(arguments, "threads", None)
     processes = bool(getattr(arguments, "processes", False))
-    if kind == backend.PLACEMENT:
-        key = (kind, arguments.hash, threads, processes)
-    else:
-        if (threads is not None and solving) or processes:
-            raise InvalidOptionError(
-                "--threads and --processes are for the compiled solver of placement games"
-                " (move-list games take --threads in analyze)"
-            )
-        key = (kind, arguments.hash, threads, False)
-    if key not in _SEARCHERS:
-        if kind == backend.PLACEMENT:
-            from negamax.search.compiled.placement import CompiledSolver  # imports numba
-
-            cores = os.cpu_count() or 1
-            workers = threads if threads is not None else cores
-            if workers > cores:
-                print(f"note: {cores} workers, one per core (not {workers})", file=sys.stderr)
-                workers = cores
-            solver = CompiledSolver(threads=workers, processes=processes, hash_mib=arguments.hash)
-            if solver.helper_note:
-                print(f"note: {solver.helper_note}", file=sys.stderr)
-            _SEARCHERS[key] = solver
-        else:
-            from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
-
-            if threads is not None:
-                check_threads(threads, "--threads")
-            _SEARCHERS[key] = CompiledSearcher(
-                hash_mib=arguments.hash if arguments.hash is not None else 64.0, threads=threads or 1
-            )
-    return _SEARCHERS[key]
-
-
-def _compiled_for(arguments: argparse.Namespace, position: Position[Any], solving: bool) -> Any:
-    """The compiled searcher to run ``position`` on, or ``None`` for the python engine (the
-    choice is the backend's; the options only say what was asked)."""
-    python_only = _python_only(arguments, position, solving)
-    engine = choose_engine(position, _engine_name(arguments), solving=solving, python_only=python_only)
-    if engine == "python":
-        _no_workers_for_python(arguments)
-        return None
-    kind = backend.compiled_kind(position, solving)
-    assert kind is not None
-    searcher = _compiled_searcher(arguments, kind, solving)
-    if (id(searcher), arguments.game) not in _LOADED:
-        # load the kernel before any clock starts; compile it in another process first if
-        # it is not on disk yet, saying so
+    backend = searcher.backend_for(position, solving, arguments.algorithm)
+    if backend == "python" and (threads is not None or processes):
+        raise InvalidOptionError(
+            "--threads and --processes run the compiled backend; the python backend has one worker"
+        )
+    placement = solving and isinstance(position, PlacementPosition)
+    if backend == "compiled" and not placement and ((threads is not None and solving) or processes):
+        raise InvalidOptionError(
+            "--threads and --processes are for the compiled solver of placement games"
+            " (move-list games take --threads in analyze)"
+        )
+    if backend == "compiled":
         with _announcer() as announce, _stop_on_interrupt() as stop:
-            warmup.prepare(searcher, position, get_game(arguments.game), announce, stop, command_name=arguments.game)
+            searcher.prepare(position, announce=announce, stop=stop, command_name=arguments.game)
         if stop.is_set():
             raise KeyboardInterrupt
-        _LOADED.add((id(searcher), arguments.game))
+        for note in searcher.notes:
+            print(f"note: {note}", file=sys.stderr)
+        searcher.notes.clear()
     return searcher
 
 
@@ -308,44 +284,38 @@ def _announcer() -> Iterator[Callable[[str], None]]:
 
 def _solve(
     arguments: argparse.Namespace,
+    game: Game,
     position: Position[Any],
     limits: SearchLimits,
     progress: Callable[[SearchResult[Any]], None] | None,
     pv_plies: int | None = None,
-    one_of_many: bool = False,
 ) -> SearchResult[Any]:
-    """Solve on the engine the backend chooses. One position alone may be answered by a
-    quick pure-Python solve before any kernel is loaded; ``one_of_many`` (a file of them)
-    goes to the kernel at once. ``pv_plies`` as for ``CompiledSolver``."""
+    """Solve on the backend the searcher chooses (``pv_plies`` as for ``Searcher.solve``)."""
+    refuse_unbounded_solve(position, limits)  # before a kernel is loaded for nothing
+    searcher = _ready_searcher(arguments, game, position, solving=True)
+    return searcher.solve(
+        position,
+        limits,
+        multipv=getattr(arguments, "multipv", 1),
+        algorithm=arguments.algorithm,
+        options=_python_options(arguments, searcher, position, True),
+        on_iteration=progress,
+        pv_plies=pv_plies,
+    )
 
-    def compiled_searcher() -> Any:
-        searcher = _compiled_for(arguments, position, solving=True)
-        if searcher is not None and searcher.kind == backend.PLACEMENT:
-            searcher.pv_plies = pv_plies
-        return searcher
 
-    python_only = _python_only(arguments, position, solving=True)
-    if choose_engine(position, _engine_name(arguments), solving=True, python_only=python_only) == "python":
-        _no_workers_for_python(arguments)
-        return solve(
-            position,
-            limits,
-            engine="python",
-            algorithm=arguments.algorithm,
-            options=_options(arguments),
-            on_iteration=progress,
-        )
-    searcher = compiled_searcher() if one_of_many or _engine_name(arguments) == "compiled" else compiled_searcher
-    return solve(position, limits, searcher=searcher, on_iteration=progress)
+def _python_options(
+    arguments: argparse.Namespace, searcher: Searcher, position: Position[Any], solving: bool
+) -> SearchOptions | None:
+    """The pure-Python search's options (its algorithm's preset, its table sized by
+    ``--hash``) when it is the backend that runs; ``None`` for the compiled one."""
+    if searcher.backend_for(position, solving, arguments.algorithm) == "compiled":
+        return None
+    return _options(arguments)
 
 
 def run_solve(arguments: argparse.Namespace) -> int:
     game = get_game(arguments.game)
-    refuse_hopeless_solve(
-        game,
-        arguments.time is not None or arguments.nodes is not None,
-        f"analyse it (negamax analyze {arguments.game} ... --time 5), or give solve a --time or --nodes limit",
-    )
     if arguments.check and not arguments.file:
         raise InvalidOptionError("--check compares a --file's expected scores; give --file")
     if arguments.file:
@@ -361,7 +331,7 @@ def run_solve(arguments: argparse.Namespace) -> int:
             return EXIT_OK
         limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
         progress = _progress(arguments, game, position)
-        result = _solve(arguments, position, limits, progress)
+        result = _solve(arguments, game, position, limits, progress)
         if progress is not None and sys.stderr.isatty():
             sys.stderr.write("\r\x1b[K")
         _print_result(arguments, game, position, arguments.position or "", result)
@@ -393,7 +363,7 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
             if answer is not None:
                 result = answer
             else:
-                result = _solve(arguments, position, limits, None, None if arguments.json else 0, one_of_many=True)
+                result = _solve(arguments, game, position, limits, None, None if arguments.json else 0)
             if not result.completed:
                 failures += 1
                 print(f"line {number}: stopped before the end ({text})", file=sys.stderr)
@@ -467,32 +437,33 @@ def _outcome(value: int, reason: str, position: Position[Any], names: tuple[str,
     return f"game over: value {value} for {mover}{why}"
 
 
-def _engine_move(
-    arguments: argparse.Namespace, game: Game, position: Position[Any], options: SearchOptions
-) -> SearchResult[Any]:
+def _engine_move(arguments: argparse.Namespace, game: Game, position: Position[Any]) -> SearchResult[Any]:
     no_limit = arguments.depth is None and arguments.time is None and arguments.nodes is None
     limits = SearchLimits(
         depth=arguments.depth,
         nodes=arguments.nodes,
         time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
     )
-    return _heuristic_search(arguments, position, limits, options, None)
+    return _heuristic_search(arguments, game, position, limits, None)
 
 
 def _heuristic_search(
     arguments: argparse.Namespace,
+    game: Game,
     position: Position[Any],
     limits: SearchLimits,
-    options: SearchOptions,
     progress: Callable[[SearchResult[Any]], None] | None,
 ) -> SearchResult[Any]:
-    """A depth-, time- or node-limited search, on the engine the backend chooses."""
-    searcher = _compiled_for(arguments, position, solving=False)
-    if searcher is None:
-        return search(
-            position, limits, engine="python", algorithm=arguments.algorithm, options=options, on_iteration=progress
-        )
-    return search(position, limits, searcher=searcher, on_iteration=progress)
+    """A depth-, time- or node-limited search, on the backend the searcher chooses."""
+    searcher = _ready_searcher(arguments, game, position, solving=False)
+    return searcher.search(
+        position,
+        limits,
+        multipv=getattr(arguments, "multipv", 1),
+        algorithm=arguments.algorithm,
+        options=_python_options(arguments, searcher, position, False),
+        on_iteration=progress,
+    )
 
 
 def run_play(arguments: argparse.Namespace) -> int:
@@ -527,7 +498,7 @@ def _play_game(
                 return EXIT_OK
         else:
             # a copy searches from here on: the game's own history is not the search's
-            result = _book_answer(book, game, position) or _engine_move(arguments, game, position.copy(), options)
+            result = _book_answer(book, game, position) or _engine_move(arguments, game, position.copy())
             move = result.best_move
             line = " ".join(pv_text(game, position, result.pv))
             who = names[position.player()]
@@ -575,7 +546,6 @@ def run_trace(arguments: argparse.Namespace) -> int:
     from negamax.viz.render import render
 
     game = get_game(arguments.game)
-    refuse_hopeless_solve(game, arguments.depth is not None, "give a --depth")
     position = game.new_position(arguments.position)
     options_for(arguments.algorithm)  # an unknown name fails here, before any search
     if arguments.output:
@@ -602,7 +572,6 @@ def run_trace(arguments: argparse.Namespace) -> int:
 
 def run_compare(arguments: argparse.Namespace) -> int:
     game = get_game(arguments.game)
-    refuse_hopeless_solve(game, arguments.depth is not None, "give a --depth")
     position = game.new_position(arguments.position)
     names = [name.strip() for name in arguments.algorithms.split(",") if name.strip()]
     for name in names:
@@ -654,88 +623,19 @@ def run_serve(arguments: argparse.Namespace) -> int:
             f"warning: listening on {arguments.host}: other machines can reach this server and make it search",
             file=sys.stderr,
         )
-    app = create_app(arguments.engine, book=open_book, extra_games=extra_games)
+    app = create_app(arguments.backend, book=open_book, extra_games=extra_games)
     print(f"serving on {server.address(listening)} (Ctrl-C to stop)", flush=True)
     server.run(app, listening)
     return EXIT_OK
 
 
-COMPILED_GAMES = ("connect4", "tictactoe", "chess", "draughts")
-"""The built-in games with compiled kernels, which ``negamax warmup`` prepares by default."""
-
-
 def run_warmup(arguments: argparse.Namespace) -> int:
     """Compile (or load) the compiled kernels of some games ahead of their first use, each
-    game in a process of its own when there are several and several cores."""
+    game in a process of its own when there are several and several cores (the work is
+    ``negamax.search.warmup``'s)."""
     if arguments.nice and hasattr(os, "nice"):
         os.nice(10)
-    names = list(arguments.games or COMPILED_GAMES)
+    names = list(arguments.games or warmup.BUILT_IN_GAMES)
     jobs = min(arguments.jobs or os.cpu_count() or 1, len(names))
-    if jobs > 1:
-        return _warm_up_in_parallel(arguments, names, jobs)
-    failed = 0
-    for name in names:
-        try:
-            game = get_game(name)
-            position = game.new_position(None)
-        except NegamaxError as error:
-            if not arguments.games and name == "draughts":
-                _say(arguments, f"{name}: skipped ({error})")
-                continue
-            raise
-        if not isinstance(position, PlacementPosition | MoveListPosition):
-            _say(arguments, f"{name}: no compiled kernel (it runs on the python engine)")
-            continue
-        start = time.perf_counter()
-        try:
-            if isinstance(position, PlacementPosition):
-                from negamax.search.compiled.placement import CompiledSolver  # imports numba
-
-                with CompiledSolver(threads=2) as solver:
-                    cached = solver.cached(position)
-                    solver.warm_up(position, wait_for_helpers=True)
-                _say(arguments, f"{name}: solver {_loaded(cached)} in {time.perf_counter() - start:.1f} s")
-            if isinstance(position, MoveListPosition):
-                from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
-
-                start = time.perf_counter()
-                searcher = CompiledSearcher(hash_mib=1)
-                cached = searcher.cached(position)
-                searcher.warm_up(position)
-                _say(arguments, f"{name}: search {_loaded(cached)} in {time.perf_counter() - start:.1f} s")
-        except NegamaxError as error:
-            failed += 1
-            print(f"{name}: {error}", file=sys.stderr)
-            continue
-        warmup.mark_on_disk(game)
-    return EXIT_MISMATCH if failed else EXIT_OK
-
-
-def _warm_up_in_parallel(arguments: argparse.Namespace, names: list[str], jobs: int) -> int:
-    """``negamax warmup GAME`` for each game, ``jobs`` at a time; their reports in order."""
-    import subprocess
-
-    extra = ["--quiet"] if arguments.quiet else []
-    running: list[tuple[str, subprocess.Popen[str]]] = []
-    waiting = list(names)
-    failed = 0
-    while waiting or running:
-        while waiting and len(running) < jobs:
-            name = waiting.pop(0)
-            command = [sys.executable, "-m", "negamax", "warmup", "--jobs", "1", *extra, name]
-            running.append((name, subprocess.Popen(command, stdout=subprocess.PIPE, text=True)))
-        name, process = running.pop(0)
-        output, _ = process.communicate()
-        sys.stdout.write(output)
-        sys.stdout.flush()
-        failed += process.returncode != 0 and not (name == "draughts" and not arguments.games)
-    return EXIT_MISMATCH if failed else EXIT_OK
-
-
-def _loaded(cached: bool | None) -> str:
-    return "loaded from the cache" if cached else "compiled"
-
-
-def _say(arguments: argparse.Namespace, text: str) -> None:
-    if not arguments.quiet:
-        print(text, flush=True)
+    optional = [] if arguments.games else ["draughts"]  # py-draughts is an extra
+    return EXIT_MISMATCH if warmup.warm_up_names(names, jobs, arguments.quiet, optional) else EXIT_OK

@@ -28,12 +28,13 @@ from negamax.core.ranges import (
     hash_range,
     workers_range,
 )
+from negamax.search.searcher import MULTIPV
 from negamax.search.trace import DEFAULT_MAX_NODES
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
-ENGINE_CHOICES = ("auto", "compiled", "python")
+BACKEND_CHOICES = ("auto", "compiled", "python")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,8 +56,8 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
     if limits:
         command.add_argument("--depth", "-d", type=_in(DEPTH), help="search this many plies")
         command.add_argument(
-            "--engine",
-            choices=ENGINE_CHOICES,
+            "--backend",
+            choices=BACKEND_CHOICES,
             help="auto (the default: compiled where the game has it and --algorithm is auto), compiled (numba)"
             " or python (every algorithm)",
         )
@@ -66,8 +67,14 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
         "--hash",
         type=_in(hash_range()),
         metavar="MIB",
-        help="transposition table size in MiB (default: 64 for searches;"
-        " for the Connect 4 solver an eighth of the memory, at most 256)",
+        help="transposition table size in MiB (default: an eighth of the memory, at most 256)",
+    )
+    command.add_argument(
+        "--multipv",
+        type=_in(MULTIPV),
+        default=1,
+        metavar="K",
+        help="score the K best moves, each with its own line (K at least the moves: every move)",
     )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.add_argument("--book", metavar="FILE", help="answer from this book of solved positions when it knows")
@@ -85,8 +92,8 @@ def _add_pool_options(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument("--overwrite", action="store_true", help="replace an errors file this command did not write")
     command.add_argument(
-        "--engine",
-        choices=ENGINE_CHOICES,
+        "--backend",
+        choices=BACKEND_CHOICES,
         help="auto (the default: compiled where the game has it), compiled or python",
     )
 
@@ -138,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--threads",
         type=_in(THREADS),
         metavar="N",
-        help="compiled engine: search threads sharing one table (default 1; more search deeper, not repeatably)",
+        help="compiled backend: search threads sharing one table (default 1; more search deeper, not repeatably)",
     )
     _add_search_options(analyze, limits=True)
 
@@ -149,8 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--file", "-f", help="solve every '<position> [expected score]' line of a file")
     solve.add_argument("--check", action="store_true", help="with --file: compare with the expected scores")
     solve.add_argument(
-        "--engine",
-        choices=ENGINE_CHOICES,
+        "--backend",
+        choices=BACKEND_CHOICES,
         help="auto (the default: compiled where the game has it and --algorithm is auto), compiled (numba)"
         " or python (every algorithm)",
     )
@@ -158,12 +165,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--threads",
         type=_in(THREADS),
         metavar="N",
-        help="compiled engine: workers sharing one table (default: all cores)",
+        help="compiled backend: workers sharing one table (default: all cores)",
     )
     solve.add_argument(
         "--processes",
         action="store_true",
-        help="compiled engine: run the helper workers as processes sharing the table through shared memory"
+        help="compiled backend: run the helper workers as processes sharing the table through shared memory"
         " (threads are the default: faster here)",
     )
     _add_search_options(solve, limits=False)
@@ -209,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only; 0.0.0.0: everyone)"
     )
     serve.add_argument("--port", type=_port, default=8000, help="0-65535 (0: any free port; default 8000)")
-    serve.add_argument("--engine", choices=("auto", "python"), default="auto", help="auto (the default) or python")
+    serve.add_argument("--backend", choices=("auto", "python"), default="auto", help="auto (the default) or python")
     serve.add_argument(
         "--game",
         action="append",

@@ -8,7 +8,7 @@ from typing import Any
 from negamax.core.game import Position
 from negamax.core.rules import Game, pv_text
 from negamax.core.score import INF, describe
-from negamax.core.types import SearchResult
+from negamax.core.types import Line, SearchResult
 
 
 def result_record(game: Game, position: Position[Any], position_text: str, result: SearchResult[Any]) -> dict[str, Any]:
@@ -32,6 +32,19 @@ def result_record(game: Game, position: Position[Any], position_text: str, resul
         "nodes_per_second": round(result.nodes_per_second),
         "completed": result.completed,
         "stats": result.stats.as_dict(),
+        **({"lines": [line_record(game, position, line) for line in result.lines]} if len(result.lines) > 1 else {}),
+    }
+
+
+def line_record(game: Game, position: Position[Any], line: Line[Any]) -> dict[str, Any]:
+    """One root move's line of a search that scored several (``--multipv``)."""
+    return {
+        "move": game.move_text(position, line.move),
+        "score": game.game_score(position, line.score),
+        "engine_score": line.score,
+        "score_text": describe(line.score),
+        "bound": line.bound.name.lower(),
+        "pv": pv_text(game, position, line.pv),
     }
 
 
@@ -51,6 +64,10 @@ def result_text(record: dict[str, Any]) -> str:
         f"cutoffs    {stats['beta_cutoffs']:,} (first move {stats['first_move_cutoff_rate']:.0%}),"
         f" TT hits {stats['tt_hits']:,}/{stats['tt_probes']:,}"
     )
+    for number, line in enumerate(record.get("lines", ()), start=1):
+        bound = "" if line["bound"] == "exact" else f" ({line['bound']} bound)"
+        reading = "" if line["score_text"] == str(line["score"]) else f" [{line['score_text']}]"
+        lines.append(f"line {number:<5} {line['score']}{bound}{reading}  {' '.join(line['pv'])}")
     if not record["completed"]:
         if record["lower"] != record["upper"]:
             low = "-inf" if record["lower"] is None else record["lower"]

@@ -12,6 +12,7 @@ from negamax.core.game import (
     CompiledRules,
     HasCanonicalKey,
     HasGameEnd,
+    HasLength,
     HasNoisyMoves,
     HasSafeMoves,
     MoveListPosition,
@@ -19,7 +20,7 @@ from negamax.core.game import (
     Position,
 )
 from negamax.core.score import DRAW, INF, ONGOING, WIN, Bound, describe, loss_in, win_in
-from negamax.core.types import SearchLimits, SearchResult, SearchStats
+from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult, SearchStats
 
 __all__ = [
     "DRAW",
@@ -31,13 +32,16 @@ __all__ = [
     "GameDefinitionError",
     "HasCanonicalKey",
     "HasGameEnd",
+    "HasLength",
     "HasNoisyMoves",
     "HasSafeMoves",
     "IllegalMoveError",
     "InvalidOptionError",
     "InvalidPositionError",
+    "Line",
     "MoveListPosition",
     "NegamaxError",
+    "OnIteration",
     "PlacementPosition",
     "Position",
     "SearchLimits",

@@ -202,6 +202,15 @@ class HasCanonicalKey(Protocol):
 
 
 @runtime_checkable
+class HasLength(Protocol):
+    """Capability: a bound on how long the game can still last (a board that fills up)."""
+
+    def plies_left(self) -> int:
+        """The most plies the game can still go on from here (Connect 4: the empty cells)."""
+        ...
+
+
+@runtime_checkable
 class HasGameEnd(Protocol):
     """Capability: the end of a played game as its rules give it to the players, where that
     differs from the end the search scores (``is_terminal``).

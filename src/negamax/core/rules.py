@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Protocol
 
-from negamax.core.errors import IllegalMoveError, InvalidOptionError, InvalidPositionError
+from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.game import HasGameEnd, Position
 
 
@@ -153,13 +153,3 @@ def repeated_in_search(keys: Sequence[Hashable], root_length: int, reversible_pl
     key = keys[-1]
     oldest = max(0, len(keys) - 1 - reversible_plies)
     return any(keys[index] == key for index in range(len(keys) - 3, oldest - 1, -2))
-
-
-def refuse_hopeless_solve(game: Game, limited: bool, hint: str) -> None:
-    """Refuse to solve a game that is not ``solvable`` without a limit (``hint`` says what
-    to do instead).
-
-    :raises InvalidOptionError: for such a request.
-    """
-    if not game.solvable and not limited:
-        raise InvalidOptionError(f"{game.name} cannot be solved exactly here (its game tree is far too large); {hint}")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Hashable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, TypeVar
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.ranges import DEPTH, NODES, TIME
@@ -121,6 +121,25 @@ class SearchStats:
 
 
 @dataclasses.dataclass(frozen=True)
+class Line(Generic[MoveT]):
+    """One root move's own result, for a search that scores several (``multipv``): its
+    score from the side to move at the root, what that score proves, and its line."""
+
+    move: MoveT
+    score: int
+    bound: Bound
+    """``EXACT``, or ``LOWER``/``UPPER`` when a limit cut this move's search short."""
+    pv: tuple[MoveT, ...]
+    """The principal variation, starting with ``move``."""
+    lower: int = -INF
+    upper: int = INF
+
+    @property
+    def score_text(self) -> str:
+        return describe(self.score)
+
+
+@dataclasses.dataclass(frozen=True)
 class SearchResult(Generic[MoveT]):
     """What a search found. Scores are from the side to move at the searched position."""
 
@@ -148,6 +167,9 @@ class SearchResult(Generic[MoveT]):
     window: tuple[int, int] | None = None
     """In a report from an exact solve that is narrowing its bounds: the window it is
     searching (a null window: is the value above the first?)."""
+    lines: tuple[Line[MoveT], ...] = ()
+    """With ``multipv=k``: the ``k`` best root moves, best first, each with its own score,
+    bound and line (every move when ``k`` is at least their number); otherwise empty."""
 
     @property
     def score_text(self) -> str:
@@ -168,3 +190,8 @@ class SearchResult(Generic[MoveT]):
         if self.depth > 0 and self.nodes > 0:
             return float(self.nodes ** (1.0 / self.depth))
         return 0.0
+
+
+OnIteration = Callable[[SearchResult[Any]], None]
+"""What a search calls with each completed iteration (or, when solving, each narrowing of
+the bounds): progress for a display, never needed for the answer."""

@@ -22,11 +22,10 @@ from negamax.core.rules import Game
 from negamax.core.score import INF, Bound
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.engines.time_plan import TimePlan
-from negamax.search import choose_engine, search, warmup
+from negamax.search import DEFAULT_HASH_MIB, Searcher, choose_backend, search
 from negamax.search.params import options_for
-from negamax.search.tt import TranspositionTable
+from negamax.search.searcher import MULTIPV
 
-DEFAULT_HASH_MIB = 64
 CHECK_EVERY_NODES = 64
 """Slow games (chess on python-chess: a few thousand nodes a second) must look at the
 clock often for a stop to be prompt."""
@@ -53,8 +52,6 @@ class GoLimits:
 
 LOAD_WAIT_SECONDS = 1.0
 """Longest wait of a search for a kernel being loaded from disk (it then gets less time)."""
-CLOSE_WAIT_SECONDS = 1.0
-"""Longest wait on closing for the compiling process to be stopped."""
 MOVE_OVERHEAD_SECONDS = 0.01
 """Kept back from every time budget for the search to stop and the reply to travel. Measured
 over python-chess's UCI client here, 20 moves at each of 50, 200 and 1000 ms: the move came
@@ -115,112 +112,72 @@ def _reserve(mib: float) -> None:
 
 
 class Engine:
-    """Searches ``game`` positions one at a time on a worker thread.
+    """Searches ``game`` positions one at a time on a worker thread, with a ``Searcher``
+    whose tables carry over from one move to the next.
 
-    ``engine`` as for ``negamax.search``: ``auto`` runs the compiled search when the game
-    has one (numba compiles it on first use, then loads it from disk), ``compiled`` insists
-    on it, ``python`` runs the pure-Python search.
+    ``backend`` as for ``negamax.search``: ``auto`` runs the compiled search when the game
+    has one, ``compiled`` insists on it, ``python`` runs the pure-Python search. A kernel
+    not yet on disk is compiled by another process while the pure-Python search answers.
     """
 
-    def __init__(self, game: Game, hash_mib: float = DEFAULT_HASH_MIB, engine: str = "auto", threads: int = 1) -> None:
-        hash_mib, threads = hash_range().check(hash_mib), int(THREADS.check(threads))
+    def __init__(self, game: Game, hash_mib: float = DEFAULT_HASH_MIB, backend: str = "auto", threads: int = 1) -> None:
         self.game = game
         self.position: Position[Any] = game.new_position(None)
-        self.engine = choose_engine(self.position, engine, solving=False)
-        self.options = dataclasses.replace(options_for("auto"), check_every=CHECK_EVERY_NODES)
-        self.hash_mib = hash_mib
-        self.threads = threads
-        self.table = TranspositionTable(mib=hash_mib if self.engine == "python" else 1)
-        self._compiled: Any = None
-        self._warm = threading.Event()
-        self._compiling = threading.Event()
-        """Set while another process compiles the kernel (no one should wait for it)."""
-        self._closing = threading.Event()
-        self._warming: threading.Thread | None = None
+        self.backend = choose_backend(self.position, backend, solving=False)
+        self.searcher = self._new_searcher(hash_range().check(hash_mib), int(THREADS.check(threads)))
+        self.multipv = 1
+        """Root moves each search scores (UCI's ``MultiPV``)."""
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
 
-    def _searcher(self) -> Any:
-        if self._compiled is None:
-            from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
+    def _new_searcher(self, hash_mib: float, threads: int) -> Searcher:
+        return Searcher(
+            self.backend,
+            hash_mib=hash_mib,
+            threads=threads,
+            keep_tables=True,
+            game=self.game,
+            wait_for_kernel=False,
+            python_options=dataclasses.replace(options_for("auto"), check_every=CHECK_EVERY_NODES),
+        )
 
-            self._compiled = CompiledSearcher(self.hash_mib, threads=self.threads)
-        return self._compiled
+    @property
+    def hash_mib(self) -> float:
+        return self.searcher.hash_mib
 
-    def warm_up(self) -> None:
-        """Load the compiled kernel now rather than during the first search: from numba's
-        disk cache, or compiled first in another process (``negamax warmup``). If that
-        process fails, the engine stays on the python engine rather than compile here."""
-        loaded = True
-        if self.engine == "compiled":
-            loaded = warmup.prepare(
-                self._searcher(),
-                self.game.new_position(None),
-                self.game,
-                self._compiling_started,
-                self._closing,
-                compile_here=False,
-            )
-        self._compiling.clear()
-        if loaded and not self._closing.is_set():
-            self._warm.set()
-
-    def _compiling_started(self, message: str) -> None:
-        self._compiling.set()
+    @property
+    def threads(self) -> int:
+        return self.searcher.threads
 
     def warm_up_in_background(self) -> None:
-        """Load the compiled kernel on a thread; searches use the python engine until it is
-        ready. A kernel not yet on disk is compiled by another process first, while this
-        one imports nothing of numba, so the python engine gets the CPU it needs."""
-        if self.engine != "compiled" or self._warm.is_set():
-            return
-        if not warmup.kernels_on_disk(self.game):
-            self._compiling.set()  # known at once: no one waits for it
-        self._warming = threading.Thread(target=self._warm_up_quietly, name="warm-up", daemon=True)
-        self._warming.start()
-
-    def _warm_up_quietly(self) -> None:
-        if self._compiling.is_set():
-            if not warmup.compile_elsewhere(self.game.name, self._closing):
-                self._compiling.clear()
-                return  # the python engine answers on
-            warmup.mark_on_disk(self.game)
-        if not self._closing.is_set():
-            self.warm_up()
+        """Load the compiled kernel on a thread; searches use the python backend until it
+        is ready. A kernel not yet on disk is compiled by another process first."""
+        self.searcher.prepare_in_background()
 
     @property
     def compiling(self) -> bool:
-        """Whether another process is compiling the kernel (searches use the python engine)."""
-        return self._compiling.is_set()
+        """Whether another process is compiling the kernel (searches use the python backend)."""
+        return self.searcher.compiling
 
     def close(self) -> None:
-        """Stop any search, and stop the process compiling the kernel if there is one."""
-        self._closing.set()
+        """Stop any search, and the process compiling the kernel if there is one."""
         self.wait()
-        if self._warming is not None and self._compiling.is_set():
-            self._warming.join(CLOSE_WAIT_SECONDS)
+        self.searcher.close()
 
-    def with_engine(self, engine: str) -> Engine:
-        """This engine's position and table size on ``engine`` (a new table); this one is
-        closed (its kernel's compilation stopped, if it was running)."""
+    def with_backend(self, backend: str) -> Engine:
+        """This engine's position, table size and threads on ``backend`` (new tables); this
+        one is closed (its kernel's compilation stopped, if it was running)."""
         self.close()
-        other = Engine(self.game, self.hash_mib, engine, self.threads)
+        other = Engine(self.game, self.hash_mib, backend, self.threads)
         other.position = self.position
+        other.multipv = self.multipv
         other.warm_up_in_background()
         return other
 
     def ready(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for the compiled kernel to be loaded from the disk
-        cache; not at all while it is being compiled (the python engine answers meanwhile)."""
-        if self.engine == "python" or self._warm.is_set():
-            return True
-        deadline = time.perf_counter() + timeout
-        while not self._warm.is_set() and not self._compiling.is_set():
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                return False
-            self._warm.wait(min(left, 0.01))
-        return self._warm.is_set()
+        cache; not at all while it is being compiled (the python backend answers meanwhile)."""
+        return self.searcher.wait_until_ready(timeout)
 
     def set_hash(self, mib: float) -> None:
         """A table of ``mib`` MiB (``negamax.core.ranges.hash_range``), new and empty.
@@ -228,54 +185,42 @@ class Engine:
         :raises InvalidOptionError: for a size out of range, or one the machine cannot
             give now; the engine then keeps its table.
         """
-        mib = hash_range().check(mib)
-        self.wait()
-        self._renew_searcher(mib, self.threads)
-        self.hash_mib = mib
-        self.table = TranspositionTable(mib=mib if self.engine == "python" else 1)
+        self._renew_searcher(hash_range().check(mib), self.threads)
 
     def set_threads(self, threads: int) -> None:
-        """Search with ``threads`` threads (the compiled engine; the python engine has one)."""
-        threads = int(THREADS.check(threads))
-        self.wait()
-        self._renew_searcher(self.hash_mib, threads)
-        self.threads = threads
+        """Search with ``threads`` threads (the compiled backend; the python one has one)."""
+        self._renew_searcher(self.hash_mib, int(THREADS.check(threads)))
+
+    def set_multipv(self, count: int) -> None:
+        """Score the ``count`` best root moves in every search (1: only the best)."""
+        self.multipv = int(MULTIPV.check(count))
 
     def _renew_searcher(self, mib: float, threads: int) -> None:
-        """A compiled searcher made afresh for a new table size or thread count, its memory
-        had before the old one is let go: if the machine cannot give it, nothing changes.
+        """A searcher made afresh for a new table size or thread count, its memory had
+        before the old one is let go: if the machine cannot give it, nothing changes.
 
         :raises InvalidOptionError: when the memory cannot be had.
         """
+        self.wait()
         try:
-            if self._compiled is not None and self._warm.is_set():
-                from negamax.search.compiled.move_list import CompiledSearcher  # loaded already
-
-                self._compiled = CompiledSearcher(mib, threads=threads)  # only the table is new
-                return
-            if self.engine == "compiled":
-                _reserve(mib)  # the searcher is made when the kernel is ready; it will fit
+            _reserve(mib)  # the tables are made when first searched; they will fit
         except MemoryError:
             raise InvalidOptionError(
                 f"hash: this machine cannot give {mib:g} MiB now; the table stays at {self.hash_mib:g} MiB"
             ) from None
-        self._compiled = None
+        ready = self.searcher.ready()
+        self.searcher.close()
+        self.searcher = self._new_searcher(mib, threads)
+        if ready:
+            self.searcher.prepare_in_background()  # the kernel is loaded already: at once
 
     def hashfull(self) -> int:
-        """Per mille of the table in use (UCI's ``hashfull``): the python engine's until the
-        compiled kernel is ready (asking the kernel would load it now)."""
-        if self.engine == "compiled" and self._warm.is_set():
-            return int(self._searcher().hashfull())
-        return self.table.hashfull()
+        """Per mille of the table in use (UCI's ``hashfull``)."""
+        return max(self.searcher.hashfull(), self.searcher.python_hashfull())
 
     def new_game(self) -> None:
         self.wait()
-        self.table.clear()
-        # Only a ready searcher is cleared: one still warming up is searching on its own
-        # table on the warm-up thread (clearing it under that search corrupts it), and is
-        # fresh anyway.
-        if self._compiled is not None and self._warm.is_set():
-            self._compiled.clear()
+        self.searcher.clear()
 
     def set_position(self, text: str | None) -> None:
         """The position ``text`` describes (see the game's ``position_help``).
@@ -292,7 +237,7 @@ class Engine:
     def go(self, limits: GoLimits, on_info: OnInfo, on_done: OnDone, on_error: OnError | None = None) -> None:
         """Start searching the current position; ``on_done`` gets the result, always exactly
         once: if the search fails, ``on_error`` is told why and ``on_done`` gets a move all
-        the same (from a depth-1 search of the python engine, or any move it may play)."""
+        the same (from a depth-1 search of the python backend, or any move it may play)."""
         self.wait()
         self._stop.clear()
         search_limits = SearchLimits(
@@ -303,10 +248,9 @@ class Engine:
         )
         if search_limits.depth is None and search_limits.nodes is None and search_limits.time is None:
             search_limits = dataclasses.replace(search_limits, depth=64)  # "go infinite": until stopped
-        elif _forced(self.position, search_limits, limits.search_moves):
+        elif _forced(self.position, search_limits, limits.search_moves) and self.multipv == 1:
             # one legal move: play it at once (a depth-1 search gives its score), and keep
-            # the clock for the moves that need it (the time stays: a kernel still loading
-            # is waited for within it)
+            # the clock for the moves that need it
             search_limits = dataclasses.replace(search_limits, depth=1)
         position = self.position
         started = time.perf_counter()
@@ -328,28 +272,19 @@ class Engine:
             on_done(result)
 
         def searched(limits: SearchLimits) -> SearchResult[Any]:
-            if self.engine == "compiled" and not self._warm.is_set() and not self._compiling.is_set():
+            if not self.searcher.ready() and not self.searcher.compiling:
                 # Loading the kernel from disk takes well under a second and holds the
                 # interpreter lock in stretches: wait for it rather than race it (but not
                 # past a stop).
+                self.searcher.prepare_in_background()
                 budget = limits.time
                 wait = LOAD_WAIT_SECONDS if budget is None else min(LOAD_WAIT_SECONDS, budget / 2)
-                while not self._warm.wait(0.01) and not self._stop.is_set() and time.perf_counter() - started < wait:
-                    pass
+                while not self.searcher.ready() and not self.searcher.compiling and not self._stop.is_set():
+                    if time.perf_counter() - started >= wait:
+                        break
+                    self._stop.wait(0.01)
                 if budget is not None:
                     limits = dataclasses.replace(limits, time=max(0.001, budget - (time.perf_counter() - started)))
-            if self.engine == "compiled" and not self._warm.is_set():
-                # the first run after installing: the python engine answers while another
-                # process compiles the kernel
-                return search(
-                    position,
-                    limits,
-                    engine="python",
-                    options=self.options,
-                    table=self.table,
-                    on_iteration=on_info,
-                    root_moves=root_moves,
-                )
             return self.analyse(position, limits, on_info, root_moves)
 
         self._worker = threading.Thread(target=run, name="search", daemon=True)
@@ -359,7 +294,7 @@ class Engine:
         """A move for a search that failed: a depth-1 search of the python engine on a table
         of its own, or, should that fail too, the first move it may play, unsearched."""
         try:
-            return search(position, SearchLimits(depth=1), engine="python", root_moves=root_moves)
+            return search(position, SearchLimits(depth=1), backend="python", root_moves=root_moves)
         except Exception:
             moves = list(position.legal_moves() if root_moves is None else root_moves)
             best = moves[0] if moves else None
@@ -385,21 +320,10 @@ class Engine:
         on_info: OnInfo | None = None,
         root_moves: tuple[Any, ...] | None = None,
     ) -> SearchResult[Any]:
-        """Search ``position`` in this thread with the engine's table (what ``go`` runs),
-        the root restricted to ``root_moves`` if given."""
-        if self.engine == "compiled":
-            if not self._warm.is_set():
-                self.warm_up()
-            return search(position, limits, searcher=self._searcher(), on_iteration=on_info, root_moves=root_moves)
-        return search(
-            position,
-            limits,
-            engine="python",
-            options=self.options,
-            table=self.table,
-            on_iteration=on_info,
-            root_moves=root_moves,
-        )
+        """Search ``position`` in this thread with the engine's tables (what ``go`` runs),
+        the root restricted to ``root_moves`` if given: on the compiled kernel once it is
+        ready, on the python backend until then."""
+        return self.searcher.search(position, limits, multipv=self.multipv, root_moves=root_moves, on_iteration=on_info)
 
     def stop(self) -> None:
         """End the search now; its ``on_done`` still runs, with the best move so far."""

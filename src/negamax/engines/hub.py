@@ -29,10 +29,11 @@ from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.ranges import DEPTH, NODES, THREADS, TIME, Range, hash_range
 from negamax.core.score import is_decisive
 from negamax.core.types import SearchResult
-from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits, time_budget
+from negamax.engines.engine import Engine, GoLimits, time_budget
 from negamax.engines.session import clipped, parsed, protocol_lines, serve
 from negamax.engines.spaced_output import SpacedOutput
 from negamax.games.draughts import DraughtsGame, DraughtsPosition
+from negamax.search import DEFAULT_HASH_MIB
 
 NAME = "negamax"
 AUTHOR = "the negamax developers"

@@ -21,11 +21,13 @@ from typing import Any, TextIO
 from negamax import __version__
 from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.ranges import DEPTH, MAX_DEPTH, NODES, THREADS, TIME, Range, hash_range
-from negamax.core.score import WIN, is_decisive
+from negamax.core.score import WIN, Bound, is_decisive
 from negamax.core.types import SearchResult
-from negamax.engines.engine import DEFAULT_HASH_MIB, Engine, GoLimits
+from negamax.engines.engine import Engine, GoLimits
 from negamax.engines.session import clipped, parsed, protocol_lines, serve
 from negamax.games import get_game
+from negamax.search import DEFAULT_HASH_MIB
+from negamax.search.searcher import MULTIPV
 
 NAME = f"negamax {__version__}"
 AUTHOR = "the negamax developers"
@@ -122,7 +124,8 @@ class UciSession:
         hashes = hash_range()  # what this machine can hold
         self.send(f"option name Hash type spin default {DEFAULT_HASH_MIB} min {hashes.low:g} max {hashes.high:g}")
         self.send(f"option name Threads type spin default 1 min 1 max {THREADS.high:g}")
-        self.send("option name Engine type combo default compiled var compiled var python")
+        self.send(f"option name MultiPV type spin default 1 min 1 max {MULTIPV.high:g}")
+        self.send("option name Backend type combo default compiled var compiled var python")
         self.send("uciok")
 
     def _isready(self, arguments: list[str]) -> None:
@@ -157,17 +160,21 @@ class UciSession:
         name, value = text[5:].split(" value ", 1)
         self._halt()
         option = name.strip().lower()
-        if option == "engine":
+        if option == "backend":
             if value.strip() not in ("compiled", "python"):
-                raise UciProtocolError(f"Engine must be compiled or python, not {value.strip()!r}")
-            self.engine = self.engine.with_engine(value.strip())
+                raise UciProtocolError(f"Backend must be compiled or python, not {clipped(value.strip(), 40)!r}")
+            self.engine = self.engine.with_backend(value.strip())
             return
         if option == "threads":
             self.engine.set_threads(int(parsed(THREADS, value, "setoption Threads")))
         elif option == "hash":
             self.engine.set_hash(parsed(hash_range(), value, "setoption Hash"))
+        elif option == "multipv":
+            self.engine.set_multipv(int(parsed(MULTIPV, value, "setoption MultiPV")))
         else:
-            raise UciProtocolError(f"unknown option {clipped(name.strip(), 40)!r} (options: Hash, Threads, Engine)")
+            raise UciProtocolError(
+                f"unknown option {clipped(name.strip(), 40)!r} (options: Hash, Threads, MultiPV, Backend)"
+            )
 
     def _position(self, arguments: list[str]) -> None:
         if not arguments or arguments[0] not in ("startpos", "fen"):
@@ -263,13 +270,21 @@ class UciSession:
 
     def _info(self, result: SearchResult[Any]) -> None:
         elapsed = max(time.perf_counter() - self._start, 1e-6)
-        pv = " ".join(move.uci() for move in result.pv)
         hashfull = self.engine.hashfull()
         seldepth = f" seldepth {result.stats.seldepth}" if result.stats.seldepth else ""
-        self.send(
-            f"info depth {result.depth}{seldepth} score {score_text(result.score)} nodes {result.nodes}"
-            f" nps {int(result.nodes / elapsed)} time {int(elapsed * 1000)} hashfull {hashfull} pv {pv}".rstrip()
-        )
+        speed = f"nps {int(result.nodes / elapsed)} time {int(elapsed * 1000)}"
+        common = f"nodes {result.nodes} {speed} hashfull {hashfull}"
+        if len(result.lines) > 1:
+            # as Stockfish prints MultiPV: one line a move, numbered best first
+            for number, line in enumerate(result.lines, start=1):
+                pv = " ".join(move.uci() for move in line.pv)
+                self.send(
+                    f"info depth {result.depth}{seldepth} multipv {number} score {score_text(line.score)}"
+                    f"{_bound_word(line.bound)} {common} pv {pv}".rstrip()
+                )
+            return
+        pv = " ".join(move.uci() for move in result.pv)
+        self.send(f"info depth {result.depth}{seldepth} score {score_text(result.score)} {common} pv {pv}".rstrip())
 
     def _done(self, result: SearchResult[Any]) -> None:
         if self._infinite and not self._stopped.is_set():
@@ -280,6 +295,11 @@ class UciSession:
             self.send("bestmove 0000")
             return
         self.send(f"bestmove {best.uci()}")
+
+
+def _bound_word(bound: Bound) -> str:
+    """UCI's ``lowerbound``/``upperbound`` after a score that is only a bound."""
+    return {Bound.LOWER: " lowerbound", Bound.UPPER: " upperbound"}.get(bound, "")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -92,6 +92,10 @@ class Connect4Position:
         """The board reflected left to right (the subclass of each size binds its own)."""
         return mirror(bits)
 
+    def plies_left(self) -> int:
+        """The empty cells: the most plies the game can still last (``HasLength``)."""
+        return self.cells - self.moves
+
     def legal_moves(self) -> list[int]:
         possible = (self.mask + self.bottom) & self.board
         return [possible & column for column in self.centre_first_masks if possible & column]

@@ -32,6 +32,10 @@ class TicTacToe:
 
     # -- the Position protocol --------------------------------------------------------
 
+    def plies_left(self) -> int:
+        """The empty cells: the most plies the game can still last (``HasLength``)."""
+        return 9 - self.played
+
     def legal_moves(self) -> list[int]:
         occupied = self.crosses | self.noughts
         return [cell for cell in range(9) if not occupied >> cell & 1]

@@ -1,19 +1,17 @@
 """What a worker does with one chunk of a batch: read each position, search or solve it,
 and return one flat record per position.
 
-Workers keep their searchers between chunks (the compiled solver owns a table of up to 256 MiB),
-lending each to one thread at a time, so a chunk costs only its searches. A position's
-record never depends on which positions the worker searched before, unless its limit is a
-time: the exact solver starts each solve from an empty table (a new tag), and the
-move-list search's table is cleared for each position (for analyses, a small one: the
-positions of a batch share little).
+Each worker process keeps one ``Searcher`` per job between chunks (its compiled solver owns
+a table of up to 256 MiB), which lends its compiled searchers to one thread at a time, so a
+chunk costs only its searches. A position's record never depends on which positions the
+worker searched before, unless its limit is a time: the searcher starts every call from
+clean tables (for analyses, small ones: the positions of a batch share little).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -21,13 +19,13 @@ from typing import Any
 
 from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.game import Position
-from negamax.core.rules import Game, pv_text, refuse_hopeless_solve
+from negamax.core.rules import Game, pv_text
 from negamax.core.score import describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import get_game
 from negamax.parallel.cases import Case
-from negamax.search import ENGINES, choose_engine, search, solve
-from negamax.search.backend import MOVE_LIST, PLACEMENT, compiled_kind
+from negamax.search import BACKENDS, Searcher
+from negamax.search.searcher import refuse_unbounded_solve
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,19 +39,19 @@ class BatchJob:
     time: float | None = None
     """Seconds per position."""
     nodes: int | None = None
-    engine: str | None = None
+    backend: str | None = None
     """``auto`` (or ``None``): compiled where the game has it; ``compiled``; ``python``."""
 
     def __post_init__(self) -> None:
         game = get_game(self.game)
-        if self.solve:
-            refuse_hopeless_solve(game, self.time is not None or self.nodes is not None, "give --time or --nodes")
+        if self.solve:  # refused once for the whole batch, in the words solve() uses
+            refuse_unbounded_solve(game.new_position(None), SearchLimits(nodes=self.nodes, time=self.time))
         if self.solve and self.depth is not None:
             raise InvalidOptionError("a solve goes to the end of the game; --depth needs an analysis, not --solve")
         if not self.solve and self.depth is None and self.time is None and self.nodes is None:
             raise InvalidOptionError("give --solve, or a limit for the analysis: --depth, --time or --nodes")
-        if self.engine not in (None, *ENGINES):
-            raise InvalidOptionError(f"unknown engine {self.engine!r}; choose one of {', '.join(ENGINES)}")
+        if self.backend not in (None, *BACKENDS):
+            raise InvalidOptionError(f"unknown backend {self.backend!r}; choose one of {', '.join(BACKENDS)}")
         SearchLimits(depth=self.depth, nodes=self.nodes, time=self.time)  # validates the numbers
 
 
@@ -95,43 +93,24 @@ class _Searcher:
         self.job = job
         self.game: Game = get_game(job.game)
         self.limits = SearchLimits(depth=job.depth, nodes=job.nodes, time=job.time)
-        self.searcher: Any = None
-
-    def compiled(self, position: Position[Any]) -> Any:
-        """The compiled searcher for ``position`` (made on first use, with its table), or
-        ``None`` when the backend chooses the python engine."""
-        engine = choose_engine(position, self.job.engine or "auto", solving=self.job.solve)
-        if engine == "python":
-            return None
-        if self.searcher is None:
-            kind = compiled_kind(position, self.job.solve)
-            if kind == PLACEMENT:
-                from negamax.search.compiled.placement import CompiledSolver, default_table_mib
-
-                # The first move of the line is proven by null-window tests; the rest of
-                # the line would cost more than some solves, and a batch wants values.
-                # One worker per core: each takes its share of the memory.
-                table_mib = default_table_mib(share=os.cpu_count() or 1)
-                self.searcher = CompiledSolver(threads=1, pv_plies=1, hash_mib=table_mib)
-            else:
-                from negamax.search.compiled.move_list import CompiledSearcher
-
-                # analyses get a small table (cleared for each position); solves the usual one
-                self.searcher = CompiledSearcher() if self.job.solve else CompiledSearcher(hash_mib=ANALYSIS_HASH_MIB)
-            self.searcher.warm_up(position)
-        return self.searcher
+        # Solves take the default table, analyses a small one. A solve finds the first move
+        # of its line by null-window tests, not the rest: a batch wants values, and the line
+        # would cost more than some solves.
+        self.searcher = Searcher(
+            job.backend or "auto",
+            hash_mib=None if job.solve else ANALYSIS_HASH_MIB,
+            game=self.game,
+            pv_plies=1,
+        )
 
     def load(self, position: Position[Any]) -> None:
-        """Make the compiled searcher (its table, its kernel) if this job uses it."""
-        self.compiled(position)
+        """Load the kernel this job runs on (compiling it if needed)."""
+        self.searcher.prepare(position, command_name=self.job.game)
 
     def run(self, position: Position[Any]) -> SearchResult[Any]:
-        searcher = self.compiled(position)
-        if searcher is not None and searcher.kind == MOVE_LIST and self.limits.time is None:
-            searcher.clear()
         if self.job.solve:
-            return solve(position, self.limits, engine=self.job.engine or "auto", searcher=searcher)
-        return search(position, self.limits, engine=self.job.engine or "auto", searcher=searcher)
+            return self.searcher.solve(position, self.limits)
+        return self.searcher.search(position, self.limits)
 
     def record(self, case: Case, position: Position[Any], result: SearchResult[Any]) -> dict[str, Any]:
         game = self.game

@@ -1,16 +1,21 @@
-"""Search algorithms: the seeds' reference versions, the optimised pure-Python engine, and
-the compiled kernels, chosen between by ``backend``."""
+"""Search algorithms: the seeds' reference versions, the optimised pure-Python search, and
+the compiled kernels, all reached through a ``Searcher`` (``search()`` and ``solve()`` use
+a default one)."""
 
-from negamax.search.backend import ENGINES, choose_engine, search, solve
+from negamax.search.backend import default_searcher, search, solve
 from negamax.search.params import ALGORITHMS, SearchOptions, options_for
+from negamax.search.searcher import BACKENDS, DEFAULT_HASH_MIB, Searcher, choose_backend
 from negamax.search.tt import TranspositionTable
 
 __all__ = [
     "ALGORITHMS",
-    "ENGINES",
+    "BACKENDS",
+    "DEFAULT_HASH_MIB",
     "SearchOptions",
+    "Searcher",
     "TranspositionTable",
-    "choose_engine",
+    "choose_backend",
+    "default_searcher",
     "options_for",
     "search",
     "solve",

@@ -9,20 +9,18 @@ returns the last completed iteration's result with ``completed=False``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import HasSafeMoves, Position, checked_moves, checked_terminal_value
 from negamax.core.score import INF, MAX_PLY, WIN, WIN_THRESHOLD, Bound, from_node
-from negamax.core.types import SearchLimits, SearchResult
+from negamax.core.types import OnIteration, SearchLimits, SearchResult
 from negamax.search.alphabeta import NodeSearch, SearchAborted
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
 from negamax.search.windows import aspirated, first_width, probe_point
-
-OnIteration = Callable[[SearchResult[Any]], None]
 
 SOLVE_DEPTH = MAX_PLY - 1
 """The depth a solve searches to: beyond the end of any game this library can describe."""

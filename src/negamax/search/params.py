@@ -8,7 +8,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.search.windows import ASPIRATION_WINDOW
 
 MAX_THREADS = 64
-"""The most threads one compiled search runs (lazy SMP, ``compiled.move_list_helpers``)."""
+"""The most threads one compiled search runs (lazy SMP, ``compiled.move_list_helper_pool``)."""
 
 
 def check_threads(threads: int, name: str) -> None:

@@ -3,9 +3,13 @@
 A kernel on numba's disk cache loads in a fraction of a second. One that is not (the first
 run after installing, or after an upgrade) takes numba 10-30 seconds to compile, and does
 so holding the interpreter lock in long stretches. So it is compiled in a separate
-process, ``negamax warmup GAME``, while this process keeps its lock (an engine goes on
-answering with the pure-Python search), and then loaded from the cache it wrote. A game
-that another process cannot find by name (a class defined in a notebook) is compiled here.
+process, ``python -m negamax.search.kernel_compiler GAME`` (what ``negamax warmup`` runs too), while
+this process keeps its lock (an engine goes on answering with the pure-Python search), and
+then loaded from the cache it wrote. A game that another process cannot find by name (a
+class defined in a notebook) is compiled here.
+
+How long a compilation takes is measured, not guessed: each one is timed and the time kept
+beside the markers, per game, so the next announcement on this machine says what it took.
 
 Whether a game's kernels are on disk is first read from a marker that ``negamax warmup``
 (or a first load) leaves in negamax's cache directory, stamped with the package's sources,
@@ -13,31 +17,41 @@ numba's version and numba's cache directory: reading it costs milliseconds and i
 nothing, so an engine knows at once whether to wait for the kernel or answer without it.
 The marker can be wrong (the cache deleted since); the load then finds out, and compiles.
 
-Nothing here imports numba: the searchers do, when they are made.
+Nothing here imports numba: the searchers do, when they are made. Turning a game's name
+into a game needs the registry (``negamax.games``), which only ``warm_up_names`` imports,
+in the process that compiles.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import re
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from negamax.core import numba_cache
-from negamax.core.game import Position
+from negamax.core.errors import NegamaxError
+from negamax.core.game import MoveListPosition, PlacementPosition, Position
 from negamax.core.rules import Game
 
-COMPILE_SECONDS = {"placement": 20, "move list": 15}
-"""About how long the first compilation of each kind of kernel takes on one core of a
-laptop-class machine (measured: 15-20 s and 9-14 s), for the message that announces it."""
+COMPILE_SECONDS = {"placement": 50, "move list": 25}
+"""How long a first compilation of each kind of kernel takes where none was measured yet
+(measured here on one core of a shared 2-core machine: Connect 4's 51.5 CPU-s, a user's
+Othello 21-23 CPU-s); the time measured on this machine replaces it (``compile_seconds``)."""
 CACHE_DIRECTORY_VARIABLE = "NEGAMAX_CACHE_DIR"
+COMPILER_MODULE = "negamax.search.kernel_compiler"
+"""The module a process that compiles kernels runs (``python -m``)."""
+BUILT_IN_GAMES = ("connect4", "tictactoe", "chess", "draughts")
+"""The built-in games with compiled kernels, which a warm-up prepares by default."""
 
 Announce = Callable[[str], None]
 
@@ -96,10 +110,37 @@ def mark_on_disk(game: Game) -> None:
         path.touch()
 
 
+def _times_file() -> Path:
+    return cache_root() / "ready" / f"compile-seconds-{_stamp()}.json"
+
+
+def compile_seconds(game: Game, kind: str) -> float:
+    """How long compiling ``game``'s kernel took the last time on this machine (for this
+    version of the package), else the usual time for its kind."""
+    with contextlib.suppress(OSError, ValueError):
+        measured = json.loads(_times_file().read_text()).get(kernel_name(game))
+        if isinstance(measured, int | float) and measured > 0:
+            return float(measured)
+    return float(COMPILE_SECONDS[kind])
+
+
+def record_compile_seconds(game: Game, seconds: float) -> None:
+    """Keep how long compiling ``game``'s kernels took, for the next announcement."""
+    path = _times_file()
+    with contextlib.suppress(OSError, ValueError):
+        times: dict[str, float] = json.loads(path.read_text()) if path.exists() else {}
+        times[kernel_name(game)] = round(seconds, 1)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}")
+        temporary.write_text(json.dumps(times))
+        temporary.replace(path)
+
+
 def warmup_command(names: list[str]) -> list[str]:
-    """The command that compiles the kernels of the games ``names`` into the disk cache (at
-    the usual priority: on a busy machine a lower one starved it for minutes)."""
-    return [sys.executable, "-m", "negamax", "warmup", "--quiet", *names]
+    """The command that compiles the kernels of the games ``names`` into the disk cache for
+    this process (at the usual priority: on a busy machine a lower one starved it for
+    minutes), ending if this process ends first."""
+    return [sys.executable, "-m", COMPILER_MODULE, "--quiet", "--parent", str(os.getpid()), *names]
 
 
 def compile_elsewhere(game_name: str, stop: threading.Event | None = None) -> bool:
@@ -134,13 +175,15 @@ def prepare(
     stop: threading.Event | None = None,
     compile_here: bool = True,
     command_name: str | None = None,
+    on_compiling: Callable[[], None] | None = None,
 ) -> bool:
     """Load ``searcher``'s kernel for ``position``'s game: from the disk cache if it is there,
-    else compiled first by ``negamax warmup GAME`` in another process (told to
-    ``announce`` first), else (if that failed and ``compile_here``) here. Returns whether
-    the kernel is loaded. ``stop`` abandons the wait (and the compilation). ``command_name``
-    is how ``negamax warmup`` is to name the game, if not by ``game.name`` (a game from a
-    file, ``path/to/game.py:MyGame``)."""
+    else compiled first by another process (told to ``announce`` first, with the time it
+    took last on this machine; ``on_compiling`` is called as it starts), else (if that
+    failed and ``compile_here``) here. Returns whether the kernel is loaded. ``stop``
+    abandons the wait (and the compilation). ``command_name`` is how the other process is
+    to name the game, if not by ``game.name`` (a game from a file,
+    ``path/to/game.py:MyGame``)."""
     if game is None or kernels_on_disk(game):
         cached = searcher.cached(position)
         if cached is not False:
@@ -149,9 +192,12 @@ def prepare(
                 mark_on_disk(game)
             return True
     if announce is not None:
-        seconds = COMPILE_SECONDS[searcher.kind]
+        seconds = compile_seconds(game, searcher.kind) if game is not None else COMPILE_SECONDS[searcher.kind]
         shown = game.name if game is not None else "the game"
-        announce(f"compiling {shown}'s kernel, first run only, about {seconds} s")
+        announce(f"compiling {shown}'s kernel, first run only, about {seconds:.0f} s")
+    if on_compiling is not None:
+        on_compiling()
+    started = time.perf_counter()
     compiled = game is not None and compile_elsewhere(command_name or game.name, stop)
     if stop is not None and stop.is_set():
         return False
@@ -161,4 +207,97 @@ def prepare(
     elif not compile_here:
         return False
     searcher.warm_up(position)
+    if game is not None and not compiled:
+        record_compile_seconds(game, time.perf_counter() - started)
     return True
+
+
+# -- warming games up (``negamax warmup``, and the process that compiles for another) ----
+
+
+def warm_up_game(game: Game, say: Callable[[str], None]) -> bool:
+    """Compile (or load) every kernel ``game`` has, into the disk cache, saying what it did;
+    returns whether it worked (a game without a kernel has nothing to do)."""
+    from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
+    from negamax.search.compiled.placement import CompiledSolver
+
+    position = game.new_position(None)
+    if not isinstance(position, PlacementPosition | MoveListPosition):
+        say(f"{game.name}: no compiled kernel (it runs on the python backend)")
+        return True
+    started = time.perf_counter()
+    compiled_any = False
+    try:
+        if isinstance(position, PlacementPosition):
+            start = time.perf_counter()
+            with CompiledSolver(threads=2) as solver:  # its helper's kernel too
+                cached = solver.cached(position)
+                solver.warm_up(position, wait_for_helpers=True)
+            compiled_any |= not cached
+            say(f"{game.name}: solver {_loaded(cached)} in {time.perf_counter() - start:.1f} s")
+        if isinstance(position, MoveListPosition):
+            start = time.perf_counter()
+            searcher = CompiledSearcher(hash_mib=1)
+            cached = searcher.cached(position)
+            searcher.warm_up(position)
+            compiled_any |= not cached
+            say(f"{game.name}: search {_loaded(cached)} in {time.perf_counter() - start:.1f} s")
+    except NegamaxError as error:
+        print(f"{game.name}: {error}", file=sys.stderr)
+        return False
+    mark_on_disk(game)
+    if compiled_any:
+        record_compile_seconds(game, time.perf_counter() - started)
+    return True
+
+
+def _loaded(cached: bool | None) -> str:
+    return "loaded from the cache" if cached else "compiled"
+
+
+def warm_up_names(names: Sequence[str], jobs: int, quiet: bool, optional: Sequence[str] = ()) -> int:
+    """Warm up the games ``names`` (as ``negamax.games.get_game`` reads them), each in a
+    process of its own, ``jobs`` at a time; their reports in order. A game of ``optional``
+    whose package is missing (draughts needs py-draughts) is skipped. Returns how many
+    failed."""
+    if jobs > 1 and len(names) > 1:
+        return _in_parallel(names, jobs, quiet, optional)
+    from negamax.games import get_game  # the registry: only in the process that compiles
+
+    def say(text: str) -> None:
+        if not quiet:
+            print(text, flush=True)
+
+    failed = 0
+    for name in names:
+        try:
+            game = get_game(name)
+        except (NegamaxError, ModuleNotFoundError) as error:
+            if name in optional:
+                say(f"{name}: skipped ({error})")
+                continue
+            print(f"{name}: {error}", file=sys.stderr)
+            failed += 1
+            continue
+        failed += not warm_up_game(game, say)
+    return failed
+
+
+def _in_parallel(names: Sequence[str], jobs: int, quiet: bool, optional: Sequence[str]) -> int:
+    running: list[tuple[str, subprocess.Popen[str]]] = []
+    waiting = list(names)
+    failed = 0
+    extra = ["--quiet"] if quiet else []
+    while waiting or running:
+        while waiting and len(running) < jobs:
+            name = waiting.pop(0)
+            command = [sys.executable, "-m", COMPILER_MODULE, "--jobs", "1", *extra, name]
+            if name in optional:
+                command.insert(-1, "--optional")
+            running.append((name, subprocess.Popen(command, stdout=subprocess.PIPE, text=True)))
+        name, process = running.pop(0)
+        output, _ = process.communicate()
+        sys.stdout.write(output)
+        sys.stdout.flush()
+        failed += process.returncode != 0
+    return failed

@@ -64,7 +64,7 @@ class TakeAway(CompiledGame):
 if __name__ == "__main__":
     from negamax import solve
 
-    print(solve(TakeAway().new_position(), engine="compiled").score_text)
+    print(solve(TakeAway().new_position(), backend="compiled").score_text)
 '''
 
 
@@ -118,7 +118,7 @@ def test_a_deleted_game_module_leaves_the_package_kernels_loadable(tmp_path: Pat
     script.unlink()
     # the built-in kernels where this machine keeps them (usually loaded from disk by now)
     environment = {name: value for name, value in os.environ.items() if name != "NEGAMAX_CACHE_DIR"}
-    solved = run(["-m", "negamax", "solve", "connect4", "44455554221", "--engine", "compiled"], environment, tmp_path)
+    solved = run(["-m", "negamax", "solve", "connect4", "44455554221", "--backend", "compiled"], environment, tmp_path)
     assert solved.returncode == 0, solved.stderr
     assert solved.stdout.split()[:2] == ["score", "-15"]
 

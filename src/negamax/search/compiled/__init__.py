@@ -2,7 +2,7 @@
 
 * Placement games (Connect 4, tic-tac-toe; ``PlacementPosition``): ``placement_kernel``, the
   exact solver in Pascal Pons' design, and ``placement`` (``CompiledSolver``), which runs it
-  with limits, helpers and progress; ``placement_helpers`` runs helper workers.
+  with limits, helpers and progress; ``placement_helper_pool`` runs helper workers.
 * Move-list games (chess, draughts, games written as rules; ``MoveListPosition``):
   ``move_list_kernel``, a heuristic alpha-beta search that also solves, and ``move_list``
   (``CompiledSearcher``), which deepens, solves and keeps the time; ``move_list_bindings``

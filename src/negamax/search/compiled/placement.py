@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
 import threading
 import time
 import weakref
@@ -30,33 +29,17 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.game import PlacementPosition
 from negamax.core.numba_cache import all_cached, load_from_cache
 from negamax.core.score import Bound
-from negamax.core.types import SearchLimits, SearchResult, SearchStats
+from negamax.core.types import OnIteration, SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families
 from negamax.search.compiled import placement_kernel as kernel
-from negamax.search.compiled.placement_helpers import HelperProcesses, HelperThreads, shared_array
+from negamax.search.compiled.placement_helper_pool import HelperProcesses, HelperThreads, shared_array
+from negamax.search.searcher import DEFAULT_HASH_MIB
 
 NO_LIMIT = 1 << 62
 HELPERS_AFTER_NODES = 50_000
 """With several threads, helpers join a solve once the main worker has searched this many
 nodes alone (a few tens of milliseconds): smaller solves do not pay for threads."""
 PROGRESS_SECONDS = 0.25
-MAX_DEFAULT_TABLE_MIB = 256
-"""The default table takes an eighth of the machine's memory, at most this much: on the
-empty 7x6 board, 1 GiB saves 4.5 % of the nodes of 256 MiB and costs more CPU time than
-that (``BENCHMARKS.md``, "Table size")."""
-
-OnIteration = Callable[[SearchResult[Any]], None]
-
-
-def default_table_mib(share: int = 1) -> int:
-    """The table size a solver takes unless told: an eighth of the machine's memory split
-    ``share`` ways, at most ``MAX_DEFAULT_TABLE_MIB``, as a power of two."""
-    try:
-        memory_mib = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
-    except (AttributeError, ValueError, OSError):
-        memory_mib = 8192
-    wanted = min(MAX_DEFAULT_TABLE_MIB, memory_mib // 8 // max(1, share))
-    return 1 << max(0, int(wanted).bit_length() - 1)
 
 
 def table_bits(mib: float) -> int:
@@ -78,13 +61,13 @@ def _mib(bits: int) -> int:
 class CompiledSolver:
     """Solves positions of placement games with ``threads`` workers sharing one table.
 
-    Owns the kernel's memory (a table of ``hash_mib`` MiB, by default
-    ``default_table_mib()``, and each worker's counters and buffers) and reuses it between
+    Owns the kernel's memory (a table of ``hash_mib`` MiB, by default the searchers'
+    ``DEFAULT_HASH_MIB``, and each worker's counters and buffers) and reuses it between
     solves: each solve gets a fresh tag, so nothing is cleared.
 
     With several workers (at most ``placement_kernel.MAX_WORKERS``), the solver starts
     ``threads - 1`` helpers sharing the table: threads by default, or with
-    ``processes=True`` processes that map it from shared memory (``placement_helpers``).
+    ``processes=True`` processes that map it from shared memory (``placement_helper_pool``).
     ``close()`` ends them (so does leaving a ``with`` block, collecting the solver, or
     exiting). The main worker searches alone for ``HELPERS_AFTER_NODES`` nodes, then starts
     over on the warm table and publishes split points that the helpers search (YBWC with
@@ -107,7 +90,7 @@ class CompiledSolver:
     ) -> None:
         if threads < 1:
             raise InvalidOptionError(f"threads must be at least 1, not {threads}")
-        self.table_bits = table_bits(default_table_mib() if hash_mib is None else hash_mib)
+        self.table_bits = table_bits(DEFAULT_HASH_MIB if hash_mib is None else hash_mib)
         length = kernel.table_length(self.table_bits)
         self.threads = min(threads, kernel.MAX_WORKERS)
         self.processes = False
@@ -161,6 +144,11 @@ class CompiledSolver:
         self._helpers = None
         self.threads = 1
         self._release()
+
+    def clear(self) -> None:
+        """Forget what the table holds: the next solve starts on a new tag, which no entry
+        carries (cheaper than zeroing: nothing is written)."""
+        self._next_tag(True)
 
     def __enter__(self) -> CompiledSolver:
         return self

@@ -6,7 +6,7 @@ so a page can be reloaded, shared as a URL, or served by another process.
 * ``GET /api/games``: the games served;
 * ``POST /api/state``: the board, the legal moves and the result after the moves;
 * ``POST /api/think``: the engine's search, streamed as Server-Sent Events (``iteration``
-  events, then ``done`` or ``error``);
+  events, then ``done`` or ``error``), with ``lines`` root moves scored (1-8);
 * ``POST /api/solution``: every legal move's exact value (Connect 4's solution mode);
 * ``POST /api/trace``: the search tree, node by node.
 
@@ -43,11 +43,13 @@ from negamax.core.game import Position
 from negamax.core.ranges import DEPTH, NODES, TIME, Range
 from negamax.core.rules import Game, game_end
 from negamax.games import get_game
+from negamax.search.searcher import MULTIPV
 from negamax.search.trace import TraceLimitExceeded
 from negamax.viz.web import boards
 from negamax.viz.web.guard import RequestGuard
 from negamax.viz.web.scheduler import MAX_SEARCHES, Busy
 from negamax.viz.web.searches import (
+    MAX_LINES,
     MAX_SECONDS,
     MAX_TRACE_DEPTH,
     SOLUTION_SECONDS,
@@ -101,6 +103,7 @@ def _checked_by(rule: Range, name: str, high: float, low: float | None = None) -
 
 class ThinkRequest(PositionRequest):
     seconds: Annotated[float, _checked_by(TIME, "seconds", MAX_SECONDS)] = 1.0
+    lines: Annotated[int, _checked_by(MULTIPV, "lines", MAX_LINES)] = 1
 
 
 class TraceRequest(PositionRequest):
@@ -110,14 +113,14 @@ class TraceRequest(PositionRequest):
 
 
 def create_app(
-    engine: str = "auto",
+    backend: str = "auto",
     book: OpenBook | None = None,
     extra_games: tuple[str, ...] = (),
     max_searches: int = MAX_SEARCHES,
     prepare: bool = True,
 ) -> Any:
     """The app, ready for uvicorn: the built-in games and ``extra_games`` (any name
-    ``get_game`` takes), searched on ``engine`` (``auto`` or ``python``), Connect 4's
+    ``get_game`` takes), searched on ``backend`` (``auto`` or ``python``), Connect 4's
     solution also answered from the book ``book(game)`` opens, when given. With ``prepare``, the
     compiled kernels load (or compile, in another process) in the background from the
     start; searches run on the pure-Python engine until they are ready."""
@@ -127,7 +130,7 @@ def create_app(
             games[name] = get_game(name)
         except ModuleNotFoundError:
             continue  # a built-in game whose optional package is missing (py-draughts)
-    searches = Searches(engine=engine, book=book, max_searches=max_searches)
+    searches = Searches(backend=backend, book=book, max_searches=max_searches)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -237,7 +240,7 @@ def create_app(
 
         def run(granted: float) -> None:
             try:
-                done = searches.think(game, position, granted, stop, lambda item: put("iteration", item))
+                done = searches.think(game, position, granted, stop, lambda item: put("iteration", item), request.lines)
                 put("done", {**done, "granted": round(granted, 3)})
             except NegamaxError as error:
                 put("error", {"error": _one_line(str(error))})

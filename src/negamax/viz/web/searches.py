@@ -2,11 +2,10 @@
 stopped when the page goes away, at most ``MAX_SEARCHES`` at once (a request beyond that is
 refused with 429).
 
-Each search runs on the best engine the package has for its game once that engine is
-ready: the compiled kernels are compiled (or loaded) in the background when the server
-starts (``negamax.search.warmup``), and until then the pure-Python search answers. The
-placement solver (Connect 4, tic-tac-toe) owns a large table, so there is one, lent to
-one search at a time; a search that finds it busy runs on the pure-Python engine.
+Each game has two ``Searcher``s: one for the engine's searches (small tables, one per search
+running at once) and one for exact solves (a larger table). They run on the game's compiled
+kernel once it is ready (loaded, or compiled by another process, in the background from the
+server's start) and on the pure-Python search until then.
 """
 
 from __future__ import annotations
@@ -22,9 +21,9 @@ from typing import Any
 
 from negamax.core.game import Position
 from negamax.core.rules import Game, pv_text
-from negamax.core.score import INF, WIN_THRESHOLD, describe, from_node
-from negamax.core.types import SearchLimits, SearchResult
-from negamax.search import backend, search, solve, warmup
+from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe, from_node
+from negamax.core.types import Line, SearchLimits, SearchResult
+from negamax.search import Searcher, search, solve
 from negamax.search.params import options_for
 from negamax.search.trace import SearchTrace, TraceLimitExceeded
 from negamax.viz.labels import move_labels, pruned_labels, value_text, window_text
@@ -34,10 +33,8 @@ from negamax.viz.web.scheduler import MAX_SEARCHES, Scheduler
 MAX_SECONDS = 5.0
 """The longest a page may ask one search to think."""
 MAX_NODES = 50_000_000
-PYTHON_TABLE_MIB = 4.0
-COMPILED_TABLE_MIB = 1.0
-SOLVER_TABLE_MIB = 128
-"""The exact solver's table: the server's memory stays within a few hundred MiB."""
+SEARCH_TABLE_MIB = 1.0
+"""Each engine search's table (cleared for every search)."""
 PYTHON_CHECK_EVERY = 16
 """Nodes between the python search's looks at the clock: chess there searches about a
 thousand nodes a second, and dozens of requests at once share the interpreter, so a search
@@ -49,175 +46,149 @@ SOLUTION_SECONDS = 5.0
 REPORT_SECONDS = 0.1
 MAX_LINE = 24
 """The most moves of a principal variation the page shows."""
+MAX_LINES = 8
+"""The most root moves an engine search scores for the page (``multipv``)."""
 SOLVE_SHARE = 0.3
 """The part of its time an engine move spends trying to solve the position first (games
 with a solver), before it searches to a horizon for the rest."""
 
-OnIteration = Callable[[dict[str, Any]], None]
+OnReport = Callable[[dict[str, Any]], None]
+"""What the page is sent for each iteration (a search result as the page shows it)."""
 OpenBook = Callable[[Game], AbstractContextManager[Any]]
 """Opens a book of solved positions for a game: anything with ``lookup(position)``
 returning an entry with a ``score`` (``negamax.parallel.book.Book``), or None."""
 
 
-class Searches:
-    """The server's searches and the compiled searchers they borrow."""
+@dataclasses.dataclass
+class _GameSearchers:
+    """A game's searchers: the engine's (one table a search) and the solver's."""
 
-    def __init__(self, engine: str = "auto", book: OpenBook | None = None, max_searches: int = MAX_SEARCHES) -> None:
-        self.engine = engine
+    thinking: Searcher
+    solving: Searcher
+
+
+class Searches:
+    """The server's searches, on each game's searchers."""
+
+    def __init__(self, backend: str = "auto", book: OpenBook | None = None, max_searches: int = MAX_SEARCHES) -> None:
+        self.backend = backend
         self.book = book
         self.scheduler = Scheduler(max_searches)
         """Runs the searches: a few at a time, each within its request's time."""
-        self._ready: set[str] = set()
-        """Games whose compiled kernel is loaded in this process."""
-        self._searchers: list[Any] = []
-        self._searchers_lock = threading.Lock()
-        self._solver: Any = None
-        self._closed = threading.Event()
-        self._preparing = threading.Semaphore(max(1, (os.cpu_count() or 1) - 1))
-        """Kernels compiled at once: one core stays free to serve the pages meanwhile."""
-        self._solver_lock = threading.Lock()
+        self._games: dict[str, _GameSearchers] = {}
+        self._games_lock = threading.Lock()
+        self._python_options = dataclasses.replace(options_for("auto"), check_every=PYTHON_CHECK_EVERY)
 
-    # -- slots and searchers ------------------------------------------------------------
+    def _searchers(self, game: Game) -> _GameSearchers:
+        with self._games_lock:
+            found = self._games.get(game.name)
+            if found is None:
+                found = _GameSearchers(
+                    self._searcher(game, SEARCH_TABLE_MIB, idle=os.cpu_count() or 1),
+                    self._searcher(game, None, pv_plies=1),
+                )
+                self._games[game.name] = found
+            return found
+
+    def _searcher(self, game: Game, hash_mib: float | None, idle: int = 1, pv_plies: int | None = None) -> Searcher:
+        return Searcher(
+            self.backend,
+            hash_mib=hash_mib,
+            game=game,
+            wait_for_kernel=False,
+            python_options=self._python_options,
+            idle=idle,
+            pv_plies=pv_plies,
+        )
 
     def close(self) -> None:
-        """Let the running searches end (their pages have gone) and free the threads."""
-        self._closed.set()  # a compilation still running elsewhere stops too
+        """Let the running searches end (their pages have gone), free the threads, and stop
+        any compilation still running elsewhere."""
         self.scheduler.close()
+        with self._games_lock:
+            searchers = list(self._games.values())
+        for pair in searchers:
+            pair.thinking.close()
+            pair.solving.close()
 
     def prepare(self, game: Game) -> None:
         """Have ``game``'s compiled kernel ready in the background (compiled by another
-        process if it is not on disk yet); searches use the python engine until then."""
-        if self.engine == "python" or game.name in self._ready:
-            return
-        position = game.new_position(None)
-        kinds = [kind for solving in (True, False) if (kind := backend.compiled_kind(position, solving))]
-        if not kinds:
-            return
-
-        def load() -> None:
-            with self._preparing:
-                for kind in dict.fromkeys(kinds):
-                    with self._borrow(kind, wait=True) as searcher:
-                        prepared = warmup.prepare(searcher, position, game, stop=self._closed, compile_here=False)
-                        if not prepared:
-                            return
-                self._ready.add(game.name)
-
-        threading.Thread(target=load, name=f"prepare-{game.name}", daemon=True).start()
+        process if it is not on disk yet); searches use the python backend until then."""
+        pair = self._searchers(game)
+        pair.solving.prepare_in_background()  # one load serves both: kernels are the process's
 
     def ready(self, game_name: str) -> bool:
         """Whether ``game_name``'s searches run on its compiled kernel now."""
-        return game_name in self._ready
-
-    @contextmanager
-    def _borrow(self, kind: str, wait: bool = False) -> Iterator[Any]:
-        """A compiled searcher of ``kind`` used by no one else, or ``None`` (the solver is
-        busy, there is only one, and ``wait`` is off)."""
-        if kind == backend.PLACEMENT:
-            if not self._solver_lock.acquire(blocking=wait):
-                yield None
-                return
-            try:
-                if self._solver is None:
-                    from negamax.search.compiled.placement import CompiledSolver
-
-                    self._solver = CompiledSolver(pv_plies=1, hash_mib=SOLVER_TABLE_MIB)
-                yield self._solver
-            finally:
-                self._solver_lock.release()
-            return
-        with self._searchers_lock:
-            searcher = self._searchers.pop() if self._searchers else None
-        if searcher is None:
-            from negamax.search.compiled.move_list import CompiledSearcher
-
-            searcher = CompiledSearcher(hash_mib=COMPILED_TABLE_MIB)
-        try:
-            yield searcher
-        finally:
-            with self._searchers_lock:
-                self._searchers.append(searcher)
-
-    def _compiled(self, game: Game, position: Position[Any], solving: bool) -> str | None:
-        """The compiled kind to run ``position`` on, if its kernel is ready here."""
-        if self.engine == "python" or game.name not in self._ready:
-            return None
-        return backend.compiled_kind(position, solving)
+        with self._games_lock:
+            pair = self._games.get(game_name)
+        return pair is not None and self.backend != "python" and pair.thinking.ready()
 
     # -- the searches -------------------------------------------------------------------
 
     def think(
-        self, game: Game, position: Position[Any], seconds: float, stop: threading.Event, on_iteration: OnIteration
+        self,
+        game: Game,
+        position: Position[Any],
+        seconds: float,
+        stop: threading.Event,
+        on_iteration: OnReport,
+        lines: int = 1,
     ) -> dict[str, Any]:
-        """The engine's move: its best search for ``seconds``, each iteration reported."""
+        """The engine's move: its best search for ``seconds``, each iteration reported;
+        ``lines`` root moves scored, best first (``multipv``)."""
         limits = SearchLimits(time=seconds, nodes=MAX_NODES, stop=stop)
         report = _reporter(game, position, on_iteration)
         started = time.perf_counter()
-        kind = self._compiled(game, position, solving=True)
-        if kind == backend.PLACEMENT:
+        pair = self._searchers(game)
+        if game.solvable:
             # first a short solve: where it finishes, the move it proves is the best there is
-            with self._borrow(kind) as solver:
-                if solver is not None:
-                    result = solve(position, dataclasses.replace(limits, time=seconds * SOLVE_SHARE), searcher=solver)
-                    if result.completed:
-                        report(result)
-                        return record(game, position, result, solved=True)
+            result = pair.solving.solve(
+                position, dataclasses.replace(limits, time=seconds * SOLVE_SHARE), multipv=lines
+            )
+            if result.completed:
+                report(result)
+                return record(game, position, result, solved=True)
             limits = dataclasses.replace(limits, time=max(0.05, seconds - (time.perf_counter() - started)))
-        kind = self._compiled(game, position, solving=False)
-        if kind == backend.MOVE_LIST:
-            with self._borrow(kind) as searcher:
-                result = search(position, limits, searcher=searcher, on_iteration=report)
-        else:
-            options = dataclasses.replace(options_for("auto"), tt_mib=PYTHON_TABLE_MIB, check_every=PYTHON_CHECK_EVERY)
-            result = search(position, limits, engine="python", options=options, on_iteration=report)
+        result = pair.thinking.search(position, limits, multipv=lines, on_iteration=report)
         return record(game, position, result)
 
     def solution(
         self, game: Game, position: Position[Any], seconds: float, stop: threading.Event
     ) -> list[dict[str, Any]]:
         """Every legal move's exact value, as Pascal Pons' solver shows Connect 4's columns:
-        from the book where it knows, else solved, within ``seconds`` in all (a move not
-        solved in time has none)."""
-        deadline = time.perf_counter() + seconds
+        from the book where it knows, else solved (every move on one table, the time left
+        given to the moves still unknown), within ``seconds`` in all (a move not solved in
+        time has none)."""
         moves = list(position.legal_moves())
-        scores: list[dict[str, Any]] = []
+        known: dict[int, tuple[int, str]] = {}
         with _open_book(self.book, game) as book:
             for index, move in enumerate(moves):
                 child = position.copy()
                 child.play(move)
-                value, source = self._child_value(game, child, book, deadline, len(moves) - index, stop)
-                scores.append(
-                    {
-                        "move": game.move_text(position, move),
-                        "score": None if value is None else game.game_score(position, value),
-                        "text": None if value is None else describe(value),
-                        "source": source,
-                    }
-                )
+                if child.is_terminal():
+                    known[index] = (_parent_value(child.terminal_value()), "end")
+                elif book is not None and (entry := book.lookup(child)) is not None:
+                    known[index] = (_parent_value(entry.score), "book")
+        unknown = tuple(move for index, move in enumerate(moves) if index not in known)
+        solved: dict[Any, int] = {}
+        if unknown and not stop.is_set():
+            limits = SearchLimits(time=seconds, nodes=MAX_NODES, stop=stop)
+            result = self._searchers(game).solving.solve(
+                position, limits, multipv=len(unknown), root_moves=unknown, pv_plies=0
+            )
+            solved = {line.move: line.score for line in result.lines if line.bound == Bound.EXACT}
+        scores: list[dict[str, Any]] = []
+        for index, move in enumerate(moves):
+            value, source = known.get(index) or ((solved[move], "solver") if move in solved else (None, "timeout"))
+            scores.append(
+                {
+                    "move": game.move_text(position, move),
+                    "score": None if value is None else game.game_score(position, value),
+                    "text": None if value is None else describe(value),
+                    "source": source,
+                }
+            )
         return scores
-
-    def _child_value(
-        self, game: Game, child: Position[Any], book: Any, deadline: float, left: int, stop: threading.Event
-    ) -> tuple[int | None, str]:
-        """The value of the move that led to ``child``, for the side that made it, and
-        where it comes from (``end``, ``book``, ``solver``, or ``timeout``)."""
-        if child.is_terminal():
-            return _parent_value(child.terminal_value()), "end"
-        if book is not None:
-            entry = book.lookup(child)
-            if entry is not None:
-                return _parent_value(entry.score), "book"
-        seconds = (deadline - time.perf_counter()) / left
-        if seconds <= 0.01 or stop.is_set():
-            return None, "timeout"
-        limits = SearchLimits(time=seconds, nodes=MAX_NODES, stop=stop)
-        kind = self._compiled(game, child, solving=True)
-        with self._borrow(kind) if kind == backend.PLACEMENT else _nothing() as solver:
-            if solver is not None:
-                result = solve(child, limits, searcher=solver)
-            else:
-                result = solve(child, limits, engine="python")
-        return (_parent_value(result.score), "solver") if result.completed else (None, "timeout")
 
     def trace(
         self,
@@ -286,11 +257,6 @@ class Searches:
 
 
 @contextmanager
-def _nothing() -> Iterator[None]:
-    yield None
-
-
-@contextmanager
 def _open_book(open_book: OpenBook | None, game: Game) -> Iterator[Any]:
     """The book for this thread (a book's SQLite connection stays in its thread)."""
     if open_book is None:
@@ -306,7 +272,7 @@ def _parent_value(child_value: int) -> int:
     return -from_node(child_value, 1)
 
 
-def _reporter(game: Game, position: Position[Any], on_iteration: OnIteration) -> Callable[[SearchResult[Any]], None]:
+def _reporter(game: Game, position: Position[Any], on_iteration: OnReport) -> Callable[[SearchResult[Any]], None]:
     """Reports iterations at most every ``REPORT_SECONDS`` (the shallow ones come by the
     dozen in a millisecond; the page could not show them, and each costs the server)."""
     last = -REPORT_SECONDS
@@ -343,6 +309,24 @@ def record(game: Game, position: Position[Any], result: SearchResult[Any], solve
         "algorithm": result.algorithm,
         "completed": result.completed,
         "solved": solved,
+        "lines": [_line_record(game, position, line, solved) for line in result.lines],
+    }
+
+
+def _line_record(game: Game, position: Position[Any], line: Line[Any], solved: bool) -> dict[str, Any]:
+    """One scored root move of a ``multipv`` search, as the page lists it."""
+    moves = line.pv[:MAX_LINE]
+    shown = pv_text(game, position, moves, partial(shown_move, game)) if kind_of(game) == "chess" else None
+    exact = line.bound == Bound.EXACT
+    text = _score_text(game, line.score)
+    if not exact:
+        text = f"{'>=' if line.bound == Bound.LOWER else '<='} {text}"
+    return {
+        "move": game.move_text(position, line.move),
+        "score": game.game_score(position, line.score),
+        "score_text": text,
+        "exact": exact or solved,
+        "line": shown if shown is not None else pv_text(game, position, moves),
     }
 
 

@@ -126,7 +126,7 @@ async function think(playing) {
     const response = await fetch("/api/think", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ ...position(), seconds: Number($("seconds").value) }),
+      body: JSON.stringify({ ...position(), seconds: Number($("seconds").value), lines: Number($("lines").value) }),
       signal: controller.signal,
     });
     if (!response.ok) {
@@ -168,10 +168,24 @@ function showSearch(item) {
   const engine = item.algorithm === "compiled" ? "compiled" : "pure Python";
   $("stats").textContent = `${reach} · ${item.nodes.toLocaleString()} nodes · ${rate} nodes/s · ${item.seconds} s · ${engine}`;
   $("pv").textContent = item.line.join(" ");
+  showLines(item.lines.length > 1 ? item.lines : []);
   $("evalfill").style.height = `${((1 + item.advantage) / 2) * 100}%`;
 }
 
+function showLines(lines) {
+  // each scored root move, best first: its value, then the line it leads to
+  $("engine-lines").replaceChildren(...lines.map((line) => {
+    const row = document.createElement("li"), value = document.createElement("b");
+    value.textContent = line.score_text;
+    value.className = /^win/.test(line.score_text) ? "win" : /^loss/.test(line.score_text) ? "loss" : "";
+    row.dataset.move = line.move;
+    row.append(value, ` ${line.line.join(" ")}`);
+    return row;
+  }));
+}
+
 function clearSearch() {
+  showLines([]);
   $("score").textContent = "";
   $("score").className = "";
   $("stats").textContent = "";

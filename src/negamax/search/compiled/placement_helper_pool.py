@@ -10,7 +10,7 @@ split points included) and its own ``work`` array, so the solver can raise the k
 pair. Helpers start once, with the solver, and load the kernel in their first task
 (numba's on-disk cache makes that a fraction of a second).
 
-A helper is ``python -m negamax.search.compiled.placement_helpers``, not a ``multiprocessing`` child:
+A helper is ``python -m negamax.search.compiled.placement_helper_pool``, not a ``multiprocessing`` child:
 the "spawn" start method would run the user's main script again in every helper (a
 script without an ``if __name__ == "__main__":`` guard would repeat its work there), and
 "fork" is unsafe in a process that has threads.
@@ -29,6 +29,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from multiprocessing.shared_memory import SharedMemory
@@ -70,9 +71,23 @@ def _attach(name: str, size: int | None = None) -> tuple[SharedMemory, Any]:
     return memory, np.ndarray((size,), dtype=np.int64, buffer=memory.buf)
 
 
-def _serve(connection: Connection, table_name: str, work_name: str) -> None:
+PARENT_POLL_SECONDS = 0.2
+"""How often a helper process looks whether the process it serves is still there."""
+
+
+def _watch_parent(parent: int) -> None:
+    """End this helper once the process it serves is gone, however it ended (``kill -9``
+    included): the helper is then the child of another process. The kernel holds no
+    interpreter lock, so this thread runs even while the helper searches."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(0)
+
+
+def _serve(connection: Connection, table_name: str, work_name: str, parent: int) -> None:
     """A helper's life: help with each solve, answer with the nodes searched."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the solver's to handle
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
     table_memory, table = _attach(table_name)
     work_memory, work = _attach(work_name, kernel.WORK_SIZE)
     try:
@@ -159,7 +174,9 @@ class HelperProcesses:
             if work is None:
                 raise OSError("no shared memory for a helper's counters")
             ours, theirs = socket.socketpair()
-            command = [sys.executable, "-m", __name__, str(theirs.fileno()), table_memory.name, work[0].name]
+            command = [
+                sys.executable, "-m", __name__, str(theirs.fileno()), table_memory.name, work[0].name, str(os.getpid())
+            ]  # fmt: skip
             # a session of its own: Ctrl-C at the terminal is for the solver, which stops helpers
             process = subprocess.Popen(
                 command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, start_new_session=True
@@ -226,4 +243,4 @@ class HelperProcesses:
 
 
 if __name__ == "__main__":
-    _serve(Connection(int(sys.argv[1])), sys.argv[2], sys.argv[3])
+    _serve(Connection(int(sys.argv[1])), sys.argv[2], sys.argv[3], int(sys.argv[4]))

@@ -1,0 +1,766 @@
+"""``Searcher``: the one object that owns searching positions.
+
+It decides, once per call, which backend runs it (the pure-Python search or a compiled
+kernel), owns the compiled searchers it makes (their tables, helper threads and
+processes), lends them to one call at a time from a pool, knows whether a game's kernel
+is loaded and prepares it (here, or in another process while the pure-Python search
+answers), and scores several root moves when asked (``multipv``). Every front end (the
+command line, the web app, the UCI and HUB engines, batch workers, book builds) searches
+through one; ``negamax.search()`` and ``negamax.solve()`` use a default one.
+
+The same call on the same position gives the same answer whatever ran before in the
+process: a searcher that does not keep its tables (the default) clears them for every
+call, and a quick pure-Python path is chosen from the position alone (its ``plies_left``).
+
+This module never imports numba: the compiled searchers are imported when first made.
+
+>>> from negamax.games import get_game
+>>> searcher = Searcher()
+>>> position = get_game("tictactoe").new_position("01")
+>>> result = searcher.solve(position, multipv=3)
+>>> [(line.move, line.score_text) for line in result.lines]
+[(3, 'win in 5'), (4, 'win in 5'), (6, 'win in 5')]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from negamax.core.errors import InvalidOptionError
+from negamax.core.game import HasLength, MoveListPosition, PlacementPosition, Position, checked_terminal_value
+from negamax.core.ranges import THREADS, Range, hash_range
+from negamax.core.rules import Game
+from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
+from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
+from negamax.search import driver, warmup
+from negamax.search.params import SearchOptions
+from negamax.search.trace import SearchTrace
+from negamax.search.tt import TranspositionTable
+
+BACKENDS = ("auto", "python", "compiled")
+"""Which search runs a call: ``auto`` the compiled kernel where the game has one and the
+call asks for nothing only the pure-Python search does, ``compiled`` insists on the
+kernel, ``python`` on the pure-Python search."""
+PLACEMENT = "placement"
+"""The compiled exact solver of placement games (``CompiledSolver.kind``)."""
+MOVE_LIST = "move list"
+"""The compiled search of move-list games (``CompiledSearcher.kind``)."""
+PYTHON = "python"
+
+QUICK_PLIES = 10
+"""A solve with at most this many plies left (``HasLength``) runs on the pure-Python search
+when the backend is ``auto``: it takes a few thousand nodes at most, less than loading a
+kernel costs. Decided by the position, so the answer never depends on what is loaded."""
+DEFAULT_HASH_MIB = 64
+"""The table every compiled searcher takes unless told, and the pure-Python search's that
+a searcher keeps. Measured on the empty 7x6 board on one thread (AMD EPYC with 32 MiB of
+L3, 2026-11-28):
+64 MiB took 393.8 M nodes in 31.7-32.2 CPU-s, 256 MiB 369.6 M nodes in 33.3-33.6 CPU-s
+(fewer nodes, each slower to reach); and a smaller table is cheaper to clear for every call
+of a searcher that keeps none (2.7 ms against 9.6 ms at 256 MiB)."""
+MULTIPV = Range("multipv", 1, 256, unit="moves")
+MAX_COMPILED_DEPTH = 88
+"""The deepest iteration of a compiled search (``compiled.move_list.DEEPEST``)."""
+
+Announce = Callable[[str], None]
+
+_LOADED: set[tuple[str, str]] = set()
+"""(game's kernel name, kind) of every kernel loaded in this process: a kernel, once loaded,
+serves every searcher, so readiness is the process's, not one searcher's."""
+_PREPARING: dict[str, threading.Lock] = {}
+"""One lock per game's kernels: two searchers preparing the same game wait for each other
+instead of both compiling it."""
+_PREPARING_LOCK = threading.Lock()
+
+
+def _preparing_lock(name: str) -> threading.Lock:
+    with _PREPARING_LOCK:
+        return _PREPARING.setdefault(name, threading.Lock())
+
+
+def compiled_kind(position: Position[Any], solving: bool) -> str | None:
+    """Which compiled search can take ``position`` (``PLACEMENT`` or ``MOVE_LIST``), or ``None``."""
+    if solving and isinstance(position, PlacementPosition):
+        return PLACEMENT
+    if isinstance(position, MoveListPosition):
+        return MOVE_LIST
+    return None
+
+
+def python_only_request(
+    algorithm: str, options: SearchOptions | None, table: TranspositionTable | None, trace: SearchTrace | None
+) -> str:
+    """What in a request only the pure-Python search does, in words ("" for nothing)."""
+    if algorithm != "auto":
+        return f"the algorithm {algorithm!r}"
+    if options is not None:
+        return "search options"
+    if table is not None:
+        return "a python transposition table"
+    if trace is not None:
+        return "a trace"
+    return ""
+
+
+def choose_backend(position: Position[Any], backend: str = "auto", *, solving: bool, python_only: str = "") -> str:
+    """``"python"`` or ``"compiled"``: the backend a search of ``position`` runs on.
+
+    ``python_only`` names what the caller asked for that only the pure-Python search does
+    (``"the algorithm 'mtdf'"``, ``"a trace"``), or is empty.
+
+    :raises InvalidOptionError: for an unknown backend, or ``"compiled"`` where it cannot run.
+    """
+    if backend not in BACKENDS:
+        raise InvalidOptionError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if backend == "python":
+        return "python"
+    available = compiled_kind(position, solving) is not None
+    if backend == "compiled":
+        if not available:
+            job = "solve" if solving else "search to a limit"
+            raise InvalidOptionError(f"there is no compiled backend to {job} this game; use the python backend")
+        if python_only:
+            raise InvalidOptionError(f"{python_only} needs the python backend; the compiled one has a single algorithm")
+        return "compiled"
+    return "compiled" if available and not python_only else "python"
+
+
+def refuse_unbounded_solve(position: Position[Any], limits: SearchLimits) -> None:
+    """Refuse to solve, without a node or time limit, a position whose game says it
+    cannot be solved exactly (its ``solvable`` is false: chess, draughts, large OpenSpiel
+    games): such a solve would never end (a stop event is no limit: nobody may set it).
+
+    :raises InvalidOptionError:
+    """
+    if getattr(position, "solvable", True) or limits.nodes is not None or limits.time is not None:
+        return
+    raise InvalidOptionError(
+        "this game cannot be solved exactly here (its game tree is far too large): give solve() a node or"
+        " time limit, or search() to a depth"
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Request:
+    """What a call asks of the pure-Python search, passed through unchanged."""
+
+    algorithm: str = "auto"
+    options: SearchOptions | None = None
+    table: TranspositionTable | None = None
+    trace: SearchTrace | None = None
+
+    def python_only(self) -> str:
+        return python_only_request(self.algorithm, self.options, self.table, self.trace)
+
+
+class Searcher:
+    """Searches and solves positions, on the backend each call needs.
+
+    ``backend``: ``auto``, ``python`` or ``compiled`` (see ``BACKENDS``). ``hash_mib``: the
+    table of each compiled searcher it makes (default ``DEFAULT_HASH_MIB``). ``threads``:
+    workers sharing a table (the exact solver's helpers, or lazy SMP for searches to a
+    limit); ``processes`` runs the solver's helpers as processes. ``keep_tables``: tables
+    carry what they learnt from one call to the next (an engine playing a game); by
+    default each call starts from clean tables, so its answer never depends on earlier
+    calls. ``game``: the game searched, which lets the kernel be compiled in another
+    process (``prepare``); with ``wait_for_kernel=False`` a call made before the kernel is
+    ready runs on the pure-Python search instead of waiting for it. ``pv_plies``: how
+    much of an exact solve's line to find (``None``: all). ``idle``: compiled searchers
+    kept between calls, of each kind (calls at once get one each). ``python_options``: the
+    pure-Python search's options when a call gives none (a slow game's ``check_every``).
+    """
+
+    def __init__(
+        self,
+        backend: str = "auto",
+        *,
+        hash_mib: float | None = None,
+        threads: int = 1,
+        processes: bool = False,
+        keep_tables: bool = False,
+        game: Game | None = None,
+        wait_for_kernel: bool = True,
+        pv_plies: int | None = None,
+        idle: int = 1,
+        python_options: SearchOptions | None = None,
+    ) -> None:
+        if backend not in BACKENDS:
+            raise InvalidOptionError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        self.backend = backend
+        self.hash_mib = DEFAULT_HASH_MIB if hash_mib is None else hash_range().check(hash_mib)
+        self.threads = int(THREADS.check(threads))
+        self.processes = processes
+        self.keep_tables = keep_tables
+        self.game = game
+        self.wait_for_kernel = wait_for_kernel
+        self.pv_plies = pv_plies
+        self.notes: list[str] = []
+        """Why a compiled searcher runs with other helpers than asked (no shared memory)."""
+        self._idle_limit = idle
+        self._idle: dict[str, list[Any]] = {PLACEMENT: [], MOVE_LIST: []}
+        self._lock = threading.Lock()
+        self._preparing: threading.Thread | None = None
+        self._closing = threading.Event()
+        self._compiling = threading.Event()
+        self.python_options = python_options
+        self._python_table: TranspositionTable | None = None
+        """The pure-Python search's table, kept between calls by a searcher that keeps tables."""
+
+    # -- the calls ----------------------------------------------------------------------
+
+    def search(
+        self,
+        position: Position[Any],
+        limits: SearchLimits | None = None,
+        *,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+        algorithm: str = "auto",
+        options: SearchOptions | None = None,
+        table: TranspositionTable | None = None,
+        trace: SearchTrace | None = None,
+        on_iteration: OnIteration | None = None,
+    ) -> SearchResult[Any]:
+        """Search ``position`` within ``limits`` (a depth, node count or time is required),
+        deepening one ply at a time, each completed iteration reported to ``on_iteration``.
+        ``position`` is never changed.
+
+        ``multipv=k``: the ``k`` best root moves, each searched to the same depth with its
+        own score and line (``result.lines``, best first; a node limit applies to each).
+        ``root_moves``: the only moves searched at the root (UCI's ``searchmoves``).
+        ``algorithm``, ``options``, ``table`` and ``trace`` are the pure-Python search's.
+
+        :raises InvalidOptionError: if no limit is given, for an unknown algorithm or
+            backend, a backend that cannot do what is asked, or root moves that are not legal.
+        """
+        limits = limits or SearchLimits()
+        if limits.depth is None and limits.nodes is None and limits.time is None:
+            raise InvalidOptionError("give a depth, node or time limit (or call solve() to search to the end)")
+        multipv = int(MULTIPV.check(multipv))
+        request = _Request(algorithm, options, table, trace)
+        kind = self._kind(position, solving=False, request=request)
+        if position.is_terminal():
+            return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
+        root_moves = _checked_root_moves(position, root_moves)
+        if multipv == 1:
+            with self._lent(kind, position) as compiled:
+                return self._search_once(compiled, position, limits, root_moves, request, on_iteration)
+        return self._search_lines(kind, position, limits, multipv, root_moves, request, on_iteration)
+
+    def solve(
+        self,
+        position: Position[Any],
+        limits: SearchLimits | None = None,
+        *,
+        multipv: int = 1,
+        root_moves: Sequence[Any] | None = None,
+        algorithm: str = "auto",
+        options: SearchOptions | None = None,
+        table: TranspositionTable | None = None,
+        trace: SearchTrace | None = None,
+        on_iteration: OnIteration | None = None,
+        pv_plies: int | None = None,
+    ) -> SearchResult[Any]:
+        """The game-theoretic value of ``position``: a search to the end of the game. Wins
+        and losses carry their distance. ``limits`` may bound nodes or time; a solve cut
+        short returns the bounds proven so far (``lower``/``upper``, ``completed=False``).
+
+        ``multipv=k``: the ``k`` best moves with their exact values (``result.lines``,
+        best first; every move when ``k`` is at least their number), each move's child
+        solved on one shared table; ``root_moves`` restricts them (each is solved: with
+        ``multipv`` 1, the best of them is the answer). ``pv_plies``: how much of the line
+        to find, as the searcher's ``pv_plies``.
+
+        :raises InvalidOptionError: for a depth limit, a game that cannot be solved exactly
+            without a limit, an unknown algorithm or backend, or a backend that cannot do
+            what is asked.
+        """
+        limits = limits or SearchLimits()
+        if limits.depth is not None:
+            raise InvalidOptionError("solve() searches to the end of the game; use search() for a depth limit")
+        multipv = int(MULTIPV.check(multipv))
+        refuse_unbounded_solve(position, limits)
+        request = _Request(algorithm, options, table, trace)
+        kind = self._kind(position, solving=True, request=request)
+        if position.is_terminal():
+            return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
+        plies = self.pv_plies if pv_plies is None else pv_plies
+        moves = _checked_root_moves(position, root_moves)
+        if multipv == 1 and moves is None:
+            with self._lent(kind, position) as compiled:
+                return self._solve_once(compiled, position, limits, request, on_iteration, plies)
+        moves = moves or tuple(position.legal_moves())
+        return self._solve_lines(kind, position, moves, limits, multipv, request, on_iteration, plies)
+
+    # -- the backend ----------------------------------------------------------------------
+
+    def backend_for(self, position: Position[Any], solving: bool, algorithm: str = "auto") -> str:
+        """``"python"`` or ``"compiled"``: what a call for ``position`` runs on now."""
+        kind = self._kind(position, solving, _Request(algorithm))
+        return PYTHON if kind == PYTHON else "compiled"
+
+    def _kind(self, position: Position[Any], solving: bool, request: _Request) -> str:
+        """The one decision of a call: ``PYTHON``, ``PLACEMENT`` or ``MOVE_LIST``."""
+        chosen = choose_backend(position, self.backend, solving=solving, python_only=request.python_only())
+        if chosen == "python":
+            return PYTHON
+        if (
+            self.backend == "auto"
+            and solving
+            and isinstance(position, HasLength)
+            and position.plies_left() <= QUICK_PLIES
+        ):
+            return PYTHON  # a few thousand nodes: less than loading a kernel costs
+        kind = compiled_kind(position, solving)
+        assert kind is not None
+        if not self.wait_for_kernel and self.game is not None and not self._loaded(kind):
+            self.prepare_in_background()
+            return PYTHON  # the first run after installing: answered while another process compiles
+        return kind
+
+    # -- compiled searchers ----------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _lent(self, kind: str, position: Position[Any]) -> Iterator[Any]:
+        """A compiled searcher of ``kind`` that no other call uses, its kernel loaded for
+        ``position``'s game and its table clean unless this searcher keeps tables (``None``
+        for the pure-Python search)."""
+        if kind == PYTHON:
+            yield None
+            return
+        with self._lock:
+            compiled = self._idle[kind].pop() if self._idle[kind] else None
+        compiled = compiled or self._new(kind)
+        try:
+            if compiled.cached(position) is not True:
+                compiled.warm_up(position)  # loaded (or compiled) before the call's clock starts
+            if not self.keep_tables:
+                compiled.clear()  # after the warm-up, whose search left entries too
+            yield compiled
+        finally:
+            with self._lock:
+                if len(self._idle[kind]) < self._idle_limit:
+                    self._idle[kind].append(compiled)
+                else:
+                    compiled.close()
+
+    def _new(self, kind: str) -> Any:
+        if kind == PLACEMENT:
+            from negamax.search.compiled.placement import CompiledSolver  # imports numba
+
+            solver = CompiledSolver(
+                threads=self.threads, processes=self.processes, hash_mib=self.hash_mib, pv_plies=self.pv_plies
+            )
+            if solver.helper_note and solver.helper_note not in self.notes:
+                self.notes.append(solver.helper_note)
+            return solver
+        from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
+
+        return CompiledSearcher(hash_mib=self.hash_mib, threads=self.threads)
+
+    def _kept_python_table(self) -> TranspositionTable | None:
+        """The pure-Python search's table of a searcher that keeps tables (``None``: each
+        call makes its own)."""
+        if not self.keep_tables:
+            return None
+        if self._python_table is None:
+            self._python_table = TranspositionTable(mib=self.hash_mib)
+        return self._python_table
+
+    def python_hashfull(self) -> int:
+        """Per mille of the kept pure-Python table in use (0 without one)."""
+        return 0 if self._python_table is None else self._python_table.hashfull()
+
+    def clear(self) -> None:
+        """Forget what the tables learnt (a new game, for a searcher that keeps them)."""
+        if self._python_table is not None:
+            self._python_table.clear()
+        with self._lock:
+            for idle in self._idle.values():
+                for compiled in idle:
+                    compiled.clear()
+
+    def close(self) -> None:
+        """End every helper thread and process, and any compilation this searcher started
+        (also done when it is collected, or at exit). It can still search afterwards."""
+        self._closing.set()
+        with self._lock:
+            idle = [compiled for kinds in self._idle.values() for compiled in kinds]
+            for kinds in self._idle.values():
+                kinds.clear()
+        for compiled in idle:
+            compiled.close()
+        if self._preparing is not None:
+            self._preparing.join(1.0)
+        self._closing = threading.Event()
+
+    def __enter__(self) -> Searcher:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def hashfull(self) -> int:
+        """Per mille of the move-list table used by the last search (UCI's ``hashfull``), or
+        0 before any compiled search."""
+        with self._lock:
+            idle = self._idle[MOVE_LIST][-1:] if self._idle[MOVE_LIST] else []
+        return int(idle[0].hashfull()) if idle else 0
+
+    # -- readiness --------------------------------------------------------------------------
+
+    def ready(self) -> bool:
+        """Whether the kernels of this searcher's ``game`` are loaded (always, without a
+        game or on the python backend)."""
+        if self.game is None or self.backend == "python":
+            return True
+        return all(self._loaded(kind) for kind in self._kinds_of_game())
+
+    def _loaded(self, kind: str) -> bool:
+        assert self.game is not None
+        return (warmup.kernel_name(self.game), kind) in _LOADED
+
+    @property
+    def compiling(self) -> bool:
+        """Whether another process is compiling this searcher's kernels now."""
+        return self._compiling.is_set()
+
+    def _kinds_of_game(self) -> list[str]:
+        assert self.game is not None
+        position = self.game.new_position(None)
+        return list(dict.fromkeys(kind for solving in (True, False) if (kind := compiled_kind(position, solving))))
+
+    def prepare(
+        self,
+        position: Position[Any] | None = None,
+        *,
+        announce: Announce | None = None,
+        stop: threading.Event | None = None,
+        compile_here: bool = True,
+        command_name: str | None = None,
+    ) -> bool:
+        """Load the kernels this searcher's game needs (for ``position``, by default the
+        game's start): from the disk cache, else compiled first by another process (told
+        to ``announce`` first, with a measured estimate), else here if ``compile_here``.
+        Returns whether they are loaded; ``stop`` abandons the wait. ``command_name``: how
+        another process is to name the game (a game from a file)."""
+        if self.backend == "python":
+            return True
+        if position is None:
+            if self.game is None:
+                return True
+            position = self.game.new_position(None)
+        kinds = [kind for solving in (True, False) if (kind := compiled_kind(position, solving))]
+        name = warmup.kernel_name(self.game) if self.game is not None else ""
+        with _preparing_lock(name):
+            for kind in dict.fromkeys(kinds):
+                with self._lock:
+                    compiled = self._idle[kind].pop() if self._idle[kind] else None
+                compiled = compiled or self._new(kind)
+                try:
+                    loaded = warmup.prepare(
+                        compiled,
+                        position,
+                        self.game,
+                        announce,
+                        stop,
+                        compile_here,
+                        command_name,
+                        on_compiling=self._compiling.set,
+                    )
+                finally:
+                    self._compiling.clear()
+                    with self._lock:
+                        self._idle[kind].append(compiled)
+                if not loaded:
+                    return False
+                if self.game is not None:
+                    _LOADED.add((name, kind))
+        return True
+
+    def prepare_in_background(self) -> None:
+        """Start loading (or having compiled) this searcher's kernels on a thread; calls
+        made meanwhile run on the pure-Python search if ``wait_for_kernel`` is off."""
+        with self._lock:
+            if self._preparing is not None or self.game is None or self.backend == "python":
+                return
+            self._preparing = threading.Thread(target=self._prepare_quietly, name="prepare", daemon=True)
+            self._preparing.start()
+
+    def _prepare_quietly(self) -> None:
+        self.prepare(stop=self._closing, compile_here=False)
+
+    def wait_until_ready(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the kernels to load from the disk cache; not
+        at all while another process compiles them."""
+        deadline = time.perf_counter() + timeout
+        while not self.ready():
+            if self.compiling or time.perf_counter() >= deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    # -- one line ----------------------------------------------------------------------------
+
+    def _search_once(
+        self,
+        compiled: Any,
+        position: Position[Any],
+        limits: SearchLimits,
+        root_moves: tuple[Any, ...] | None,
+        request: _Request,
+        on_iteration: OnIteration | None,
+    ) -> SearchResult[Any]:
+        if compiled is None:
+            return driver.search(
+                position,
+                limits,
+                algorithm=request.algorithm,
+                options=request.options if request.options is not None else self.python_options,
+                table=request.table if request.table is not None else self._kept_python_table(),
+                on_iteration=on_iteration,
+                trace=request.trace,
+                root_moves=root_moves,
+            )
+        result: SearchResult[Any] = compiled.search(position, limits, on_iteration, root_moves)
+        return result
+
+    def _solve_once(
+        self,
+        compiled: Any,
+        position: Position[Any],
+        limits: SearchLimits,
+        request: _Request,
+        on_iteration: OnIteration | None,
+        pv_plies: int | None,
+        fresh_table: bool = True,
+    ) -> SearchResult[Any]:
+        if compiled is None:
+            return driver.solve(
+                position,
+                limits,
+                algorithm=request.algorithm,
+                options=request.options if request.options is not None else self.python_options,
+                table=request.table if request.table is not None else self._kept_python_table(),
+                on_iteration=on_iteration,
+                trace=request.trace,
+            )
+        if compiled.kind == PLACEMENT:
+            result: SearchResult[Any] = compiled.solve(position, limits, on_iteration, pv_plies, fresh_table)
+            return result
+        result = compiled.solve(position, limits, on_iteration)
+        return result
+
+    # -- several lines ---------------------------------------------------------------------
+
+    def _search_lines(
+        self,
+        kind: str,
+        position: Position[Any],
+        limits: SearchLimits,
+        count: int,
+        root_moves: tuple[Any, ...] | None,
+        request: _Request,
+        on_iteration: OnIteration | None,
+    ) -> SearchResult[Any]:
+        """The ``count`` best root moves: at each depth, the best move, then the best of the
+        others, and so on (the root restricted to the moves not yet taken), on one table.
+        A search to a time or stop event goes depth by depth so that every depth reported
+        has all its lines; one to a depth or node count searches each line once."""
+        moves = list(root_moves if root_moves is not None else position.legal_moves())
+        count = min(count, len(moves))
+        start_wall, start_cpu = time.perf_counter(), time.process_time()
+        interruptible = limits.time is not None or limits.stop is not None
+        deepest = limits.depth or (driver.SOLVE_DEPTH if kind == PYTHON else MAX_COMPILED_DEPTH)
+        depths: Sequence[int | None] = range(1, deepest + 1) if interruptible else [limits.depth]
+        deadline = None if limits.time is None else start_wall + limits.time
+        table = request.table
+        if kind == PYTHON and table is None:
+            table = TranspositionTable(mib=_python_table_mib(request.options))
+        line_request = dataclasses.replace(request, table=table)
+        last: SearchResult[Any] | None = None
+        nodes = 0
+        with self._lent(kind, position) as compiled:
+            for depth in depths:
+                remaining = list(moves)
+                found: list[SearchResult[Any]] = []
+                for _ in range(count):
+                    left = None if deadline is None else deadline - time.perf_counter()
+                    if left is not None and left <= 0:
+                        break
+                    line_limits = dataclasses.replace(
+                        limits, depth=depth if depth is not None else limits.depth, time=left
+                    )
+                    result = self._search_once(compiled, position, line_limits, tuple(remaining), line_request, None)
+                    nodes += result.nodes
+                    if not result.completed or result.best_move is None:
+                        break
+                    found.append(result)
+                    remaining.remove(result.best_move)
+                if len(found) < count:
+                    break  # this depth was cut short: the last whole one stands
+                last = _with_lines(found, nodes, start_wall, start_cpu)
+                if on_iteration is not None:
+                    on_iteration(last)
+                if depth is not None and all(_to_the_end(result, depth) for result in found):
+                    break  # every line is proven to the end of the game: deeper finds the same
+        if last is None:
+            with self._lent(kind, position) as compiled:
+                single = self._search_once(compiled, position, limits, root_moves, request, None)
+            return dataclasses.replace(single, lines=(_line_of(single),), completed=False)
+        complete = not interruptible or (limits.depth is not None and last.depth >= limits.depth)
+        return dataclasses.replace(last, completed=complete, nodes=nodes)
+
+    def _solve_lines(
+        self,
+        kind: str,
+        position: Position[Any],
+        moves: tuple[Any, ...],
+        limits: SearchLimits,
+        count: int,
+        request: _Request,
+        on_iteration: OnIteration | None,
+        pv_plies: int | None,
+    ) -> SearchResult[Any]:
+        """Every move's exact value, each child solved on one shared table, the best
+        ``count`` kept. Under a time limit every child first gets an equal share of what is
+        left, then the ones not yet solved share what the others did not use."""
+        start_wall, start_cpu = time.perf_counter(), time.process_time()
+        values: dict[int, tuple[int, int, Bound, tuple[Any, ...]]] = {}
+        """index -> (lower, upper, bound, child's line), from the mover's side."""
+        nodes = 0
+        deadline = None if limits.time is None else start_wall + limits.time
+        child_plies = None if pv_plies is None else max(0, pv_plies - 1)
+        table = request.table
+        if table is None and kind == PYTHON:
+            table = TranspositionTable(mib=_python_table_mib(request.options))
+        child_request = dataclasses.replace(request, table=table)
+        name = request.algorithm if kind == PYTHON else "compiled"
+        children = []
+        for move in moves:
+            child = position.copy()
+            child.play(move)
+            children.append(child)
+        with contextlib.ExitStack() as stack:
+            lent: dict[str, Any] = {}
+            for _ in range(2):  # a first share each, then what is left to the unsolved
+                waiting = [
+                    index for index in range(len(moves)) if values.get(index, (0, 0, Bound.UPPER))[2] != Bound.EXACT
+                ]
+                for order, index in enumerate(waiting):
+                    child = children[index]
+                    if child.is_terminal():
+                        value = from_node(-checked_terminal_value(child.terminal_value)(), 1)
+                        values[index] = (value, value, Bound.EXACT, ())
+                        continue
+                    left = None if deadline is None else deadline - time.perf_counter()
+                    if left is not None and left <= 0.001:
+                        break
+                    share = None if left is None else left / (len(waiting) - order)
+                    if not lent:  # one searcher, one table, for every child
+                        lent[kind] = stack.enter_context(self._lent(kind, child))
+                    child_limits = dataclasses.replace(limits, time=share)
+                    result = self._solve_once(
+                        lent[kind], child, child_limits, child_request, None, child_plies, fresh_table=False
+                    )
+                    nodes += result.nodes
+                    lower = from_node(-result.upper, 1) if result.upper < INF else -INF
+                    upper = from_node(-result.lower, 1) if result.lower > -INF else INF
+                    bound = Bound.EXACT if result.completed and lower == upper else Bound.UPPER
+                    values[index] = (lower, upper, bound, tuple(result.pv))
+                    if on_iteration is not None:
+                        on_iteration(_solved_lines(moves, values, count, nodes, start_wall, start_cpu, False, name))
+                if deadline is None:
+                    break
+        done = len(values) == len(moves) and all(value[2] == Bound.EXACT for value in values.values())
+        return _solved_lines(moves, values, count, nodes, start_wall, start_cpu, done, name)
+
+
+# -- building results ------------------------------------------------------------------
+
+
+def _python_table_mib(options: SearchOptions | None) -> float:
+    return options.tt_mib if options is not None and options.tt_mib is not None else 64.0
+
+
+def _checked_root_moves(position: Position[Any], root_moves: Sequence[Any] | None) -> tuple[Any, ...] | None:
+    """``root_moves`` without repeats, each a legal move of ``position``.
+
+    :raises InvalidOptionError: for a move that is not legal, or none at all.
+    """
+    if root_moves is None:
+        return None
+    legal = list(position.legal_moves())
+    chosen = tuple(dict.fromkeys(root_moves))
+    for move in chosen:
+        if move not in legal:
+            raise InvalidOptionError(f"root_moves: {move} is not a legal move here")
+    if not chosen:
+        raise InvalidOptionError("root_moves names no move (None searches every move)")
+    return chosen
+
+
+def _to_the_end(result: SearchResult[Any], depth: int) -> bool:
+    """Whether a search to ``depth`` saw the end of every line (a shorter depth reported,
+    or a win or loss proven within it)."""
+    if result.depth < depth:
+        return True
+    return abs(result.score) >= WIN_THRESHOLD and depth >= WIN - abs(result.score)
+
+
+def _line_of(result: SearchResult[Any]) -> Line[Any]:
+    return Line(result.best_move, result.score, result.bound, result.pv, result.lower, result.upper)
+
+
+def _with_lines(found: list[SearchResult[Any]], nodes: int, start_wall: float, start_cpu: float) -> SearchResult[Any]:
+    """The first line's result, holding every line, with the totals of them all."""
+    lines = tuple(_line_of(result) for result in found)
+    return dataclasses.replace(
+        found[0],
+        lines=lines,
+        nodes=nodes,
+        cpu_time=time.process_time() - start_cpu,
+        wall_time=time.perf_counter() - start_wall,
+    )
+
+
+def _solved_lines(
+    moves: Sequence[Any],
+    values: dict[int, tuple[int, int, Bound, tuple[Any, ...]]],
+    count: int,
+    nodes: int,
+    start_wall: float,
+    start_cpu: float,
+    completed: bool,
+    algorithm: str,
+) -> SearchResult[Any]:
+    """The result of a solve of several moves: its lines best first (by the value proven,
+    then by the best still possible), the best one's value as the result's. A move whose
+    solve was cut short scores its proven floor (``Bound.LOWER``)."""
+    ranked = sorted(values, key=lambda index: (values[index][0], values[index][1]), reverse=True)
+    lines = tuple(
+        Line(moves[index], lower, bound if bound == Bound.EXACT else Bound.LOWER, (moves[index], *pv), lower, upper)
+        for index in ranked[:count]
+        for lower, upper, bound, pv in [values[index]]
+    )
+    best = lines[0] if lines else None
+    return SearchResult(
+        best_move=None if best is None else best.move,
+        score=0 if best is None else best.score,
+        bound=Bound.EXACT if completed else Bound.LOWER,
+        pv=() if best is None else best.pv,
+        depth=0 if best is None else len(best.pv),
+        nodes=nodes,
+        cpu_time=time.process_time() - start_cpu,
+        wall_time=time.perf_counter() - start_wall,
+        algorithm=algorithm,
+        lower=-INF if best is None else best.lower,
+        upper=INF if best is None else max(line.upper for line in lines),
+        completed=completed,
+        lines=lines,
+    )

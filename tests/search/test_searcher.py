@@ -1,0 +1,160 @@
+"""``Searcher``: several root moves scored (``multipv``) with the values a search of each
+child gives, on both backends and every kind of game; tables kept or not; readiness."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from negamax import Searcher, SearchLimits, search, solve
+from negamax.core.score import from_node
+from negamax.games import get_game
+from negamax.games.connect4 import Connect4Game
+from negamax.games.nim import NimGame
+from negamax.games.tictactoe import TicTacToeGame
+from negamax.search import reference
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+ROOT = Path(__file__).resolve().parents[2]
+CONNECT4 = Connect4Game()
+
+
+def child_values(position: Any, value_of: Any) -> dict[Any, int]:
+    """Each legal move's value for the side to move, from its child's value."""
+    values = {}
+    for move in position.legal_moves():
+        child = position.copy()
+        child.play(move)
+        child_value = from_node(child.terminal_value(), 0) if child.is_terminal() else value_of(child)
+        values[move] = from_node(-child_value, 1)
+    return values
+
+
+def assert_lines_are_the_children(result: Any, expected: dict[Any, int], count: int) -> None:
+    lines = result.lines
+    assert len(lines) == min(count, len(expected))
+    assert len({line.move for line in lines}) == len(lines)  # distinct moves
+    assert [line.score for line in lines] == sorted(expected.values(), reverse=True)[: len(lines)]
+    for line in lines:
+        assert line.score == expected[line.move] and line.pv[0] == line.move
+    assert result.best_move == lines[0].move and result.score == lines[0].score
+
+
+def pons_cases(name: str, count: int) -> list[tuple[str, int]]:
+    cases = []
+    for line in DATA.joinpath(name).read_text().splitlines()[:count]:
+        moves, score = line.split()
+        cases.append((moves, int(score)))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "count"), [("Test_L3_R1", 4), ("Test_L2_R1", 4), ("Test_L1_R1", 2)])
+def test_every_connect4_column_scored_as_pons_and_as_each_child_solved(name: str, count: int) -> None:
+    pytest.importorskip("numba")
+    for moves, score in pons_cases(name, count):
+        parent = CONNECT4.new_position(moves[:-1])
+        result = solve(parent, multipv=7)
+        assert result.completed and result.algorithm in ("compiled", "auto")
+        # the column that led to Pons' position scores minus his score (his convention)
+        played = CONNECT4.parse_move(parent, moves[-1])
+        line = next(line for line in result.lines if line.move == played)
+        assert CONNECT4.game_score(parent, line.score) == -score
+        assert_lines_are_the_children(result, child_values(parent, lambda child: solve(child).score), 7)
+
+
+def test_a_solve_of_some_moves_scores_the_best_first() -> None:
+    position = TicTacToeGame().new_position("04")
+    result = Searcher().solve(position, multipv=3)
+    expected = child_values(position, lambda child: solve(child, backend="python").score)
+    assert_lines_are_the_children(result, expected, 3)
+    python = Searcher("python").solve(position, multipv=9)
+    assert_lines_are_the_children(python, expected, 9)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 4])
+def test_multipv_at_a_fixed_depth_on_a_plain_python_game(depth: int) -> None:
+    position = NimGame().new_position("3,4,5")
+    result = search(position, SearchLimits(depth=depth), multipv=20)
+    expected = child_values(position, lambda child: reference.negamax(child, depth - 1))
+    assert_lines_are_the_children(result, expected, 20)
+
+
+def test_multipv_on_a_compiled_game_equals_the_plain_game_child_by_child() -> None:
+    pytest.importorskip("numba")
+    game = get_game(f"{ROOT / 'examples' / 'breakthrough.py'}:Breakthrough")
+    module = sys.modules[type(game).__module__]
+    compiled, plain = game.new_position(), module.BreakthroughPosition()
+    for index in (0, 3, 1, 5):  # the same moves on both: the rules written both ways
+        move = compiled.legal_moves()[index]
+        compiled.play(move)
+        plain.play(move)
+    for depth in (1, 3):
+        # a game written as rules searches with features that keep fixed-depth values exact
+        found = search(compiled, SearchLimits(depth=depth), multipv=5)
+        assert found.algorithm == "compiled"
+        assert_lines_are_the_children(found, child_values(plain, _alphabeta_to(depth - 1)), 5)
+        python = search(plain, SearchLimits(depth=depth), multipv=5, algorithm="alphabeta")
+        assert [line.score for line in python.lines] == [line.score for line in found.lines]
+
+
+def _alphabeta_to(depth: int) -> Any:
+    def value(child: Any) -> int:
+        return search(child, SearchLimits(depth=depth), algorithm="alphabeta").score if depth else child.evaluate()
+
+    return value
+
+
+def test_multipv_on_chess_and_draughts_gives_distinct_moves_best_first() -> None:
+    pytest.importorskip("numba")
+    chess = get_game("chess").new_position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")  # Rd8 mates
+    result = search(chess, SearchLimits(depth=3), multipv=3)
+    assert result.lines[0].move.uci() == "d1d8" and result.lines[0].score_text == "win in 1"
+    assert len({line.move for line in result.lines}) == 3
+    assert [line.score for line in result.lines] == sorted((line.score for line in result.lines), reverse=True)
+    single = search(chess, SearchLimits(depth=3))
+    assert single.best_move == result.best_move and single.score == result.score
+    draughts = pytest.importorskip("draughts") and get_game("draughts").new_position(None)
+    lines = search(draughts, SearchLimits(depth=3), multipv=3).lines
+    assert len({line.move for line in lines}) == 3
+    assert [line.score for line in lines] == sorted((line.score for line in lines), reverse=True)
+    # each line's score is what a search restricted to that move alone finds
+    for line in lines:
+        alone = search(draughts, SearchLimits(depth=3), root_moves=[line.move])
+        assert alone.score == line.score
+
+
+def test_multipv_to_a_time_reports_whole_depths() -> None:
+    pytest.importorskip("numba")
+    position = CONNECT4.new_position("4453")
+    seen: list[Any] = []
+    result = search(position, SearchLimits(time=0.3), multipv=3, on_iteration=seen.append)
+    assert seen and all(len(report.lines) == 3 for report in seen)
+    assert [report.depth for report in seen] == list(range(1, len(seen) + 1))
+    assert result.lines == seen[-1].lines
+
+
+def test_a_searcher_that_keeps_its_tables_learns_and_clear_forgets() -> None:
+    pytest.importorskip("numba")
+    position = get_game("chess").new_position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    keeper = Searcher(hash_mib=4, keep_tables=True)
+    first = keeper.search(position, SearchLimits(depth=5))
+    second = keeper.search(position, SearchLimits(depth=5))
+    assert second.nodes < first.nodes  # the second starts from the first one's table
+    keeper.clear()
+    assert keeper.search(position, SearchLimits(depth=5)).nodes == first.nodes
+    fresh = Searcher(hash_mib=4)
+    assert fresh.search(position, SearchLimits(depth=5)).nodes == fresh.search(position, SearchLimits(depth=5)).nodes
+
+
+def test_a_searcher_that_does_not_wait_answers_in_python_until_its_kernel_is_ready() -> None:
+    pytest.importorskip("numba")
+    game = get_game("connect4:5x4")
+    searcher = Searcher(game=game, wait_for_kernel=False)
+    first = searcher.search(game.new_position("33"), SearchLimits(depth=4))
+    assert searcher.wait_until_ready(60) and searcher.ready()
+    later = searcher.search(game.new_position("33"), SearchLimits(depth=4))
+    assert later.algorithm == "compiled" and later.score == first.score
+    searcher.close()
