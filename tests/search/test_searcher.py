@@ -112,18 +112,38 @@ def test_multipv_on_chess_and_draughts_gives_distinct_moves_best_first() -> None
     chess = get_game("chess").new_position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")  # Rd8 mates
     result = search(chess, SearchLimits(depth=3), multipv=3)
     assert result.lines[0].move.uci() == "d1d8" and result.lines[0].score_text == "win in 1"
-    assert len({line.move for line in result.lines}) == 3
-    assert [line.score for line in result.lines] == sorted((line.score for line in result.lines), reverse=True)
     single = search(chess, SearchLimits(depth=3))
     assert single.best_move == result.best_move and single.score == result.score
-    draughts = pytest.importorskip("draughts") and get_game("draughts").new_position(None)
-    lines = search(draughts, SearchLimits(depth=3), multipv=3).lines
-    assert len({line.move for line in lines}) == 3
-    assert [line.score for line in lines] == sorted((line.score for line in lines), reverse=True)
-    # each line's score is what a search restricted to that move alone finds
-    for line in lines:
-        alone = search(draughts, SearchLimits(depth=3), root_moves=[line.move])
-        assert alone.score == line.score
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"), ("draughts", None)],
+)
+def test_each_chess_and_draughts_line_is_its_move_searched_alone(name: str, text: str | None, backend: str) -> None:
+    pytest.importorskip("numba")
+    if name == "draughts":
+        pytest.importorskip("draughts")
+    position = get_game(name).new_position(text)
+    for depth in (1, 3):
+        lines = search(position, SearchLimits(depth=depth), multipv=3, backend=backend).lines
+        assert len({line.move for line in lines}) == 3
+        assert [line.score for line in lines] == sorted((line.score for line in lines), reverse=True)
+        for line in lines:
+            alone = search(position, SearchLimits(depth=depth), root_moves=[line.move], backend=backend)
+            assert alone.score == line.score and alone.best_move == line.move
+
+
+def test_at_depth_one_both_backends_score_every_draughts_move_alike() -> None:
+    # the backends share the evaluation; deeper, the compiled search's pruning (and in chess
+    # its quiescence's exchange pruning) makes fixed-depth values its own
+    pytest.importorskip("numba")
+    pytest.importorskip("draughts")
+    position = get_game("draughts").new_position(None)
+    python, compiled = (search(position, SearchLimits(depth=1), multipv=99, backend=b) for b in ("python", "compiled"))
+    assert {line.move: line.score for line in python.lines} == {line.move: line.score for line in compiled.lines}
+    assert len(python.lines) == len(list(position.legal_moves()))
 
 
 def test_multipv_to_a_time_reports_whole_depths() -> None:
