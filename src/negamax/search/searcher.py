@@ -18,8 +18,8 @@ This module never imports numba: the compiled searchers are imported when first 
 >>> searcher = Searcher()
 >>> position = get_game("tictactoe").new_position("01")
 >>> result = searcher.solve(position, multipv=3)
->>> [(line.move, line.score_text) for line in result.lines]
-[(3, 'win in 5'), (4, 'win in 5'), (6, 'win in 5')]
+>>> ", ".join(f"{line.move}: {line.score_text}" for line in result.lines)
+'3: win in 5, 4: win in 5, 6: win in 5'
 """
 
 from __future__ import annotations
@@ -458,6 +458,19 @@ class Searcher:
         kinds = [kind for solving in (True, False) if (kind := compiled_kind(position, solving))]
         name = warmup.kernel_name(self.game) if self.game is not None else ""
         with _preparing_lock(name):
+            if compile_here or self.game is None or warmup.kernels_on_disk(self.game):
+                self._compiling.clear()  # set by prepare_in_background, which looked before
+            else:
+                # compiled first by another process while this one imports nothing of numba
+                # (its import holds the interpreter for a quarter of a second), so that the
+                # pure-Python search answering meanwhile gets the CPU its clock counts on
+                self._compiling.set()
+                try:
+                    if not warmup.compile_elsewhere(command_name or self.game.name, stop):
+                        return False
+                finally:
+                    self._compiling.clear()
+                warmup.mark_on_disk(self.game)
             for kind in dict.fromkeys(kinds):
                 with self._lock:
                     compiled = self._idle[kind].pop() if self._idle[kind] else None
@@ -489,6 +502,8 @@ class Searcher:
         with self._lock:
             if self._preparing is not None or self.game is None or self.backend == "python":
                 return
+            if not warmup.kernels_on_disk(self.game):
+                self._compiling.set()  # known at once: wait_until_ready does not wait for it
             self._preparing = threading.Thread(target=self._prepare_quietly, name="prepare", daemon=True)
             self._preparing.start()
 
