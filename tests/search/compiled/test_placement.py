@@ -25,7 +25,7 @@ from negamax.search.compiled import families
 from negamax.search.compiled import placement_kernel as kernel
 from negamax.search.compiled.placement import CompiledSolver, pons_to_distance, table_bits
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 GAME = Connect4Game()
 TABLE_BITS = 20
 

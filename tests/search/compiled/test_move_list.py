@@ -23,7 +23,7 @@ kernel = pytest.importorskip("negamax.search.compiled.move_list_kernel")
 from negamax.search.compiled.move_list import CompiledSearcher  # noqa: E402
 
 GAME = ChessGame()
-WAC = Path(__file__).resolve().parents[1] / "data" / "chess" / "wac.epd"
+WAC = Path(__file__).resolve().parents[2] / "data" / "chess" / "wac.epd"
 POSITIONS = [
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",  # castling, captures
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",  # promotions
