@@ -21,8 +21,9 @@ import numpy as np
 from numba import njit
 
 from negamax.core.types import SearchLimits
-from negamax.games import chess_compiled
-from negamax.games.chess import ChessPosition
+from negamax.games.chess import compiled as chess_compiled
+from negamax.games.chess.kernel import evaluation, layout, make_move
+from negamax.games.chess.rules import ChessPosition
 from negamax.search.compiled.move_list import CompiledSearcher
 
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "chess" / "bk.epd"
@@ -35,9 +36,9 @@ def _moves(state: np.ndarray, moves: np.ndarray, count: int, rounds: int, evalua
     total = 0
     for _ in range(rounds):
         for index in range(count):
-            chess_compiled.play(state, moves[index])
-            total += chess_compiled.evaluate(state) if evaluate else state[chess_compiled.HASH] & 1
-            chess_compiled.unplay(state, moves[index])
+            make_move.play(state, moves[index])
+            total += evaluation.evaluate(state) if evaluate else state[layout.HASH] & 1
+            make_move.unplay(state, moves[index])
     return total
 
 
@@ -55,7 +56,7 @@ def move_cost() -> tuple[float, float]:
     """Nanoseconds per move played, evaluated and unplayed, and per move without evaluating."""
     state = chess_compiled.new_state(chess.Board(MIDDLEGAME))
     moves = np.zeros(256, dtype=np.int64)
-    count = chess_compiled.generate(state, moves, 0, False)
+    count = moves.generate(state, moves, 0, False)
     costs = []
     for evaluate in (True, False):
         _moves(state, moves, count, 1, evaluate)

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from negamax.cli.report import duration_text
-from negamax.games.connect4 import Connect4Game
+from negamax.games.connect4.rules import Connect4Game
 from negamax.search import solve
 from negamax.search.compiled.placement import CompiledSolver
 

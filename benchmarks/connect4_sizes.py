@@ -17,7 +17,7 @@ import argparse
 import time
 
 from negamax.core.game import PlacementPosition
-from negamax.games.connect4 import Connect4Game
+from negamax.games.connect4.rules import Connect4Game
 from negamax.search.compiled.placement import CompiledSolver
 
 PUBLISHED = {

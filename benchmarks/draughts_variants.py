@@ -16,7 +16,7 @@ import time
 
 from negamax import search
 from negamax.core.types import SearchLimits
-from negamax.games.draughts import VARIANTS, DraughtsGame, DraughtsPosition
+from negamax.games.draughts.rules import VARIANTS, DraughtsGame, DraughtsPosition
 
 
 def positions(variant: str, count: int) -> list[DraughtsPosition]:

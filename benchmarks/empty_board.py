@@ -14,8 +14,8 @@ import argparse
 import os
 import time
 
-from negamax.games.connect4 import Connect4Game
-from negamax.search.compiled import placement_kernel as kernel
+from negamax.games.connect4.rules import Connect4Game
+from negamax.search.compiled import placement_layout
 from negamax.search.compiled.placement import CompiledSolver
 
 PONS_CPU_SECONDS = 425.0
@@ -37,7 +37,7 @@ def main() -> None:
         start_cpu, start_wall = time.process_time(), time.perf_counter()
         value, nodes = solver.solve_value(position)
         cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
-        expanded = int(solver.state[kernel.STATE_EXPANDED])
+        expanded = int(solver.state[placement_layout.STATE_EXPANDED])
         print(
             f"threads {threads}, {solver.table_mib} MiB table: value {value:+d}, nodes {nodes:,}, CPU {cpu:.1f} s "
             f"({cpu / PONS_CPU_SECONDS:.2f} of Pons' {PONS_CPU_SECONDS:.0f} s, {cpu / C4_CPU_SECONDS:.2f} of c4's), "

@@ -21,7 +21,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from negamax.games.connect4 import Connect4Game
+from negamax.games.connect4.rules import Connect4Game
 from negamax.search import Searcher
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"

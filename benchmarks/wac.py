@@ -20,31 +20,31 @@ import chess
 
 from negamax.core.types import SearchLimits
 from negamax.engines.engine import Engine
-from negamax.games.chess import ChessGame
+from negamax.games.chess.rules import ChessGame
 from negamax.search import BACKENDS
-from negamax.search.compiled import move_list_kernel as kernel
+from negamax.search.compiled import move_list_layout as layout
 
 FEATURES = {
-    "check-extension": kernel.CHECK_EXTENSION,
-    "null-move": kernel.NULL_MOVE,
-    "late-move-reductions": kernel.LATE_MOVE_REDUCTIONS,
-    "delta-pruning": kernel.DELTA_PRUNING,
-    "reverse-futility": kernel.REVERSE_FUTILITY,
-    "futility": kernel.FUTILITY,
-    "late-move-pruning": kernel.LATE_MOVE_PRUNING,
-    "static-exchange": kernel.STATIC_EXCHANGE,
-    "counter-moves": kernel.COUNTER_MOVES,
-    "internal-reduction": kernel.INTERNAL_REDUCTION,
-    "adaptive-null-move": kernel.ADAPTIVE_NULL_MOVE,
-    "singular-extension": kernel.SINGULAR_EXTENSION,
-    "table-evaluation": kernel.TABLE_EVALUATION,
-    "quiescence-evasions": kernel.QUIESCENCE_EVASIONS,
-    "history-pruning": kernel.HISTORY_PRUNING,
-    "killers": kernel.KILLER_MOVES,
-    "history": kernel.HISTORY_HEURISTIC,
-    "pvs": kernel.PVS,
-    "table": kernel.TRANSPOSITION_TABLE,
-    "quiescence": kernel.QUIESCENCE,
+    "check-extension": layout.CHECK_EXTENSION,
+    "null-move": layout.NULL_MOVE,
+    "late-move-reductions": layout.LATE_MOVE_REDUCTIONS,
+    "delta-pruning": layout.DELTA_PRUNING,
+    "reverse-futility": layout.REVERSE_FUTILITY,
+    "futility": layout.FUTILITY,
+    "late-move-pruning": layout.LATE_MOVE_PRUNING,
+    "static-exchange": layout.STATIC_EXCHANGE,
+    "counter-moves": layout.COUNTER_MOVES,
+    "internal-reduction": layout.INTERNAL_REDUCTION,
+    "adaptive-null-move": layout.ADAPTIVE_NULL_MOVE,
+    "singular-extension": layout.SINGULAR_EXTENSION,
+    "table-evaluation": layout.TABLE_EVALUATION,
+    "quiescence-evasions": layout.QUIESCENCE_EVASIONS,
+    "history-pruning": layout.HISTORY_PRUNING,
+    "killers": layout.KILLER_MOVES,
+    "history": layout.HISTORY_HEURISTIC,
+    "pvs": layout.PVS,
+    "table": layout.TRANSPOSITION_TABLE,
+    "quiescence": layout.QUIESCENCE,
 }
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "chess" / "wac.epd"
 
@@ -73,7 +73,7 @@ def main() -> None:
     if arguments.without:
         from negamax.search.compiled.move_list import CompiledSearcher
 
-        features = kernel.ALL_FEATURES
+        features = layout.ALL_FEATURES
         for name in arguments.without:
             features &= ~FEATURES[name]
         searcher = CompiledSearcher(arguments.hash, features=features, threads=arguments.threads)

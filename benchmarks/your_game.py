@@ -77,11 +77,11 @@ def main() -> int:
     parser.add_argument("--speed-positions", type=int, default=20)
     arguments = parser.parse_args()
 
-    from negamax.search.compiled import move_list_kernel
+    from negamax.search.compiled import move_list_layout as layout
     from negamax.search.compiled.move_list import CompiledSearcher
 
     breakthrough = load_module("breakthrough", ROOT / "examples" / "breakthrough.py")
-    no_table = CompiledSearcher(hash_mib=1, features=move_list_kernel.PVS | move_list_kernel.KILLER_MOVES)
+    no_table = CompiledSearcher(hash_mib=1, features=layout.PVS | layout.KILLER_MOVES)
     warm = breakthrough.Breakthrough().new_position()
     no_table.search(warm, SearchLimits(depth=2))
     solve(warm, SearchLimits(nodes=1000))

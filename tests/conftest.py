@@ -1,7 +1,11 @@
-"""The whole run shares one warm-up: the compiled kernels of the built-in games, of Connect 4
-on other boards and of the example game are compiled (or loaded) first, one game per core,
-as ``negamax warmup`` does, so the tests that use them load them from the disk cache instead
-of each compiling them in turn."""
+"""Kernels compiled for the tests that need them, and only for those.
+
+A test (or a module, through ``pytestmark``) marked ``kernels("chess", ...)`` gets those
+games' kernels compiled into the disk cache before it starts, each game once per run, in a
+process of its own as ``negamax warmup`` does: the tests that run an engine or the command
+line in another process then find them there instead of answering in pure Python while the
+kernel compiles. A test that builds a compiled searcher itself needs no mark: it compiles (or
+loads) what it uses on the spot. A run that needs no kernel compiles none."""
 
 from __future__ import annotations
 
@@ -10,12 +14,33 @@ import subprocess
 import sys
 from pathlib import Path
 
-EXAMPLE_GAME = Path(__file__).resolve().parents[1] / "examples" / "breakthrough.py"
-WARMED = ("connect4", "tictactoe", "chess", "draughts", "connect4:5x4", f"{EXAMPLE_GAME}:Breakthrough")
+import pytest
+
+EXAMPLE_GAME = str(Path(__file__).resolve().parents[1] / "examples" / "breakthrough.py") + ":Breakthrough"
+"""The example game of the guide, as the command line names it (``kernels("breakthrough")``)."""
+
+_compiled: set[str] = set()
 
 
-def pytest_sessionstart() -> None:
-    if importlib.util.find_spec("numba") is not None:
-        subprocess.run(
-            [sys.executable, "-m", "negamax.search.kernel_compiler", "--quiet", *WARMED], check=False, timeout=1800
-        )
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "kernels(*games): compile these games' kernels (once per run) before the test starts"
+    )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    wanted = [
+        EXAMPLE_GAME if game == "breakthrough" else game for mark in item.iter_markers("kernels") for game in mark.args
+    ]
+    missing = list(dict.fromkeys(game for game in wanted if game not in _compiled))
+    if not missing or importlib.util.find_spec("numba") is None:
+        return
+    finished = subprocess.run(
+        [sys.executable, "-m", "negamax.search.kernel_compiler", "--quiet", *missing],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    if finished.returncode != 0:
+        pytest.fail(f"compiling the kernels of {', '.join(missing)} failed:\n{finished.stderr[-3000:]}")
+    _compiled.update(missing)

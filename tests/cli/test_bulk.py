@@ -19,6 +19,8 @@ import pytest
 from negamax.cli.main import main
 from negamax.parallel.outputs import read_results
 
+pytestmark = pytest.mark.kernels("connect4", "tictactoe")
+
 INPUT = "44\n4455\nzz\n"
 ROOT = "5554224333234511764415"  # a Middle-Easy position (Pons), 3 moves earlier: quick solves
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.kernels("connect4", "chess", "tictactoe", "draughts")
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 

@@ -37,7 +37,8 @@ def test_digest_changes_with_any_kernel_source_and_only_with_them(tmp_path: Path
 
 
 def test_kernels_and_game_primitives_are_stamped_with_the_package_digest() -> None:
-    from negamax.games import connect4_compiled, draughts_compiled
+    from negamax.games.connect4 import compiled as connect4_compiled
+    from negamax.games.draughts import compiled as draughts_compiled
     from negamax.search.compiled import families, move_list_kernel, placement_kernel
 
     digest = numba_cache.sources_digest(numba_cache.PACKAGE_ROOT)

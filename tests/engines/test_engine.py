@@ -16,6 +16,8 @@ from negamax.engines import engine as engine_module
 from negamax.engines.engine import MOVE_OVERHEAD_SECONDS, Engine, GoLimits, time_budget
 from negamax.games import get_game
 
+pytestmark = pytest.mark.kernels("chess")
+
 
 def run(engine: Engine, limits: GoLimits) -> tuple[SearchResult[Any], list[SearchResult[Any]]]:
     done = threading.Event()

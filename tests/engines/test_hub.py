@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.kernels("draughts")
+
 draughts = pytest.importorskip("draughts")
 from draughts import StandardBoard  # noqa: E402
 from draughts.engines.hub import HubEngine  # noqa: E402
@@ -17,7 +19,7 @@ from loguru import logger  # noqa: E402
 
 from negamax.core.ranges import max_hash_mib  # noqa: E402
 from negamax.engines.hub import HubProtocolError, hub_move_text, hub_to_fen, split_words  # noqa: E402
-from negamax.games.draughts import DraughtsGame  # noqa: E402
+from negamax.games.draughts.rules import DraughtsGame  # noqa: E402
 
 
 def hub_path() -> str:
@@ -38,7 +40,7 @@ def quiet_client() -> None:
 def compiled_kernel_on_disk() -> None:
     """Compile the draughts kernel once here, so each engine below loads it from numba's
     cache within its ``init``."""
-    from negamax.games.draughts import DraughtsGame
+    from negamax.games.draughts.rules import DraughtsGame
     from negamax.search.compiled.move_list import CompiledSearcher
 
     CompiledSearcher(hash_mib=1).warm_up(DraughtsGame("draughts").new_position(None))

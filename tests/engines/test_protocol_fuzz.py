@@ -25,6 +25,8 @@ from negamax.engines.engine import Engine
 from negamax.engines.uci import UciSession
 from negamax.games import get_game
 
+pytestmark = pytest.mark.kernels("chess", "draughts")
+
 UCI_WORDS = [
     "uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "go", "depth", "nodes", "movetime",
     "wtime", "btime", "winc", "binc", "movestogo", "mate", "infinite", "stop", "ponderhit", "setoption", "name",

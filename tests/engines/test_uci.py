@@ -15,6 +15,8 @@ import pytest
 
 from negamax.core.ranges import max_hash_mib
 
+pytestmark = pytest.mark.kernels("chess")
+
 
 def engine_command() -> list[str]:
     installed = Path(sys.executable).with_name("negamax-uci")
@@ -29,7 +31,7 @@ def engine_command() -> list[str]:
 def compiled_kernel_on_disk() -> None:
     """Compile the chess kernel once here (a fresh install takes tens of seconds), so each
     engine process below loads it from numba's cache in well under a second."""
-    from negamax.games.chess import ChessGame
+    from negamax.games.chess.rules import ChessGame
     from negamax.search.compiled.move_list import CompiledSearcher
 
     CompiledSearcher(hash_mib=1).warm_up(ChessGame().new_position(None))

@@ -182,11 +182,11 @@ def random_positions(module: Any, count: int, seed: int, plies: range) -> list[t
 
 def test_the_example_written_both_ways_searches_to_the_same_values(breakthrough: Any) -> None:
     pytest.importorskip("numba")
-    from negamax.search.compiled import move_list_kernel
+    from negamax.search.compiled import move_list_layout as layout
     from negamax.search.compiled.move_list import CompiledSearcher
 
     # no table on either side: both compute the plain fixed-depth minimax value
-    searcher = CompiledSearcher(hash_mib=1, features=move_list_kernel.PVS | move_list_kernel.KILLER_MOVES)
+    searcher = CompiledSearcher(hash_mib=1, features=layout.PVS | layout.KILLER_MOVES)
     for compiled, plain in random_positions(breakthrough, 25, seed=1, plies=range(0, 14)):
         expected = search(plain, SearchLimits(depth=3), algorithm="alphabeta").score
         assert searcher.search(compiled, SearchLimits(depth=3)).score == expected

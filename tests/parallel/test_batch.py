@@ -20,6 +20,8 @@ from negamax.parallel.outputs import open_output, read_results
 from negamax.parallel.pools import WorkerPool, make_pool, serial_pool
 from negamax.parallel.worker import BatchJob, ChunkResult
 
+pytestmark = pytest.mark.kernels("connect4")
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 SOLVE = BatchJob("connect4", solve=True)
 

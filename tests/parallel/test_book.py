@@ -22,6 +22,8 @@ from negamax.parallel.pools import serial_pool
 from negamax.parallel.worker import BatchJob
 from negamax.search.compiled.placement import CompiledSolver
 
+pytestmark = pytest.mark.kernels("connect4")
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 GAME = get_game("connect4")
 

@@ -10,12 +10,14 @@ import pytest
 
 import negamax
 from negamax import InvalidOptionError, SearchLimits, search, solve
-from negamax.games.chess import ChessGame
-from negamax.games.connect4 import Connect4Game
+from negamax.games.chess.rules import ChessGame
+from negamax.games.connect4.rules import Connect4Game
 from negamax.games.nim import NimGame
-from negamax.games.tictactoe import TicTacToeGame
+from negamax.games.tictactoe.rules import TicTacToeGame
 from negamax.search import choose_backend
 from negamax.search.trace import SearchTrace
+
+pytestmark = pytest.mark.kernels("chess", "connect4")
 
 
 @pytest.mark.parametrize(
@@ -103,7 +105,7 @@ def test_importing_the_library_or_its_command_line_does_not_import_numba() -> No
 
 def test_a_quick_solve_is_chosen_by_the_position_and_loads_no_kernel() -> None:
     code = (
-        "import sys, negamax; from negamax.games.connect4 import Connect4Game;"
+        "import sys, negamax; from negamax.games.connect4.rules import Connect4Game;"
         " result = negamax.solve(Connect4Game().new_position('2252576253462244111563365343671351441'));"
         " print(result.score_text, result.algorithm, 'numba' in sys.modules)"
     )
@@ -115,7 +117,7 @@ def test_a_quick_solve_is_chosen_by_the_position_and_loads_no_kernel() -> None:
 def test_the_same_solve_gives_the_same_answer_whatever_ran_before(moves: str) -> None:
     pytest.importorskip("numba")
     code = (
-        "import sys, negamax; from negamax.games.connect4 import Connect4Game; from negamax import SearchLimits;"
+        "import sys, negamax; from negamax.games.connect4.rules import Connect4Game; from negamax import SearchLimits;"
         " game = Connect4Game();"
         " sys.argv[1] == 'after' and negamax.search(game.new_position('4453'), SearchLimits(depth=6));"
         f" result = negamax.solve(game.new_position('{moves}'));"

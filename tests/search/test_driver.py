@@ -6,10 +6,10 @@ import pytest
 from negamax.core.errors import InvalidOptionError
 from negamax.core.score import WIN, WIN_THRESHOLD, Bound
 from negamax.core.types import SearchLimits, SearchResult
-from negamax.games.chess import ChessGame
-from negamax.games.connect4 import Connect4Game
+from negamax.games.chess.rules import ChessGame
+from negamax.games.connect4.rules import Connect4Game
 from negamax.games.random_tree import RandomTree, TreeShape
-from negamax.games.tictactoe import TicTacToeGame
+from negamax.games.tictactoe.rules import TicTacToeGame
 from negamax.search import TranspositionTable, search, solve
 
 GAME = Connect4Game()

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from negamax.core.game import Position
 from negamax.core.types import SearchLimits
-from negamax.games.connect4 import Connect4Game
+from negamax.games.connect4.rules import Connect4Game
 from negamax.games.nim import Nim
 from negamax.games.random_tree import RandomTree, TreeShape
-from negamax.games.tictactoe import TicTacToeGame
+from negamax.games.tictactoe.rules import TicTacToeGame
 from negamax.search import reference, search, solve
 from negamax.search.params import ALGORITHMS, options_for
 

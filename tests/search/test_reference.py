@@ -1,6 +1,6 @@
 """The seeds' own figures, reproduced by the reference implementations."""
 
-from negamax.games.tictactoe import TicTacToe, TicTacToeGame
+from negamax.games.tictactoe.rules import TicTacToe, TicTacToeGame
 from negamax.games.tree import ExplicitTree
 from negamax.search import reference
 from negamax.search.reference import NodeCounter

@@ -8,8 +8,8 @@ import chess
 import pytest
 
 from negamax import InvalidOptionError, SearchLimits, search
-from negamax.games.chess import ChessGame
-from negamax.games.draughts import DraughtsGame
+from negamax.games.chess.rules import ChessGame
+from negamax.games.draughts.rules import DraughtsGame
 from negamax.search.tt import TranspositionTable
 
 MATE_IN_ONE = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"  # Qxf7#
@@ -42,7 +42,7 @@ def test_a_restricted_root_is_not_stored_as_the_position_s_value() -> None:
 
 def test_a_restricted_root_takes_the_best_of_its_moves() -> None:
     pytest.importorskip("numba")
-    from negamax.search.compiled import move_list_kernel as kernel
+    from negamax.search.compiled import move_list_layout as layout
     from negamax.search.compiled.move_list import CompiledSearcher
 
     position = ChessGame().new_position(MATE_IN_ONE)
@@ -50,12 +50,12 @@ def test_a_restricted_root_takes_the_best_of_its_moves() -> None:
 
     def exact(root_moves: list[chess.Move] | None, searcher: CompiledSearcher | None = None) -> int:
         # the features that keep the fixed-depth value, so values compare exactly
-        searcher = searcher or CompiledSearcher(hash_mib=1, features=kernel.EXACT_FEATURES | kernel.TRANSPOSITION_TABLE)
+        searcher = searcher or CompiledSearcher(hash_mib=1, features=layout.EXACT_FEATURES | layout.TRANSPOSITION_TABLE)
         return searcher.search(position, limits, root_moves=root_moves).score
 
     each = [exact([move]) for move in ALLOWED]
     assert exact(ALLOWED) == max(each)
-    shared = CompiledSearcher(hash_mib=1, features=kernel.EXACT_FEATURES | kernel.TRANSPOSITION_TABLE)
+    shared = CompiledSearcher(hash_mib=1, features=layout.EXACT_FEATURES | layout.TRANSPOSITION_TABLE)
     exact(ALLOWED[:1], shared)
     assert exact(None, shared) == exact(None)  # the same table searches every move as a new one would
 

@@ -12,10 +12,12 @@ import pytest
 from negamax import Searcher, SearchLimits, search, solve
 from negamax.core.score import from_node
 from negamax.games import get_game
-from negamax.games.connect4 import Connect4Game
+from negamax.games.connect4.rules import Connect4Game
 from negamax.games.nim import NimGame
-from negamax.games.tictactoe import TicTacToeGame
+from negamax.games.tictactoe.rules import TicTacToeGame
 from negamax.search import reference
+
+pytestmark = pytest.mark.kernels("chess", "draughts", "connect4", "connect4:5x4", "breakthrough")
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ROOT = Path(__file__).resolve().parents[2]

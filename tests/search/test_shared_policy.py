@@ -13,7 +13,7 @@ import pytest
 from negamax.core import score
 from negamax.core.score import INF, WIN, loss_in, win_in
 from negamax.core.types import SearchLimits
-from negamax.games.chess import ChessGame
+from negamax.games.chess.rules import ChessGame
 from negamax.search import search
 from negamax.search.params import options_for
 from negamax.search.windows import ASPIRATION_GIVE_UP, aspiration_window, widened
@@ -23,15 +23,15 @@ SCORES = [-INF, -WIN, loss_in(3), -WIN + 10_000, -500, 0, 7, 500, WIN - 10_000, 
 
 def test_the_kernels_compile_the_python_definitions() -> None:
     pytest.importorskip("numba")
-    from negamax.search.compiled import move_list_kernel as kernel
+    from negamax.search.compiled import move_list_layout as layout
 
     for value, ply in itertools.product(SCORES[1:-1], (0, 1, 7, 40)):
-        assert kernel.from_node(value, ply) == score.from_node(value, ply)
-        assert kernel.to_node(value, ply) == score.to_node(value, ply)
+        assert layout.from_node(value, ply) == score.from_node(value, ply)
+        assert layout.to_node(value, ply) == score.to_node(value, ply)
     for alpha, beta, ply, has_a_move in itertools.product(SCORES, SCORES, (1, 3), (False, True)):
         if alpha < beta:
             expected = score.mate_distance_window(alpha, beta, ply, has_a_move)
-            assert kernel.mate_distance_window(alpha, beta, ply, has_a_move) == expected
+            assert layout.mate_distance_window(alpha, beta, ply, has_a_move) == expected
 
 
 def test_mate_distance_window() -> None:
@@ -82,11 +82,11 @@ MATES = [
 @pytest.mark.parametrize("fen", MATES)
 def test_both_searches_prune_mate_distances_to_the_same_values(fen: str) -> None:
     pytest.importorskip("numba")
-    from negamax.search.compiled import move_list_kernel as kernel
+    from negamax.search.compiled import move_list_layout as layout
     from negamax.search.compiled.move_list import CompiledSearcher
 
     options = dataclasses.replace(options_for("alphabeta"), quiescence=True, mate_distance_pruning=True)
-    compiled = CompiledSearcher(hash_mib=1, features=kernel.EXACT_FEATURES)
+    compiled = CompiledSearcher(hash_mib=1, features=layout.EXACT_FEATURES)
     for depth in (1, 2, 3):
         position = ChessGame().new_position(fen)
         python = search(position, SearchLimits(depth=depth), backend="python", options=options).score

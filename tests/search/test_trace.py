@@ -2,7 +2,7 @@ import pytest
 
 from negamax.core.score import Bound
 from negamax.core.types import SearchLimits
-from negamax.games.tictactoe import TicTacToeGame
+from negamax.games.tictactoe.rules import TicTacToeGame
 from negamax.games.tree import ExplicitTree
 from negamax.search import ALGORITHMS, search, solve
 from negamax.search.trace import SearchTrace, TraceLimitExceeded

@@ -32,7 +32,9 @@ def test_the_variants_sharing_a_kernel_share_its_marker(tmp_path: Path, monkeypa
 SETUP_HELPERS_LOADED = """
 import chess
 from negamax.core.numba_cache import load_from_cache
-from negamax.games import chess_compiled, draughts_compiled, get_game
+from negamax.games import get_game
+from negamax.games.chess import compiled as chess_compiled
+from negamax.games.draughts import compiled as draughts_compiled
 
 state = chess_compiled.new_state(chess.Board())
 print(load_from_cache(chess_compiled._refresh, (state,)))

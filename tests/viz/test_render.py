@@ -4,7 +4,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from negamax.core.types import SearchLimits
-from negamax.games.tictactoe import TicTacToeGame
+from negamax.games.tictactoe.rules import TicTacToeGame
 from negamax.games.tree import TreeGame
 from negamax.search import search
 from negamax.search.trace import SearchTrace

@@ -32,7 +32,7 @@ from negamax.core.types import SearchResult
 from negamax.engines.engine import Engine, GoLimits, time_budget
 from negamax.engines.session import clipped, parsed, protocol_lines, serve
 from negamax.engines.spaced_output import SpacedOutput
-from negamax.games.draughts import DraughtsGame, DraughtsPosition
+from negamax.games.draughts.rules import DraughtsGame, DraughtsPosition
 from negamax.search import DEFAULT_HASH_MIB
 
 NAME = "negamax"

@@ -11,15 +11,15 @@ from negamax.core.errors import InvalidOptionError, UnknownGameError
 from negamax.core.rules import Game
 
 _REGISTRY = {
-    "tictactoe": ("negamax.games.tictactoe", "TicTacToeGame"),
-    "connect4": ("negamax.games.connect4", "Connect4Game"),
+    "tictactoe": ("negamax.games.tictactoe.rules", "TicTacToeGame"),
+    "connect4": ("negamax.games.connect4.rules", "Connect4Game"),
     "nim": ("negamax.games.nim", "NimGame"),
-    "chess": ("negamax.games.chess", "ChessGame"),
-    "draughts": ("negamax.games.draughts", "DraughtsGame"),
-    "checkers": ("negamax.games.draughts", "CheckersGame"),
-    "russian": ("negamax.games.draughts", "RussianGame"),
-    "brazilian": ("negamax.games.draughts", "BrazilianGame"),
-    "frisian": ("negamax.games.draughts", "FrisianGame"),
+    "chess": ("negamax.games.chess.rules", "ChessGame"),
+    "draughts": ("negamax.games.draughts.rules", "DraughtsGame"),
+    "checkers": ("negamax.games.draughts.rules", "CheckersGame"),
+    "russian": ("negamax.games.draughts.rules", "RussianGame"),
+    "brazilian": ("negamax.games.draughts.rules", "BrazilianGame"),
+    "frisian": ("negamax.games.draughts.rules", "FrisianGame"),
     "tree": ("negamax.games.tree", "TreeGame"),
     "random": ("negamax.games.random_tree", "RandomTreeGame"),
 }
@@ -53,7 +53,7 @@ def get_game(name: str) -> Game:
         game: Game = getattr(importlib.import_module(module_name), class_name)()
         return game
     if name.lower().startswith(CONNECT4_PREFIX):
-        from negamax.games.connect4 import Connect4Game
+        from negamax.games.connect4.rules import Connect4Game
 
         try:
             return Connect4Game(name[len(CONNECT4_PREFIX) :])

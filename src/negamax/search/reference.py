@@ -8,7 +8,7 @@ the optimised engine to the point:
   their distance; the seeds return a bare utility;
 * an optional ``NodeCounter`` counts every call, the way the seed notebook counts nodes.
 
->>> from negamax.games.tictactoe import TicTacToe
+>>> from negamax.games.tictactoe.rules import TicTacToe
 >>> counter = NodeCounter()
 >>> negamax_notebook(TicTacToe(), 9, counter)
 (0, 0)

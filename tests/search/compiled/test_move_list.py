@@ -15,11 +15,13 @@ import pytest
 
 from negamax.core.score import WIN, loss_in, win_in
 from negamax.core.types import SearchLimits
-from negamax.games.chess import ChessGame
+from negamax.games.chess.rules import ChessGame
 from negamax.search import search
 from negamax.search.params import options_for
 
 kernel = pytest.importorskip("negamax.search.compiled.move_list_kernel")
+
+from negamax.search.compiled import move_list_layout as layout  # noqa: E402
 from negamax.search.compiled.move_list import CompiledSearcher  # noqa: E402
 
 GAME = ChessGame()
@@ -49,7 +51,7 @@ def python_value(fen: str, depth: int) -> int:
 @pytest.mark.parametrize("fen", POSITIONS)
 @pytest.mark.parametrize(
     "features",
-    [kernel.EXACT_FEATURES, kernel.EXACT_FEATURES | kernel.PVS | kernel.KILLER_MOVES | kernel.HISTORY_HEURISTIC],
+    [layout.EXACT_FEATURES, layout.EXACT_FEATURES | layout.PVS | layout.KILLER_MOVES | layout.HISTORY_HEURISTIC],
     ids=["plain", "ordered-pvs"],
 )
 def test_without_pruning_it_computes_the_python_fixed_depth_value(fen: str, features: int) -> None:
@@ -101,8 +103,8 @@ def test_helper_threads_share_the_table_and_find_the_same_mate(fen: str, moves: 
         # more missed the Morphy mate in 2 of 3,000 searches with both cores busy, six none)
         result = searcher.search(GAME.new_position(fen), SearchLimits(depth=2 * moves + 6))
         assert result.score == win_in(2 * moves - 1)
-        assert 0 < searcher.work[kernel.W_NODES] <= result.nodes
-        helper_nodes += result.nodes - int(searcher.work[kernel.W_NODES])
+        assert 0 < searcher.work[layout.W_NODES] <= result.nodes
+        helper_nodes += result.nodes - int(searcher.work[layout.W_NODES])
         if searches >= 3 and helper_nodes > 0:
             break
     # a search of a few hundred nodes can end before a busy machine starts the helper (with
@@ -149,10 +151,10 @@ def null_window_value(searcher: CompiledSearcher, fen: str, depth: int, alpha: i
     """The kernel's value of ``fen`` on the null window ``(alpha, alpha + 1)`` as a node
     ``ply`` plies from the root (where forward pruning applies), and the moves it pruned."""
     bound = searcher._bind(GAME.new_position(fen))
-    searcher._prepare(SearchLimits(), kernel.ALL_FEATURES)
-    searcher.work[kernel.W_NEXT_CHECK] = searcher.work[kernel.W_NODE_LIMIT]
+    searcher._prepare(SearchLimits(), layout.ALL_FEATURES)
+    searcher.work[layout.W_NEXT_CHECK] = searcher.work[layout.W_NODE_LIMIT]
     value = bound.kernels.search(bound.spec, bound.state, searcher.table, searcher.work, depth, alpha, alpha + 1, ply)
-    return int(value), int(searcher.work[kernel.W_PRUNED])
+    return int(value), int(searcher.work[layout.W_PRUNED])
 
 
 @pytest.mark.parametrize("depth", [4, 5])
@@ -169,14 +171,14 @@ def test_a_node_that_prunes_moves_claims_no_more_than_it_searched(depth: int, al
 
 def test_forward_pruning_needs_the_game_to_name_its_unit() -> None:
     pytest.importorskip("draughts")
-    from negamax.games.draughts import DraughtsGame
+    from negamax.games.draughts.rules import DraughtsGame
 
     chess_search = CompiledSearcher(hash_mib=1)
     chess_search.search(GAME.new_position("startpos"), SearchLimits(depth=6))
-    assert chess_search.work[kernel.W_PRUNED] > 0
+    assert chess_search.work[layout.W_PRUNED] > 0
     draughts = CompiledSearcher(hash_mib=1)
     draughts.search(DraughtsGame("draughts").new_position(None), SearchLimits(depth=8))
-    assert draughts.work[kernel.W_PRUNED] == 0  # its pruning_unit is 0: nothing pruned by margins
+    assert draughts.work[layout.W_PRUNED] == 0  # its pruning_unit is 0: nothing pruned by margins
 
 
 def test_limits_are_honoured(searcher: CompiledSearcher) -> None:
@@ -210,10 +212,10 @@ def test_limits_are_honoured(searcher: CompiledSearcher) -> None:
 )
 def test_draughts_without_pruning_computes_the_python_fixed_depth_value(variant: str, text: str) -> None:
     pytest.importorskip("draughts")
-    from negamax.games.draughts import DraughtsGame
+    from negamax.games.draughts.rules import DraughtsGame
 
     game = DraughtsGame(variant)
-    searcher = CompiledSearcher(hash_mib=1, features=kernel.EXACT_FEATURES)
+    searcher = CompiledSearcher(hash_mib=1, features=layout.EXACT_FEATURES)
     options = dataclasses.replace(options_for("alphabeta"), quiescence=True)
     for depth in (1, 2, 3):
         compiled = searcher.search(game.new_position(text), SearchLimits(depth=depth)).score
@@ -222,7 +224,7 @@ def test_draughts_without_pruning_computes_the_python_fixed_depth_value(variant:
 
 def test_draughts_every_feature_on_avoids_the_losing_recapture() -> None:
     pytest.importorskip("draughts")
-    from negamax.games.draughts import DraughtsGame
+    from negamax.games.draughts.rules import DraughtsGame
 
     # 37x28 lets Black shoot 19-23 28x19 13x24x35 and win a man; 38x27 holds
     position = DraughtsGame("draughts").new_position("start moves 32-28 18-23 35-30 23x32")
@@ -244,76 +246,76 @@ def test_a_time_or_a_stop_ends_the_search_promptly(searcher: CompiledSearcher) -
 
 
 def test_a_quiet_cutoff_rewards_its_move_and_penalises_the_quiet_moves_before_it() -> None:
-    from negamax.games.chess_compiled import SQUARE_OF, encode
+    from negamax.games.chess.compiled import SQUARE_OF, encode
 
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     board = chess.Board(fen)
     searcher = CompiledSearcher(hash_mib=1)
     bound = searcher._bind(GAME.new_position(fen))
-    searcher._prepare(SearchLimits(), kernel.ALL_FEATURES)
+    searcher._prepare(SearchLimits(), layout.ALL_FEATURES)
     work, ply, depth = searcher.work, 2, 5
-    start = kernel.MOVES + ply * kernel.MAX_MOVES
+    start = layout.MOVES + ply * layout.MAX_MOVES
     tried = [encode(board, chess.Move.from_uci(uci)) for uci in ("a2a3", "f3e5", "f1c4")]
     work[start : start + 3] = tried
     a3, capture, bishop = tried
-    work[kernel.PLAYED_PIECES + ply - 1] = 77  # the opponent's last move; none before it
-    work[kernel.PLAYED_PIECES + ply - 2] = -1
+    work[layout.PLAYED_PIECES + ply - 1] = 77  # the opponent's last move; none before it
+    work[layout.PLAYED_PIECES + ply - 2] = -1
 
     def history(move: int) -> int:
-        return int(work[kernel.HISTORY + (move & 127) * 120 + ((move >> 7) & 127)])  # White's slots
+        return int(work[layout.HISTORY + (move & 127) * 120 + ((move >> 7) & 127)])  # White's slots
 
     def after_77(move: int, piece: int) -> int:
         slot = piece * 64 + SQUARE_OF[(move >> 7) & 127]
-        return int(work[kernel.CONTINUATION :].view(np.int16)[77 * kernel.CONTINUATION_SLOTS + slot])
+        return int(work[layout.CONTINUATION :].view(np.int16)[77 * layout.CONTINUATION_SLOTS + slot])
 
-    bonus = min(32 * depth * depth, kernel.GRAVITY_BONUS_CAP)
+    bonus = min(32 * depth * depth, layout.GRAVITY_BONUS_CAP)
     bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start + 2, depth, ply, 77)
-    assert work[kernel.KILLERS + 2 * ply] == bishop and work[kernel.COUNTERS + 77] == bishop
+    assert work[layout.KILLERS + 2 * ply] == bishop and work[layout.COUNTERS + 77] == bishop
     assert (history(bishop), history(a3), history(capture)) == (bonus, -bonus, 0)
     assert (after_77(bishop, chess.BISHOP), after_77(a3, chess.PAWN)) == (bonus, -bonus)
     # a capture that cuts off is no quiet move: nothing is recorded
     bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, capture, start, start + 1, depth, ply, 78)
-    assert work[kernel.KILLERS + 2 * ply] == bishop and work[kernel.COUNTERS + 78] == 0
+    assert work[layout.KILLERS + 2 * ply] == bishop and work[layout.COUNTERS + 78] == 0
     assert (history(bishop), history(a3), history(capture)) == (bonus, -bonus, 0)
     # gravity: a second success moves the value only part of the way towards the cap
     bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start + 2, start + 2, depth, ply, 77)
-    assert history(bishop) == 2 * bonus - bonus * bonus // kernel.GRAVITY_HISTORY_CAP
+    assert history(bishop) == 2 * bonus - bonus * bonus // layout.GRAVITY_HISTORY_CAP
     for _ in range(200):
         bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start + 2, start + 2, depth, ply, 77)
-    assert kernel.GRAVITY_HISTORY_CAP - bonus < history(bishop) <= kernel.GRAVITY_HISTORY_CAP
+    assert layout.GRAVITY_HISTORY_CAP - bonus < history(bishop) <= layout.GRAVITY_HISTORY_CAP
     # the side's own move before last (four plies up) counts too; the third ply up does not
-    ply, lanes = 4, work[kernel.CONTINUATION :].view(np.int16)
-    work[kernel.PLAYED_PIECES + ply - 4 : kernel.PLAYED_PIECES + ply] = [88, 99, -1, -1]
-    start = kernel.MOVES + ply * kernel.MAX_MOVES
+    ply, lanes = 4, work[layout.CONTINUATION :].view(np.int16)
+    work[layout.PLAYED_PIECES + ply - 4 : layout.PLAYED_PIECES + ply] = [88, 99, -1, -1]
+    start = layout.MOVES + ply * layout.MAX_MOVES
     work[start] = bishop
     bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start, depth, ply, -1)
     slot = chess.BISHOP * 64 + SQUARE_OF[(bishop >> 7) & 127]
-    assert (lanes[88 * kernel.CONTINUATION_SLOTS + slot], lanes[99 * kernel.CONTINUATION_SLOTS + slot]) == (bonus, 0)
+    assert (lanes[88 * layout.CONTINUATION_SLOTS + slot], lanes[99 * layout.CONTINUATION_SLOTS + slot]) == (bonus, 0)
     # and the one before that (six plies up); the fifth ply up does not
     ply = 6
-    work[kernel.PLAYED_PIECES : kernel.PLAYED_PIECES + ply] = [66, 55, -1, -1, -1, -1]
-    start = kernel.MOVES + ply * kernel.MAX_MOVES
+    work[layout.PLAYED_PIECES : layout.PLAYED_PIECES + ply] = [66, 55, -1, -1, -1, -1]
+    start = layout.MOVES + ply * layout.MAX_MOVES
     work[start] = bishop
     bound.kernels._reward_quiet_cutoff(bound.spec, bound.state, work, bishop, start, start, depth, ply, -1)
-    assert (lanes[66 * kernel.CONTINUATION_SLOTS + slot], lanes[55 * kernel.CONTINUATION_SLOTS + slot]) == (bonus, 0)
+    assert (lanes[66 * layout.CONTINUATION_SLOTS + slot], lanes[55 * layout.CONTINUATION_SLOTS + slot]) == (bonus, 0)
 
 
 def test_a_quiet_move_its_reply_could_not_answer_gains_continuation_history() -> None:
     searcher = CompiledSearcher(hash_mib=1)
     bound = searcher._bind(GAME.new_position())
-    searcher._prepare(SearchLimits(), kernel.ALL_FEATURES)
-    work, lanes, depth = searcher.work, searcher.work[kernel.CONTINUATION :].view(np.int16), 6
+    searcher._prepare(SearchLimits(), layout.ALL_FEATURES)
+    work, lanes, depth = searcher.work, searcher.work[layout.CONTINUATION :].view(np.int16), 6
     # the move at ply 7 (slot 500) gains after those one, two, four and six plies before it
-    work[kernel.PLAYED_PIECES : kernel.PLAYED_PIECES + 8] = [50, 40, 30, 20, 15, 10, 5, 500]
-    bonus = min(32 * depth * depth, kernel.GRAVITY_BONUS_CAP)
+    work[layout.PLAYED_PIECES : layout.PLAYED_PIECES + 8] = [50, 40, 30, 20, 15, 10, 5, 500]
+    bonus = min(32 * depth * depth, layout.GRAVITY_BONUS_CAP)
 
     def after(earlier: int) -> int:
-        return int(lanes[earlier * kernel.CONTINUATION_SLOTS + 500])
+        return int(lanes[earlier * layout.CONTINUATION_SLOTS + 500])
 
     bound.kernels._reward_prior_move(work, depth, 7, False)
     assert [after(slot) for slot in (5, 10, 20, 30, 40, 15, 50)] == [bonus, bonus, bonus, 0, bonus, 0, 0]
     bound.kernels._reward_prior_move(work, depth, 7, True)  # twice the bonus, with gravity
-    assert after(5) == bonus + 2 * bonus - bonus * 2 * bonus // kernel.GRAVITY_HISTORY_CAP
+    assert after(5) == bonus + 2 * bonus - bonus * 2 * bonus // layout.GRAVITY_HISTORY_CAP
 
 
 @pytest.mark.parametrize(
@@ -332,7 +334,7 @@ def test_each_new_selectivity_feature_changes_the_search(feature: str) -> None:
     # a feature that never fires would leave the tree as it was
     # (ten plies: history pruning needs a history, which a fresh search builds on the way)
     full = CompiledSearcher(hash_mib=4).search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=10))
-    without = CompiledSearcher(hash_mib=4, features=kernel.ALL_FEATURES & ~getattr(kernel, feature))
+    without = CompiledSearcher(hash_mib=4, features=layout.ALL_FEATURES & ~getattr(kernel, feature))
     assert without.search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=10)).nodes != full.nodes
 
 
@@ -341,7 +343,7 @@ def test_quiescence_in_check_searches_the_way_out_and_sees_a_mate(evasions: bool
     # Scholar's mate: Qxf7 is a capture that mates. A one-ply search without the check
     # extension meets the mated king in quiescence: only the evasions see there is none.
     fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
-    features = kernel.QUIESCENCE | (kernel.QUIESCENCE_EVASIONS if evasions else 0)
+    features = layout.QUIESCENCE | (layout.QUIESCENCE_EVASIONS if evasions else 0)
     result = CompiledSearcher(hash_mib=1, features=features).search(GAME.new_position(fen), SearchLimits(depth=1))
     assert (result.score == win_in(1)) == mate_seen
     if mate_seen:

@@ -17,12 +17,13 @@ from negamax.cli import commands
 from negamax.core.errors import InvalidOptionError
 from negamax.core.score import Bound
 from negamax.core.types import SearchLimits, SearchResult
-from negamax.games.connect4 import Connect4Game
-from negamax.games.connect4_board import mirror
-from negamax.games.tictactoe import TicTacToe
+from negamax.games.connect4.board import mirror
+from negamax.games.connect4.rules import Connect4Game
+from negamax.games.tictactoe.rules import TicTacToe
 from negamax.search import solve
-from negamax.search.compiled import families
+from negamax.search.compiled import families, placement_table
 from negamax.search.compiled import placement_kernel as kernel
+from negamax.search.compiled import placement_layout as layout
 from negamax.search.compiled.placement import CompiledSolver, pons_to_distance, table_bits
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -77,7 +78,7 @@ def test_a_crowded_table_keeps_the_values() -> None:
     for moves, expected in _cases("Test_L1_R2")[:8]:
         value, nodes = small.solve_value(GAME.new_position(moves))
         assert value == expected
-    assert int(small.state[kernel.STATE_EXPANDED]) < nodes
+    assert int(small.state[layout.STATE_EXPANDED]) < nodes
 
 
 def test_table_sizes() -> None:
@@ -201,7 +202,7 @@ def test_helpers_take_work_off_the_main_worker() -> None:
             assert value == shared_value == expected
             alone += nodes
             main += shared_nodes - double.helper_nodes
-            put_off += int(double.state[kernel.STATE_PUT_OFF])
+            put_off += int(double.state[layout.STATE_PUT_OFF])
         assert main < 0.9 * alone
         assert put_off > 0  # the workers met at transpositions, and one gave way
 
@@ -213,8 +214,8 @@ def _mark_as_busy(position: object, plies: int, marks: dict[int, int]) -> None:
         position.play(move)
         if not position.is_terminal():
             key = position.key()
-            index = kernel.bucket_index(min(key, mirror(key)), TABLE_BITS)
-            marks[kernel.BUSY_BASE + (index >> 1) % kernel.BUSY_SIZE] = index * kernel.BUSY_FACTOR + 2
+            index = placement_table.bucket_index(min(key, mirror(key)), TABLE_BITS)
+            marks[layout.BUSY_BASE + (index >> 1) % layout.BUSY_SIZE] = index * layout.BUSY_FACTOR + 2
             if plies > 1:
                 _mark_as_busy(position, plies - 1, marks)
         position.undo(move)
@@ -230,17 +231,17 @@ def test_a_child_another_worker_is_in_is_put_off_and_still_searched(number: int)
     root = GAME.new_position(moves)
     marks: dict[int, int] = {}
     _mark_as_busy(root, 2, marks)
-    table = np.zeros(kernel.table_length(TABLE_BITS), dtype=np.int64)
-    work = np.zeros(kernel.WORK_SIZE, dtype=np.int64)
+    table = np.zeros(placement_table.table_length(TABLE_BITS), dtype=np.int64)
+    work = np.zeros(layout.WORK_SIZE, dtype=np.int64)
     for slot, mark in marks.items():
         table[slot] = mark
-    work[kernel.STATE_PUBLISH] = 1  # area 0: the shared search, alone
+    work[layout.STATE_PUBLISH] = 1  # area 0: the shared search, alone
     spec, current, mask, count = root.placement_form()
     kernels, spec = families.kernels_for(kernel, spec)  # the game's own kernels, as the solver runs them
     assert kernels.solve(spec, current, mask, count, 1, 1 << 62, table, work) == expected
-    assert work[kernel.STATE_PUT_OFF] > 0
-    busy = table[kernel.BUSY_BASE : kernel.BUSY_BASE + kernel.BUSY_SIZE]
-    left = {int(slot) + kernel.BUSY_BASE: int(busy[slot]) for slot in np.flatnonzero(busy)}
+    assert work[layout.STATE_PUT_OFF] > 0
+    busy = table[layout.BUSY_BASE : layout.BUSY_BASE + layout.BUSY_SIZE]
+    left = {int(slot) + layout.BUSY_BASE: int(busy[slot]) for slot in np.flatnonzero(busy)}
     assert left.items() <= marks.items()
 
 

@@ -14,7 +14,7 @@ import pytest
 
 SOLVE = (
     "from negamax.search.compiled.placement import CompiledSolver;"
-    "from negamax.games.connect4 import Connect4Game;"
+    "from negamax.games.connect4.rules import Connect4Game;"
     "solver = CompiledSolver(threads=2, processes=True, hash_mib=16);"
     "print('helpers', solver.processes, flush=True);"
     "solver.solve(Connect4Game().new_position(''))"  # minutes: it is killed long before

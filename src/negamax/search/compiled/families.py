@@ -46,6 +46,7 @@ from negamax.core.errors import GameDefinitionError
 from negamax.core.game import CompiledRules
 from negamax.search import warmup
 from negamax.search.compiled import move_list_bindings, move_list_kernel
+from negamax.search.compiled import move_list_layout as layout
 
 PACKAGE_PREFIX = "negamax."
 UNUSED_DAYS = 30
@@ -87,21 +88,34 @@ class KernelFamily:
     ) -> None:
         self.module = module
         self.cache = cache
-        namespace = dict(vars(module))
+        # a kernel cut into modules by idea names them (KERNEL_PARTS): their functions are
+        # copied into the same namespace, so that every call among them reaches a copy
+        parts = (*kernel_parts(module), module)
+        namespace: dict[str, Any] = {}
+        for part in parts:
+            namespace.update(vars(part))
         namespace.update(replacements)
         self._functions: dict[str, Dispatcher] = {}
-        for name, dispatcher in _compiled_functions(module):
-            copy = _copy_function(cast(types.FunctionType, dispatcher.py_func), namespace, cache)
-            options = {key: value for key, value in dispatcher.targetoptions.items() if key != "nopython"}
-            jitted = numba.njit(cache=cache is not None, **options)(copy)
-            namespace[name] = jitted
-            self._functions[name] = jitted
+        for part in parts:
+            for name, dispatcher in _compiled_functions(part):
+                copy = _copy_function(cast(types.FunctionType, dispatcher.py_func), namespace, cache)
+                options = {key: value for key, value in dispatcher.targetoptions.items() if key != "nopython"}
+                jitted = numba.njit(cache=cache is not None, **options)(copy)
+                namespace[name] = jitted
+                self._functions[name] = jitted
 
     def __getattr__(self, name: str) -> Any:
         functions = self.__dict__.get("_functions", {})
         if name in functions:
             return functions[name]
         return getattr(self.__dict__["module"], name)
+
+
+def kernel_parts(module: types.ModuleType) -> tuple[types.ModuleType, ...]:
+    """The other modules whose compiled functions make up ``module``'s kernel (its
+    ``KERNEL_PARTS``). Their names must not clash: the family's copies share one namespace."""
+    parts: tuple[types.ModuleType, ...] = getattr(module, "KERNEL_PARTS", ())
+    return parts
 
 
 _families: dict[Any, tuple[KernelFamily, Any]] = {}
@@ -185,7 +199,7 @@ def bind_rules(
     rules: CompiledRules, jitted: Mapping[str, Dispatcher], cache: numba_cache.FamilyCache | None
 ) -> dict[str, Dispatcher]:
     """The kernel's stubs, each an adapter calling the compiled rules."""
-    max_moves = min(rules.max_moves, move_list_kernel.MAX_MOVES)
+    max_moves = min(rules.max_moves, layout.MAX_MOVES)
     namespace = dict(vars(move_list_bindings))
     for helper in move_list_bindings.HELPERS:
         copy = _copy_function(getattr(move_list_bindings, helper), namespace, cache)

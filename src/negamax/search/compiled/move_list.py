@@ -29,6 +29,7 @@ from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import OnIteration, SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families, move_list_bindings
 from negamax.search.compiled import move_list_kernel as kernel
+from negamax.search.compiled import move_list_layout as layout
 from negamax.search.compiled.move_list_helper_pool import HelperSearches
 from negamax.search.params import check_threads
 from negamax.search.windows import aspirated, first_width, probe_point
@@ -39,7 +40,7 @@ CLEAR_IN_PLACE_BYTES = 256 << 20
 """Up to this size a table most of whose pages were touched is cleared by writing zeros; a
 larger one is replaced."""
 PAGE_BYTES = 4096
-DEEPEST = kernel.MAX_PLY - 8
+DEEPEST = layout.MAX_PLY - 8
 """Iterations stop here: the deepest lines need room for extensions and quiescence."""
 
 
@@ -82,7 +83,7 @@ class CompiledSearcher:
         self.table = np.zeros(2 * entries, dtype=np.int64)
         if prefault:  # map every page now, not in the middle of the first (timed) searches
             self.table[:] = 0
-        self.work = np.zeros(kernel.WORK_SIZE, dtype=np.int64)
+        self.work = np.zeros(layout.WORK_SIZE, dtype=np.int64)
         self.threads = threads
         self._helpers = HelperSearches(threads - 1)
         self.features = features
@@ -166,9 +167,9 @@ class CompiledSearcher:
             self._game = spec
         self._kernels = kernels
         if isinstance(spec, CompiledRules):
-            default = kernel.RULES_FEATURES | (kernel.QUIESCENCE if "noisy_moves" in spec.rule_functions() else 0)
+            default = layout.RULES_FEATURES | (layout.QUIESCENCE if "noisy_moves" in spec.rule_functions() else 0)
             return _Bound(kernels, kernel_spec, state, default if self.features is None else self.features, spec)
-        features = kernel.ALL_FEATURES if self.features is None else self.features
+        features = layout.ALL_FEATURES if self.features is None else self.features
         return _Bound(kernels, kernel_spec, state, features, None)
 
     def search(
@@ -195,31 +196,31 @@ class CompiledSearcher:
         fallback = None
         if root_moves is not None:
             codes = self._root_codes(bound, position, root_moves)
-            work[kernel.ROOT_MOVES : kernel.ROOT_MOVES + len(codes)] = codes
-            work[kernel.W_ROOT_MOVES] = len(codes)
+            work[layout.ROOT_MOVES : layout.ROOT_MOVES + len(codes)] = codes
+            work[layout.W_ROOT_MOVES] = len(codes)
             fallback = position.moves_from_codes(codes[:1])[0]
         iterations: list[int] = []
         last: SearchResult[Any] | None = None
         score = 0
         with self._watching(limits, start_wall), self._helping(bound, limits):
             for depth in range(1, min(limits.depth or DEEPEST, DEEPEST) + 1):
-                before = int(work[kernel.W_NODES])
+                before = int(work[layout.W_NODES])
                 value = self._iterate(bound, depth, score)
-                code = int(work[kernel.W_BEST_MOVE])
-                if work[kernel.W_ABORTED]:
+                code = int(work[layout.W_BEST_MOVE])
+                if work[layout.W_ABORTED]:
                     if (
                         last is not None
                         and code != 0
                         and list(position.moves_from_codes([code]))[:1] != [last.best_move]
                     ):
                         # the unfinished iteration proved a new move better than the old best
-                        partial = int(work[kernel.W_BEST_SCORE])
+                        partial = int(work[layout.W_BEST_SCORE])
                         last = self._result(position, partial, depth - 1, [code], iterations, start_wall, start_cpu)
                     break
                 if code == 0:
                     return self._game_over(position, value, start_wall, start_cpu)
                 score = value
-                iterations.append(int(work[kernel.W_NODES]) - before)
+                iterations.append(int(work[layout.W_NODES]) - before)
                 line = self._line()
                 last = self._result(position, score, depth, line, iterations, start_wall, start_cpu, fallback)
                 if on_iteration is not None:
@@ -228,7 +229,7 @@ class CompiledSearcher:
                     break  # a mate, proved to its end
         if last is None:
             return self._game_over(position, None, start_wall, start_cpu, fallback)
-        if work[kernel.W_ABORTED] and not (limits.depth is not None and last.depth >= limits.depth):
+        if work[layout.W_ABORTED] and not (limits.depth is not None and last.depth >= limits.depth):
             # the unfinished iteration's nodes and time count too
             return dataclasses.replace(
                 last,
@@ -261,33 +262,33 @@ class CompiledSearcher:
         if position.is_terminal():
             return self._game_over(position, from_node(position.terminal_value(), 0), start_wall, start_cpu)
         work = self.work
-        self._prepare(limits, kernel.SOLVE_FEATURES)
+        self._prepare(limits, layout.SOLVE_FEATURES)
         lower, upper = -WIN + 1, WIN - 1
         best_code = 0
         probes: list[int] = []
         with self._watching(limits, start_wall):
             while lower < upper:
                 middle = probe_point(lower, upper)
-                before = int(work[kernel.W_NODES])
-                value = self._root(bound, kernel.SOLVE_DEPTH, middle, middle + 1)
-                if work[kernel.W_ABORTED]:
+                before = int(work[layout.W_NODES])
+                value = self._root(bound, layout.SOLVE_DEPTH, middle, middle + 1)
+                if work[layout.W_ABORTED]:
                     break
                 self._check_exact(position)
-                probes.append(int(work[kernel.W_NODES]) - before)
+                probes.append(int(work[layout.W_NODES]) - before)
                 if value <= middle:
                     upper = value
                 else:
                     lower = value
-                    best_code = int(work[kernel.W_BEST_MOVE]) or best_code
+                    best_code = int(work[layout.W_BEST_MOVE]) or best_code
                 if lower < upper and on_iteration is not None:
                     on_iteration(self._bounds(position, lower, upper, best_code, probes, start_wall, start_cpu))
             if lower < upper:
                 return self._bounds(position, lower, upper, best_code, probes, start_wall, start_cpu)
             # the line: one search just around the value, whose PV nodes are never cut short
-            nodes = int(work[kernel.W_NODES])
-            found = self._root(bound, kernel.SOLVE_DEPTH, lower - 1, lower + 1)
-            line = self._line() if not work[kernel.W_ABORTED] and found == lower else []
-            work[kernel.W_NODES] = nodes  # the line's search is not part of the solve's count
+            nodes = int(work[layout.W_NODES])
+            found = self._root(bound, layout.SOLVE_DEPTH, lower - 1, lower + 1)
+            line = self._line() if not work[layout.W_ABORTED] and found == lower else []
+            work[layout.W_NODES] = nodes  # the line's search is not part of the solve's count
         if not line and best_code:
             line = [best_code]
         result = self._result(position, lower, len(line), line, probes, start_wall, start_cpu)
@@ -301,7 +302,7 @@ class CompiledSearcher:
         count = int(bound.kernels.list_root_moves(bound.spec, bound.state, self.work))
         wanted = set(root_moves)
         codes = []
-        for code in self.work[kernel.ROOT_MOVES : kernel.ROOT_MOVES + count].tolist():
+        for code in self.work[layout.ROOT_MOVES : layout.ROOT_MOVES + count].tolist():
             moves = position.moves_from_codes([code])
             if moves and moves[0] in wanted:
                 codes.append(code)
@@ -310,24 +311,24 @@ class CompiledSearcher:
         return codes
 
     def _check_exact(self, position: MoveListPosition[Any]) -> None:
-        if self.work[kernel.W_HORIZON]:
+        if self.work[layout.W_HORIZON]:
             self.clear()  # its entries claim values to the end of the game they do not have
             raise InvalidOptionError(
-                f"a line of this game goes on past {kernel.MAX_PLY - 1} plies, deeper than the compiled"
+                f"a line of this game goes on past {layout.MAX_PLY - 1} plies, deeper than the compiled"
                 " search can solve; search() to a limit instead"
             )
 
     def _prepare(self, limits: SearchLimits, features: int) -> None:
         work = self.work
         self._nodes_before += self._nodes()
-        work[: kernel.HISTORY] = 0  # the counters and the killers
-        history = work[kernel.HISTORY : kernel.HISTORY + kernel.HISTORY_SLOTS]
+        work[: layout.HISTORY] = 0  # the counters and the killers
+        history = work[layout.HISTORY : layout.HISTORY + layout.HISTORY_SLOTS]
         history //= 8  # old successes still count, a little
         self._helpers.reset_nodes()
-        work[kernel.W_FEATURES] = features
-        work[kernel.W_NODE_LIMIT] = limits.nodes if limits.nodes is not None else NO_LIMIT
+        work[layout.W_FEATURES] = features
+        work[layout.W_NODE_LIMIT] = limits.nodes if limits.nodes is not None else NO_LIMIT
         self.generation = self.generation % 255 + 1
-        work[kernel.W_GENERATION] = self.generation
+        work[layout.W_GENERATION] = self.generation
 
     @contextlib.contextmanager
     def _watching(self, limits: SearchLimits, start: float) -> Iterator[None]:
@@ -341,7 +342,7 @@ class CompiledSearcher:
         def watch() -> None:
             while not done.wait(limits.wait_before_next_look(start, time.perf_counter())):
                 if limits.reached(start, time.perf_counter()):
-                    work[kernel.W_STOP] = 1
+                    work[layout.W_STOP] = 1
                     return
 
         watcher = threading.Thread(target=watch, name="search-watch", daemon=True)
@@ -378,16 +379,16 @@ class CompiledSearcher:
             raise GameDefinitionError(
                 f"{bound.rules.name}'s rules raised {type(error).__name__} in the compiled search: {error}"
             ) from None
-        if self.work[kernel.W_ERROR] and bound.rules is not None:
+        if self.work[layout.W_ERROR] and bound.rules is not None:
             raise GameDefinitionError(self._rules_error(bound.rules))
         return value
 
     def _rules_error(self, rules: CompiledRules) -> str:
         work = self.work
-        template = move_list_bindings.ERROR_MESSAGES[int(work[kernel.W_ERROR])]
-        text = template.format(value=int(work[kernel.W_ERROR_VALUE]), max_moves=rules.max_moves)
-        size = min(rules.state_size, kernel.ERROR_STATE_SIZE)
-        state = [int(value) for value in work[kernel.ERROR_STATE : kernel.ERROR_STATE + size]]
+        template = move_list_bindings.ERROR_MESSAGES[int(work[layout.W_ERROR])]
+        text = template.format(value=int(work[layout.W_ERROR_VALUE]), max_moves=rules.max_moves)
+        size = min(rules.state_size, layout.ERROR_STATE_SIZE)
+        state = [int(value) for value in work[layout.ERROR_STATE : layout.ERROR_STATE + size]]
         shown = ", ".join(map(str, state)) + (", ..." if rules.state_size > size else "")
         self.clear()  # the search stopped halfway: nothing it stored can be trusted
         return f"{rules.name}: {text} (in the state [{shown}])"
@@ -400,14 +401,14 @@ class CompiledSearcher:
             lambda alpha, beta: self._root(bound, depth, alpha, beta),
             guess,
             first_width(depth, guess),
-            lambda: bool(self.work[kernel.W_ABORTED]),
+            lambda: bool(self.work[layout.W_ABORTED]),
         )
-        self.work[kernel.W_RESEARCHES] += repeats
+        self.work[layout.W_RESEARCHES] += repeats
         return value
 
     def _line(self) -> list[int]:
-        length = int(self.work[kernel.PV_LENGTHS])
-        return [int(self.work[kernel.PV + index]) for index in range(length)]
+        length = int(self.work[layout.PV_LENGTHS])
+        return [int(self.work[layout.PV + index]) for index in range(length)]
 
     def _result(
         self,
@@ -470,21 +471,21 @@ class CompiledSearcher:
 
     def _nodes(self) -> int:
         """The nodes searched since the search began, the helper threads' included."""
-        return int(self.work[kernel.W_NODES]) + self._helpers.nodes()
+        return int(self.work[layout.W_NODES]) + self._helpers.nodes()
 
     def _stats(self, iterations: list[int]) -> SearchStats:
         work = self.work
         return SearchStats(
-            beta_cutoffs=int(work[kernel.W_BETA_CUTOFFS]),
-            first_move_cutoffs=int(work[kernel.W_FIRST_MOVE_CUTOFFS]),
-            tt_probes=int(work[kernel.W_TT_PROBES]),
-            tt_hits=int(work[kernel.W_TT_HITS]),
-            tt_cutoffs=int(work[kernel.W_TT_CUTOFFS]),
-            researches=int(work[kernel.W_RESEARCHES]),
-            quiescence_nodes=int(work[kernel.W_QUIESCENCE_NODES]),
-            seldepth=int(work[kernel.W_SELDEPTH]),
-            null_move_cutoffs=int(work[kernel.W_NULL_CUTOFFS]),
-            reduced_moves=int(work[kernel.W_REDUCED]),
+            beta_cutoffs=int(work[layout.W_BETA_CUTOFFS]),
+            first_move_cutoffs=int(work[layout.W_FIRST_MOVE_CUTOFFS]),
+            tt_probes=int(work[layout.W_TT_PROBES]),
+            tt_hits=int(work[layout.W_TT_HITS]),
+            tt_cutoffs=int(work[layout.W_TT_CUTOFFS]),
+            researches=int(work[layout.W_RESEARCHES]),
+            quiescence_nodes=int(work[layout.W_QUIESCENCE_NODES]),
+            seldepth=int(work[layout.W_SELDEPTH]),
+            null_move_cutoffs=int(work[layout.W_NULL_CUTOFFS]),
+            reduced_moves=int(work[layout.W_REDUCED]),
             iterations_nodes=tuple(iterations),
         )
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from negamax.core.game import MOVE_LIST_MOVE_LIMIT
 from negamax.core.score import WIN_THRESHOLD
-from negamax.search.compiled.move_list_kernel import (
+from negamax.search.compiled.move_list_layout import (
     ERROR_STATE,
     ERROR_STATE_SIZE,
     HISTORY_SLOTS,

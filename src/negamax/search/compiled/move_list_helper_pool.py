@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from negamax.search.compiled import move_list_kernel as kernel
+from negamax.search.compiled import move_list_layout as layout
 from negamax.search.windows import aspirated, first_width
 
-ROOT_MOVES = slice(kernel.ROOT_MOVES, kernel.ROOT_MOVES + kernel.MAX_MOVES)
+ROOT_MOVES = slice(layout.ROOT_MOVES, layout.ROOT_MOVES + layout.MAX_MOVES)
 
 
 class HelperSearches:
@@ -27,7 +27,7 @@ class HelperSearches:
     tables go on learning, as the main search's does)."""
 
     def __init__(self, count: int) -> None:
-        self.works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64) for _ in range(count)]
+        self.works = [np.zeros(layout.WORK_SIZE, dtype=np.int64) for _ in range(count)]
         self._threads: list[threading.Thread] = []
 
     def clear(self) -> None:
@@ -38,13 +38,13 @@ class HelperSearches:
         """Start every helper on a copy of ``state``, with the main search's features and
         table generation (``main_work`` is prepared for the search already)."""
         for index, work in enumerate(self.works):
-            work[: kernel.HISTORY] = 0
-            work[kernel.HISTORY : kernel.HISTORY + kernel.HISTORY_SLOTS] //= 8
-            work[kernel.W_FEATURES] = main_work[kernel.W_FEATURES]
-            work[kernel.W_GENERATION] = main_work[kernel.W_GENERATION]
-            work[kernel.W_ROOT_MOVES] = main_work[kernel.W_ROOT_MOVES]  # the same root moves, if restricted
+            work[: layout.HISTORY] = 0
+            work[layout.HISTORY : layout.HISTORY + layout.HISTORY_SLOTS] //= 8
+            work[layout.W_FEATURES] = main_work[layout.W_FEATURES]
+            work[layout.W_GENERATION] = main_work[layout.W_GENERATION]
+            work[layout.W_ROOT_MOVES] = main_work[layout.W_ROOT_MOVES]  # the same root moves, if restricted
             work[ROOT_MOVES] = main_work[ROOT_MOVES]
-            work[kernel.W_NODE_LIMIT] = 1 << 62
+            work[layout.W_NODE_LIMIT] = 1 << 62
             thread = threading.Thread(
                 target=_deepen,
                 args=(kernels, spec, state.copy(), table, work, 2 + index, deepest),
@@ -58,18 +58,18 @@ class HelperSearches:
         """Stop every helper and wait for it (a kernel looks at its stop flag at every
         node)."""
         for work in self.works:
-            work[kernel.W_STOP] = 1
+            work[layout.W_STOP] = 1
         for thread in self._threads:
             thread.join()
         self._threads.clear()
 
     def reset_nodes(self) -> None:
         for work in self.works:
-            work[kernel.W_NODES] = 0
+            work[layout.W_NODES] = 0
 
     def nodes(self) -> int:
         """The nodes the helpers searched since they were started."""
-        return sum(int(work[kernel.W_NODES]) for work in self.works)
+        return sum(int(work[layout.W_NODES]) for work in self.works)
 
 
 def _deepen(kernels: Any, spec: Any, state: Any, table: Any, work: Any, first_depth: int, deepest: int) -> None:
@@ -80,6 +80,6 @@ def _deepen(kernels: Any, spec: Any, state: Any, table: Any, work: Any, first_de
         def search_window(alpha: int, beta: int, depth: int = depth) -> int:
             return int(kernels.search_root(spec, state, table, work, depth, alpha, beta))
 
-        guess, _ = aspirated(search_window, guess, first_width(depth, guess), lambda: bool(work[kernel.W_ABORTED]))
-        if work[kernel.W_ABORTED]:
+        guess, _ = aspirated(search_window, guess, first_width(depth, guess), lambda: bool(work[layout.W_ABORTED]))
+        if work[layout.W_ABORTED]:
             return

@@ -1,10 +1,14 @@
 """The compiled deepening kernel (numba): heuristic alpha-beta for move-list games.
 
-One call searches the root to a fixed depth with a window; ``compiled_deepening.py``
+One call searches the root to a fixed depth with a window; ``move_list.CompiledSearcher``
 deepens, sets aspiration windows, watches the clock and turns results into
 ``SearchResult``. The kernel calls only the move-list stubs of ``negamax.core.compiled``,
 which each game registers for its spec type, so it is compiled (and cached on disk) once
 per game with the game's primitives inlined, and never imports a game.
+
+One idea per module: the work array's layout, the features and the policies' constants
+(``move_list_layout``), the transposition table (``move_list_table``), the move ordering's
+histories (``move_list_ordering``), and here the node itself (``search``) and the root.
 
 Scores are the library's (``negamax.core.score``): from the side to move, a mate found at
 ply ``p`` scores ``WIN - p``. Window contract of ``search`` (fail-soft, as in
@@ -24,7 +28,7 @@ Memory, allocated by the caller and reused between searches (the kernel never al
   see ``_move_key``), the
   depth + 1 (8 bits), the bound (2 bits), the search's generation (8 bits) and the score +
   2**20 (21 bits). An entry from an earlier generation is always replaced; one from this
-  generation only by a search at least as deep (measured on WAC below).
+  generation only by a search at least as deep.
 * ``work``: counters and controls at the ``W_*`` offsets, killers, history, counter moves,
   per-ply move and score buffers, static values and moves played, and the continuation
   history (8 MiB, last; used only by games with a ``continuation_slot``). Another thread
@@ -34,13 +38,8 @@ Memory, allocated by the caller and reused between searches (the kernel never al
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-import numpy as np
-from numba import njit
-
-from negamax.core import score
 from negamax.core.compiled import (
     continuation_slot,
     drawn_by_rule,
@@ -64,221 +63,108 @@ from negamax.core.compiled import (
     unplay_move,
     unplay_null_move,
 )
-from negamax.core.game import MOVE_LIST_MAX_MOVES
 from negamax.core.score import INF, ONGOING, WIN, WIN_THRESHOLD
-from negamax.search.compiled.prefetch import prefetch
-
-# The policies the pure-Python search uses too, compiled from the same source.
-from_node = njit(cache=True, inline="always")(score.from_node)
-to_node = njit(cache=True, inline="always")(score.to_node)
-mate_distance_window = njit(cache=True, inline="always")(score.mate_distance_window)
-
-MAX_PLY = 96
-"""The deepest ply, quiescence included; a node there is evaluated."""
-MAX_MOVES = MOVE_LIST_MAX_MOVES
-HISTORY_SLOTS = 32768
-
-W_NODES = 0
-W_STOP = 1
-W_NODE_LIMIT = 2
-W_ABORTED = 3
-W_BEST_MOVE = 4
-W_BEST_SCORE = 5
-W_SELDEPTH = 6
-W_GENERATION = 7
-W_QUIESCENCE_NODES = 8
-W_TT_PROBES = 9
-W_TT_HITS = 10
-W_TT_CUTOFFS = 11
-W_BETA_CUTOFFS = 12
-W_FIRST_MOVE_CUTOFFS = 13
-W_RESEARCHES = 14
-W_FEATURES = 15
-W_NULL_CUTOFFS = 16
-W_REDUCED = 17
-W_NEXT_CHECK = 18
-W_ERROR = 19
-"""Nonzero when a game's rules broke their contract (``ERROR_*``); the search then unwinds."""
-W_ERROR_VALUE = 20
-"""The offending number (a move count, a move)."""
-W_HORIZON = 21
-"""Nodes evaluated because they were at the deepest ply: a solve that met one is not exact."""
-W_PRUNED = 22
-"""Moves left unsearched by futility and late-move pruning."""
-W_ROOT_MOVES = 23
-"""How many moves the root may search, listed at ``ROOT_MOVES`` (0: every legal move)."""
-KILLERS = 32
-HISTORY = KILLERS + 2 * MAX_PLY
-COUNTERS = HISTORY + HISTORY_SLOTS
-"""The quiet move that last refuted each move (by the move's history slot)."""
-PLAYED = COUNTERS + HISTORY_SLOTS
-"""The history slot of the move played at each ply (-1 for a null move): the counter move's key."""
-MOVES = PLAYED + MAX_PLY
-SCORES = MOVES + MAX_PLY * MAX_MOVES
-PV_LENGTHS = SCORES + MAX_PLY * MAX_MOVES
-PV = PV_LENGTHS + MAX_PLY
-ERROR_STATE = PV + MAX_PLY * MAX_PLY
-"""A copy of the state where the rules broke their contract (its first ERROR_STATE_SIZE words)."""
-ERROR_STATE_SIZE = 64
-STATICS = ERROR_STATE + ERROR_STATE_SIZE
-"""The static value of the node at each ply (games with a ``pruning_unit``; ``-INF`` in check)."""
-PLAYED_PIECES = STATICS + MAX_PLY
-"""The continuation slot of the move played at each ply (-1 for a null move or none)."""
-EXCLUDED = PLAYED_PIECES + MAX_PLY
-"""The key of the move a singular-extension search leaves out at each ply (0: none)."""
-DOUBLE_EXTENSIONS = EXCLUDED + MAX_PLY
-"""How many moves on the line to each ply were extended by two plies."""
-CUT_NODES = DOUBLE_EXTENSIONS + MAX_PLY
-"""Whether the node at each ply is expected to fail high (its parent expects it to fail low)."""
-PLAYED_NOISY = CUT_NODES + MAX_PLY
-"""Whether the move played at each ply was a capture or promotion (with counter moves on)."""
-ROOT_MOVES = PLAYED_NOISY + MAX_PLY
-"""The only moves the root searches (UCI's ``searchmoves``); ``list_root_moves`` writes here."""
-CONTINUATION = ROOT_MOVES + MAX_MOVES
-"""Continuation history: how well each move did after each move one, two, four or six plies before
-(by their continuation slots, the earlier one first), in int16 lanes, four to a word (an
-int16 view of the words from here reads them in order): a quarter of the memory, most of
-which a search reads at random, keeps more of it in the cache. Gravity keeps the values
-within ``GRAVITY_HISTORY_CAP``."""
-CONTINUATION_SLOTS = 1024
-CONTINUATION_LANES = 4
-CONTINUATION_PLIES = (1, 2, 4, 6)
-"""How many plies up the moves are that a quiet move's continuation history is kept after."""
-WORK_SIZE = CONTINUATION + CONTINUATION_SLOTS * CONTINUATION_SLOTS // CONTINUATION_LANES
-CHECK_EVERY = 1024
-
-# The features, bits of ``work[W_FEATURES]``.
-TRANSPOSITION_TABLE = 1
-PVS = 2
-KILLER_MOVES = 4
-HISTORY_HEURISTIC = 8
-QUIESCENCE = 16
-DELTA_PRUNING = 32
-CHECK_EXTENSION = 64
-NULL_MOVE = 128
-LATE_MOVE_REDUCTIONS = 256
-EXACT_TERMINALS = 512
-"""Quiescence nodes look for mate and stalemate too (as the pure-Python search does);
-costly, and off in play, where the full-width nodes find mates."""
-FORCED_NOISY_MOVES = 1024
-"""Quiescence does not stand pat where the game forces a noisy move (draughts: captures
-are compulsory); the pure-Python search always stands pat."""
-SOLVING = 2048
-"""Search to the end of the game: the depth is never used up (every node has the root's
-depth, so every table entry answers any node), and only the deepest ply is a horizon."""
-REVERSE_FUTILITY = 4096
-"""A node near the horizon whose static value beats beta by a margin growing with the depth
-returns it unsearched. This and the next two need the game's ``pruning_unit``."""
-FUTILITY = 8192
-"""Near the horizon, a quiet move is not searched when the static value plus a margin
-growing with the depth stays below alpha."""
-LATE_MOVE_PRUNING = 16384
-"""Near the horizon, only the first few quiet moves are searched, more the deeper it is."""
-STATIC_EXCHANGE = 32768
-"""Captures the game calls losing (``losing_capture``: chess's static exchange) are ordered
-with the quiet moves, so they may be pruned near the horizon, and quiescence skips them."""
-COUNTER_MOVES = 65536
-"""The quiet move that last refuted the opponent's move is tried right after the killers;
-and every quiet move that cuts off (the table's and the killers' too) is recorded, while the
-quiet moves searched before it lose history. For games with a ``pruning_unit`` (this and
-the next two)."""
-INTERNAL_REDUCTION = 131072
-"""A node the table knows nothing about is searched a ply shallower (internal iterative
-reduction): it is likely new to the search, and its cheaper result orders it next time."""
-ADAPTIVE_NULL_MOVE = 262144
-"""The null move's reduction grows with the depth and with the static value's lead over beta."""
-SINGULAR_EXTENSION = 524288
-"""The table's move is searched a ply deeper when every other move falls clearly short of
-its stored value (a shallower search without it says so); when even without it the node
-beats beta, the node returns (multi-cut). For games with a ``pruning_unit``."""
-TABLE_EVALUATION = 1048576
-"""Pruning near the horizon takes the table's value for the static value when the entry is
-exact, or an upper bound under it (for games with a ``pruning_unit``). Not a lower bound
-over it: a shallow search's gain (taking a queen sacrificed for a mate) would then prune
-the node that would have seen the mate (Win At Chess 1)."""
-QUIESCENCE_EVASIONS = 2097152
-"""A quiescence node in check does not stand pat: it searches every move out of check and
-is lost (chess: mated) with none, so a capture that checks is not taken to end quietly.
-For games with a ``pruning_unit``."""
-HISTORY_PRUNING = 4194304
-"""Near the horizon, a quiet move whose history and continuation history together are
-deep below zero is not searched. For games with a ``pruning_unit``."""
-ALL_FEATURES = (
-    TRANSPOSITION_TABLE
-    | PVS
-    | KILLER_MOVES
-    | HISTORY_HEURISTIC
-    | QUIESCENCE
-    | DELTA_PRUNING
-    | CHECK_EXTENSION
-    | NULL_MOVE
-    | LATE_MOVE_REDUCTIONS
-    | FORCED_NOISY_MOVES
-    | REVERSE_FUTILITY
-    | FUTILITY
-    | LATE_MOVE_PRUNING
-    | STATIC_EXCHANGE
-    | COUNTER_MOVES
-    | INTERNAL_REDUCTION
-    | ADAPTIVE_NULL_MOVE
-    | SINGULAR_EXTENSION
-    | TABLE_EVALUATION
-    | QUIESCENCE_EVASIONS
-    | HISTORY_PRUNING
+from negamax.search.compiled import move_list_ordering, move_list_table
+from negamax.search.compiled.move_list_layout import (
+    ADAPTIVE_NULL_MOVE,
+    CHECK_EVERY,
+    CHECK_EXTENSION,
+    COUNTER_MOVES,
+    COUNTERS,
+    CUT_NODES,
+    DELTA_MARGIN,
+    DELTA_PRUNING,
+    DOUBLE_EXTENSIONS,
+    EXACT,
+    EXACT_TERMINALS,
+    EXCLUDED,
+    FORCED_NOISY_MOVES,
+    FUTILITY,
+    FUTILITY_DEPTH,
+    HISTORY,
+    HISTORY_HEURISTIC,
+    HISTORY_PER_REDUCTION,
+    HISTORY_PRUNING,
+    HISTORY_PRUNING_DEPTH,
+    HISTORY_PRUNING_PER_PLY,
+    INTERNAL_REDUCTION,
+    KILLER_MOVES,
+    KILLER_ORDER,
+    KILLERS,
+    LATE_MOVE_PRUNING,
+    LATE_MOVE_PRUNING_DEPTH,
+    LATE_MOVE_REDUCTIONS,
+    LATE_MOVE_REDUCTIONS_TABLE,
+    LOWER,
+    MAX_MOVES,
+    MAX_PLY,
+    MOST_DOUBLE_EXTENSIONS,
+    MOVE_BITS,
+    MOVES,
+    NOISY_ORDER,
+    NULL_MOVE,
+    PLAYED,
+    PLAYED_NOISY,
+    PLAYED_PIECES,
+    PV,
+    PV_LENGTHS,
+    PVS,
+    QUIESCENCE,
+    QUIESCENCE_EVASIONS,
+    REVERSE_FUTILITY,
+    REVERSE_FUTILITY_DEPTH,
+    ROOT_MOVES,
+    SCORES,
+    SINGULAR_DEPTH,
+    SINGULAR_EXTENSION,
+    SOLVING,
+    STATIC_EXCHANGE,
+    STATICS,
+    TABLE_EVALUATION,
+    TRANSPOSITION_TABLE,
+    TT_MOVE_ORDER,
+    UNSCORED_ORDER,
+    UPPER,
+    W_ABORTED,
+    W_BEST_MOVE,
+    W_BEST_SCORE,
+    W_BETA_CUTOFFS,
+    W_FEATURES,
+    W_FIRST_MOVE_CUTOFFS,
+    W_HORIZON,
+    W_NEXT_CHECK,
+    W_NODE_LIMIT,
+    W_NODES,
+    W_NULL_CUTOFFS,
+    W_PRUNED,
+    W_QUIESCENCE_NODES,
+    W_REDUCED,
+    W_RESEARCHES,
+    W_ROOT_MOVES,
+    W_SELDEPTH,
+    W_STOP,
+    W_TT_CUTOFFS,
+    W_TT_HITS,
+    W_TT_PROBES,
+    from_node,
+    mate_distance_window,
+    to_node,
 )
-EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
-"""What the fixed-depth value with quiescence needs, and nothing that changes it."""
-RULES_FEATURES = TRANSPOSITION_TABLE | PVS | KILLER_MOVES
-"""For games written as rules (``negamax.CompiledGame``): the features of the pure-Python
-search's ``auto`` preset, none of which changes a fixed-depth value (plus ``QUIESCENCE``
-when the game has noisy moves); the rules end the game themselves, so ``EXACT_TERMINALS``
-is not needed. History ordering is left out, as in that preset: it doubled the nodes of
-a 4x4 tic-tac-toe solve."""
-SOLVE_FEATURES = TRANSPOSITION_TABLE | PVS | KILLER_MOVES | SOLVING
-"""Exact solving: ordering and the table only; nothing that prunes by a guess."""
-SOLVE_DEPTH = 254
-"""The depth of every node of a solve, deeper than any limited search goes, so that the table's
-exact entries serve later searches and their entries never serve a solve."""
-
-DELTA_MARGIN = 200
-SINGULAR_DEPTH = 5
-MOST_DOUBLE_EXTENSIONS = 10
-"""A move stands out by a wide margin (a double extension) at most this often on a line."""
-REVERSE_FUTILITY_DEPTH = 7
-FUTILITY_DEPTH = 5
-LATE_MOVE_PRUNING_DEPTH = 5
-HISTORY_PRUNING_DEPTH = 3
-HISTORY_PRUNING_PER_PLY = 1024
-"""Quiet moves are pruned below minus this much history per ply of depth past the first
-(one ply from the horizon: below zero)."""
-LATE_MOVE_REDUCTIONS_TABLE = np.array(
-    [[int(0.75 + math.log(depth) * math.log(number) / 2.25) for number in range(1, 65)] for depth in range(1, 65)],
-    dtype=np.int64,
+from negamax.search.compiled.move_list_ordering import _pick, _quiet_order, _reward_prior_move, _reward_quiet_cutoff
+from negamax.search.compiled.move_list_table import (
+    _entry_bound,
+    _entry_decides,
+    _entry_depth,
+    _entry_value,
+    _move_key,
+    _prefetch_entry,
+    _probe,
+    _store,
 )
-"""Plies taken off the ``number``-th move of a node ``depth`` plies deep (index minus one):
-growing with the logarithms of both, as most engines since Stockfish 1.x have it. For games
-with a ``pruning_unit`` only; the others take one ply off up to the sixth move, two after."""
-MOVE_BITS = (1 << 20) - 1
-SCORE_SHIFT = 38
-SCORE_OFFSET = 1 << 20
-TT_MOVE_ORDER = 1 << 40
-NOISY_ORDER = 1 << 30
-KILLER_ORDER = 1 << 29
-UNSCORED_ORDER = KILLER_ORDER - 2
-"""A quiet move not yet scored by its history and continuation history: below the killers
-and the counter move, above any history. Scoring waits until every move above it has been
-searched, since most cut-offs come from those and the history's tables mostly miss the
-cache."""
-HISTORY_CAP = 1 << 28
-GRAVITY_HISTORY_CAP = 8192
-"""Games with a ``pruning_unit`` keep history within this by gravity: an update moves the
-value part of the way towards the cap, so old results fade and values stay comparable."""
-GRAVITY_BONUS_CAP = 1600
-"""The most one cut-off adds (32 times the depth squared, up to this)."""
-HISTORY_PER_REDUCTION = 8192
-"""Late-move reductions take a ply off or add one per this much of a quiet move's history
-and continuation history together."""
-EXACT, LOWER, UPPER = 0, 1, 2
+
+KERNEL_PARTS = (move_list_table, move_list_ordering)
+"""The modules this kernel is made of besides this one (``families.kernel_parts``): the
+transposition table and the move ordering's histories."""
 
 
 @search_function
@@ -295,24 +181,6 @@ def _count_node(work: Any) -> bool:
         if nodes >= work[W_NODE_LIMIT]:
             work[W_ABORTED] = 1
     return work[W_ABORTED] != 0
-
-
-@search_function
-def _pick(work: Any, index: int, end: int) -> int:
-    """Swaps the best-scored move of ``index .. end`` to ``index`` and returns it."""
-    best = index
-    best_score = work[SCORES - MOVES + index]
-    for other in range(index + 1, end):
-        if work[SCORES - MOVES + other] > best_score:
-            best = other
-            best_score = work[SCORES - MOVES + other]
-    if best != index:
-        move = work[best]
-        work[best] = work[index]
-        work[index] = move
-        work[SCORES - MOVES + best] = work[SCORES - MOVES + index]
-        work[SCORES - MOVES + index] = best_score
-    return work[index]
 
 
 @search_function
@@ -350,178 +218,6 @@ def list_root_moves(spec: Any, state: Any, work: Any) -> int:
             work[ROOT_MOVES + count] = move
             count += 1
     return count
-
-
-@search_function
-def _move_key(move: int) -> int:
-    """The 20 bits the table keeps of a move: the code itself when it fits (chess), else
-    its bits folded together (a rare false match only costs move ordering)."""
-    key = (move ^ (move >> 20) ^ (move >> 40)) & MOVE_BITS
-    return key if key != 0 or move == 0 else 1
-
-
-@search_function
-def _prefetch_entry(table: Any, key: int) -> None:
-    """Starts loading the table's entry for ``key`` (a child about to be searched probes it
-    after some work of its own: the load runs meanwhile). For games with a pruning unit,
-    whose keys are kept up to date move by move: a key a game's rules compute afresh may
-    cost more than the wait."""
-    prefetch(table, (key & ((table.size >> 1) - 1)) << 1)
-
-
-@search_function
-def _probe(table: Any, key: int) -> int:
-    index = (key & ((table.size >> 1) - 1)) << 1
-    data = table[index + 1]
-    if table[index] ^ data == key:
-        return data
-    return -1
-
-
-@search_function
-def _entry_depth(entry: int) -> int:
-    return ((entry >> 20) & 255) - 1
-
-
-@search_function
-def _entry_bound(entry: int) -> int:
-    return (entry >> 28) & 3
-
-
-@search_function
-def _entry_value(entry: int, ply: int) -> int:
-    """The entry's score as seen from a node ``ply`` plies from the root."""
-    return from_node((entry >> SCORE_SHIFT) - SCORE_OFFSET, ply)
-
-
-@search_function
-def _entry_decides(entry: int, ply: int, alpha: int, beta: int) -> bool:
-    """Whether the entry's value settles a node searched with the window (alpha, beta)."""
-    value = _entry_value(entry, ply)
-    bound = _entry_bound(entry)
-    return bound == EXACT or (value >= beta if bound == LOWER else value <= alpha)
-
-
-@search_function
-def _store(table: Any, work: Any, key: int, depth: int, score: int, bound: int, move: int) -> None:
-    index = (key & ((table.size >> 1) - 1)) << 1
-    generation = work[W_GENERATION]
-    old = table[index + 1]
-    same = table[index] ^ old == key
-    if not same and old != 0 and (old >> 30) & 255 == generation and _entry_depth(old) > depth:
-        return  # a deeper entry of this search keeps its slot
-    if move == 0 and same:
-        move = old & MOVE_BITS
-    data = move | ((depth + 1) << 20) | (bound << 28) | (generation << 30) | ((score + SCORE_OFFSET) << SCORE_SHIFT)
-    table[index] = key ^ data
-    table[index + 1] = data
-
-
-@search_function
-def _continuation_entry(work: Any, ply: int, back: int, piece: int) -> int:
-    """Which lane holds the continuation history of the move with continuation slot
-    ``piece`` after the move ``back`` plies before; -1 when there is none (no such move, a
-    null move, a game without slots, or counter moves off: then the moves played are not
-    kept)."""
-    if piece < 0 or ply < back or not work[W_FEATURES] & COUNTER_MOVES:
-        return -1
-    before = work[PLAYED_PIECES + ply - back]
-    return before * CONTINUATION_SLOTS + piece if before >= 0 else -1
-
-
-@search_function
-def _continuation_value(work: Any, lane: int) -> int:
-    value = (work[CONTINUATION + lane // CONTINUATION_LANES] >> (lane % CONTINUATION_LANES * 16)) & 0xFFFF
-    return value - 0x10000 if value >= 0x8000 else value
-
-
-@search_function
-def _gain_continuation(work: Any, lane: int, bonus: int, magnitude: int) -> None:
-    shift = lane % CONTINUATION_LANES * 16
-    index = CONTINUATION + lane // CONTINUATION_LANES
-    value = _continuation_value(work, lane)
-    value += bonus - value * magnitude // GRAVITY_HISTORY_CAP
-    work[index] = (work[index] & ~(0xFFFF << shift)) | ((value & 0xFFFF) << shift)
-
-
-@search_function
-def _gain_history(spec: Any, state: Any, work: Any, move: int, ply: int, bonus: int) -> None:
-    """Moves ``move``'s history, and its continuation history after the moves
-    ``CONTINUATION_PLIES`` before (the side's own moves before last too, as in Stockfish),
-    by ``bonus`` (negative: a loss) with gravity towards the cap."""
-    magnitude = bonus if bonus > 0 else -bonus
-    slot = HISTORY + history_slot(spec, state, move)
-    work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
-    _gain_continuations(work, ply, continuation_slot(spec, state, move), bonus)
-
-
-@search_function
-def _gain_continuations(work: Any, ply: int, piece: int, bonus: int) -> None:
-    """The continuation history of the move at ``ply`` (continuation slot ``piece``) after
-    each of the moves ``CONTINUATION_PLIES`` before it, by ``bonus`` with gravity."""
-    magnitude = bonus if bonus > 0 else -bonus
-    for back in CONTINUATION_PLIES:
-        lane = _continuation_entry(work, ply, back, piece)
-        if lane >= 0:
-            _gain_continuation(work, lane, bonus, magnitude)
-
-
-@search_function
-def _history_bonus(depth: int) -> int:
-    """What a quiet move's history gains by a cut-off ``depth`` plies deep."""
-    return min(32 * depth * depth, GRAVITY_BONUS_CAP)
-
-
-@search_function
-def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
-    """A quiet move's ordering score from its history and continuation history."""
-    order = work[HISTORY + history_slot(spec, state, move)]
-    piece = continuation_slot(spec, state, move)
-    for back in CONTINUATION_PLIES:
-        lane = _continuation_entry(work, ply, back, piece)
-        if lane >= 0:
-            order += _continuation_value(work, lane)
-    return order
-
-
-@search_function
-def _reward_prior_move(work: Any, depth: int, ply: int, extra: bool) -> None:
-    """The quiet move played at ``ply`` refuted everything its reply tried: it gains
-    continuation history after the moves before it (twice as much if ``extra``)."""
-    _gain_continuations(work, ply, work[PLAYED_PIECES + ply], _history_bonus(depth) * (2 if extra else 1))
-
-
-@search_function
-def _reward_quiet_cutoff(
-    spec: Any, state: Any, work: Any, move: int, tried_from: int, index: int, depth: int, ply: int, counter_slot: int
-) -> None:
-    """After ``move`` (at ``index``) cut off: if it is quiet, it becomes a killer and the
-    counter move to the opponent's move (at ``counter_slot``, if any), and gains history,
-    while the quiet moves tried from ``tried_from`` up to it lose as much (they did not cut
-    off here)."""
-    if noisy_order(spec, state, move) != 0:
-        return
-    if work[W_FEATURES] & KILLER_MOVES and move != work[KILLERS + 2 * ply]:
-        work[KILLERS + 2 * ply + 1] = work[KILLERS + 2 * ply]
-        work[KILLERS + 2 * ply] = move
-    if counter_slot >= 0:
-        work[COUNTERS + counter_slot] = move
-    if work[W_FEATURES] & HISTORY_HEURISTIC and pruning_unit(spec) > 0:
-        bonus = _history_bonus(depth)
-        _gain_history(spec, state, work, move, ply, bonus)
-        for other in range(tried_from, index):
-            tried = work[other]
-            if noisy_order(spec, state, tried) == 0:
-                _gain_history(spec, state, work, tried, ply, -bonus)
-    elif work[W_FEATURES] & HISTORY_HEURISTIC:
-        bonus = depth * depth
-        slot = HISTORY + history_slot(spec, state, move)
-        work[slot] = min(work[slot] + bonus, HISTORY_CAP)
-        for other in range(tried_from, index):
-            tried = work[other]
-            if noisy_order(spec, state, tried) == 0:
-                slot = HISTORY + history_slot(spec, state, tried)
-                work[slot] = max(work[slot] - bonus, -HISTORY_CAP)
 
 
 @search_function
@@ -975,14 +671,3 @@ def search_root(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha:
     work[DOUBLE_EXTENSIONS] = 0
     work[CUT_NODES] = 0
     return search(spec, state, table, work, depth, alpha, beta, root_ply)
-
-
-@search_function
-def hash_permille(table: Any, generation: int) -> int:
-    """Per mille of the first thousand slots filled in this generation (UCI's hashfull)."""
-    filled = 0
-    entries = min(1000, table.size >> 1)
-    for slot in range(entries):
-        if table[2 * slot + 1] != 0 and (table[2 * slot + 1] >> 30) & 255 == generation:
-            filled += 1
-    return filled * 1000 // entries

@@ -30,8 +30,9 @@ from negamax.core.game import PlacementPosition
 from negamax.core.numba_cache import all_cached, load_from_cache
 from negamax.core.score import Bound
 from negamax.core.types import OnIteration, SearchLimits, SearchResult, SearchStats
-from negamax.search.compiled import families
+from negamax.search.compiled import families, placement_table
 from negamax.search.compiled import placement_kernel as kernel
+from negamax.search.compiled import placement_layout as layout
 from negamax.search.compiled.placement_helper_pool import HelperProcesses, HelperThreads, shared_array
 from negamax.search.searcher import DEFAULT_HASH_MIB
 
@@ -46,7 +47,7 @@ def table_bits(mib: float) -> int:
     """The entries (a power of two, as bits) of a table of at most ``mib`` MiB.
 
     :raises InvalidOptionError: for a size the kernel cannot take."""
-    smallest, largest = (_mib(bits) for bits in (kernel.MIN_TABLE_BITS, kernel.MAX_TABLE_BITS))
+    smallest, largest = (_mib(bits) for bits in (layout.MIN_TABLE_BITS, layout.MAX_TABLE_BITS))
     if not smallest <= mib <= largest:
         raise InvalidOptionError(f"the solver's table takes {smallest} to {largest} MiB, not {mib:g}")
     entries = int(mib * (1 << 20)) // 8
@@ -65,7 +66,7 @@ class CompiledSolver:
     ``DEFAULT_HASH_MIB``, and each worker's counters and buffers) and reuses it between
     solves: each solve gets a fresh tag, so nothing is cleared.
 
-    With several workers (at most ``placement_kernel.MAX_WORKERS``), the solver starts
+    With several workers (at most ``placement_layout.MAX_WORKERS``), the solver starts
     ``threads - 1`` helpers sharing the table: threads by default, or with
     ``processes=True`` processes that map it from shared memory (``placement_helper_pool``).
     ``close()`` ends them (so does leaving a ``with`` block, collecting the solver, or
@@ -91,8 +92,8 @@ class CompiledSolver:
         if threads < 1:
             raise InvalidOptionError(f"threads must be at least 1, not {threads}")
         self.table_bits = table_bits(DEFAULT_HASH_MIB if hash_mib is None else hash_mib)
-        length = kernel.table_length(self.table_bits)
-        self.threads = min(threads, kernel.MAX_WORKERS)
+        length = placement_table.table_length(self.table_bits)
+        self.threads = min(threads, layout.MAX_WORKERS)
         self.processes = False
         """Whether the helpers are processes (else threads)."""
         self.helper_note = f"{self.threads} workers, the most there can be" if threads > self.threads else ""
@@ -119,9 +120,11 @@ class CompiledSolver:
                 self.table[:] = 0
         if threads > 1 and self._helpers is None:
             self._helpers = HelperThreads(threads - 1, self.table)
-        self.works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64)]
-        self.works[0][kernel.STATE_TABLE_SHIFT] = kernel.table_shift_for(self.table_bits)  # for probe() before solve()
-        self.state = self.works[0][: kernel.STATE_SIZE]
+        self.works = [np.zeros(layout.WORK_SIZE, dtype=np.int64)]
+        self.works[0][layout.STATE_TABLE_SHIFT] = placement_table.table_shift_for(
+            self.table_bits
+        )  # for probe() before solve()
+        self.state = self.works[0][: layout.STATE_SIZE]
         self.tag = 0
         self._solve_entries: dict[type, Callable[..., Any]] = {}
         self._user_stopped = False
@@ -140,7 +143,9 @@ class CompiledSolver:
     def close(self) -> None:
         """End the helpers, and free the shared table if there is one (also done when the
         solver is collected, or at exit). The solver then works alone."""
-        self.table = np.zeros(kernel.table_length(self.table_bits), dtype=np.int64)  # no view into freed memory
+        self.table = np.zeros(
+            placement_table.table_length(self.table_bits), dtype=np.int64
+        )  # no view into freed memory
         self._helpers = None
         self.threads = 1
         self._release()
@@ -159,7 +164,7 @@ class CompiledSolver:
     def _next_tag(self, fresh_table: bool) -> int:
         if fresh_table or self.tag == 0:
             self.tag += 1
-            if self.tag > kernel.max_tag(self.table_bits):
+            if self.tag > placement_table.max_tag(self.table_bits):
                 self.table[:] = 0
                 self.tag = 1
         return self.tag
@@ -172,7 +177,7 @@ class CompiledSolver:
         tag = self._next_tag(True)
         if self._helpers is not None and self._helpers.idle():
             # without waiting: a helper still loading sits out the solves until it is ready
-            self.table[kernel.SPLIT_RUN] = 0
+            self.table[layout.SPLIT_RUN] = 0
             self._helpers.start(spec)
         kernels.solve(spec, current, mask, moves, tag, 1, self.table, self.works[0])
         if wait_for_helpers and self._helpers is not None:
@@ -204,11 +209,11 @@ class CompiledSolver:
         if self.threads == 1:
             solve = self._solve_entries.get(type(spec)) or self._solve_entry(kernels, spec)
             value = solve(spec, current, mask, moves, self._next_tag(True), NO_LIMIT, self.table, self.works[0])
-            return int(value), int(self.state[kernel.STATE_NODES])
+            return int(value), int(self.state[layout.STATE_NODES])
         nodes = self._search(
             kernels, spec, current, mask, moves, self._next_tag(True), NO_LIMIT, SearchLimits(), None, None
         )
-        return int(self.state[kernel.STATE_LOWER]), nodes
+        return int(self.state[layout.STATE_LOWER]), nodes
 
     def _form(self, position: PlacementPosition[Any]) -> tuple[Any, Any, int, int, int]:
         """The kernels for the position's game, its spec for them, and its bitboards."""
@@ -268,10 +273,10 @@ class CompiledSolver:
         def snapshot() -> SearchResult[Any]:
             # The kernel starts over (with the full range) when the helpers join: report
             # the tightest bounds proven by either phase, and none before the kernel starts.
-            running = state[kernel.STATE_TAG] == tag
+            running = state[layout.STATE_TAG] == tag
             if running:
-                proven[0] = max(proven[0], int(state[kernel.STATE_LOWER]))
-                proven[1] = min(proven[1], int(state[kernel.STATE_UPPER]))
+                proven[0] = max(proven[0], int(state[layout.STATE_LOWER]))
+                proven[1] = min(proven[1], int(state[layout.STATE_UPPER]))
             return self._result(position, (), start_cpu, start_wall, (proven[0], proven[1]), running)
 
         nodes = self._search(
@@ -281,7 +286,7 @@ class CompiledSolver:
         exact = proven[0] == proven[1]
         pv: tuple[Any, ...] = ()
         if exact and plies != 0:
-            length = kernel.MAX_PLIES if plies is None else plies
+            length = layout.MAX_PLIES if plies is None else plies
             pv = self._principal_variation(position, proven[0], length)
         result = self._result(position, pv, start_cpu, start_wall, (proven[0], proven[1]), not exact)
         return dataclasses.replace(result, nodes=nodes, completed=exact)
@@ -311,8 +316,8 @@ class CompiledSolver:
         while True:
             limit = min(chunk, node_limit - nodes)
             self._run(kernels, (spec, current, mask, moves, tag, limit), limits, start, on_iteration, snapshot, False)
-            nodes += int(main[kernel.STATE_NODES])
-            if not main[kernel.STATE_STOP] or self._user_stopped or nodes >= node_limit:
+            nodes += int(main[layout.STATE_NODES])
+            if not main[layout.STATE_STOP] or self._user_stopped or nodes >= node_limit:
                 return nodes
             assert helpers is not None
             if helpers.idle():
@@ -322,23 +327,23 @@ class CompiledSolver:
             # look again.
             chunk *= 2
         # Phase 2: the main worker starts over on the warm table, publishing its split
-        # points; the helpers search children of those (see placement_kernel).
+        # points; the helpers search children of those (see placement_layout).
         table = self.table
-        table[kernel.SPLIT_HEADER : kernel.SPLIT_BASE + self.threads * kernel.SPLIT_AREA] = 0
-        table[kernel.BUSY_BASE : kernel.BUSY_BASE + kernel.BUSY_SIZE] = 0
-        table[kernel.SPLIT_TAG] = tag
-        table[kernel.SPLIT_WORKERS] = self.threads
-        table[kernel.SPLIT_RUN] = 1
-        main[kernel.STATE_PUBLISH] = 1
+        table[layout.SPLIT_HEADER : layout.SPLIT_BASE + self.threads * layout.SPLIT_AREA] = 0
+        table[layout.BUSY_BASE : layout.BUSY_BASE + layout.BUSY_SIZE] = 0
+        table[layout.SPLIT_TAG] = tag
+        table[layout.SPLIT_WORKERS] = self.threads
+        table[layout.SPLIT_RUN] = 1
+        main[layout.STATE_PUBLISH] = 1
         helpers.start(spec)
         try:
             arguments = (spec, current, mask, moves, tag, node_limit - nodes)
             self._run(kernels, arguments, limits, start, on_iteration, snapshot, True)
         finally:
-            main[kernel.STATE_PUBLISH] = 0
-            table[kernel.SPLIT_RUN] = 0
+            main[layout.STATE_PUBLISH] = 0
+            table[layout.SPLIT_RUN] = 0
             self.helper_nodes = helpers.stop()
-        return nodes + int(main[kernel.STATE_NODES]) + self.helper_nodes
+        return nodes + int(main[layout.STATE_NODES]) + self.helper_nodes
 
     def _run(
         self,
@@ -353,7 +358,7 @@ class CompiledSolver:
         """Run the main worker's solve; watch the limits and report progress meanwhile."""
         # no report reads the state as this solve's until the kernel has reset it (it
         # writes the tag last), even when the tag is the previous solve's
-        self.works[0][kernel.STATE_TAG] = 0
+        self.works[0][layout.STATE_TAG] = 0
         call = (*arguments, self.table, self.works[0])
         if limits.stop is None and limits.time is None and on_iteration is None and not helpers:
             kernels.solve(*call)  # nothing to watch: run on this thread
@@ -368,13 +373,13 @@ class CompiledSolver:
                 now = time.perf_counter()
                 if limits.reached(start, now):  # measured from the solve's start, across its phases
                     self._user_stopped = True
-                    self.works[0][kernel.STATE_STOP] = 1
+                    self.works[0][layout.STATE_STOP] = 1
                 if on_iteration is not None and snapshot is not None and now >= next_report and worker.is_alive():
                     on_iteration(snapshot())
                     next_report = now + PROGRESS_SECONDS
         except KeyboardInterrupt:
             self._user_stopped = True
-            self.works[0][kernel.STATE_STOP] = 1
+            self.works[0][layout.STATE_STOP] = 1
             worker.join()
             raise
 
@@ -383,7 +388,7 @@ class CompiledSolver:
         saved = self.state.copy()
         board = cast(PlacementPosition[Any], position.copy())
         line: list[Any] = []
-        self.state[kernel.STATE_ROOT_MOVES] = -1  # these tests need no root bookkeeping
+        self.state[layout.STATE_ROOT_MOVES] = -1  # these tests need no root bookkeeping
         while not board.is_terminal() and len(line) < plies:
             chosen = None
             for move in board.legal_moves():
@@ -414,23 +419,23 @@ class CompiledSolver:
         """The result the kernel's state describes, with ``bounds`` (Pons' units) in place
         of the state's when given, and the window being searched if ``probing``."""
         state = self.state
-        probes = min(int(state[kernel.STATE_PROBES]), kernel.MAX_LOGGED_PROBES)
-        logged = state[kernel.STATE_PROBE_NODES : kernel.STATE_PROBE_NODES + probes]
+        probes = min(int(state[layout.STATE_PROBES]), layout.MAX_LOGGED_PROBES)
+        logged = state[layout.STATE_PROBE_NODES : layout.STATE_PROBE_NODES + probes]
         stats = SearchStats(
-            beta_cutoffs=int(state[kernel.STATE_BETA_CUTOFFS]),
-            first_move_cutoffs=int(state[kernel.STATE_FIRST_MOVE_CUTOFFS]),
-            tt_probes=int(state[kernel.STATE_NODES]),  # every node that gets that far probes
-            tt_hits=int(state[kernel.STATE_TT_HITS]),
-            tt_cutoffs=int(state[kernel.STATE_TT_CUTOFFS]),
+            beta_cutoffs=int(state[layout.STATE_BETA_CUTOFFS]),
+            first_move_cutoffs=int(state[layout.STATE_FIRST_MOVE_CUTOFFS]),
+            tt_probes=int(state[layout.STATE_NODES]),  # every node that gets that far probes
+            tt_hits=int(state[layout.STATE_TT_HITS]),
+            tt_cutoffs=int(state[layout.STATE_TT_CUTOFFS]),
             iterations_nodes=tuple(int(count) for count in logged),
         )
-        lower, upper = bounds or (int(state[kernel.STATE_LOWER]), int(state[kernel.STATE_UPPER]))
-        best_move: Any = pv[0] if pv else (int(state[kernel.STATE_BEST_MOVE]) or None)
+        lower, upper = bounds or (int(state[layout.STATE_LOWER]), int(state[layout.STATE_UPPER]))
+        best_move: Any = pv[0] if pv else (int(state[layout.STATE_BEST_MOVE]) or None)
         if best_move is None:
             best_move = next(iter(position.legal_moves()), None)
         low, high = pons_to_distance(position, lower), pons_to_distance(position, upper)
         window = None
-        testing = int(state[kernel.STATE_WINDOW])
+        testing = int(state[layout.STATE_WINDOW])
         if probing and lower <= testing < upper:
             window = (pons_to_distance(position, testing), pons_to_distance(position, testing + 1))
         return SearchResult(
@@ -439,7 +444,7 @@ class CompiledSolver:
             bound=Bound.EXACT if lower == upper else Bound.LOWER,
             pv=pv or ((best_move,) if best_move is not None else ()),
             depth=len(pv),
-            nodes=int(state[kernel.STATE_NODES]),
+            nodes=int(state[layout.STATE_NODES]),
             cpu_time=time.process_time() - start_cpu,
             wall_time=time.perf_counter() - start_wall,
             algorithm="compiled",

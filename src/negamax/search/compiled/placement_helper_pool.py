@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from negamax.search.compiled import families
+from negamax.search.compiled import families, placement_layout
 from negamax.search.compiled import placement_kernel as kernel
 
 STOP_POLL_SECONDS = 0.001
@@ -89,7 +89,7 @@ def _serve(connection: Connection, table_name: str, work_name: str, parent: int)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the solver's to handle
     threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
     table_memory, table = _attach(table_name)
-    work_memory, work = _attach(work_name, kernel.WORK_SIZE)
+    work_memory, work = _attach(work_name, placement_layout.WORK_SIZE)
     try:
         while True:
             task = connection.recv()
@@ -110,7 +110,7 @@ def _serve(connection: Connection, table_name: str, work_name: str, parent: int)
 def _help(spec: Any, area: int, table: Any, work: Any) -> int:
     """Help while the table says so; return the nodes searched."""
     kernels, spec = families.kernels_for(kernel, spec)
-    work[kernel.STATE_PUBLISH] = area + 1
+    work[placement_layout.STATE_PUBLISH] = area + 1
     return int(kernels.help_workers(spec, table, work))
 
 
@@ -119,7 +119,7 @@ class HelperThreads:
 
     def __init__(self, count: int, table: Any) -> None:
         self.table = table
-        self._works = [np.zeros(kernel.WORK_SIZE, dtype=np.int64) for _ in range(count)]
+        self._works = [np.zeros(placement_layout.WORK_SIZE, dtype=np.int64) for _ in range(count)]
         self._nodes = [0] * count
         self._threads: list[threading.Thread] = []
 
@@ -152,7 +152,7 @@ class HelperThreads:
         for work, thread in zip(self._works, self._threads, strict=True):
             # a helper that is only starting clears the flag: keep raising it
             while thread.is_alive():
-                work[kernel.STATE_STOP] = 1
+                work[placement_layout.STATE_STOP] = 1
                 thread.join(STOP_POLL_SECONDS)
         self._threads = []
         return sum(self._nodes)
@@ -170,7 +170,7 @@ class HelperProcesses:
         self._processes: list[subprocess.Popen[bytes]] = []
         self._busy = False
         for _ in range(count):
-            work = shared_array(kernel.WORK_SIZE)
+            work = shared_array(placement_layout.WORK_SIZE)
             if work is None:
                 raise OSError("no shared memory for a helper's counters")
             ours, theirs = socket.socketpair()
@@ -217,7 +217,7 @@ class HelperProcesses:
         for connection, (_, work), process in zip(self._connections, self._works, self._processes, strict=True):
             # a helper that is only starting clears the flag: keep raising it
             while not connection.poll(STOP_POLL_SECONDS) and process.poll() is None:
-                work[kernel.STATE_STOP] = 1
+                work[placement_layout.STATE_STOP] = 1
             with contextlib.suppress(EOFError, OSError):  # a helper that died counts nothing
                 total += int(connection.recv())
         self._busy = False

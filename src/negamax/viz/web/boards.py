@@ -84,7 +84,7 @@ def shown_move(game: Game, position: Position[Any], move: Any) -> str:
     """A legal move of ``position`` as a player reads it: chess in SAN (as lichess writes
     lines and scores sheets), other games as they write their moves."""
     if kind_of(game) == "chess":
-        from negamax.games.chess import ChessPosition
+        from negamax.games.chess.rules import ChessPosition
 
         assert isinstance(position, ChessPosition)
         return str(position.board.san(move))
@@ -94,7 +94,7 @@ def shown_move(game: Game, position: Position[Any], move: Any) -> str:
 def _view(game: Game, position: Position[Any], flipped: bool) -> dict[str, Any]:
     kind = kind_of(game)
     if kind == "tictactoe":
-        from negamax.games.tictactoe import TicTacToe
+        from negamax.games.tictactoe.rules import TicTacToe
 
         assert isinstance(position, TicTacToe)
         crosses, noughts = position.crosses, position.noughts
@@ -114,7 +114,7 @@ def _view(game: Game, position: Position[Any], flipped: bool) -> dict[str, Any]:
 
 
 def _connect4(position: Any) -> dict[str, Any]:
-    from negamax.games.connect4 import COLUMN_LETTERS, cell_rows
+    from negamax.games.connect4.rules import COLUMN_LETTERS, cell_rows
 
     geometry = position.geometry
     columns = COLUMN_LETTERS[: geometry.width]  # each column's move text

@@ -1,0 +1,22 @@
+"""Draughts on py-draughts' rules: the positions and games (``rules``), the evaluation and its fitted
+patterns (``evaluation``, ``patterns.npz``) and the compiled form for the kernels (``compiled``)."""
+
+from negamax.games.draughts.rules import (
+    BrazilianGame,
+    CheckersGame,
+    DraughtsGame,
+    DraughtsPosition,
+    DraughtsUnavailableError,
+    FrisianGame,
+    RussianGame,
+)
+
+__all__ = [
+    "BrazilianGame",
+    "CheckersGame",
+    "DraughtsGame",
+    "DraughtsPosition",
+    "DraughtsUnavailableError",
+    "FrisianGame",
+    "RussianGame",
+]

@@ -1,0 +1,891 @@
+"""Draughts' compiled primitives for the compiled deepening kernel (imports numba), for
+every variant py-draughts plays: international and Frisian (10x10), Brazilian, Russian and
+American checkers (8x8). The rules are py-draughts' (the tests compare every move list with
+its own): captures are compulsory (optional in py-draughts' checkers), pieces taken are
+removed after the capture (none is jumped twice), a man is crowned when its move ends on
+the far row; men capture backwards, kings fly and only the longest capture is legal where
+the variant says so (``DraughtsSpec``); in Russian a man crowned during a capture goes on
+as a king, and a flying king that can go on taking from some square behind its victim
+must land there. Frisian captures orthogonally too, and only its captures of the most
+worth are legal (``frisian_captures``).
+
+The position is one int64 array (``new_state``):
+
+* ``0 .. 167``: a 12x14 mailbox, the board (10x10, or 8x8 in its top left corner) with a
+  border of ``OFF`` squares, two rows deep above and below (an orthogonal capture jumps
+  two rows). Square ``s`` (py-draughts' numbering minus one) sits at
+  ``MAILBOX[geometry, s]``; the diagonal steps are -13, -11, +11, +13 on both boards, the
+  orthogonal ones -24, +24, -2, +2.
+  Men are 1 and kings 2, plus 8 for Black, so ``piece >> 3`` is the colour.
+* ``SIDE`` .. ``ROOT``: the side to move (0 White), the clock (plies of king moves without
+  a capture), the Zobrist key, the per-square evaluation sum from White's side, the plies
+  played since loading, and the ply at which the search began.
+* ``KEYS``: the key after each ply (for repetitions); ``UNDO``: what each move destroyed;
+  ``MATERIAL``: the pieces after each ply, counted (``material_of``: for the endgame rules
+  and the evaluation's blend of the regions' worths).
+* ``GENERATED`` .. : scratch for move generation.
+* ``REGION_INDEX``: in international draughts, each region's arrangement of men as its index into
+  ``PATTERNS`` (``draughts_evaluation``), kept by make and unmake; the evaluation looks
+  their worths up.
+
+A move is ``from | to << 6 | taken << 12``: squares 0-49, and the set of squares whose
+pieces it takes as a 50-bit mask; ``CROWNED`` marks a Russian man crowned on the way.
+Two captures with the same start, end and pieces taken are one move, as in py-draughts.
+
+The evaluation is the pure-Python ``DraughtsPosition.evaluate`` exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from negamax.core import compiled
+from negamax.core.compiled import implements
+from negamax.core.numba_cache import call_without_compiling
+from negamax.core.score import ONGOING
+from negamax.games.draughts.evaluation import ARRANGEMENTS, KING, PATTERN_VARIANTS, TEMPO, weights_for
+from negamax.games.draughts.evaluation import blend as rules_blend
+
+
+class DraughtsSpec(NamedTuple):
+    """Selects draughts' primitives in the compiled deepening kernel; its values are the
+    variant's board and rules (``VARIANT_SPECS``), read at run time, so one kernel plays
+    every variant."""
+
+    squares: int = 50
+    """Dark squares: 50 (10x10) or 32 (8x8)."""
+    geometry: int = 0
+    """Which board's tables (``MAILBOX``, ``SQUARE_AT``, ``VALUES``, the regions'; see
+    ``BOARD_SIZES``): 0 10x10 with the regions' worths, 1 8x8, 2 10x10 without them."""
+    men_capture_backward: int = 1
+    flying_kings: int = 1
+    crowned_mid_capture: int = 0
+    """A man reaching the far row during a capture is crowned there and goes on capturing
+    as a king (Russian)."""
+    longest_capture: int = 1
+    """Only the captures that rank highest are legal: those taking the most pieces
+    (international, Brazilian), or the most worth (``frisian_captures``)."""
+    captures_optional: int = 0
+    """Quiet moves stay legal next to captures (py-draughts' American checkers)."""
+    draw_clock: int = 50
+    """Plies of king moves without a capture that draw (py-draughts' rules)."""
+    endgame_clocks: int = 1
+    """``FMJD_ENDGAMES``: a lone king draws against three pieces with a king within 16
+    moves, against one or two within 5 (international). ``FRISIAN_ENDGAMES``: by the
+    clock, a king against a king draws after 4 plies, three kings after 14. 0: neither."""
+    frisian_captures: int = 0
+    """Pieces also capture orthogonally (over the piece two rows or two columns away, a
+    king flying), and only the captures of the most worth are legal: a man taken counts
+    100, a king 199, and among equals a king's capture goes first."""
+
+
+FMJD_ENDGAMES, FRISIAN_ENDGAMES = 1, 2
+
+
+SPEC = DraughtsSpec()
+VARIANT_SPECS = {
+    "draughts": SPEC,
+    "brazilian": DraughtsSpec(32, 1, 1, 1, 0, 1, 0, 30, 0),
+    "russian": DraughtsSpec(32, 1, 1, 1, 1, 0, 0, 30, 0),
+    "checkers": DraughtsSpec(32, 1, 0, 0, 0, 0, 1, 40, 0),
+    "frisian": DraughtsSpec(geometry=2, endgame_clocks=FRISIAN_ENDGAMES, frisian_captures=1),
+}
+"""The spec of each variant the compiled kernel plays."""
+
+EMPTY, MAN, KING_PIECE, BLACK_PIECE, OFF = 0, 1, 2, 8, 16
+MAILBOX_SIZE = 12 * 14
+SIDE, CLOCK, HASH, EVALUATION, PLY, ROOT, GENERATED_FROM, GENERATED, BEST_RANK = range(MAILBOX_SIZE, MAILBOX_SIZE + 9)
+MAX_PLIES = 1024
+MOST_REGIONS = 16
+REGION_INDEX = BEST_RANK + 1
+"""Each region's arrangement of men as its index into ``PATTERNS`` (``draughts_evaluation``)."""
+KEYS = REGION_INDEX + MOST_REGIONS
+UNDO_WIDTH = 4
+UNDO = KEYS + MAX_PLIES
+MATERIAL = UNDO + MAX_PLIES * UNDO_WIDTH
+STATE_SIZE = MATERIAL + MAX_PLIES
+SQUARES = 50
+"""The most dark squares of a board (10x10)."""
+STEPS = np.array([-13, -11, 11, 13, -24, 24, -2, 2], dtype=np.int64)
+"""The steps on the 12-wide mailbox: the diagonal ones, the first two towards row 0
+(White's way), then the orthogonal ones (Frisian's captures), to the square two rows or two
+columns away."""
+TAKEN = (1 << SQUARES) - 1
+"""A move's bits from 12 on: the squares whose pieces it takes."""
+CROWNED = 1 << 62
+"""A move's flag: the man was crowned during the capture and went on as a king."""
+BOARD_SIZES = (10, 8, 10)
+"""The board's side for each ``geometry``: 0 the 10x10 board with the fitted regions'
+worths (international), 1 the 8x8 board, 2 the 10x10 board without them (Frisian, whose
+rules the regions were not fitted to)."""
+WITH_PATTERNS = tuple(
+    any(spec.geometry == geometry and variant in PATTERN_VARIANTS for variant, spec in VARIANT_SPECS.items())
+    for geometry in range(len(BOARD_SIZES))
+)
+"""Whether a geometry's tables hold the regions' worths: the variants that play on it say."""
+PATTERN_SLOT = np.cumsum(WITH_PATTERNS) * np.array(WITH_PATTERNS) - 1
+"""Each geometry's place in ``PATTERNS`` (-1: none), which holds only the geometries with
+worths: numba cannot cache code that reads a global array of more than a megabyte."""
+assert all((variant in PATTERN_VARIANTS) == WITH_PATTERNS[spec.geometry] for variant, spec in VARIANT_SPECS.items())
+PER_ROW = np.array([size // 2 for size in BOARD_SIZES], dtype=np.int64)
+
+
+def _mailbox(square: int, size: int) -> int:
+    per_row = size // 2
+    row = square // per_row
+    column = 2 * (square % per_row) + (1 if row % 2 == 0 else 0)
+    return (row + 2) * 12 + column + 1
+
+
+MAILBOX = np.zeros((len(BOARD_SIZES), SQUARES), dtype=np.int64)
+SQUARE_AT = np.full((len(BOARD_SIZES), MAILBOX_SIZE), -1, dtype=np.int64)
+for _geometry, _size in enumerate(BOARD_SIZES):
+    for _square in range(_size * _size // 2):
+        MAILBOX[_geometry, _square] = _mailbox(_square, _size)
+        SQUARE_AT[_geometry, _mailbox(_square, _size)] = _square
+
+
+def _tables() -> tuple[Any, ...]:
+    values = np.zeros((len(BOARD_SIZES), 16, SQUARES), dtype=np.int64)
+    region_count = np.zeros((len(BOARD_SIZES), SQUARES), dtype=np.int64)
+    region_of = np.zeros((len(BOARD_SIZES), SQUARES, 4), dtype=np.int64)
+    digit = np.zeros((len(BOARD_SIZES), SQUARES, 4), dtype=np.int64)
+    patterns = np.zeros((sum(WITH_PATTERNS), 2, MOST_REGIONS, ARRANGEMENTS), dtype=np.int16)
+    for geometry, size in enumerate(BOARD_SIZES):
+        squares = size * size // 2
+        weights = weights_for(squares, patterns=WITH_PATTERNS[geometry])
+        for square in range(squares):
+            values[geometry, MAN, square] = weights.white_man[square]
+            values[geometry, KING_PIECE, square] = weights.king
+            values[geometry, MAN + BLACK_PIECE, square] = -weights.black_man[square]
+            values[geometry, KING_PIECE + BLACK_PIECE, square] = -weights.king
+        assert len(weights.regions) <= MOST_REGIONS
+        for region, members in enumerate(weights.regions):
+            for phase in range(2):
+                patterns[PATTERN_SLOT[geometry], phase, region] = weights.patterns[phase][region]
+            for place, square in enumerate(members):
+                region_of[geometry, square, region_count[geometry, square]] = region
+                digit[geometry, square, region_count[geometry, square]] = 3**place
+                region_count[geometry, square] += 1
+    generator = np.random.default_rng(20261123)
+    zobrist = generator.integers(1, 1 << 62, size=(16, SQUARES), dtype=np.int64)
+    side_key = np.int64(generator.integers(1, 1 << 62))
+    return values, zobrist, side_key, region_count, region_of, digit, patterns
+
+
+VALUES, ZOBRIST, SIDE_KEY, REGION_COUNT, REGION_OF, DIGIT, PATTERNS = _tables()
+"""Each piece's worth on each square of each board from White's side (Black's negative),
+Zobrist keys, and for each square the regions holding it (how many, which, and the square's
+digit in each region's index); ``PATTERNS[PATTERN_SLOT[geometry], phase, region, index]``:
+each region's worth by its index with all ``FULL_MEN`` men on the board (phase 0) and with
+none (phase 1)."""
+
+
+# Step 1. Move generation: captures (the longest only, where that is the rule), else (or
+# also, where captures are optional) quiet moves.
+
+
+@njit(cache=True)
+def pieces_taken(taken: int) -> int:
+    """How many pieces a capture's ``taken`` mask holds."""
+    count = 0
+    while taken:
+        taken &= taken - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _square_of(bit: int) -> int:
+    """The square of a mask's single ``bit``."""
+    square = 0
+    while (bit >> square) != 1:
+        square += 1
+    return square
+
+
+@njit(cache=True)
+def taken_of(move: int) -> int:
+    """The squares whose pieces ``move`` takes (a mask)."""
+    return (move >> 12) & TAKEN
+
+
+@njit(cache=True)
+def _capture_rank(spec: Any, state: Any, taken: int, king: bool) -> int:
+    """How a capture ranks against the others where only the best are legal: the pieces it
+    takes, or in Frisian twice their worth (a man 100, a king 199), plus one for a king's
+    capture. (The pieces taken are still on the board while moves are generated.)"""
+    count = pieces_taken(taken)
+    if not spec.frisian_captures:
+        return count
+    worth = 100 * count + 99 * kings_among(spec, state, taken)
+    return 2 * worth + (1 if king else 0)
+
+
+@njit(cache=True)
+def kings_among(spec: Any, state: Any, taken: int) -> int:
+    """How many of the pieces on the squares of ``taken`` (a mask) are kings."""
+    kings = 0
+    bits = taken
+    while bits:
+        low = bits & -bits
+        if state[MAILBOX[spec.geometry, _square_of(low)]] & 7 == KING_PIECE:
+            kings += 1
+        bits ^= low
+    return kings
+
+
+@njit(cache=True)
+def _record(spec: Any, state: Any, out: Any, origin: int, target: int, taken: int, crowned: bool, king: bool) -> None:
+    if spec.longest_capture:
+        rank = _capture_rank(spec, state, taken, king)
+        if rank < state[BEST_RANK]:
+            return
+        if rank > state[BEST_RANK]:
+            state[BEST_RANK] = rank
+            state[GENERATED] = state[GENERATED_FROM]  # lesser captures found so far are dropped
+    code = origin | (target << 6) | (taken << 12)
+    if crowned:
+        code |= CROWNED
+    for index in range(state[GENERATED_FROM], state[GENERATED]):
+        if out[index] & ~CROWNED == code & ~CROWNED:
+            return  # the same capture by another route
+    out[state[GENERATED]] = code
+    state[GENERATED] += 1
+
+
+@njit(cache=True, inline="always")
+def _backward(direction: int, side: int) -> bool:
+    """Whether the diagonal ``direction`` (an index into ``STEPS``) leads away from
+    ``side``'s far row (White's forward steps are the first two). Only Frisian captures
+    orthogonally, and its men capture every way."""
+    return (direction >= 2) == (side == 0)
+
+
+@njit(cache=True, inline="always")
+def _directions(spec: Any) -> int:
+    """How many of ``STEPS`` a capture may take: the diagonal four, or all eight."""
+    return 8 if spec.frisian_captures else 4
+
+
+@njit(cache=True, inline="always")
+def _movement(spec: Any, piece: int) -> tuple[bool, bool, bool]:
+    """``(king, flying, backward)``: whether ``piece`` is a king, flies, and captures
+    backwards, in the variant of ``spec``."""
+    king = piece & 7 == KING_PIECE
+    return king, king and spec.flying_kings != 0, king or spec.men_capture_backward != 0
+
+
+@njit(cache=True, inline="always")
+def _victim(state: Any, box: int, direction: int, flying: bool, them: int) -> int:
+    """The box of the piece of ``them`` that the piece on ``box`` meets first in
+    ``direction`` (sliding over empty squares if ``flying``), else 0."""
+    step = STEPS[direction]
+    victim = box + step
+    if flying:
+        while state[victim] == EMPTY:
+            victim += step
+    piece = state[victim]
+    if piece == EMPTY or piece == OFF or piece >> 3 != them:  # noqa: SIM109 (numba: compares)
+        return 0
+    return victim
+
+
+@njit(cache=True, inline="always")
+def _can_take(
+    state: Any, geometry: int, directions: int, box: int, taken: int, flying: bool, backward: bool, them: int
+) -> bool:
+    """Whether the piece on ``box``, having taken ``taken`` so far, can take a piece of
+    ``them`` (the test that spares most pieces the capture search)."""
+    for direction in range(4):  # a constant bound: the diagonal variants' loop is unrolled
+        if (backward or not _backward(direction, 1 - them)) and _takes_toward(
+            state, geometry, box, taken, flying, them, direction
+        ):
+            return True
+    for direction in range(4, directions):
+        if _takes_toward(state, geometry, box, taken, flying, them, direction):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _takes_toward(state: Any, geometry: int, box: int, taken: int, flying: bool, them: int, direction: int) -> bool:
+    """Whether the piece on ``box`` can take a piece of ``them`` in ``direction``."""
+    victim = _victim(state, box, direction, flying, them)
+    if victim == 0 or (taken and (taken >> SQUARE_AT[geometry, victim]) & 1):
+        return False
+    return state[victim + STEPS[direction]] == EMPTY
+
+
+@njit(cache=True)
+def _jumps(
+    spec: Any, state: Any, out: Any, origin: int, box: int, taken: int, flying: bool, backward: bool, crowned: int
+) -> None:
+    """Extends a capture that has reached ``box`` having taken ``taken`` (the moving piece
+    is lifted off the board meanwhile): a flying king's, or a piece that jumps one square
+    (a man, forward only unless ``backward``; a short king). ``crowned``: 1 once a man was
+    crowned on the way, 2 once it took a piece after that."""
+    extended = False
+    side = state[SIDE]
+    them = 1 - side
+    yes = side == side  # typed: numba's cache breaks on literal arguments to recursion
+    geometry = spec.geometry
+    directions = _directions(spec)
+    per_row = PER_ROW[geometry]
+    crown_row = 0 if side == 0 else 2 * per_row - 1
+    free_choice = not spec.longest_capture
+    for direction in range(directions):
+        if not backward and _backward(direction, side):
+            continue
+        victim = _victim(state, box, direction, flying, them)
+        if victim == 0:
+            continue
+        step = STEPS[direction]
+        victim_square = SQUARE_AT[geometry, victim]
+        if (taken >> victim_square) & 1:
+            continue  # a piece is taken once, and blocks the way until the capture ends
+        now_taken = taken | (1 << victim_square)
+        going_on = min(crowned, 1) * 2  # once crowned, a further piece taken counts
+        # A flying king that can go on taking from some square behind its victim must land
+        # on such a square (FMJD; only the free-choice variants need telling).
+        must_go_on = (
+            flying
+            and free_choice
+            and _lands_to_go_on(state, geometry, directions, victim + step, step, now_taken, them)
+        )
+        landing = victim + step
+        # (a Frisian man never lands where it took a piece: its landings lie an even number
+        # of rows and columns from its start, with the two differing by a multiple of 4,
+        # which no square it jumps over does)
+        while state[landing] == EMPTY:
+            if not must_go_on or _can_take(state, geometry, directions, landing, now_taken, yes, yes, them):
+                extended = True
+                if (
+                    not flying
+                    and spec.crowned_mid_capture
+                    and crowned == 0
+                    and SQUARE_AT[geometry, landing] // per_row == crown_row
+                ):
+                    _jumps(spec, state, out, origin, landing, now_taken, yes, yes, crowned + 1)
+                else:
+                    _jumps(spec, state, out, origin, landing, now_taken, flying, backward, going_on)
+            if not flying:
+                break
+            landing += step
+    if not extended and taken != 0:
+        # (Frisian's kings fly and its men are crowned only where a move ends)
+        _record(spec, state, out, origin, SQUARE_AT[geometry, box], taken, crowned == 2, flying)
+
+
+@njit(cache=True)
+def _lands_to_go_on(state: Any, geometry: int, directions: int, landing: int, step: int, taken: int, them: int) -> bool:
+    """Whether a flying king can go on taking from some empty square from ``landing`` on."""
+    yes = them == them
+    while state[landing] == EMPTY:
+        if _can_take(state, geometry, directions, landing, taken, yes, yes, them):
+            return True
+        landing += step
+    return False
+
+
+@njit(cache=True, inline="always")
+def _own_piece(state: Any, box: int, side: int) -> int:
+    """The piece of ``side`` on ``box``, or ``EMPTY``."""
+    piece = state[box]
+    return piece if piece != EMPTY and piece >> 3 == side else EMPTY
+
+
+@njit(cache=True, inline="always")
+def _can_move(spec: Any, state: Any, box: int, piece: int) -> bool:
+    """Whether ``piece`` (of the side to move) on ``box`` has a legal move."""
+    side = piece >> 3
+    king, flying, backward = _movement(spec, piece)
+    for direction in range(4):
+        if (king or not _backward(direction, side)) and state[box + STEPS[direction]] == EMPTY:
+            return True
+    return _can_take(state, spec.geometry, _directions(spec), box, 0, flying, backward, 1 - side)
+
+
+@njit(cache=True)
+def has_move(spec: Any, state: Any) -> bool:
+    """Whether the side to move has a legal move."""
+    for square in range(spec.squares):
+        box = MAILBOX[spec.geometry, square]
+        piece = _own_piece(state, box, state[SIDE])
+        if piece != EMPTY and _can_move(spec, state, box, piece):
+            return True
+    return False
+
+
+@njit(cache=True)
+def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> int:
+    """Writes the legal moves (``noisy_only``: the captures) from ``out[start]`` on; returns
+    the end index."""
+    side = state[SIDE]
+    them = 1 - side
+    geometry = spec.geometry
+    state[GENERATED] = state[GENERATED_FROM] = start
+    state[BEST_RANK] = 1
+    none = side - side  # a typed zero: numba's cache breaks on literal arguments to recursion
+    for square in range(spec.squares):
+        box = MAILBOX[geometry, square]
+        piece = _own_piece(state, box, side)
+        if piece == EMPTY:
+            continue
+        _, flying, backward = _movement(spec, piece)
+        if _can_take(state, geometry, _directions(spec), box, none, flying, backward, them):
+            state[box] = EMPTY
+            _jumps(spec, state, out, square, box, none, flying, backward, none)
+            state[box] = piece
+    end = state[GENERATED]
+    if noisy_only or (end > start and not spec.captures_optional):
+        return end
+    for square in range(spec.squares):
+        box = MAILBOX[geometry, square]
+        piece = _own_piece(state, box, side)
+        if piece == EMPTY:
+            continue
+        king, flying, _ = _movement(spec, piece)
+        for direction in range(4):
+            if not king and _backward(direction, side):
+                continue  # men move forward only
+            step = STEPS[direction]
+            target = box + step
+            while state[target] == EMPTY:
+                out[end] = square | (SQUARE_AT[geometry, target] << 6)
+                end += 1
+                if not flying:
+                    break
+                target += step
+    return end
+
+
+# Step 2. Make and unmake, keeping the evaluation's sum and the regions' indices.
+
+
+@njit(cache=True)
+def _men_digit(piece: int) -> int:
+    """A man's digit in a region's index: 1 White, 2 Black."""
+    return 1 + (piece >> 3)
+
+
+@njit(cache=True)
+def _shift_indices(geometry: int, state: Any, square: int, amount: int) -> None:
+    """Adds ``amount`` times the square's digit to the index of each region holding
+    ``square`` (unmaking: the evaluation's sum is restored whole)."""
+    for place in range(REGION_COUNT[geometry, square]):
+        state[REGION_INDEX + REGION_OF[geometry, square, place]] += amount * DIGIT[geometry, square, place]
+
+
+@njit(cache=True)
+def play(spec: Any, state: Any, move: int) -> bool:
+    origin, target, taken = move & 63, (move >> 6) & 63, taken_of(move)
+    geometry = spec.geometry
+    side = state[SIDE]
+    ply = state[PLY]
+    undo = UNDO + ply * UNDO_WIDTH
+    piece = state[MAILBOX[geometry, origin]]
+    state[undo] = piece
+    state[undo + 1] = state[CLOCK]
+    state[undo + 2] = state[EVALUATION]
+    kings_taken = 0
+    key = state[HASH] ^ SIDE_KEY
+    evaluation = state[EVALUATION]
+    material = state[MATERIAL + ply]
+    bits = taken
+    while bits:
+        low = bits & -bits
+        square = _square_of(low)
+        victim = state[MAILBOX[geometry, square]]
+        material -= 1 << _count_shift(victim)
+        if victim & 7 == KING_PIECE:
+            kings_taken |= low
+        key ^= ZOBRIST[victim, square]
+        evaluation -= VALUES[geometry, victim, square]
+        if victim & 7 == MAN:
+            _shift_indices(geometry, state, square, -_men_digit(victim))
+        state[MAILBOX[geometry, square]] = EMPTY
+        bits ^= low
+    state[undo + 3] = kings_taken
+    key ^= ZOBRIST[piece, origin]
+    evaluation -= VALUES[geometry, piece, origin]
+    if piece & 7 == MAN:
+        _shift_indices(geometry, state, origin, -_men_digit(piece))
+    state[MAILBOX[geometry, origin]] = EMPTY
+    placed = piece
+    last_row = 0 if side == 0 else 2 * PER_ROW[spec.geometry] - 1
+    if piece & 7 == MAN and (target // PER_ROW[spec.geometry] == last_row or move & CROWNED):
+        placed = KING_PIECE + side * BLACK_PIECE
+        material += (1 << _count_shift(placed)) - (1 << _count_shift(piece))
+    state[MATERIAL + ply + 1] = material
+    state[MAILBOX[geometry, target]] = placed
+    key ^= ZOBRIST[placed, target]
+    evaluation += VALUES[geometry, placed, target]
+    if placed & 7 == MAN:
+        _shift_indices(geometry, state, target, _men_digit(placed))
+    state[CLOCK] = state[CLOCK] + 1 if (piece & 7 == KING_PIECE and taken == 0) else 0
+    state[EVALUATION] = evaluation
+    state[SIDE] = 1 - side
+    state[HASH] = key
+    state[PLY] = ply + 1
+    state[KEYS + ply + 1] = key
+    return True
+
+
+@njit(cache=True)
+def unplay(spec: Any, state: Any, move: int) -> None:
+    origin, target, taken = move & 63, (move >> 6) & 63, taken_of(move)
+    geometry = spec.geometry
+    ply = state[PLY] - 1
+    side = 1 - state[SIDE]
+    undo = UNDO + ply * UNDO_WIDTH
+    placed = state[MAILBOX[geometry, target]]
+    if placed & 7 == MAN:
+        _shift_indices(geometry, state, target, -_men_digit(placed))
+    state[MAILBOX[geometry, target]] = EMPTY
+    piece = state[undo]
+    if piece & 7 == MAN:
+        _shift_indices(geometry, state, origin, _men_digit(piece))
+    state[MAILBOX[geometry, origin]] = piece
+    kings_taken = state[undo + 3]
+    bits = taken
+    square = 0
+    while bits:
+        if bits & 1:
+            if (kings_taken >> square) & 1:
+                state[MAILBOX[geometry, square]] = KING_PIECE + (1 - side) * BLACK_PIECE
+            else:
+                victim = MAN + (1 - side) * BLACK_PIECE
+                _shift_indices(geometry, state, square, _men_digit(victim))
+                state[MAILBOX[geometry, square]] = victim
+        bits >>= 1
+        square += 1
+    state[CLOCK] = state[undo + 1]
+    state[EVALUATION] = state[undo + 2]
+    state[SIDE] = side
+    state[PLY] = ply
+    state[HASH] = state[KEYS + ply]
+
+
+# Step 3. Evaluation, draws, and what move ordering needs.
+
+blend = njit(cache=True, inline="always")(rules_blend)
+
+
+@njit(cache=True)
+def evaluate(spec: Any, state: Any) -> int:
+    value = state[EVALUATION]
+    slot = PATTERN_SLOT[spec.geometry]
+    if slot >= 0:
+        full, bare = 0, 0
+        for region in range(MOST_REGIONS):
+            index = state[REGION_INDEX + region]
+            full += PATTERNS[slot, 0, region, index]
+            bare += PATTERNS[slot, 1, region, index]
+        material = state[MATERIAL + state[PLY]]
+        value += blend(full, bare, (material & 255) + ((material >> 16) & 255))
+    return (value if state[SIDE] == 0 else -value) + TEMPO
+
+
+@njit(cache=True)
+def drawn(spec: Any, state: Any) -> bool:
+    """The variant's move-count rule (international: 25 moves), a repetition inside the
+    search (both need kings moving), or a king endgame's rule. A side left without a move
+    on the last move a rule allows has lost all the same (py-draughts)."""
+    clock = state[CLOCK]
+    if clock >= spec.draw_clock or king_endgame_drawn(spec, state):
+        return has_move(spec, state)
+    ply = state[PLY]
+    if ply > state[ROOT] and clock >= 4:
+        key = state[HASH]
+        for earlier in range(ply - 2, max(0, ply - clock) - 1, -2):
+            if state[KEYS + earlier] == key:
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _count_shift(piece: int) -> int:
+    """Where ``material_of`` counts ``piece``: White's men, White's kings, Black's men,
+    Black's kings, 8 bits each."""
+    return 16 * (piece >> 3) + 8 * ((piece & 7) - 1)
+
+
+@njit(cache=True, inline="always")
+def _pieces(material: int) -> int:
+    """How many pieces ``material`` (as ``MATERIAL`` holds it) counts."""
+    return (material & 255) + ((material >> 8) & 255) + ((material >> 16) & 255) + (material >> 24)
+
+
+def material_of(white_men: int, white_kings: int, black_men: int, black_kings: int) -> int:
+    """The pieces counted, packed as ``MATERIAL`` holds them."""
+    return white_men | white_kings << 8 | black_men << 16 | black_kings << 24
+
+
+@njit(cache=True)
+def _endgame_limits(material: int) -> tuple[int, int]:
+    """The plies a king endgame may last (16 moves, 5 moves; -1: the rule does not apply):
+    one side a lone king, the other one to three pieces with a king."""
+    white_men, white_kings = material & 255, (material >> 8) & 255
+    black_men, black_kings = (material >> 16) & 255, (material >> 24) & 255
+    if white_men == 0 and white_kings == 1 and black_kings >= 1 and 1 <= black_men + black_kings <= 3:
+        other = black_men + black_kings
+    elif black_men == 0 and black_kings == 1 and white_kings >= 1 and 1 <= white_men + white_kings <= 3:
+        other = white_men + white_kings
+    else:
+        return -1, -1
+    return (32 if other == 3 else -1), (10 if other <= 2 else -1)
+
+
+@njit(cache=True)
+def king_endgame_drawn(spec: Any, state: Any) -> bool:
+    """Whether the variant's king endgame rule (``DraughtsSpec.endgame_clocks``) draws."""
+    material = state[MATERIAL + state[PLY]]
+    if spec.endgame_clocks == FMJD_ENDGAMES:
+        return _pieces(material) <= 4 and endgame_drawn(state)
+    if spec.endgame_clocks == FRISIAN_ENDGAMES:
+        return frisian_endgame_drawn(material, state[CLOCK])
+    return False
+
+
+@njit(cache=True)
+def endgame_drawn(state: Any) -> bool:
+    """The FMJD's king endgame rules as py-draughts counts them: drawn once a position that
+    started one (one side a lone king) lies as many plies back as the rule allows, with
+    at most four pieces on the board all the way (captures and crowning do not restart
+    the count)."""
+    ply = state[PLY]
+    for back in range(min(ply, 32) + 1):
+        material = state[MATERIAL + ply - back]
+        if _pieces(material) > 4:
+            return False
+        sixteen, five = _endgame_limits(material)
+        if (five >= 0 and back >= five) or (sixteen >= 0 and back >= sixteen):
+            return True
+    return False
+
+
+@njit(cache=True)
+def frisian_endgame_drawn(material: int, clock: int) -> bool:
+    """Frisian's king endgames as py-draughts counts them, by the clock of quiet king moves:
+    a king against a king drawn after 4 plies, three kings (two against one) after 14."""
+    if material & 255 or (material >> 16) & 255:
+        return False  # men on the board
+    white_kings, black_kings = (material >> 8) & 255, material >> 24
+    if white_kings == 1 and black_kings == 1:
+        return clock >= 4
+    return white_kings + black_kings == 3 and clock >= 14
+
+
+@njit(cache=True)
+def perft(spec: Any, state: Any, depth: int, buffer: Any, start: int) -> int:
+    """Leaf nodes of the move tree ``depth`` plies deep (tests the move generator)."""
+    end = generate(spec, state, buffer, start, False)
+    if depth == 1:
+        return end - start
+    total = 0
+    for index in range(start, end):
+        play(spec, state, buffer[index])
+        total += perft(spec, state, depth - 1, buffer, end)
+        unplay(spec, state, buffer[index])
+    return total
+
+
+# Step 4. The kernel's view.
+
+
+@implements(compiled.generate_moves, DraughtsSpec)
+def _generate_moves(spec: Any, state: Any, out: Any, start: Any, noisy_only: Any) -> Any:
+    return generate(spec, state, out, start, noisy_only)
+
+
+@implements(compiled.play_move, DraughtsSpec)
+def _play_move(spec: Any, state: Any, move: Any) -> Any:
+    return play(spec, state, move)
+
+
+@implements(compiled.unplay_move, DraughtsSpec)
+def _unplay_move(spec: Any, state: Any, move: Any) -> Any:
+    unplay(spec, state, move)
+
+
+@implements(compiled.play_null_move, DraughtsSpec)
+def _play_null_move(spec: Any, state: Any) -> Any:
+    return None  # never called: null_move_safe is False (zugzwang is everywhere in draughts)
+
+
+@implements(compiled.unplay_null_move, DraughtsSpec)
+def _unplay_null_move(spec: Any, state: Any) -> Any:
+    return None
+
+
+@implements(compiled.in_check, DraughtsSpec)
+def _in_check(spec: Any, state: Any) -> Any:
+    return False
+
+
+@implements(compiled.no_moves_lose, DraughtsSpec)
+def _no_moves_lose(spec: Any, state: Any) -> Any:
+    return True
+
+
+@implements(compiled.static_value, DraughtsSpec)
+def _static_value(spec: Any, state: Any) -> Any:
+    return evaluate(spec, state)
+
+
+@implements(compiled.state_key, DraughtsSpec)
+def _state_key(spec: Any, state: Any) -> Any:
+    return state[HASH]
+
+
+@implements(compiled.game_result, DraughtsSpec)
+def _game_result(spec: Any, state: Any) -> Any:
+    return ONGOING  # the game ends when the side to move has no legal move
+
+
+@implements(compiled.drawn_by_rule, DraughtsSpec)
+def _drawn_by_rule(spec: Any, state: Any) -> Any:
+    return drawn(spec, state)
+
+
+@implements(compiled.noisy_order, DraughtsSpec)
+def _noisy_order(spec: Any, state: Any, move: Any) -> Any:
+    return pieces_taken(taken_of(move))
+
+
+@implements(compiled.noisy_moves_forced, DraughtsSpec)
+def _noisy_moves_forced(spec: Any) -> Any:
+    return spec.captures_optional == 0
+
+
+@implements(compiled.material_gain, DraughtsSpec)
+def _material_gain(spec: Any, state: Any, move: Any) -> Any:
+    taken = taken_of(move)
+    kings = kings_among(spec, state, taken)
+    return KING * kings + 150 * (pieces_taken(taken) - kings)
+
+
+@implements(compiled.null_move_safe, DraughtsSpec)
+def _null_move_safe(spec: Any, state: Any) -> Any:
+    return False
+
+
+@implements(compiled.history_slot, DraughtsSpec)
+def _history_slot(spec: Any, state: Any, move: Any) -> Any:
+    return state[SIDE] * 2500 + (move & 63) * SQUARES + ((move >> 6) & 63)
+
+
+@implements(compiled.continuation_slot, DraughtsSpec)
+def _continuation_slot(spec: Any, state: Any, move: Any) -> Any:
+    return -1  # no pruning unit, so no counter moves either: not measured
+
+
+@implements(compiled.losing_capture, DraughtsSpec)
+def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
+    return False  # captures are compulsory (in checkers, optional but not measured): none is skipped
+
+
+@implements(compiled.gives_check, DraughtsSpec)
+def _gives_check(spec: Any, state: Any, move: Any) -> Any:
+    return False
+
+
+@implements(compiled.pruning_unit, DraughtsSpec)
+def _pruning_unit(spec: Any) -> Any:
+    return 0  # compulsory captures make a quiet position's value a poor guide: not measured yet
+
+
+# Step 5. Loading a py-draughts board, and moves both ways.
+
+
+@njit(cache=True)
+def _refresh(spec: Any, state: Any) -> None:
+    geometry = spec.geometry
+    key = SIDE_KEY if state[SIDE] == 1 else 0
+    evaluation = 0
+    for region in range(MOST_REGIONS):
+        state[REGION_INDEX + region] = 0
+    for square in range(spec.squares):
+        piece = state[MAILBOX[geometry, square]]
+        if piece != EMPTY:
+            key ^= ZOBRIST[piece, square]
+            evaluation += VALUES[geometry, piece, square]
+            if piece & 7 == MAN:
+                _shift_indices(geometry, state, square, _men_digit(piece))
+    state[HASH] = key
+    state[EVALUATION] = evaluation
+    state[KEYS + state[PLY]] = key
+
+
+def new_state(position: Any, spec: DraughtsSpec) -> Any:
+    """The compiled state of a position of the variant of ``spec``, with the game's recent
+    history for repetitions."""
+    board = position.board
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state[:MAILBOX_SIZE] = OFF
+    for square in range(spec.squares):
+        bit = 1 << square
+        piece = EMPTY
+        if board.white_men & bit:
+            piece = MAN
+        elif board.white_kings & bit:
+            piece = KING_PIECE
+        elif board.black_men & bit:
+            piece = MAN + BLACK_PIECE
+        elif board.black_kings & bit:
+            piece = KING_PIECE + BLACK_PIECE
+        state[MAILBOX[spec.geometry, square]] = piece
+    state[SIDE] = position.player()
+    state[CLOCK] = min(board.halfmove_clock, spec.draw_clock)
+    call_without_compiling(_refresh, spec, state)
+    # the earlier positions within the clock, for repetitions (their keys, in order), and
+    # at least 32 for the endgame rules (their pieces)
+    within_clock = min(board.halfmove_clock, 200)
+    earlier = position.keys[-1 - max(32, within_clock) : -1]
+    for index, key in enumerate(earlier):
+        if index >= len(earlier) - within_clock:
+            state[KEYS + index] = _key_of(key, spec)
+        state[MATERIAL + index] = material_of(*(int(mask).bit_count() for mask in key[:4]))
+    state[KEYS + len(earlier)] = state[HASH]
+    state[MATERIAL + len(earlier)] = material_of(
+        *(int(mask).bit_count() for mask in (board.white_men, board.white_kings, board.black_men, board.black_kings))
+    )
+    state[PLY] = state[ROOT] = len(earlier)
+    return state
+
+
+def _key_of(key: Any, spec: DraughtsSpec) -> int:
+    """The Zobrist key of a position key ``(white men, white kings, black men, black kings,
+    White to move)``."""
+    white_men, white_kings, black_men, black_kings, white = key
+    value = 0 if white else int(SIDE_KEY)
+    for mask, piece in (
+        (white_men, MAN),
+        (white_kings, KING_PIECE),
+        (black_men, MAN + BLACK_PIECE),
+        (black_kings, KING_PIECE + BLACK_PIECE),
+    ):
+        for square in range(spec.squares):
+            if mask >> square & 1:
+                value ^= int(ZOBRIST[piece, square])
+    return value
+
+
+def code_of(position: Any, move: str, spec: DraughtsSpec) -> int:
+    """The compiled code of the legal ``move`` (py-draughts' notation)."""
+    played = position.played(move)
+    squares = played.square_list
+    taken = 0
+    for square in played.captured_list:
+        taken |= 1 << square
+    code = int(squares[0] | (squares[-1] << 6) | (taken << 12))
+    if spec.crowned_mid_capture and taken and (position.board.white_men | position.board.black_men) >> squares[0] & 1:
+        per_row = int(PER_ROW[spec.geometry])
+        crown_row = 0 if position.player() == 0 else 2 * per_row - 1
+        if any(square // per_row == crown_row for square in squares[1:-1]):
+            code |= CROWNED  # crowned on the way, it went on taking as a king
+    return code

@@ -1,0 +1,133 @@
+"""Draughts' evaluation, shared by the game (``draughts``) and its compiled primitives
+(``draughts_compiled``): a man's worth by the rows it has advanced and its file, a king's,
+the side to move's bonus (weights fitted in ``tools/fit_draughts.py``), and in
+international draughts, a worth for the men's arrangement in each of sixteen
+overlapping regions of 4x4 squares (``PATTERN_FILE``, fitted in
+``tools/fit_draughts_patterns.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+MAN = 100
+KING = 326
+ADVANCE = (7, 3, 4, 9, 9, 2, 3, 23, 40)
+"""A man's bonus by the rows it has advanced from its own back row (0: still guarding it)."""
+FILE = (0, 1, 1, 2, 4)
+"""A man's bonus by its distance from the nearer edge file."""
+TEMPO = 4
+REGION_SIDE = 4
+"""A region is 4 rows by 4 columns: 8 dark squares, each empty (or a king), a White man or
+a Black man, so 3**8 arrangements."""
+ARRANGEMENTS = 3**8
+PATTERN_VARIANTS = frozenset({"draughts"})
+"""The variants whose evaluation adds the regions' worths (fitted to international
+draughts; the 8x8 boards have no regions, and Frisian's orthogonal captures change what an
+arrangement is worth)."""
+PATTERN_FILE = Path(__file__).with_name("patterns.npz")
+"""The fitted worths of every region's arrangements (``patterns``, from White's side: with
+all ``FULL_MEN`` men on the board, then with none), and of a king on the 10x10 board
+(``king``)."""
+FULL_MEN = 40
+"""The men at the start: an arrangement's worth moves from its first fitted worth to its
+second as the men come off the board (kings do not count)."""
+
+
+def _rows(squares: int) -> int:
+    return int((2 * squares) ** 0.5)
+
+
+def square_place(squares: int, square: int) -> tuple[int, int]:
+    """The row (0: Black's back row) and column of ``square`` on a board of ``squares``."""
+    per_row = _rows(squares) // 2
+    row = square // per_row
+    return row, 2 * (square % per_row) + (1 if row % 2 == 0 else 0)
+
+
+def regions(squares: int) -> list[list[int]]:
+    """The squares of each region of the 10x10 board, in the order of their digits: regions
+    start on every other row and column, so each square is in one to four of them."""
+    if squares != 50:
+        return []
+    starts = range(0, _rows(squares) - REGION_SIDE + 1, 2)
+    places = [square_place(squares, square) for square in range(squares)]
+
+    def inside(place: tuple[int, int], top: int, left: int) -> bool:
+        return top <= place[0] < top + REGION_SIDE and left <= place[1] < left + REGION_SIDE
+
+    corners = [(top, left) for top in starts for left in starts]
+    return [[square for square, place in enumerate(places) if inside(place, *corner)] for corner in corners]
+
+
+def region_indices(regions: list[list[int]], white_men: int, black_men: int) -> list[int]:
+    """Each region's arrangement of these men (bit ``s``: a man on square ``s``) as an index:
+    a digit a square, 1 for a White man and 2 for a Black one, the region's first square
+    lowest."""
+    indices = []
+    for region in regions:
+        index = 0
+        digit = 1
+        for square in region:
+            if white_men >> square & 1:
+                index += digit
+            elif black_men >> square & 1:
+                index += 2 * digit
+            digit *= 3
+        indices.append(index)
+    return indices
+
+
+class ManWeights:
+    """Per-square worth of a man on a board of ``squares`` dark squares, for White's men
+    (Black's are mirrored); a square's row counts from Black's back row. With
+    ``patterns``, the regions' fitted arrangements too (the 10x10 board only)."""
+
+    def __init__(self, squares: int, patterns: bool = False) -> None:
+        rows = _rows(squares)
+        self.white_man = [0] * squares
+        self.black_man = [0] * squares
+        for square in range(squares):
+            row, column = square_place(squares, square)
+            file = FILE[min(column, rows - 1 - column, len(FILE) - 1)]
+            white = ADVANCE[min(rows - 1 - row, len(ADVANCE) - 1)]
+            black = ADVANCE[min(row, len(ADVANCE) - 1)]
+            self.white_man[square] = MAN + white + file
+            self.black_man[square] = MAN + black + file
+        self.king = KING
+        self.regions = regions(squares) if patterns else []
+        self.patterns: list[list[list[int]]] = []
+        if self.regions:
+            import numpy as np
+
+            with np.load(PATTERN_FILE) as fitted:
+                worths = fitted["patterns"]
+                expected = (2, len(self.regions), ARRANGEMENTS)
+                if worths.shape != expected:
+                    raise ValueError(f"{PATTERN_FILE.name}: worths of shape {worths.shape}, not {expected}")
+                self.patterns = worths.astype(int).tolist()
+                self.king = int(fitted["king"])
+
+    def arrangement(self, white_men: int, black_men: int) -> int:
+        """The regions' worth for these men (bit ``s``: a man on square ``s``), White's side:
+        the two fitted worths blended by the men left."""
+        indices = region_indices(self.regions, white_men, black_men)
+        full_board, bare_board = self.patterns
+        full = sum(worths[index] for worths, index in zip(full_board, indices, strict=True))
+        bare = sum(worths[index] for worths, index in zip(bare_board, indices, strict=True))
+        return blend(full, bare, white_men.bit_count() + black_men.bit_count())
+
+
+def blend(full: int, bare: int, men: int) -> int:
+    """The regions' worth with ``men`` men on the board, from their worths with all and with
+    none; rounded towards zero, so that the colours swapped give the same worth negated."""
+    men = min(men, FULL_MEN)
+    total = full * men + bare * (FULL_MEN - men)
+    return total // FULL_MEN if total >= 0 else -(-total // FULL_MEN)
+
+
+@functools.cache
+def weights_for(squares: int, patterns: bool = False) -> ManWeights:
+    """The weights of a board of ``squares`` dark squares (made once a size)."""
+    return ManWeights(squares, patterns)

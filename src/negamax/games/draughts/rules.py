@@ -1,0 +1,295 @@
+"""Draughts on py-draughts' rules: international 10x10 (``draughts``), American checkers
+8x8 (``checkers``), and the other variants py-draughts plays (``russian``, ``brazilian``,
+``frisian``).
+
+The rules (forced captures, the maximum-capture rule, flying kings, promotion during a
+capture, the draw rules) are py-draughts', used as they are: a position owns a
+py-draughts board and plays its moves by push/pop. Moves are their notation, ``32-28`` or
+``28x19x10`` (every square visited), which is hashable where py-draughts' ``Move`` is not.
+
+The evaluation, from the side to move, in hundredths of a man: men and kings, each man's
+bonus by the rows it has advanced (``ADVANCE``) and by its distance from the edge files
+(``FILE``), and a bonus for the side to move; those weights are a least-squares fit to
+py-draughts' ``TurboEngine`` evaluation (``tools/fit_draughts.py``). International
+draughts adds a worth for the men's arrangement in each of sixteen overlapping 4x4
+regions, with a king's worth refitted alongside, fitted to dame-rs's search scores
+(``tools/fit_draughts_patterns.py``).
+
+Needs the ``draughts`` extra: ``pip install 'negamax[draughts]'``.
+
+>>> game = DraughtsGame()
+>>> position = game.new_position(None)
+>>> len(position.legal_moves()), position.evaluate() == TEMPO  # the side to move's bonus
+(9, True)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from negamax.core.errors import IllegalMoveError, InvalidPositionError, NegamaxError
+from negamax.core.game import Position
+from negamax.core.rules import BaseGame, repeated_in_search
+from negamax.core.score import WIN
+from negamax.games.draughts.evaluation import PATTERN_VARIANTS, TEMPO, weights_for
+
+VARIANTS = {
+    "draughts": ("StandardBoard", "international draughts, 10x10, flying kings"),
+    "checkers": ("AmericanBoard", "American checkers (English draughts), 8x8"),
+    "russian": ("RussianBoard", "Russian draughts, 8x8"),
+    "brazilian": ("BrazilianBoard", "Brazilian draughts, 8x8, international rules"),
+    "frisian": ("FrisianBoard", "Frisian draughts, 10x10, orthogonal captures"),
+}
+
+
+class DraughtsUnavailableError(NegamaxError, ValueError):
+    """py-draughts is not installed."""
+
+
+def _draughts_module() -> Any:
+    try:
+        module = importlib.import_module("draughts")
+    except ImportError:
+        raise DraughtsUnavailableError("draughts needs py-draughts: pip install 'negamax[draughts]'") from None
+    # py-draughts logs every board it creates (thousands a second in a search) to stderr
+    importlib.import_module("loguru").logger.disable("draughts")
+    return module
+
+
+class DraughtsPosition:
+    """A draughts position for the search, pure-Python or compiled (``move_list_form``);
+    ``board`` is a py-draughts board it owns, of ``variant``."""
+
+    solvable = False
+    """Draughts cannot be solved exactly: ``solve()`` needs a node or time limit."""
+
+    __slots__ = ("_moves", "board", "keys", "root_length", "variant", "weights", "white")
+
+    def __init__(self, board: Any, variant: str) -> None:
+        self.board = board
+        self.variant = variant
+        self.weights = weights_for(board.SQUARES_COUNT, patterns=variant in PATTERN_VARIANTS)
+        self.white = _draughts_module().Color.WHITE
+        self.keys: list[Hashable] = [self._current_key()]
+        self.root_length = 1
+        self._moves: tuple[Hashable, dict[str, Any]] | None = None
+
+    def _current_key(self) -> Hashable:
+        board = self.board
+        return (board.white_men, board.white_kings, board.black_men, board.black_kings, board.turn == self.white)
+
+    def _legal(self) -> dict[str, Any]:
+        key = self.keys[-1]
+        cached = self._moves
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        moves = {str(move): move for move in self.board.legal_moves}
+        self._moves = (key, moves)
+        return moves
+
+    def legal_moves(self) -> list[str]:
+        """Captures first, longer ones first (the variants without a maximum-capture rule
+        leave a choice, and py-draughts' American checkers makes captures optional)."""
+        moves = self._legal()
+        return sorted(moves, key=lambda text: -text.count("x"))
+
+    def played(self, move: str) -> Any:
+        """py-draughts' ``Move`` for the legal ``move`` (its squares visited and pieces taken)."""
+        return self._legal()[move]
+
+    def noisy_moves(self) -> list[str]:
+        """The captures (for quiescence)."""
+        return [move for move in self.legal_moves() if "x" in move]
+
+    def play(self, move: str) -> None:
+        self.board.push(self._legal()[move])
+        self.keys.append(self._current_key())
+
+    def undo(self, move: str) -> None:
+        self.board.pop()
+        self.keys.pop()
+
+    def is_terminal(self) -> bool:
+        board = self.board
+        if not self._legal():
+            return True
+        if board.white_kings or board.black_kings:
+            # every draw rule (move counts, repetition, the king endgames) needs a king
+            return repeated_in_search(self.keys, self.root_length, board.halfmove_clock) or bool(board.is_draw)
+        return False
+
+    def terminal_value(self) -> int:
+        return -WIN if not self._legal() else 0
+
+    def occurrences(self) -> int:
+        """How many times the position has occurred in the game, this time included, among
+        the positions since the last man move or capture (as py-draughts counts them)."""
+        keys = self.keys
+        key = keys[-1]
+        oldest = max(0, len(keys) - 1 - self.board.halfmove_clock)
+        return sum(1 for index in range(len(keys) - 1, oldest - 1, -2) if keys[index] == key)
+
+    def game_end(self) -> tuple[int, str] | None:
+        """The game's end for the players (``HasGameEnd``): py-draughts' rules as they are,
+        where a position's third occurrence draws; the search scores its second inside a
+        search as a draw already (``is_terminal``). The occurrences are counted from the
+        position's own keys, which a copy keeps: a copy of py-draughts' board forgets its
+        moves."""
+        if not self._legal():
+            return -WIN, ""  # the game's one way to win, as no reason names it
+        if self.occurrences() >= 3:
+            return 0, "threefold repetition"
+        if self.board.is_draw:
+            return 0, "a draw rule of the variant"
+        return None
+
+    def evaluate(self) -> int:
+        board = self.board
+        white_man, black_man = self.weights.white_man, self.weights.black_man
+        white = black = 0
+        men = board.white_men
+        while men:
+            low = men & -men
+            white += white_man[low.bit_length() - 1]
+            men ^= low
+        men = board.black_men
+        while men:
+            low = men & -men
+            black += black_man[low.bit_length() - 1]
+            men ^= low
+        white_kings: int = board.white_kings
+        black_kings: int = board.black_kings
+        king = self.weights.king
+        value: int = white + king * white_kings.bit_count() - black - king * black_kings.bit_count()
+        if self.weights.regions:
+            value += self.weights.arrangement(board.white_men, board.black_men)
+        if board.turn != self.white:
+            value = -value
+        return value + TEMPO
+
+    def key(self) -> Hashable:
+        return self.keys[-1]
+
+    def player(self) -> int:
+        return 0 if self.board.turn == self.white else 1
+
+    def copy(self) -> DraughtsPosition:
+        clone = type(self)(self.board.copy(), self.variant)
+        clone.keys = list(self.keys)
+        clone.root_length = len(clone.keys)
+        return clone
+
+    def __repr__(self) -> str:
+        return f"DraughtsPosition({self.board.fen!r})"
+
+    def move_list_form(self) -> tuple[Any, Any]:
+        """(spec, state) for the compiled deepening kernel (imports numba)."""
+        from negamax.games.draughts import compiled as draughts_compiled  # only when the compiled path runs
+
+        spec = draughts_compiled.VARIANT_SPECS[self.variant]
+        return spec, draughts_compiled.new_state(self, spec)
+
+    def moves_from_codes(self, codes: Sequence[int]) -> list[str]:
+        from negamax.games.draughts.compiled import VARIANT_SPECS, code_of
+
+        spec = VARIANT_SPECS[self.variant]
+        walk = self.copy()
+        line = []
+        for code in codes:
+            found = [move for move in walk.legal_moves() if code_of(walk, move, spec) == code]
+            if not found:
+                break
+            line.append(found[0])
+            walk.play(found[0])
+        return line
+
+
+class DraughtsGame(BaseGame):
+    """One of py-draughts' variants (see ``VARIANTS``); international by default."""
+
+    solvable = False
+
+    def __init__(self, variant: str = "draughts") -> None:
+        if variant not in VARIANTS:
+            raise InvalidPositionError(f"unknown draughts variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        self.variant = variant
+        self.name = variant
+        self.kernel_name = "draughts"  # one kernel plays them all (``draughts_compiled``)
+        self.description = VARIANTS[variant][1] + " (py-draughts rules), moves such as 32-28 or 28x19x10"
+        self.position_help = (
+            "a FEN such as 'W:W31,32,...:B1,2,...' or 'start', optionally followed by 'moves 32-28 ...'"
+        )
+
+    def board_class(self) -> Any:
+        return getattr(_draughts_module(), VARIANTS[self.variant][0])
+
+    def new_position(self, text: str | None = None) -> DraughtsPosition:
+        """``start`` or a FEN (``W:W31,32:B1,K2``), optionally followed by ``moves`` and moves."""
+        board_class = self.board_class()
+        text = (text or "start").strip()
+        head, _, moves_text = text.partition(" moves")
+        head = head.strip().removeprefix('[FEN "').removesuffix('"]')
+        if head in ("", "start", "startpos"):
+            board = board_class()
+        else:
+            try:
+                board = board_class.from_fen(head)
+            except (ValueError, IndexError, KeyError) as error:
+                raise InvalidPositionError(f"{self.variant} position {head!r}: {error}") from None
+        position = DraughtsPosition(board, self.variant)
+        for word in moves_text.split():
+            position.play(self.parse_move(position, word))
+        position.root_length = len(position.keys)
+        return position
+
+    def parse_move(self, position: Position[Any], text: str) -> str:
+        """``32-28``, or a capture by its squares (``28x19x10``, or just ``28x10`` when that
+        names one capture)."""
+        assert isinstance(position, DraughtsPosition)
+        text = text.strip()
+        moves = position.legal_moves()
+        if text in moves:
+            return text
+        parts = text.replace("-", "x").split("x")
+        matches = [move for move in moves if move.split("x")[0] == parts[0] and move.split("x")[-1] == parts[-1]]
+        if "x" in text and len(matches) > 1:
+            matches = [move for move in matches if set(parts) <= set(move.split("x"))]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise IllegalMoveError(f"{text!r} is ambiguous here: {', '.join(matches)}")
+        raise IllegalMoveError(f"{text!r} is not a legal move here (legal: {', '.join(moves[:12])})")
+
+    def move_text(self, position: Position[Any], move: Hashable) -> str:
+        return str(move)
+
+    def position_text(self, position: Position[Any]) -> str:
+        assert isinstance(position, DraughtsPosition)
+        fen: str = position.board.fen
+        return fen.removeprefix('[FEN "').removesuffix('"]')
+
+    def render(self, position: Position[Any]) -> str:
+        assert isinstance(position, DraughtsPosition)
+        return str(position.board)
+
+
+class CheckersGame(DraughtsGame):
+    def __init__(self) -> None:
+        super().__init__("checkers")
+
+
+class RussianGame(DraughtsGame):
+    def __init__(self) -> None:
+        super().__init__("russian")
+
+
+class BrazilianGame(DraughtsGame):
+    def __init__(self) -> None:
+        super().__init__("brazilian")
+
+
+class FrisianGame(DraughtsGame):
+    def __init__(self) -> None:
+        super().__init__("frisian")

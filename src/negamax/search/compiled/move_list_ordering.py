@@ -1,0 +1,159 @@
+"""The deepening kernel's move ordering: the next move picked from the scored list, quiet
+moves scored by their history, counter move and continuation histories, and the rewards
+and penalties a cut-off gives them (gravity-bounded)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from negamax.core.compiled import (
+    continuation_slot,
+    history_slot,
+    noisy_order,
+    pruning_unit,
+    search_function,
+)
+from negamax.search.compiled.move_list_layout import (
+    CONTINUATION,
+    CONTINUATION_LANES,
+    CONTINUATION_PLIES,
+    CONTINUATION_SLOTS,
+    COUNTER_MOVES,
+    COUNTERS,
+    GRAVITY_BONUS_CAP,
+    GRAVITY_HISTORY_CAP,
+    HISTORY,
+    HISTORY_CAP,
+    HISTORY_HEURISTIC,
+    KILLER_MOVES,
+    KILLERS,
+    MOVES,
+    PLAYED_PIECES,
+    SCORES,
+    W_FEATURES,
+)
+
+
+@search_function
+def _pick(work: Any, index: int, end: int) -> int:
+    """Swaps the best-scored move of ``index .. end`` to ``index`` and returns it."""
+    best = index
+    best_score = work[SCORES - MOVES + index]
+    for other in range(index + 1, end):
+        if work[SCORES - MOVES + other] > best_score:
+            best = other
+            best_score = work[SCORES - MOVES + other]
+    if best != index:
+        move = work[best]
+        work[best] = work[index]
+        work[index] = move
+        work[SCORES - MOVES + best] = work[SCORES - MOVES + index]
+        work[SCORES - MOVES + index] = best_score
+    return work[index]
+
+
+@search_function
+def _continuation_entry(work: Any, ply: int, back: int, piece: int) -> int:
+    """Which lane holds the continuation history of the move with continuation slot
+    ``piece`` after the move ``back`` plies before; -1 when there is none (no such move, a
+    null move, a game without slots, or counter moves off: then the moves played are not
+    kept)."""
+    if piece < 0 or ply < back or not work[W_FEATURES] & COUNTER_MOVES:
+        return -1
+    before = work[PLAYED_PIECES + ply - back]
+    return before * CONTINUATION_SLOTS + piece if before >= 0 else -1
+
+
+@search_function
+def _continuation_value(work: Any, lane: int) -> int:
+    value = (work[CONTINUATION + lane // CONTINUATION_LANES] >> (lane % CONTINUATION_LANES * 16)) & 0xFFFF
+    return value - 0x10000 if value >= 0x8000 else value
+
+
+@search_function
+def _gain_continuation(work: Any, lane: int, bonus: int, magnitude: int) -> None:
+    shift = lane % CONTINUATION_LANES * 16
+    index = CONTINUATION + lane // CONTINUATION_LANES
+    value = _continuation_value(work, lane)
+    value += bonus - value * magnitude // GRAVITY_HISTORY_CAP
+    work[index] = (work[index] & ~(0xFFFF << shift)) | ((value & 0xFFFF) << shift)
+
+
+@search_function
+def _gain_history(spec: Any, state: Any, work: Any, move: int, ply: int, bonus: int) -> None:
+    """Moves ``move``'s history, and its continuation history after the moves
+    ``CONTINUATION_PLIES`` before (the side's own moves before last too, as in Stockfish),
+    by ``bonus`` (negative: a loss) with gravity towards the cap."""
+    magnitude = bonus if bonus > 0 else -bonus
+    slot = HISTORY + history_slot(spec, state, move)
+    work[slot] += bonus - work[slot] * magnitude // GRAVITY_HISTORY_CAP
+    _gain_continuations(work, ply, continuation_slot(spec, state, move), bonus)
+
+
+@search_function
+def _gain_continuations(work: Any, ply: int, piece: int, bonus: int) -> None:
+    """The continuation history of the move at ``ply`` (continuation slot ``piece``) after
+    each of the moves ``CONTINUATION_PLIES`` before it, by ``bonus`` with gravity."""
+    magnitude = bonus if bonus > 0 else -bonus
+    for back in CONTINUATION_PLIES:
+        lane = _continuation_entry(work, ply, back, piece)
+        if lane >= 0:
+            _gain_continuation(work, lane, bonus, magnitude)
+
+
+@search_function
+def _history_bonus(depth: int) -> int:
+    """What a quiet move's history gains by a cut-off ``depth`` plies deep."""
+    return min(32 * depth * depth, GRAVITY_BONUS_CAP)
+
+
+@search_function
+def _quiet_order(spec: Any, state: Any, work: Any, move: int, ply: int) -> int:
+    """A quiet move's ordering score from its history and continuation history."""
+    order = work[HISTORY + history_slot(spec, state, move)]
+    piece = continuation_slot(spec, state, move)
+    for back in CONTINUATION_PLIES:
+        lane = _continuation_entry(work, ply, back, piece)
+        if lane >= 0:
+            order += _continuation_value(work, lane)
+    return order
+
+
+@search_function
+def _reward_prior_move(work: Any, depth: int, ply: int, extra: bool) -> None:
+    """The quiet move played at ``ply`` refuted everything its reply tried: it gains
+    continuation history after the moves before it (twice as much if ``extra``)."""
+    _gain_continuations(work, ply, work[PLAYED_PIECES + ply], _history_bonus(depth) * (2 if extra else 1))
+
+
+@search_function
+def _reward_quiet_cutoff(
+    spec: Any, state: Any, work: Any, move: int, tried_from: int, index: int, depth: int, ply: int, counter_slot: int
+) -> None:
+    """After ``move`` (at ``index``) cut off: if it is quiet, it becomes a killer and the
+    counter move to the opponent's move (at ``counter_slot``, if any), and gains history,
+    while the quiet moves tried from ``tried_from`` up to it lose as much (they did not cut
+    off here)."""
+    if noisy_order(spec, state, move) != 0:
+        return
+    if work[W_FEATURES] & KILLER_MOVES and move != work[KILLERS + 2 * ply]:
+        work[KILLERS + 2 * ply + 1] = work[KILLERS + 2 * ply]
+        work[KILLERS + 2 * ply] = move
+    if counter_slot >= 0:
+        work[COUNTERS + counter_slot] = move
+    if work[W_FEATURES] & HISTORY_HEURISTIC and pruning_unit(spec) > 0:
+        bonus = _history_bonus(depth)
+        _gain_history(spec, state, work, move, ply, bonus)
+        for other in range(tried_from, index):
+            tried = work[other]
+            if noisy_order(spec, state, tried) == 0:
+                _gain_history(spec, state, work, tried, ply, -bonus)
+    elif work[W_FEATURES] & HISTORY_HEURISTIC:
+        bonus = depth * depth
+        slot = HISTORY + history_slot(spec, state, move)
+        work[slot] = min(work[slot] + bonus, HISTORY_CAP)
+        for other in range(tried_from, index):
+            tried = work[other]
+            if noisy_order(spec, state, tried) == 0:
+                slot = HISTORY + history_slot(spec, state, tried)
+                work[slot] = max(work[slot] - bonus, -HISTORY_CAP)

@@ -1,0 +1,147 @@
+"""The placement kernel's transposition table: keys scrambled and split into a bucket and
+a stored quotient, entries packed into one 64-bit word (bounds, best slot, work, tag) and
+replaced by the work they hold (``placement_kernel`` documents the entry)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from negamax.search.compiled.placement_layout import (
+    IDENTITY_SHIFT,
+    KEY_BITS,
+    KEY_FACTOR,
+    KEY_MASK,
+    MAX_SLOTS,
+    PLY_BUFFERS,
+    SCORE_OFFSET,
+    SCRATCH,
+    STATE_TABLE_SHIFT,
+    STATE_TAG,
+    TABLE_BASE,
+    WORK_SHIFT,
+)
+
+
+@njit(cache=True, inline="always")
+def popcount(bits: int) -> int:
+    bits = bits - ((bits >> 1) & 0x5555555555555555)
+    bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (bits * 0x0101010101010101) >> 56 & 0xFF
+
+
+def table_length(bits: int) -> int:
+    """The length of the ``table`` array for a transposition table of ``2**bits`` entries."""
+    return TABLE_BASE + (1 << bits)
+
+
+def table_shift_for(bits: int) -> int:
+    """``work[STATE_TABLE_SHIFT]`` for a table of ``2**bits`` entries."""
+    return KEY_BITS + 1 - bits
+
+
+def bucket_index(key: int, bits: int) -> int:
+    """Where ``bucket_of`` puts ``key`` in a table of ``2**bits`` entries."""
+    return int(bucket_at(scramble(key), table_shift_for(bits)))
+
+
+def max_tag(bits: int) -> int:
+    """The last tag a table of ``2**bits`` entries can tell apart."""
+    return (1 << (bits - 8)) - 1
+
+
+@njit(cache=True, inline="always")
+def scramble(key):  # type: ignore[no-untyped-def]
+    return (key * KEY_FACTOR) & KEY_MASK
+
+
+@njit(cache=True, inline="always")
+def bucket_at(scrambled, shift):  # type: ignore[no-untyped-def]
+    """The table index of the bucket of a scrambled key: its top bits (below ``shift``)."""
+    return TABLE_BASE + ((scrambled >> shift) << 1)
+
+
+@njit(cache=True, inline="always")
+def bucket_of(key, work):  # type: ignore[no-untyped-def]
+    """``(index, identity)``: the table index of the key's bucket, and what its entry holds
+    from bit ``IDENTITY_SHIFT`` on."""
+    scrambled = scramble(key)
+    shift = work[STATE_TABLE_SHIFT]
+    return bucket_at(scrambled, shift), (work[STATE_TAG] << shift) | (scrambled & ((1 << shift) - 1))
+
+
+@njit(cache=True, inline="always")
+def ply_buffers(moves):  # type: ignore[no-untyped-def]
+    """Where the per-ply buffers of a node with ``moves`` stones start in ``work``: its
+    ordered moves, then their scores, their slots, and the winning cells each leaves the
+    mover (``MAX_SLOTS`` each)."""
+    return SCRATCH + moves * PLY_BUFFERS * MAX_SLOTS
+
+
+@njit(cache=True, inline="always")
+def find_entry(index, identity, table):  # type: ignore[no-untyped-def]
+    """The entry of the bucket at ``index`` that holds ``identity`` (0: neither)."""
+    entry = table[index]
+    if entry >> IDENTITY_SHIFT == identity:
+        return entry
+    entry = table[index + 1]
+    if entry >> IDENTITY_SHIFT == identity:
+        return entry
+    return 0
+
+
+@njit(cache=True, inline="always")
+def node_store(index, identity, best, best_slot, alpha_original, beta, nodes, table, work):  # type: ignore[no-untyped-def]
+    """Step 9. Store what was proven (by a search of ``nodes`` nodes), merged with what is
+    known of the same position."""
+    first = table[index]
+    second = table[index + 1]
+    if second >> IDENTITY_SHIFT == identity:
+        index += 1
+        entry = second
+    elif first >> IDENTITY_SHIFT == identity:
+        entry = first
+    else:
+        # Keep the entry that cost more to find, unless it is another solve's.
+        tag = work[STATE_TAG]
+        shift = IDENTITY_SHIFT + work[STATE_TABLE_SHIFT]
+        first_work = (first >> WORK_SHIFT) & 31 if first >> shift == tag else -1
+        second_work = (second >> WORK_SHIFT) & 31 if second >> shift == tag else -1
+        if second_work < first_work:
+            index += 1
+        entry = 0
+    if entry != 0:
+        lower = (entry & 63) - SCORE_OFFSET
+        upper = ((entry >> 6) & 63) - SCORE_OFFSET
+    else:
+        lower = -SCORE_OFFSET
+        upper = SCORE_OFFSET - 1
+    if best <= alpha_original:
+        upper = min(upper, best)
+    elif best >= beta:
+        lower = max(lower, best)
+    else:
+        lower = best
+        upper = best
+    if best <= alpha_original:
+        best_slot = -1  # every move failed low: none of them is known to be best
+    cost = 0
+    while nodes > 1 and cost < 31:
+        nodes >>= 1
+        cost += 1
+    table[index] = (
+        (identity << IDENTITY_SHIFT)
+        | (cost << WORK_SHIFT)
+        | ((best_slot + 1) << 12)
+        | ((upper + SCORE_OFFSET) << 6)
+        | (lower + SCORE_OFFSET)
+    )
+
+
+@njit(cache=True, inline="always")
+def table_shift(table):  # type: ignore[no-untyped-def]
+    """``work[STATE_TABLE_SHIFT]`` for this ``table`` array."""
+    bits = 0
+    while TABLE_BASE + (2 << bits) <= table.shape[0]:
+        bits += 1
+    return KEY_BITS + 1 - bits  # table_shift_for(bits)

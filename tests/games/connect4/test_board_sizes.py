@@ -1,0 +1,162 @@
+"""Connect 4 on boards other than 7x6 (``connect4:WIDTHxHEIGHT``): the values of every
+board with width + height <= 11, the two engines agreeing, and the notation of wide boards."""
+
+import random
+
+import pytest
+
+from negamax import get_game
+from negamax.core.errors import InvalidOptionError, InvalidPositionError, UnknownGameError
+from negamax.core.game import MoveListPosition, PlacementPosition
+from negamax.core.types import SearchLimits
+from negamax.games.connect4.board import STANDARD, geometry, mirror, mirror_on
+from negamax.games.connect4.rules import Connect4, Connect4Game
+from negamax.search import search, solve
+from negamax.search.compiled.move_list import CompiledSearcher
+
+PUBLISHED = {"4x4": 0, "5x4": 0, "4x5": 0, "5x5": 0, "6x5": 0, "6x4": -1}
+"""Tromp's outcomes (confirmed by Steininger's solver) in Pons' scores: 0 a draw; -1 the
+second player wins with the board's last stone."""
+
+SMALL_BOARDS = [f"{width}x{total - width}" for total in range(2, 12) for width in range(1, total)]
+
+
+def expected_value(size: str) -> int:
+    """Every board with width + height <= 11 is a draw but 6x4 (published). Where no
+    outcome is published (the boards narrower or lower than four, 4x6, 4x7, 5x6, 7x4, ...),
+    the pure-Python search checks the compiled one below, on the boards it solves fast."""
+    return PUBLISHED.get(size, 0)
+
+
+def solved_value(size: str, engine: str) -> int:
+    game = Connect4Game(size)
+    position = game.new_position()
+    return game.game_score(position, solve(position, backend=engine).score)
+
+
+@pytest.mark.parametrize("size", SMALL_BOARDS)
+def test_every_board_up_to_eleven_has_its_value_on_the_compiled_solver(size: str) -> None:
+    assert solved_value(size, "compiled") == expected_value(size)
+
+
+PYTHON_BOARDS = [size for size in SMALL_BOARDS if sum(map(int, size.split("x"))) <= 10]
+SLOW_PYTHON = {"4x6", "5x5", "6x4"}  # 2-3.5 s each in pure Python
+
+
+@pytest.mark.parametrize(
+    "size", [pytest.param(size, marks=pytest.mark.slow) if size in SLOW_PYTHON else size for size in PYTHON_BOARDS]
+)
+def test_the_pure_python_search_finds_the_same_values(size: str) -> None:
+    assert solved_value(size, "python") == expected_value(size)
+
+
+def test_every_position_two_plies_into_5x4_has_the_same_value_on_both_engines() -> None:
+    game = Connect4Game("5x4")
+    for first in "12345":
+        for second in "12345":
+            position = game.new_position(first + second)
+            python = solve(position, backend="python")
+            compiled = solve(position, backend="compiled")
+            assert (first + second, compiled.score) == (first + second, python.score)
+
+
+def test_scores_follow_pons_generalised() -> None:
+    game = Connect4Game("5x4")
+    position = game.new_position("112233")  # X completes the bottom row with its 7th stone
+    result = solve(position)
+    assert result.score_text == "win in 1"
+    assert game.game_score(position, result.score) == (20 + 2 - 7) // 2
+    assert game.render(position).splitlines()[-3:-1] == ["O O O . .", "X X X . ."]
+
+
+def test_each_size_gets_the_engines_its_board_fits() -> None:
+    assert type(Connect4Game().new_position()) is Connect4
+    six_by_seven = Connect4Game("6x7").new_position()  # 48 bits: both compiled searches
+    assert isinstance(six_by_seven, PlacementPosition)
+    assert isinstance(six_by_seven, MoveListPosition)
+    assert search(six_by_seven, SearchLimits(depth=4)).algorithm == "compiled"
+    eight_by_seven = Connect4Game("8x7").new_position()  # 64 bits: pure Python only
+    assert not isinstance(eight_by_seven, PlacementPosition | MoveListPosition)
+    with pytest.raises(InvalidOptionError, match="no compiled backend"):
+        solve(eight_by_seven, backend="compiled")
+    assert solve(eight_by_seven, SearchLimits(nodes=2_000)).completed is False
+
+
+def test_the_widest_compiled_boards_keep_their_table_entries_apart() -> None:
+    """A table entry keeps the best column's slot + 1 in 4 bits: 15 columns at most."""
+    assert not isinstance(Connect4Game("16x2").new_position(), PlacementPosition)
+    rng = random.Random(15)
+    for size, stones in (("15x1", 0), ("15x2", 16), ("15x2", 18), ("15x2", 22)):
+        game = Connect4Game(size)
+        position = game.new_position()
+        while position.moves < stones:
+            position = game.new_position()
+            for _ in range(stones):
+                moves = list(position.legal_moves())
+                if position.is_terminal() or not moves:
+                    break
+                position.play(rng.choice(moves))
+        assert solve(position, backend="compiled").score == solve(position, backend="python").score
+
+
+@pytest.mark.parametrize(("size", "count"), [("7x6", 25), ("6x7", 8), ("5x4", 8), ("10x3", 8), ("4x9", 8)])
+def test_the_compiled_search_to_a_depth_finds_the_python_value_on_every_size(size: str, count: int) -> None:
+    """Connect 4's rules for the compiled search (``connect4_compiled.RULES``) against the
+    pure-Python game: the same fixed-depth values from random positions, and a legal move
+    that heads its line."""
+    game = Connect4Game(size)
+    searcher = CompiledSearcher(hash_mib=1)
+    rng = random.Random(size)
+    compared = 0
+    while compared < count:
+        position = game.new_position(None)
+        for _ in range(rng.randrange(0, game.geometry.cells // 2)):
+            if position.is_terminal():
+                break
+            position.play(rng.choice(list(position.legal_moves())))
+        if position.is_terminal():
+            continue
+        depth = rng.randrange(1, 7)
+        expected = search(position, SearchLimits(depth=depth), backend="python", algorithm="alphabeta-tt")
+        found = searcher.search(position, SearchLimits(depth=depth))
+        assert found.score == expected.score, (game.position_text(position), depth)
+        assert found.best_move in position.legal_moves()
+        assert found.pv and found.pv[0] == found.best_move
+        compared += 1
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("connect4:8x8", "does not fit: .* at most 64, here 72"),
+        ("connect4:7", "write it as WIDTHxHEIGHT"),
+        ("connect4:0x6", "at least one column"),
+        ("connect4:axb", "write it as WIDTHxHEIGHT"),
+    ],
+)
+def test_bad_sizes_are_refused_in_one_line(name: str, message: str) -> None:
+    with pytest.raises(UnknownGameError, match=message) as raised:
+        get_game(name)
+    assert "\n" not in str(raised.value)
+
+
+def test_wide_boards_write_columns_past_nine_as_letters() -> None:
+    game = get_game("connect4:10x5")
+    assert game.name == "connect4:10x5"
+    position = game.new_position("1a")
+    assert game.render(position).splitlines()[-1] == "1 2 3 4 5 6 7 8 9 a"
+    assert [game.move_text(position, move) for move in position.legal_moves()][-1] == "a"  # centre first
+    assert game.move_text(position, game.parse_move(position, "A")) == "a"
+    assert game.new_position(game.position_text(position)).key() == position.key()
+    assert game.symmetric_move_text("1", 1) == "a"
+    reflected = game.new_position("a1")
+    assert game.book_key(position)[0] == game.book_key(reflected)[0]
+    with pytest.raises(InvalidPositionError, match="is not a column 1-a"):
+        game.new_position("1b")
+
+
+def test_the_unrolled_7x6_mirror_is_the_general_one() -> None:
+    position = Connect4Game().new_position("1122337")
+    key = position.key()
+    assert mirror(key) == mirror_on(key, STANDARD.width, STANDARD.stride)
+    assert geometry(7, 6) is STANDARD

@@ -1,0 +1,192 @@
+"""Draughts on py-draughts' rules: the move lists are py-draughts' own, the rule edge cases
+(maximum capture, promotion during a capture, flying kings, draws) hold, and the search
+finds what a player must see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from negamax.core.errors import IllegalMoveError, InvalidPositionError
+from negamax.core.rules import game_end
+from negamax.core.score import WIN
+from negamax.core.types import SearchLimits
+from negamax.search import search
+
+draughts = pytest.importorskip("draughts")
+from negamax.games.draughts.rules import DraughtsGame  # noqa: E402
+
+INTERNATIONAL = DraughtsGame("draughts")
+
+
+def their_moves(board: object) -> set[str]:
+    return {str(move) for move in board.legal_moves}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("variant", ["draughts", "checkers", "russian", "brazilian", "frisian"])
+def test_move_lists_are_py_draughts_own_along_random_games(variant: str) -> None:
+    game = DraughtsGame(variant)
+    generator = random.Random(variant)
+    for _ in range(3):
+        position = game.new_position(None)
+        for _ in range(80):
+            moves = position.legal_moves()
+            assert set(moves) == their_moves(position.board)
+            if position.is_terminal():
+                break
+            if variant != "checkers":  # py-draughts makes captures optional in American checkers
+                # captures are compulsory: when one exists, every move offered is one
+                assert all("x" in move for move in moves) or not any("x" in move for move in moves)
+            position.play(generator.choice(moves))
+        for _ in range(len(position.keys) - 1):
+            position.undo(None)  # type: ignore[arg-type]
+        assert position.key() == game.new_position(None).key()
+
+
+def test_the_maximum_capture_is_compulsory() -> None:
+    # 32x21 takes one man; 32x23x12 takes two, so it is the only legal move
+    position = INTERNATIONAL.new_position("W:W32:B27,28,18")
+    assert position.legal_moves() == ["32x23x12"] == sorted(their_moves(position.board))
+    result = search(position, SearchLimits(depth=2), backend="python")
+    assert result.best_move == "32x23x12"
+
+
+def test_a_man_passing_the_last_row_in_a_capture_is_not_crowned() -> None:
+    position = INTERNATIONAL.new_position("W:W15:B10,9,19")
+    assert position.legal_moves() == ["15x4x13x24"]
+    position.play("15x4x13x24")
+    board = position.board
+    assert board.white_kings == 0 and board.white_men == 1 << 23
+    # in Russian draughts a man reaching the last row mid-capture is crowned there and
+    # goes on taking as a king: d6xf8 (crowned), then f8xh6 along the king's diagonal
+    russian = DraughtsGame("russian").new_position("W:W10:B7,8")
+    assert russian.legal_moves() == ["10x3x12"] == sorted(their_moves(russian.board))
+    russian.play("10x3x12")
+    assert (russian.board.white_kings, russian.board.white_men) == (1 << 11, 0)
+
+
+def test_a_man_ending_on_the_last_row_is_crowned_and_kings_fly() -> None:
+    position = INTERNATIONAL.new_position("W:W7:B1,3")
+    position.play(INTERNATIONAL.parse_move(position, "7-2"))
+    assert position.board.white_kings == 1 << 1
+    king = INTERNATIONAL.new_position("W:WK46:B28")
+    assert set(king.legal_moves()) == {"46x23", "46x19", "46x14", "46x10", "46x5"}
+
+
+def test_draws_by_repetition_and_the_terminal_values() -> None:
+    shuffle = "moves 45-50 6-1 50-45 1-6 45-50 6-1 50-45 1-6"
+    repeated = INTERNATIONAL.new_position(f"W:WK45:BK6 {shuffle}")
+    assert repeated.board.is_draw and repeated.is_terminal() and repeated.terminal_value() == 0
+    blocked = INTERNATIONAL.new_position("B:W46,47:B1")
+    assert not blocked.is_terminal()
+    no_pieces = INTERNATIONAL.new_position("B:W46:B")
+    assert no_pieces.is_terminal() and no_pieces.terminal_value() == -WIN
+
+
+def test_a_played_game_ends_at_the_third_occurrence_where_the_search_sees_the_second() -> None:
+    position = INTERNATIONAL.new_position("W:WK31:BK20")
+    for move in ("31-26", "20-25", "26-31", "25-20"):
+        position.play(move)
+    assert position.is_terminal()  # inside a search, the second occurrence is a draw
+    assert game_end(position) is None  # for the players the game goes on
+    assert search(position.copy(), SearchLimits(depth=2), backend="python").best_move is not None
+    for move in ("31-26", "20-25", "26-31", "25-20"):
+        position.play(move)
+    assert game_end(position) == (0, "threefold repetition") and position.board.is_draw
+    assert game_end(position.copy()) == (0, "threefold repetition")  # the copy's board forgot its moves
+    assert game_end(INTERNATIONAL.new_position("B:W46:B")) == (-WIN, "")
+    assert game_end(INTERNATIONAL.new_position("W:WK31:BK20")) is None
+
+
+KINGS_AND_MEN = {
+    "draughts": "W:WK31,K46,33:BK20,K5,18",
+    "frisian": "W:WK31,K46,33:BK20,K5,18",
+    "checkers": "W:WK18,K27,30:BK11,K3,6",
+    "russian": "W:WK18,K27,30:BK11,K3,6",
+    "brazilian": "W:WK18,K27,30:BK11,K3,6",
+}
+
+
+@pytest.mark.parametrize("variant", list(KINGS_AND_MEN))
+def test_a_played_game_ends_where_py_draughts_ends_it_on_random_games(variant: str) -> None:
+    """At every ply of random games with kings, half of them often taking back the mover's
+    last move: over, and lost or drawn, exactly where py-draughts' own board (which keeps
+    every move) says so."""
+    game = DraughtsGame(variant)
+    generator = random.Random(variant)
+    ends: set[str] = set()
+    for number in range(12):
+        position = game.new_position(KINGS_AND_MEN[variant])
+        played: list[str] = []
+        for _ in range(200):
+            end = game_end(position)
+            board = position.board
+            expected = None if not board.game_over else 0 if board.is_draw else -WIN
+            assert (None if end is None else end[0]) == expected, (variant, played)
+            if end is not None:
+                ends.add(end[1])
+                break
+            moves = position.legal_moves()
+            back = "-".join(reversed(played[-2].split("-"))) if len(played) >= 2 else ""
+            move = back if back in moves and number % 2 and generator.random() < 0.8 else generator.choice(moves)
+            position.play(move)
+            played.append(move)
+    assert ends, "no game ended"
+
+
+def test_the_search_finds_a_shot_and_a_won_race() -> None:
+    # 33-28 forces 22x33, then 38x29x18x7... White wins men: the search sees the combination
+    position = INTERNATIONAL.new_position("W:W27,28,32,33,37,38:B8,12,13,17,18")
+    result = search(position, SearchLimits(depth=6), backend="python")
+    assert result.score > 100 and result.best_move in position.legal_moves()
+    # two men against one far from promotion: White wins
+    race = DraughtsGame("checkers").new_position("W:W17,18:B1")
+    assert search(race, SearchLimits(depth=8), backend="python").score > 0
+
+
+def test_bad_input_gets_clear_errors() -> None:
+    with pytest.raises(InvalidPositionError):
+        INTERNATIONAL.new_position("W:W77:Bxx")
+    position = INTERNATIONAL.new_position(None)
+    with pytest.raises(IllegalMoveError, match="not a legal move"):
+        INTERNATIONAL.parse_move(position, "31-22")
+    with pytest.raises(InvalidPositionError, match="variant"):
+        DraughtsGame("hexagonal")
+
+
+def turned_round(position: object) -> str:
+    """The FEN of ``position`` with the board turned round and the colours swapped."""
+    board = position.board  # type: ignore[attr-defined]
+    squares = board.SQUARES_COUNT
+
+    def listed(men: int, kings: int) -> str:
+        found = [f"{squares - s}" for s in range(squares) if men >> s & 1]
+        found += [f"K{squares - s}" for s in range(squares) if kings >> s & 1]
+        return ",".join(found)
+
+    side = "B" if position.player() == 0 else "W"  # type: ignore[attr-defined]
+    return f"{side}:W{listed(board.black_men, board.black_kings)}:B{listed(board.white_men, board.white_kings)}"
+
+
+def test_the_evaluation_sees_both_colours_alike() -> None:
+    # the fitted regions' worths were fitted with every position turned round too: a
+    # position and its turned-round twin are worth the same to the side to move
+    generator = random.Random(7)
+    compared = 0
+    for _ in range(6):
+        position = INTERNATIONAL.new_position(None)
+        for _ in range(90):
+            moves = position.legal_moves()
+            if not moves or position.is_terminal():
+                break
+            twin = INTERNATIONAL.new_position(turned_round(position))
+            assert position.evaluate() == twin.evaluate()
+            compared += 1
+            position.play(generator.choice(moves))
+    assert compared > 300
+    # with the regions in use, their worths different with the men on the board and without
+    start = INTERNATIONAL.new_position(None)
+    weights = start.weights  # type: ignore[attr-defined]
+    full_board, bare_board = weights.patterns
+    assert weights.regions and any(any(worths) for worths in full_board) and full_board != bare_board

@@ -1,0 +1,19 @@
+"""Trees given explicitly (``negamax.games.tree``): a textbook tree's value."""
+
+import pytest
+
+from negamax.core.errors import InvalidPositionError
+from negamax.games.tree import ExplicitTree, TreeGame
+from negamax.search import solve
+
+
+def test_explicit_textbook_tree() -> None:
+    game = TreeGame()
+    tree = game.new_position("[[3,12,8],[2,4,6],[14,5,2]]")
+    result = solve(tree)
+    assert (result.score, result.best_move, result.pv) == (3, 0, (0, 0))
+    # max(min(max(1, 5), max(2)), min(max(-3, 9))) = max(2, 9)
+    assert solve(ExplicitTree([[[1, 5], [2]], [[-3, 9]]])).score == 9
+    for text in ("[[1,2],[]]", "[1, 'a']", "[[1,2]", "[[1, 200000]]"):
+        with pytest.raises(InvalidPositionError):
+            game.new_position(text)
