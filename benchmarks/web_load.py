@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.viz.test_web_fuzz import SEARCH_GAMES, WHY_LIST, Server
+from tests.viz.web.test_server_fuzz import SEARCH_GAMES, WHY_LIST, Server
 
 SECONDS = 1.0
 

@@ -3,143 +3,34 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import dataclasses
 import json
 import os
-import signal
 import sys
-import threading
-import time
-from collections.abc import Callable, Iterator
-from typing import Any, TextIO
+from typing import Any
 
+from negamax.cli.progress import progress_callback, stop_on_interrupt
 from negamax.cli.report import dumps, duration_text, one_line, result_record, result_text
+from negamax.cli.searching import (
+    DEFAULT_ANALYSIS_SECONDS,
+    book_answer,
+    heuristic_search,
+    open_book,
+    search_options,
+    search_or_solve,
+    solve_position,
+)
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
-from negamax.core.game import PlacementPosition, Position
+from negamax.core.game import Position
 from negamax.core.rules import Game, game_end, pv_text
-from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe
+from negamax.core.score import WIN_THRESHOLD, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import refuse_replacing, refuse_special_input, replaced_whole
-from negamax.search import Searcher, search, solve, warmup
+from negamax.search import warmup
 from negamax.search.params import SearchOptions, options_for
-from negamax.search.searcher import refuse_unbounded_solve
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
-DEFAULT_ANALYSIS_SECONDS = 1.0
-
-
-def _options(arguments: argparse.Namespace) -> SearchOptions:
-    options = options_for(arguments.algorithm)
-    if getattr(arguments, "hash", None) is not None:
-        if arguments.hash <= 0:
-            raise InvalidOptionError(f"--hash must be a positive number of MiB, not {arguments.hash}")
-        options = dataclasses.replace(options, tt_mib=arguments.hash)
-    return options
-
-
-@contextlib.contextmanager
-def _stop_on_interrupt() -> Iterator[threading.Event]:
-    """Ctrl-C sets the event, so the search returns what it has proven instead of dying."""
-    stop = threading.Event()
-    if threading.current_thread() is not threading.main_thread():
-        yield stop
-        return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
-    try:
-        yield stop
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-PROGRESS_LINE_SECONDS = 5.0
-"""Off a terminal, a long search says how it is doing this often (and never before)."""
-
-
-def _progress(arguments: argparse.Namespace, game: Game, position: Position[Any]) -> Any:
-    """The progress callback of a search: live on a terminal; a line every few seconds of a
-    long search otherwise (a log, a pipe); none with --json on a terminal's behalf."""
-    if arguments.json and sys.stderr.isatty():
-        return None
-    return _progress_printer(game, position, sys.stderr, live=sys.stderr.isatty())
-
-
-def _progress_printer(game: Game, position: Position[Any], stream: TextIO, live: bool = True) -> Any:
-    next_line: float | None = None  # counted from the search's first report (a kernel may load first)
-
-    def show(result: SearchResult[Any]) -> None:
-        nonlocal next_line
-        if not live:
-            now = time.perf_counter()
-            if next_line is None:
-                next_line = now + PROGRESS_LINE_SECONDS
-            if now < next_line:
-                return
-            next_line = now + PROGRESS_LINE_SECONDS
-        if result.lower != result.upper and result.bound.name != "EXACT":
-            low, high = _bound_text(game, position, result.lower), _bound_text(game, position, result.upper)
-            speed = f"{result.nodes_per_second:,.0f} n/s"
-            window = ""
-            if result.window is not None:
-                below, above = (_bound_text(game, position, value) for value in result.window)
-                window = f"  window [{below}, {above}]"
-            text = f"value in [{low}, {high}]{window}  nodes {result.nodes:,}  {speed}  {result.wall_time:.1f} s"
-            stream.write(f"\r{text}\x1b[K" if live else f"negamax: {text}\n")
-        elif not live:
-            stream.write(f"negamax: depth {result.depth}  nodes {result.nodes:,}  {result.wall_time:.1f} s\n")
-        else:
-            moves = " ".join(pv_text(game, position, result.pv))
-            stream.write(
-                f"\rdepth {result.depth}  score {game.game_score(position, result.score)}  nodes {result.nodes:,}"
-                f"  {result.nodes_per_second:,.0f} n/s  pv {moves}\x1b[K\n"
-            )
-        stream.flush()
-
-    return show
-
-
-def _bound_text(game: Game, position: Position[Any], value: int) -> str:
-    if abs(value) >= INF:
-        return "-inf" if value < 0 else "+inf"
-    return str(game.game_score(position, value))
-
-
-@contextlib.contextmanager
-def _book(arguments: argparse.Namespace, game: Game) -> Iterator[Any]:
-    """The book ``--book`` names (it must exist), or ``None``."""
-    if getattr(arguments, "book", None) is None:
-        yield None
-        return
-    from negamax.parallel.book import Book
-
-    with Book(arguments.book, game, create=False) as book:
-        yield book
-
-
-def _book_answer(book: Any, game: Game, position: Position[Any]) -> SearchResult[Any] | None:
-    """The book's exact value and best move for ``position`` as a search result, or ``None``."""
-    if book is None:
-        return None
-    start_cpu, start_wall = time.process_time(), time.perf_counter()
-    entry = book.lookup(position)
-    if entry is None:
-        return None
-    move = game.parse_move(position, entry.best_move) if entry.best_move is not None else None
-    return SearchResult(
-        best_move=move,
-        score=entry.score,
-        bound=Bound.EXACT,
-        pv=() if move is None else (move,),
-        depth=0,
-        nodes=0,
-        cpu_time=time.process_time() - start_cpu,
-        wall_time=time.perf_counter() - start_wall,
-        algorithm=f"book ({entry.method})",
-        lower=entry.score,
-        upper=entry.score,
-    )
 
 
 def run_games(arguments: argparse.Namespace) -> int:
@@ -173,9 +64,9 @@ def _print_result(
 def run_analyze(arguments: argparse.Namespace) -> int:
     game = get_game(arguments.game)
     position = game.new_position(arguments.position)
-    _options(arguments)  # a bad --algorithm fails here, before any search
-    with _book(arguments, game) as book, _stop_on_interrupt() as stop:
-        answer = _book_answer(book, game, position)
+    search_options(arguments)  # a bad --algorithm fails here, before any search
+    with open_book(arguments, game) as book, stop_on_interrupt() as stop:
+        answer = book_answer(book, game, position)
         if answer is not None:
             _print_result(arguments, game, position, arguments.position or "", answer)
             return EXIT_OK
@@ -186,132 +77,10 @@ def run_analyze(arguments: argparse.Namespace) -> int:
             time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
             stop=stop,
         )
-        progress = _progress(arguments, game, position)
-        result = _heuristic_search(arguments, game, position, limits, progress)
+        progress = progress_callback(arguments, game, position)
+        result = heuristic_search(arguments, game, position, limits, progress)
         _print_result(arguments, game, position, arguments.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
-
-
-_SEARCHER: Searcher | None = None
-"""The command's searcher: one command runs per process, and ``play`` searches with it move
-after move, its tables carrying over."""
-
-
-def _searcher(arguments: argparse.Namespace, game: Game) -> Searcher:
-    """The searcher the command line's options describe, made once."""
-    global _SEARCHER
-    if _SEARCHER is None:
-        threads = getattr(arguments, "threads", None)
-        solving = arguments.handler is run_solve
-        cores = os.cpu_count() or 1
-        if threads is not None and threads > cores and solving:
-            print(f"note: {cores} workers, one per core (not {threads})", file=sys.stderr)
-            threads = cores
-        _SEARCHER = Searcher(
-            getattr(arguments, "backend", None) or "auto",
-            hash_mib=getattr(arguments, "hash", None),
-            threads=threads if threads is not None else (cores if solving else 1),
-            processes=bool(getattr(arguments, "processes", False)),
-            keep_tables=arguments.handler is run_play,
-            game=game,
-        )
-    return _SEARCHER
-
-
-def _ready_searcher(arguments: argparse.Namespace, game: Game, position: Position[Any], solving: bool) -> Searcher:
-    """The command's searcher with its kernel loaded for ``position``, before any clock
-    starts: a kernel not on disk yet is compiled by another process first, and said so.
-
-    :raises InvalidOptionError: for workers the backend chosen cannot use.
-    """
-    searcher = _searcher(arguments, game)
-    threads = getattr(arguments, "threads", None)
-    processes = bool(getattr(arguments, "processes", False))
-    backend = searcher.backend_for(position, solving, arguments.algorithm)
-    if backend == "python" and (threads is not None or processes):
-        raise InvalidOptionError(
-            "--threads and --processes run the compiled backend; the python backend has one worker"
-        )
-    placement = solving and isinstance(position, PlacementPosition)
-    if backend == "compiled" and not placement and ((threads is not None and solving) or processes):
-        raise InvalidOptionError(
-            "--threads and --processes are for the compiled solver of placement games"
-            " (move-list games take --threads in analyze)"
-        )
-    if backend == "compiled":
-        with _announcer() as announce, _stop_on_interrupt() as stop:
-            searcher.prepare(position, announce=announce, stop=stop, command_name=arguments.game)
-        if stop.is_set():
-            raise KeyboardInterrupt
-        for note in searcher.notes:
-            print(f"note: {note}", file=sys.stderr)
-        searcher.notes.clear()
-    return searcher
-
-
-@contextlib.contextmanager
-def _announcer() -> Iterator[Callable[[str], None]]:
-    """A one-line notice on stderr for a long wait, with the seconds passing on a terminal."""
-    done = threading.Event()
-    ticker: threading.Thread | None = None
-
-    def announce(message: str) -> None:
-        nonlocal ticker
-        if not sys.stderr.isatty():
-            print(f"negamax: {message}", file=sys.stderr, flush=True)
-            return
-        start = time.perf_counter()
-
-        def tick() -> None:
-            while not done.wait(0.5):
-                sys.stderr.write(f"\r{message}: {time.perf_counter() - start:.0f} s\x1b[K")
-                sys.stderr.flush()
-
-        sys.stderr.write(f"{message}...")
-        sys.stderr.flush()
-        ticker = threading.Thread(target=tick, daemon=True)
-        ticker.start()
-
-    try:
-        yield announce
-    finally:
-        done.set()
-        if ticker is not None:
-            ticker.join()
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-
-
-def _solve(
-    arguments: argparse.Namespace,
-    game: Game,
-    position: Position[Any],
-    limits: SearchLimits,
-    progress: Callable[[SearchResult[Any]], None] | None,
-    pv_plies: int | None = None,
-) -> SearchResult[Any]:
-    """Solve on the backend the searcher chooses (``pv_plies`` as for ``Searcher.solve``)."""
-    refuse_unbounded_solve(position, limits)  # before a kernel is loaded for nothing
-    searcher = _ready_searcher(arguments, game, position, solving=True)
-    return searcher.solve(
-        position,
-        limits,
-        multipv=getattr(arguments, "multipv", 1),
-        algorithm=arguments.algorithm,
-        options=_python_options(arguments, searcher, position, True),
-        on_iteration=progress,
-        pv_plies=pv_plies,
-    )
-
-
-def _python_options(
-    arguments: argparse.Namespace, searcher: Searcher, position: Position[Any], solving: bool
-) -> SearchOptions | None:
-    """The pure-Python search's options (its algorithm's preset, its table sized by
-    ``--hash``) when it is the backend that runs; ``None`` for the compiled one."""
-    if searcher.backend_for(position, solving, arguments.algorithm) == "compiled":
-        return None
-    return _options(arguments)
 
 
 def run_solve(arguments: argparse.Namespace) -> int:
@@ -323,15 +92,15 @@ def run_solve(arguments: argparse.Namespace) -> int:
             raise InvalidOptionError("give either a position or --file, not both")
         return _solve_file(arguments, game)
     position = game.new_position(arguments.position)
-    _options(arguments)  # a bad --algorithm or --hash fails here, before any search
-    with _book(arguments, game) as book, _stop_on_interrupt() as stop:
-        answer = _book_answer(book, game, position)
+    search_options(arguments)  # a bad --algorithm or --hash fails here, before any search
+    with open_book(arguments, game) as book, stop_on_interrupt() as stop:
+        answer = book_answer(book, game, position)
         if answer is not None:
             _print_result(arguments, game, position, arguments.position or "", answer)
             return EXIT_OK
         limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
-        progress = _progress(arguments, game, position)
-        result = _solve(arguments, game, position, limits, progress)
+        progress = progress_callback(arguments, game, position)
+        result = solve_position(arguments, game, position, limits, progress)
         if progress is not None and sys.stderr.isatty():
             sys.stderr.write("\r\x1b[K")
         _print_result(arguments, game, position, arguments.position or "", result)
@@ -339,13 +108,13 @@ def run_solve(arguments: argparse.Namespace) -> int:
 
 
 def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
-    _options(arguments)
+    search_options(arguments)
     refuse_special_input("--file", arguments.file)
     cases = list(read_cases(arguments.file, position_test(game)))
     show_progress = sys.stderr.isatty()
     correct = checked = failures = total_nodes = 0
     total_cpu = 0.0
-    with _book(arguments, game) as book, _stop_on_interrupt() as stop:
+    with open_book(arguments, game) as book, stop_on_interrupt() as stop:
         for done, case in enumerate(cases, start=1):
             number, text, expected = case.line, case.text, case.expected
             if stop.is_set():
@@ -359,11 +128,11 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
                 print(f"line {number}: {one_line(str(error))}", file=sys.stderr)
                 continue
             limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
-            answer = _book_answer(book, game, position)
+            answer = book_answer(book, game, position)
             if answer is not None:
                 result = answer
             else:
-                result = _solve(arguments, game, position, limits, None, None if arguments.json else 0)
+                result = solve_position(arguments, game, position, limits, None, None if arguments.json else 0)
             if not result.completed:
                 failures += 1
                 print(f"line {number}: stopped before the end ({text})", file=sys.stderr)
@@ -444,37 +213,18 @@ def _engine_move(arguments: argparse.Namespace, game: Game, position: Position[A
         nodes=arguments.nodes,
         time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
     )
-    return _heuristic_search(arguments, game, position, limits, None)
-
-
-def _heuristic_search(
-    arguments: argparse.Namespace,
-    game: Game,
-    position: Position[Any],
-    limits: SearchLimits,
-    progress: Callable[[SearchResult[Any]], None] | None,
-) -> SearchResult[Any]:
-    """A depth-, time- or node-limited search, on the backend the searcher chooses."""
-    searcher = _ready_searcher(arguments, game, position, solving=False)
-    return searcher.search(
-        position,
-        limits,
-        multipv=getattr(arguments, "multipv", 1),
-        algorithm=arguments.algorithm,
-        options=_python_options(arguments, searcher, position, False),
-        on_iteration=progress,
-    )
+    return heuristic_search(arguments, game, position, limits, None)
 
 
 def run_play(arguments: argparse.Namespace) -> int:
     game = get_game(arguments.game)
     position = game.new_position(arguments.position)
-    options = _options(arguments)
+    options = search_options(arguments)
     human = None if arguments.self_play else (0 if arguments.side == "first" else 1)
     names = (
         ("first player", "second player") if human is None else (("you", "engine") if human == 0 else ("engine", "you"))
     )
-    with _book(arguments, game) as book:
+    with open_book(arguments, game) as book:
         return _play_game(arguments, game, position, options, human, names, book)
 
 
@@ -498,7 +248,7 @@ def _play_game(
                 return EXIT_OK
         else:
             # a copy searches from here on: the game's own history is not the search's
-            result = _book_answer(book, game, position) or _engine_move(arguments, game, position.copy())
+            result = book_answer(book, game, position) or _engine_move(arguments, game, position.copy())
             move = result.best_move
             line = " ".join(pv_text(game, position, result.pv))
             who = names[position.player()]
@@ -533,14 +283,6 @@ def run_bench(arguments: argparse.Namespace) -> int:
     return run(as_json=arguments.json)
 
 
-def _search_or_solve(
-    position: Position[Any], algorithm: str, depth: int | None, trace: Any = None
-) -> SearchResult[Any]:
-    if depth is None:
-        return solve(position, algorithm=algorithm, trace=trace)
-    return search(position, SearchLimits(depth=depth), algorithm=algorithm, trace=trace)
-
-
 def run_trace(arguments: argparse.Namespace) -> int:
     from negamax.search.trace import SearchTrace
     from negamax.viz.render import render
@@ -551,7 +293,7 @@ def run_trace(arguments: argparse.Namespace) -> int:
     if arguments.output:
         refuse_replacing("--output", arguments.output, arguments.overwrite)
     trace = SearchTrace(max_nodes=arguments.max_nodes)
-    result = _search_or_solve(position, arguments.algorithm, arguments.depth, trace)
+    result = search_or_solve(position, arguments.algorithm, arguments.depth, trace)
     title = (
         f"{game.name} {arguments.position or '(start)'}: {arguments.algorithm}"
         f"{'' if arguments.depth is None else f' depth {arguments.depth}'}, value {describe(result.score)},"
@@ -579,7 +321,7 @@ def run_compare(arguments: argparse.Namespace) -> int:
     print(f"{'algorithm':<14}{'value':>12}{'nodes':>11}{'cutoffs':>10}{'TT hits':>10}{'CPU ms':>9}")
     values = set()
     for name in names:
-        result = _search_or_solve(position, name, arguments.depth)
+        result = search_or_solve(position, name, arguments.depth)
         values.add(result.score)
         print(
             f"{name:<14}{describe(result.score):>12}{result.nodes:>11,}{result.stats.beta_cutoffs:>10,}"

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from negamax.cli import commands
+from negamax.cli import progress
 from negamax.core.errors import InvalidOptionError
 from negamax.core.score import Bound
 from negamax.core.types import SearchLimits, SearchResult
@@ -163,7 +163,7 @@ def test_progress_shows_the_window_and_the_bounds_closing_in(solver: CompiledSol
         below, above = report.window
         assert report.lower <= below < above <= report.upper
     stream = io.StringIO()
-    commands._progress_printer(GAME, position, stream)(reports[-1])
+    progress.progress_printer(GAME, position, stream)(reports[-1])
     low, high = (GAME.game_score(position, value) for value in reports[-1].window or ())
     assert f"window [{low}, {high}]" in stream.getvalue()
 

@@ -16,7 +16,7 @@ from negamax.parallel.book import Book, BookRow
 from negamax.search import solve
 from negamax.viz.web.app import create_app
 from negamax.viz.web.server import BackgroundServer
-from tests.viz.conftest import Web, column_scores, end_game_cases
+from tests.viz.web.conftest import Web, column_scores, end_game_cases
 
 CONNECT4 = get_game("connect4")
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import chess
 
-from tests.viz.conftest import CONNECT4, Web, column_scores, end_game_cases, screenshot
+from tests.viz.web.conftest import CONNECT4, Web, column_scores, end_game_cases, screenshot
 
 LABELS = "[...document.querySelectorAll('#board text.solution')]"
 SCORES = f"{LABELS}.map(t => t.childNodes[0]?.nodeValue ?? '')"

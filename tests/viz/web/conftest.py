@@ -28,7 +28,7 @@ from negamax.viz.web.app import create_app
 from negamax.viz.web.searches import Searches
 from negamax.viz.web.server import BackgroundServer
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 CONNECT4 = get_game("connect4")
 COMPILED = ("connect4", "chess", "tictactoe", "draughts")
 
@@ -97,7 +97,7 @@ def web() -> Iterator[Web]:
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / ".artifacts" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[3] / ".artifacts" / "screenshots"
 
 
 @pytest.fixture(scope="session")

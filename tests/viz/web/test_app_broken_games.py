@@ -15,7 +15,7 @@ import pytest
 
 from negamax.viz.web.app import create_app
 from negamax.viz.web.server import BackgroundServer
-from tests.viz.conftest import Web
+from tests.viz.web.conftest import Web
 
 BROKEN_GAMES = '''
 import math

@@ -22,9 +22,9 @@ from negamax.core.score import WIN
 from negamax.viz.web.app import create_app
 from negamax.viz.web.connections import ConnectionLimits, client_key
 from negamax.viz.web.server import BackgroundServer
-from tests.viz.conftest import Web
+from tests.viz.web.conftest import Web
 
-LONG_CHESS_GAME = (Path(__file__).resolve().parents[1] / "data" / "chess" / "long_game.txt").read_text().split()
+LONG_CHESS_GAME = (Path(__file__).resolve().parents[2] / "data" / "chess" / "long_game.txt").read_text().split()
 GATED = f"{__name__}:GatedGame"
 REPLAY_STARTED = threading.Event()
 RELEASE_REPLAY = threading.Event()

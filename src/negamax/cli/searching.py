@@ -1,0 +1,184 @@
+"""The searcher a command searches with, asked of ``negamax.search.Searcher`` (backend,
+table, threads, readiness announced), the book that answers before any search, and the
+pure-Python search options the command line's flags select."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from negamax.cli.progress import announcer, stop_on_interrupt
+from negamax.core.errors import InvalidOptionError
+from negamax.core.game import PlacementPosition, Position
+from negamax.core.rules import Game
+from negamax.core.score import Bound
+from negamax.core.types import SearchLimits, SearchResult
+from negamax.search import Searcher, search, solve
+from negamax.search.params import SearchOptions, options_for
+from negamax.search.searcher import refuse_unbounded_solve
+
+DEFAULT_ANALYSIS_SECONDS = 1.0
+
+_SEARCHER: Searcher | None = None
+"""The command's searcher: one command runs per process, and ``play`` searches with it move
+after move, its tables carrying over."""
+
+
+def search_options(arguments: argparse.Namespace) -> SearchOptions:
+    options = options_for(arguments.algorithm)
+    if getattr(arguments, "hash", None) is not None:
+        if arguments.hash <= 0:
+            raise InvalidOptionError(f"--hash must be a positive number of MiB, not {arguments.hash}")
+        options = dataclasses.replace(options, tt_mib=arguments.hash)
+    return options
+
+
+@contextlib.contextmanager
+def open_book(arguments: argparse.Namespace, game: Game) -> Iterator[Any]:
+    """The book ``--book`` names (it must exist), or ``None``."""
+    if getattr(arguments, "book", None) is None:
+        yield None
+        return
+    from negamax.parallel.book import Book
+
+    with Book(arguments.book, game, create=False) as book:
+        yield book
+
+
+def book_answer(book: Any, game: Game, position: Position[Any]) -> SearchResult[Any] | None:
+    """The book's exact value and best move for ``position`` as a search result, or ``None``."""
+    if book is None:
+        return None
+    start_cpu, start_wall = time.process_time(), time.perf_counter()
+    entry = book.lookup(position)
+    if entry is None:
+        return None
+    move = game.parse_move(position, entry.best_move) if entry.best_move is not None else None
+    return SearchResult(
+        best_move=move,
+        score=entry.score,
+        bound=Bound.EXACT,
+        pv=() if move is None else (move,),
+        depth=0,
+        nodes=0,
+        cpu_time=time.process_time() - start_cpu,
+        wall_time=time.perf_counter() - start_wall,
+        algorithm=f"book ({entry.method})",
+        lower=entry.score,
+        upper=entry.score,
+    )
+
+
+def command_searcher(arguments: argparse.Namespace, game: Game) -> Searcher:
+    """The searcher the command line's options describe, made once."""
+    global _SEARCHER
+    if _SEARCHER is None:
+        threads = getattr(arguments, "threads", None)
+        solving = getattr(arguments, "command", None) == "solve"
+        cores = os.cpu_count() or 1
+        if threads is not None and threads > cores and solving:
+            print(f"note: {cores} workers, one per core (not {threads})", file=sys.stderr)
+            threads = cores
+        _SEARCHER = Searcher(
+            getattr(arguments, "backend", None) or "auto",
+            hash_mib=getattr(arguments, "hash", None),
+            threads=threads if threads is not None else (cores if solving else 1),
+            processes=bool(getattr(arguments, "processes", False)),
+            keep_tables=getattr(arguments, "command", None) == "play",
+            game=game,
+        )
+    return _SEARCHER
+
+
+def ready_searcher(arguments: argparse.Namespace, game: Game, position: Position[Any], solving: bool) -> Searcher:
+    """The command's searcher with its kernel loaded for ``position``, before any clock
+    starts: a kernel not on disk yet is compiled by another process first, and said so.
+
+    :raises InvalidOptionError: for workers the backend chosen cannot use.
+    """
+    searcher = command_searcher(arguments, game)
+    threads = getattr(arguments, "threads", None)
+    processes = bool(getattr(arguments, "processes", False))
+    backend = searcher.backend_for(position, solving, arguments.algorithm)
+    if backend == "python" and (threads is not None or processes):
+        raise InvalidOptionError(
+            "--threads and --processes run the compiled backend; the python backend has one worker"
+        )
+    placement = solving and isinstance(position, PlacementPosition)
+    if backend == "compiled" and not placement and ((threads is not None and solving) or processes):
+        raise InvalidOptionError(
+            "--threads and --processes are for the compiled solver of placement games"
+            " (move-list games take --threads in analyze)"
+        )
+    if backend == "compiled":
+        with announcer() as announce, stop_on_interrupt() as stop:
+            searcher.prepare(position, announce=announce, stop=stop, command_name=arguments.game)
+        if stop.is_set():
+            raise KeyboardInterrupt
+        for note in searcher.notes:
+            print(f"note: {note}", file=sys.stderr)
+        searcher.notes.clear()
+    return searcher
+
+
+def solve_position(
+    arguments: argparse.Namespace,
+    game: Game,
+    position: Position[Any],
+    limits: SearchLimits,
+    progress: Callable[[SearchResult[Any]], None] | None,
+    pv_plies: int | None = None,
+) -> SearchResult[Any]:
+    """Solve on the backend the searcher chooses (``pv_plies`` as for ``Searcher.solve``)."""
+    refuse_unbounded_solve(position, limits)  # before a kernel is loaded for nothing
+    searcher = ready_searcher(arguments, game, position, solving=True)
+    return searcher.solve(
+        position,
+        limits,
+        multipv=getattr(arguments, "multipv", 1),
+        algorithm=arguments.algorithm,
+        options=python_options(arguments, searcher, position, True),
+        on_iteration=progress,
+        pv_plies=pv_plies,
+    )
+
+
+def python_options(
+    arguments: argparse.Namespace, searcher: Searcher, position: Position[Any], solving: bool
+) -> SearchOptions | None:
+    """The pure-Python search's options (its algorithm's preset, its table sized by
+    ``--hash``) when it is the backend that runs; ``None`` for the compiled one."""
+    if searcher.backend_for(position, solving, arguments.algorithm) == "compiled":
+        return None
+    return search_options(arguments)
+
+
+def heuristic_search(
+    arguments: argparse.Namespace,
+    game: Game,
+    position: Position[Any],
+    limits: SearchLimits,
+    progress: Callable[[SearchResult[Any]], None] | None,
+) -> SearchResult[Any]:
+    """A depth-, time- or node-limited search, on the backend the searcher chooses."""
+    searcher = ready_searcher(arguments, game, position, solving=False)
+    return searcher.search(
+        position,
+        limits,
+        multipv=getattr(arguments, "multipv", 1),
+        algorithm=arguments.algorithm,
+        options=python_options(arguments, searcher, position, False),
+        on_iteration=progress,
+    )
+
+
+def search_or_solve(position: Position[Any], algorithm: str, depth: int | None, trace: Any = None) -> SearchResult[Any]:
+    if depth is None:
+        return solve(position, algorithm=algorithm, trace=trace)
+    return search(position, SearchLimits(depth=depth), algorithm=algorithm, trace=trace)
