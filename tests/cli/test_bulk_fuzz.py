@@ -27,6 +27,8 @@ from hypothesis import strategies as st
 from negamax.cli.main import main
 from negamax.parallel.outputs import read_results
 
+pytestmark = pytest.mark.fuzz
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 CASES = "44\n4455\nzz\n445 -2\n"
 FILES = [

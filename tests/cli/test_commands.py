@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from negamax.cli import searching
+from negamax.cli.main import main
+
 pytestmark = pytest.mark.kernels("connect4", "chess", "tictactoe", "draughts")
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -180,12 +183,27 @@ def test_every_algorithm_agrees_on_the_command_line() -> None:
         ([], "required"),
     ],
 )
-def test_bad_input_gives_one_line_and_exit_2(arguments: list[str], message: str) -> None:
+def test_bad_input_gives_one_line_and_exit_2(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # in this process (the command's own process is checked below): one command per run
+    monkeypatch.setattr(searching, "_SEARCHER", None)
+    try:
+        status = main(arguments)
+    except SystemExit as exit:  # argparse's own refusals
+        status = exit.code
+    stderr = capsys.readouterr().err
+    assert status == 2
+    assert message in stderr
+    assert len(stderr.strip().splitlines()) == 1, stderr
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("arguments", [["solve", "chess9"], ["frobnicate"], ["solve", "connect4", "4458"]])
+def test_the_process_itself_exits_2_with_one_line(arguments: list[str]) -> None:
     done = run(*arguments)
     assert done.returncode == 2
-    assert message in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
-    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr, done.stderr
 
 
 def test_play_reprompts_on_illegal_input_and_finishes() -> None:

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from negamax.cli.main import main
 
+pytestmark = pytest.mark.fuzz
+
 GAMES = ["tictactoe", "nim", "connect4", "tree", "openspiel:tic_tac_toe", "nosuchgame", "a:b", "x.py:Y", ""]
 POSITIONS = ["", "04", "0438", "9", "00", "x...o...x", "3,4,5", "3,,4", "-1", "1001", "44455554221", "4458", "start"]
 OPTIONS = [

@@ -25,7 +25,7 @@ from negamax.engines.engine import Engine
 from negamax.engines.uci import UciSession
 from negamax.games import get_game
 
-pytestmark = pytest.mark.kernels("chess", "draughts")
+pytestmark = [pytest.mark.kernels("chess", "draughts"), pytest.mark.fuzz]
 
 UCI_WORDS = [
     "uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "go", "depth", "nodes", "movetime",

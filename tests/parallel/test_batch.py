@@ -177,6 +177,7 @@ def results_so_far(path: Path) -> int:
         return 0
 
 
+@pytest.mark.fuzz
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("name", ["out.jsonl", "out.sqlite"])
 def test_sigkill_then_resume_loses_nothing_and_duplicates_nothing(tmp_path: Path, name: str) -> None:

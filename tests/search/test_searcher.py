@@ -53,7 +53,10 @@ def pons_cases(name: str, count: int) -> list[tuple[str, int]]:
     return cases
 
 
-@pytest.mark.parametrize(("name", "count"), [("Test_L3_R1", 4), ("Test_L2_R1", 4), ("Test_L1_R1", 2)])
+@pytest.mark.parametrize(
+    ("name", "count"),
+    [("Test_L3_R1", 4), ("Test_L2_R1", 4), ("Test_L2_R2", 2), pytest.param("Test_L1_R1", 2, marks=pytest.mark.slow)],
+)
 def test_every_connect4_column_scored_as_pons_and_as_each_child_solved(name: str, count: int) -> None:
     pytest.importorskip("numba")
     for moves, score in pons_cases(name, count):

@@ -52,7 +52,7 @@ def test_the_pure_python_search_finds_the_same_values(size: str) -> None:
 
 def test_every_position_two_plies_into_5x4_has_the_same_value_on_both_engines() -> None:
     game = Connect4Game("5x4")
-    for first in "12345":
+    for first in "123":  # columns 4 and 5 are the mirror images of 2 and 1
         for second in "12345":
             position = game.new_position(first + second)
             python = solve(position, backend="python")

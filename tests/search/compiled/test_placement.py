@@ -51,7 +51,7 @@ def _cases(name: str) -> list[tuple[str, int]]:
     ],
 )
 def test_compiled_and_python_agree_on_every_easy_position(solver: CompiledSolver, name: str, step: int) -> None:
-    """The compiled solver finds Pons' values; ``tests/games/test_connect4.py`` holds the
+    """The compiled solver finds Pons' values; ``tests/games/connect4/test_rules.py`` holds the
     pure-Python search to the same values on the same positions (solving them here again in
     pure Python would double the run's slowest part)."""
     mismatches = []

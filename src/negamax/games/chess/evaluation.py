@@ -1,8 +1,8 @@
 """Chess's evaluation terms, shared by the game (``chess``) and its compiled primitives
-(``chess_compiled``): the piece-square values by colour, the game phase, the
+(``compiled``): the piece-square values by colour, the game phase, the
 capture-ordering values, the side to move's bonus, the pawn structure and piece placement
 terms, and the mop-up of won endings without pawns. Every weight but mop-up's comes from
-``chess_weights``, which ``tools/fit_chess.py`` writes.
+``weights``, which ``tools/fit_chess.py`` writes.
 """
 
 from __future__ import annotations

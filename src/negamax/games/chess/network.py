@@ -1,5 +1,5 @@
 """Chess's learned correction to the evaluation: a small network over the pieces' squares,
-shared by the game (``chess``) and its compiled primitives (``chess_compiled``).
+shared by the game (``chess``) and its compiled primitives (``compiled``).
 
 Each side sees the board from its own side: a piece is one of 768 features (own or enemy,
 its type, its square, mirrored for Black). Where that side's own king stands picks which
@@ -14,7 +14,7 @@ in centipawns for the side to move, is::
     (b2[k] + sum(f(mover's accumulator) * W2[k, :hidden])
         + sum(f(other side's accumulator) * W2[k, hidden:])) * 100 // (QA * QB)
 
-added to the tapered tables and terms of ``chess_evaluation``: the network learns what they
+added to the tapered tables and terms of ``evaluation``: the network learns what they
 miss. ``f`` clamps a unit to [0, QA] (and, for a network with ``squared`` set, squares it
 and divides by QA); ``k`` is the output bucket, the game phase cut into as many equal parts
 as the network has rows of output weights (``bucket``). ``tools/train_chess_network.py``

@@ -1,6 +1,6 @@
 """Chess on python-chess: make/unmake by push/pop, and a tapered evaluation (piece-square
 values kept up to date move by move, pawn structure and piece placement terms on top; the
-weights in ``chess_weights``) plus a learned correction (``chess_network``), or, in won
+weights in ``weights``) plus a learned correction (``network``), or, in won
 endings without pawns, a mop-up term in its place (``chess_evaluation.mop_up``). A lead of
 a minor piece or less counts for little when the side ahead has no pawn
 (``chess_evaluation.pawnless_scale``), and every value but mop-up's shrinks as the
@@ -8,7 +8,7 @@ fifty-move rule nears (``chess_evaluation.shuffle_damped``).
 
 The piece-square part is two sums (midgame and endgame, from White's side) and a game
 phase; each move changes a few terms, so ``play`` adjusts them and ``undo`` restores them
-from a stack. The structure terms (``chess_evaluation``) are counted from the board's
+from a stack. The structure terms (``evaluation``) are counted from the board's
 bitboards at each evaluation.
 
 Draws the search must see: a position repeated since the search began (a second

@@ -1,6 +1,6 @@
 """PeSTO's tapered piece-square tables (Ronald Friederich's evaluation for Rofchade, as
 published on the Chess Programming Wiki page "PeSTO's Evaluation Function"), and the game
-phase. The evaluation itself uses the values in ``chess_weights`` (at present these tables'
+phase. The evaluation itself uses the values in ``weights`` (at present these tables'
 own); these tables are where ``tools/fit_chess.py`` starts and what it pulls the fit
 towards.
 

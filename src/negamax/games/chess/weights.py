@@ -1,5 +1,5 @@
 """Chess's evaluation weights, in the layout ``tools/fit_chess.py --write`` writes: PeSTO's
-tables (``chess_tables``) with the structure weights of 90288af's fit (25,175 positions
+tables (``tables``) with the structure weights of 90288af's fit (25,175 positions
 scored by Stockfish at depth 8, PeSTO's tables held fixed) and a tempo bonus of 10. A refit
 of every weight is measured in BENCHMARKS.md ("Every weight refitted") and not shipped.
 

@@ -1,5 +1,5 @@
 """Connect 4's board, shared by the game (``connect4``) and its compiled primitives
-(``connect4_compiled``): the bit layout of any board size, its masks, and the rules of four
+(``compiled``): the bit layout of any board size, its masks, and the rules of four
 in a row.
 
 Bit layout (Pons' "Solving Connect 4", any width x height): column ``c`` owns bits

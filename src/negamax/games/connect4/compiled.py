@@ -1,7 +1,7 @@
 """Connect 4's compiled forms (imports numba): the primitives of the solver's kernel, and
 the rules of the compiled search to a depth or time.
 
-The rules are ``connect4_board``'s, compiled from the same source as the pure-Python
+The rules are ``board``'s, compiled from the same source as the pure-Python
 game's.
 """
 

@@ -1,7 +1,7 @@
 """Connect 4 on a board of any size up to 64 bits (7x6 by default): bitboards with a
 sentinel row, Pascal Pons' notation and scores.
 
-Bit layout (Pons' "Solving Connect 4", ``connect4_board``): each column owns
+Bit layout (Pons' "Solving Connect 4", ``board``): each column owns
 ``height + 1`` bits, the highest a sentinel that is always empty. A position is two
 numbers: ``mask``, every stone, and ``current``, the stones of the side to move;
 ``current + mask`` is a unique key. A move is the one-bit board of the cell it fills, so

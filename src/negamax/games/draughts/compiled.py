@@ -25,7 +25,7 @@ The position is one int64 array (``new_state``):
   and the evaluation's blend of the regions' worths).
 * ``GENERATED`` .. : scratch for move generation.
 * ``REGION_INDEX``: in international draughts, each region's arrangement of men as its index into
-  ``PATTERNS`` (``draughts_evaluation``), kept by make and unmake; the evaluation looks
+  ``PATTERNS`` (``evaluation``), kept by make and unmake; the evaluation looks
   their worths up.
 
 A move is ``from | to << 6 | taken << 12``: squares 0-49, and the set of squares whose
@@ -101,7 +101,7 @@ SIDE, CLOCK, HASH, EVALUATION, PLY, ROOT, GENERATED_FROM, GENERATED, BEST_RANK =
 MAX_PLIES = 1024
 MOST_REGIONS = 16
 REGION_INDEX = BEST_RANK + 1
-"""Each region's arrangement of men as its index into ``PATTERNS`` (``draughts_evaluation``)."""
+"""Each region's arrangement of men as its index into ``PATTERNS`` (``evaluation``)."""
 KEYS = REGION_INDEX + MOST_REGIONS
 UNDO_WIDTH = 4
 UNDO = KEYS + MAX_PLIES

@@ -1,5 +1,5 @@
 """Draughts' evaluation, shared by the game (``draughts``) and its compiled primitives
-(``draughts_compiled``): a man's worth by the rows it has advanced and its file, a king's,
+(``compiled``): a man's worth by the rows it has advanced and its file, a king's,
 the side to move's bonus (weights fitted in ``tools/fit_draughts.py``), and in
 international draughts, a worth for the men's arrangement in each of sixteen
 overlapping regions of 4x4 squares (``PATTERN_FILE``, fitted in

@@ -216,7 +216,7 @@ class DraughtsGame(BaseGame):
             raise InvalidPositionError(f"unknown draughts variant {variant!r}; choose one of {', '.join(VARIANTS)}")
         self.variant = variant
         self.name = variant
-        self.kernel_name = "draughts"  # one kernel plays them all (``draughts_compiled``)
+        self.kernel_name = "draughts"  # one kernel plays them all (``compiled``)
         self.description = VARIANTS[variant][1] + " (py-draughts rules), moves such as 32-28 or 28x19x10"
         self.position_help = (
             "a FEN such as 'W:W31,32,...:B1,2,...' or 'start', optionally followed by 'moves 32-28 ...'"

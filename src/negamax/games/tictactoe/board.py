@@ -1,5 +1,5 @@
 """Tic-tac-toe's board, shared by the game (``tictactoe``) and its compiled primitives
-(``tictactoe_compiled``): cells 0-8 row by row, the lines, the symmetries.
+(``compiled``): cells 0-8 row by row, the lines, the symmetries.
 """
 
 from __future__ import annotations

@@ -81,16 +81,12 @@ from negamax.search.compiled.move_list_layout import (
     FORCED_NOISY_MOVES,
     FUTILITY,
     FUTILITY_DEPTH,
-    HISTORY,
-    HISTORY_HEURISTIC,
     HISTORY_PER_REDUCTION,
     HISTORY_PRUNING,
     HISTORY_PRUNING_DEPTH,
     HISTORY_PRUNING_PER_PLY,
     INTERNAL_REDUCTION,
-    KILLER_MOVES,
     KILLER_ORDER,
-    KILLERS,
     LATE_MOVE_PRUNING,
     LATE_MOVE_PRUNING_DEPTH,
     LATE_MOVE_REDUCTIONS,
@@ -150,7 +146,13 @@ from negamax.search.compiled.move_list_layout import (
     mate_distance_window,
     to_node,
 )
-from negamax.search.compiled.move_list_ordering import _pick, _quiet_order, _reward_prior_move, _reward_quiet_cutoff
+from negamax.search.compiled.move_list_ordering import (
+    _pick,
+    _quiet_order,
+    _reward_prior_move,
+    _reward_quiet_cutoff,
+    score_moves,
+)
 from negamax.search.compiled.move_list_table import (
     _entry_bound,
     _entry_decides,
@@ -160,6 +162,7 @@ from negamax.search.compiled.move_list_table import (
     _prefetch_entry,
     _probe,
     _store,
+    store_result,
 )
 
 KERNEL_PARTS = (move_list_table, move_list_ordering)
@@ -460,36 +463,11 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     # history (with counter moves: looked up only once the loop below reaches the quiet moves).
     start = MOVES + ply * MAX_MOVES
     end = generate_moves(spec, state, work, start, False)
-    killer_first = work[KILLERS + 2 * ply] if features & KILLER_MOVES else 0
-    killer_second = work[KILLERS + 2 * ply + 1] if features & KILLER_MOVES else 0
-    use_history = features & HISTORY_HEURISTIC
     exchange = features & STATIC_EXCHANGE
     counters = features & COUNTER_MOVES and unit > 0
     counter_slot = work[PLAYED + ply - 1] if counters and ply > 0 else -1
     counter = work[COUNTERS + counter_slot] if counter_slot >= 0 else 0
-    tt_noisy = False
-    for index in range(start, end):
-        move = work[index]
-        if tt_move != 0 and _move_key(move) == tt_move:
-            order = TT_MOVE_ORDER
-            tt_noisy = counters and noisy_order(spec, state, move) != 0
-        else:
-            noisy = noisy_order(spec, state, move)
-            if noisy > 0:
-                order = NOISY_ORDER + noisy  # the loop below moves losing captures down
-            elif move == killer_first:
-                order = KILLER_ORDER + 1
-            elif move == killer_second:
-                order = KILLER_ORDER
-            elif move == counter:
-                order = KILLER_ORDER - 1
-            elif use_history and counters:
-                order = UNSCORED_ORDER
-            elif use_history:
-                order = work[HISTORY + history_slot(spec, state, move)]
-            else:
-                order = 0
-        work[SCORES - MOVES + index] = order
+    tt_noisy = score_moves(spec, state, work, ply, start, end, tt_move, counters, counter)
 
     # Step 9. Search the moves: the first with the full window, the rest with a null
     # window (PVS), late quiet moves first at a reduced depth (LMR). Near the horizon, quiet
@@ -651,13 +629,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     ):
         _reward_prior_move(work, depth, ply - 1, pv_node or cut_node or best < alpha_original - unit * depth * 5 // 8)
     if use_table and excluded == 0 and not restricted:
-        if best <= alpha_original:
-            bound = UPPER
-        elif best >= beta:
-            bound = LOWER
-        else:
-            bound = EXACT
-        _store(table, work, key, depth, to_node(best, ply), bound, best_move)
+        store_result(table, work, key, depth, best, ply, alpha_original, beta, best_move)
     return best
 
 

@@ -26,12 +26,17 @@ from negamax.search.compiled.move_list_layout import (
     HISTORY_CAP,
     HISTORY_HEURISTIC,
     KILLER_MOVES,
+    KILLER_ORDER,
     KILLERS,
     MOVES,
+    NOISY_ORDER,
     PLAYED_PIECES,
     SCORES,
+    TT_MOVE_ORDER,
+    UNSCORED_ORDER,
     W_FEATURES,
 )
+from negamax.search.compiled.move_list_table import _move_key
 
 
 @search_function
@@ -157,3 +162,41 @@ def _reward_quiet_cutoff(
             if noisy_order(spec, state, tried) == 0:
                 slot = HISTORY + history_slot(spec, state, tried)
                 work[slot] = max(work[slot] - bonus, -HISTORY_CAP)
+
+
+@search_function
+def score_moves(
+    spec: Any, state: Any, work: Any, ply: int, start: int, end: int, tt_move: int, counters: Any, counter: int
+) -> bool:
+    """The search's step 8: each move of ``work[start:end]`` given its ordering score (the
+    table's move, captures and promotions by MVV-LVA, the killers, the counter move, then
+    history, left unscored when counter moves are on: the search looks it up only once it
+    reaches the quiet moves). Returns whether the table's move is a capture or promotion."""
+    features = work[W_FEATURES]
+    killer_first = work[KILLERS + 2 * ply] if features & KILLER_MOVES else 0
+    killer_second = work[KILLERS + 2 * ply + 1] if features & KILLER_MOVES else 0
+    use_history = features & HISTORY_HEURISTIC
+    tt_noisy = False
+    for index in range(start, end):
+        move = work[index]
+        if tt_move != 0 and _move_key(move) == tt_move:
+            order = TT_MOVE_ORDER
+            tt_noisy = counters and noisy_order(spec, state, move) != 0
+        else:
+            noisy = noisy_order(spec, state, move)
+            if noisy > 0:
+                order = NOISY_ORDER + noisy  # the search moves losing captures down
+            elif move == killer_first:
+                order = KILLER_ORDER + 1
+            elif move == killer_second:
+                order = KILLER_ORDER
+            elif move == counter:
+                order = KILLER_ORDER - 1
+            elif use_history and counters:
+                order = UNSCORED_ORDER
+            elif use_history:
+                order = work[HISTORY + history_slot(spec, state, move)]
+            else:
+                order = 0
+        work[SCORES - MOVES + index] = order
+    return tt_noisy

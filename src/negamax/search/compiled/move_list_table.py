@@ -15,8 +15,10 @@ from negamax.search.compiled.move_list_layout import (
     MOVE_BITS,
     SCORE_OFFSET,
     SCORE_SHIFT,
+    UPPER,
     W_GENERATION,
     from_node,
+    to_node,
 )
 from negamax.search.compiled.prefetch import prefetch
 
@@ -95,3 +97,18 @@ def hash_permille(table: Any, generation: int) -> int:
         if table[2 * slot + 1] != 0 and (table[2 * slot + 1] >> 30) & 255 == generation:
             filled += 1
     return filled * 1000 // entries
+
+
+@search_function
+def store_result(
+    table: Any, work: Any, key: int, depth: int, best: int, ply: int, alpha: int, beta: int, best_move: int
+) -> None:
+    """The search's last step: what a node searched with the window (``alpha``, ``beta``)
+    proved about its value ``best``, stored as an upper bound, a lower bound or exact."""
+    if best <= alpha:
+        bound = UPPER
+    elif best >= beta:
+        bound = LOWER
+    else:
+        bound = EXACT
+    _store(table, work, key, depth, to_node(best, ply), bound, best_move)

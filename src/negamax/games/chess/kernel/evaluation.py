@@ -129,7 +129,7 @@ def evaluate(state: Any) -> int:
 
 @njit(cache=True)
 def _network_value(state: Any) -> int:
-    """``chess_network``'s value for the side to move, from the accumulators."""
+    """``chess.network``'s value for the side to move, from the accumulators."""
     _bring_up_to_date(state, state[PLY])
     pair = _lanes(state)[state[PLY] * PAIR : (state[PLY] + 1) * PAIR]
     bucket = min(state[PHASE_SUM], FULL_PHASE) * NETWORK_BUCKETS // (FULL_PHASE + 1)

@@ -19,7 +19,7 @@ single argument down its recursion and never allocates:
   Black's rooks, White's bishops and Black's bishops as bitboards (a1 = bit 0), which the
   evaluation's structure terms read, then White's pieces and Black's, which the move
   generator walks; a move copies its ply's row forward.
-* ``ACCUMULATORS``: for each ply, the network's two accumulators (``chess_network``: the
+* ``ACCUMULATORS``: for each ply, the network's two accumulators (``chess.network``: the
   board as White sees it, then as Black does, ``HIDDEN`` units each), as int16 lanes packed
   four to a word (``_lanes``), so that the copies and updates use four times the vector
   width. A ply's pair is written from the ply before's, with the rows of the features its
@@ -37,7 +37,7 @@ A move is ``from | to << 7 | promotion << 14 | kind << 17`` with mailbox squares
 are a plain move, en passant, castling and a double pawn push. No move encodes as 0.
 
 The evaluation is the pure-Python ``ChessPosition.evaluate`` exactly (the tapered
-piece-square values, the structure terms of ``chess_evaluation``, a tempo bonus, the
+piece-square values, the structure terms of ``chess.evaluation``, a tempo bonus, the
 network's correction, the scales of endings and of the fifty-move clock); the tests hold
 both to the same scores.
 """
