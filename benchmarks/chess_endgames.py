@@ -2,11 +2,11 @@
 and KQKR from random positions (the same ones for every build, by seed), negamax-uci
 playing the winning side at a fixed time per move and full-strength Stockfish the other,
 until mate or a draw by the rules (the fifty-move rule ends what the engine cannot win).
-Prints the wins and mean moves to mate per ending; ``--backend`` runs another build of
+Prints the wins and mean moves to mate per ending; ``--engine`` runs another build of
 negamax-uci on the same positions.
 
     python benchmarks/chess_endgames.py --positions 6 --time 0.1
-    python benchmarks/chess_endgames.py --positions 6 --time 0.1 --backend /path/to/old/negamax-uci
+    python benchmarks/chess_endgames.py --positions 6 --time 0.1 --engine /path/to/old/negamax-uci
 """
 
 from __future__ import annotations

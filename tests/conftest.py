@@ -22,12 +22,6 @@ EXAMPLE_GAME = str(Path(__file__).resolve().parents[1] / "examples" / "breakthro
 _compiled: set[str] = set()
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "kernels(*games): compile these games' kernels (once per run) before the test starts"
-    )
-
-
 def pytest_runtest_setup(item: pytest.Item) -> None:
     wanted = [
         EXAMPLE_GAME if game == "breakthrough" else game for mark in item.iter_markers("kernels") for game in mark.args

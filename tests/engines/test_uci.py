@@ -40,10 +40,19 @@ def compiled_kernel_on_disk() -> None:
     warmup.mark_on_disk(ChessGame())  # as negamax warmup would: the engine loads it, no compile
 
 
-@pytest.fixture
-def engine() -> Iterator[chess.engine.SimpleEngine]:
+@pytest.fixture(scope="module")
+def running_engine() -> Iterator[chess.engine.SimpleEngine]:
     with chess.engine.SimpleEngine.popen_uci(engine_command(), timeout=30) as running:
         yield running
+
+
+@pytest.fixture
+def engine(running_engine: chess.engine.SimpleEngine) -> Iterator[chess.engine.SimpleEngine]:
+    """One engine process for the module, as a GUI keeps one, each test starting with every
+    option at its default (the tests that need a fresh process start their own)."""
+    defaults = {name: option.default for name, option in running_engine.options.items()}
+    running_engine.configure({name: defaults[name] for name in ("Hash", "Threads", "Backend")})
+    yield running_engine
 
 
 def test_the_engine_identifies_itself_and_its_options(engine: chess.engine.SimpleEngine) -> None:

@@ -1,7 +1,8 @@
 """Chess's evaluation weights, in the layout ``tools/fit_chess.py --write`` writes: PeSTO's
 tables (``tables``) with the structure weights of 90288af's fit (25,175 positions
 scored by Stockfish at depth 8, PeSTO's tables held fixed) and a tempo bonus of 10. A refit
-of every weight is measured in BENCHMARKS.md ("Every weight refitted") and not shipped.
+of every weight was measured and not shipped (docs/journal/2026-11-benchmarks.md, "Every weight
+refitted").
 
 ``*_SQUARES[piece type - 1][square]``: a piece's value on ``square`` (a1 = 0) as its own side sees
 the board (Black's squares mirrored), its material included. ``STRUCTURE_*`` are in the

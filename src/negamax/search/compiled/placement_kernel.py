@@ -21,7 +21,7 @@ Window contract of ``negamax`` (fail-soft): for the true value ``v``, a result
 
 The kernel reads and writes two int64 arrays (few arguments keep recursive calls cheap):
 
-* ``table``, shared by every worker thread: the split points and busy marks (below), then
+* ``table``, shared by every worker thread: the split points and busy marks (``placement_layout``), then
   from ``TABLE_BASE`` the transposition table, ``2**bits`` entries in buckets of two (the
   caller chooses ``bits``: ``table_length(bits)``). A key is scrambled by a multiplication
   modulo ``2**KEY_BITS`` (a bijection); the top ``bits - 1`` bits of the product choose
