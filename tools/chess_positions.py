@@ -9,9 +9,9 @@ Stockfish's static evaluation (its ``eval`` command: the network it searches wit
 position here, against 6 ms for a 3,000-node search), asked with the fifty-move counter at
 zero so that the value is the position's alone; ``--label search`` keeps the score of the
 search that chose the move instead (free, but a few hundred nodes' score is a worse target:
-docs/journal/2026-11-benchmarks.md, "Stockfish's static evaluation as the teacher"). Lines are ``FEN;score`` (White's view,
-centipawns), the format of ``fit_chess.py``; a stopped run resumes, skipping the positions
-already in the file. Stockfish is talked to through its pipes directly: python-chess's
+docs/journal/2026-11-benchmarks.md, "Stockfish's static evaluation as the teacher"). Lines
+are ``FEN;score`` (White's view, centipawns), the format of ``fit_chess.py``; a stopped run
+resumes, skipping the positions already in the file. Stockfish is talked to through its pipes directly: python-chess's
 engine client costs a millisecond a call. Stockfish is a system package (Debian:
 ``apt-get install stockfish``).
 
