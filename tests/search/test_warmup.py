@@ -29,6 +29,37 @@ def test_the_variants_sharing_a_kernel_share_its_marker(tmp_path: Path, monkeypa
     }
 
 
+class NotOnDisk:
+    """A searcher whose kernel is not on disk yet (what a fresh install meets)."""
+
+    kind = "move list"
+    warmed = False
+
+    def cached(self, position: object) -> bool:
+        return False
+
+    def warm_up(self, position: object) -> None:
+        self.warmed = True
+
+
+def test_a_first_compilation_is_announced_even_to_a_script_that_asked_for_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv(warmup.CACHE_DIRECTORY_VARIABLE, str(tmp_path))
+    monkeypatch.setattr(warmup, "compile_elsewhere", lambda name, stop=None: True)
+    game = get_game("chess")
+    searcher = NotOnDisk()
+    with caplog.at_level("WARNING", logger="negamax"):
+        assert warmup.prepare(searcher, game.new_position(None), game)
+    assert searcher.warmed
+    assert [record.getMessage() for record in caplog.records] == [
+        f"compiling chess's kernel, first run only, about {warmup.COMPILE_SECONDS['move list']} s"
+    ]
+    told: list[str] = []
+    warmup.prepare(NotOnDisk(), get_game("draughts").new_position(None), get_game("draughts"), told.append)
+    assert told == [f"compiling draughts's kernel, first run only, about {warmup.COMPILE_SECONDS['move list']} s"]
+
+
 SETUP_HELPERS_LOADED = """
 import chess
 from negamax.core.numba_cache import load_from_cache

@@ -381,3 +381,25 @@ def run_warmup(arguments: argparse.Namespace) -> int:
     jobs = min(arguments.jobs or os.cpu_count() or 1, len(names))
     optional = [] if arguments.games else ["draughts"]  # py-draughts is an extra
     return EXIT_MISMATCH if warmup.warm_up_names(names, jobs, arguments.quiet, optional) else EXIT_OK
+
+
+def run_check(arguments: argparse.Namespace) -> int:
+    """Play random games through a game's rules and report what a search would silently get
+    wrong (``negamax.games.checker``); a game written as rules has its compiled rules
+    compared with the Python ones too. Exit status 1 if anything was found."""
+    from negamax.games.checker import check_positions, check_rules
+
+    if arguments.games < 1:
+        raise InvalidOptionError(f"--games must be at least 1, not {arguments.games}")
+    game = get_game(arguments.game)
+    rules = getattr(game, "rules", None)  # a game written as rules (not its positions: they check less)
+    if rules is None or not hasattr(rules, "rule_functions"):
+        report = check_positions(game, arguments.games, arguments.seed)
+    else:
+        compiled = None
+        if not arguments.python_only and warmup.numba_available():
+            print(f"compiling {rules.name}'s rules to compare them with Python's...", file=sys.stderr)
+            compiled = warmup.compiled_rules(rules)
+        report = check_rules(rules, arguments.games, arguments.seed, compiled)
+    print(report.text())
+    return EXIT_OK if report.ok else EXIT_MISMATCH

@@ -283,6 +283,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--nice", action="store_true", help="at a low priority (on a machine that has other work to do)"
     )
 
+    check = subcommands.add_parser(
+        "check", help="play random games through a game's rules and report what a search would get wrong"
+    )
+    check.set_defaults(handler=commands.run_check)
+    check.add_argument("game", help="a game: file.py:GameClass, module.path:GameClass, or a built-in name")
+    check.add_argument("--games", type=int, default=1000, help="random games to play (default 1000)")
+    check.add_argument("--seed", type=int, default=0, help="the random games' seed")
+    check.add_argument(
+        "--python-only", action="store_true", help="do not compile the rules to compare them with Python's"
+    )
+
     bench = subcommands.add_parser("bench", help="fixed searches; prints the node signature and speed")
     bench.set_defaults(handler=commands.run_bench)
     bench.add_argument("--json", action="store_true")

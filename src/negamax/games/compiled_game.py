@@ -77,6 +77,8 @@ class GameRules:
         self.state_size = state_size
         self.max_moves = max_moves
         self.functions = dict(functions)
+        self.key_cells = state_size
+        """The leading cells of a state that its key stands for (``CompiledGame.key_cells``)."""
         self._checked = False
 
     def rule_functions(self) -> Mapping[str, Callable[..., Any]]:
@@ -291,6 +293,10 @@ class CompiledGame(BaseGame):
     """How many int64 values the state array holds."""
     max_moves: ClassVar[int] = 0
     """The most legal moves any position can have (at most 256)."""
+    key_cells: ClassVar[int | None] = None
+    """How many leading cells of the state make the position the key stands for (default:
+    all of them). The cells after them (a count of moves, a stack of what ``undo`` needs)
+    are left out when ``check()`` compares keys with states."""
     rules: ClassVar[GameRules]
     position_class: ClassVar[type[RulesPosition]]
 
@@ -305,7 +311,12 @@ class CompiledGame(BaseGame):
             raise GameDefinitionError(
                 f"{cls.__name__}.max_moves must be an integer from 1 to {MOVE_LIST_MAX_MOVES}, not {cls.max_moves!r}"
             )
+        if cls.key_cells is not None and not (isinstance(cls.key_cells, int) and 1 <= cls.key_cells <= cls.state_size):
+            raise GameDefinitionError(
+                f"{cls.__name__}.key_cells must be an integer from 1 to state_size, not {cls.key_cells!r}"
+            )
         cls.rules = GameRules(cls.__name__, cls.state_size, cls.max_moves, functions)
+        cls.rules.key_cells = cls.key_cells or cls.state_size
         bases: tuple[type, ...] = (RulesPosition,)
         if "noisy_moves" in functions:
             bases += (_NoisyMoves,)
@@ -314,6 +325,17 @@ class CompiledGame(BaseGame):
         cls.position_class = type(f"{cls.__name__}Position", bases, {"__slots__": (), "__module__": cls.__module__})
 
     # -- the Game protocol ----------------------------------------------------------------
+
+    def check(self, games: int = 1000, seed: int = 0) -> Any:
+        """Play ``games`` random games through the rules in Python and report what a search
+        would silently get wrong (``negamax.games.checker``: undo, keys, counts, values);
+        ``negamax check`` also compares the compiled rules with these. Run it first.
+
+        :returns: a ``CheckReport``; ``report.ok`` when nothing was found.
+        """
+        from negamax.games.checker import check_rules
+
+        return check_rules(self.rules, games, seed)
 
     def new_position(self, text: str | None = None) -> Position[Any]:
         """The start, or the position after the moves ``text`` lists (as ``move_text``

@@ -2,7 +2,7 @@
 the compiled kernels, all reached through a ``Searcher`` (``search()`` and ``solve()`` use
 a default one)."""
 
-from negamax.search.backend import default_searcher, search, solve
+from negamax.search.backend import default_searcher, prepare, search, solve
 from negamax.search.params import ALGORITHMS, SearchOptions, options_for
 from negamax.search.searcher import BACKENDS, DEFAULT_HASH_MIB, Searcher, choose_backend
 from negamax.search.tt import TranspositionTable
@@ -17,6 +17,7 @@ __all__ = [
     "choose_backend",
     "default_searcher",
     "options_for",
+    "prepare",
     "search",
     "solve",
 ]

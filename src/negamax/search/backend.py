@@ -8,18 +8,40 @@ their own (``negamax.search.searcher``), which owns everything a search needs.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 from negamax.core.game import Position
+from negamax.core.rules import Game
 from negamax.core.types import OnIteration, SearchLimits, SearchResult
 from negamax.search.params import SearchOptions
 from negamax.search.searcher import Searcher
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
+from negamax.search.warmup import Announce
 
 _DEFAULT = {backend: Searcher(backend) for backend in ("auto", "python", "compiled")}
 """One searcher per backend; each lends its compiled searchers to one call at a time."""
+
+
+def prepare(game: Game, *, background: bool = False, announce: Announce | None = None) -> bool:
+    """Compile (or load) ``game``'s kernels now, not on the first ``search()`` or ``solve()``
+    that needs them: once on disk, every later call (in any process) loads them in well
+    under a second. A first compilation takes tens of seconds; it is announced first, with
+    the time it took last on this machine, to ``announce`` or else as a warning on the
+    ``negamax`` logger. ``background=True`` starts it on a thread and returns at once
+    (``False``); otherwise returns whether the kernels are loaded.
+
+    >>> from negamax import get_game
+    >>> prepare(get_game("nim"))  # no kernel to compile: ready at once
+    True
+    """
+    searcher = Searcher("auto", game=game)
+    if background:
+        threading.Thread(target=searcher.prepare, kwargs={"announce": announce}, name="prepare", daemon=True).start()
+        return False
+    return searcher.prepare(announce=announce)
 
 
 def default_searcher(backend: str = "auto") -> Searcher:

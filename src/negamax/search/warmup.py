@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import re
 import subprocess
@@ -54,6 +55,8 @@ BUILT_IN_GAMES = ("connect4", "tictactoe", "chess", "draughts")
 """The built-in games with compiled kernels, which a warm-up prepares by default."""
 
 Announce = Callable[[str], None]
+log = logging.getLogger("negamax")
+"""Where a first compilation is announced when no one asked to be told (a script's search)."""
 
 
 def cache_root() -> Path:
@@ -191,10 +194,10 @@ def prepare(
             if game is not None:
                 mark_on_disk(game)
             return True
-    if announce is not None:
-        seconds = compile_seconds(game, searcher.kind) if game is not None else COMPILE_SECONDS[searcher.kind]
-        shown = game.name if game is not None else "the game"
-        announce(f"compiling {shown}'s kernel, first run only, about {seconds:.0f} s")
+    seconds = compile_seconds(game, searcher.kind) if game is not None else COMPILE_SECONDS[searcher.kind]
+    shown = game.name if game is not None else "the game"
+    # a script's first search would otherwise wait in silence: logged where no one listens
+    (announce or log.warning)(f"compiling {shown}'s kernel, first run only, about {seconds:.0f} s")
     if on_compiling is not None:
         on_compiling()
     started = time.perf_counter()
@@ -301,3 +304,21 @@ def _in_parallel(names: Sequence[str], jobs: int, quiet: bool, optional: Sequenc
         sys.stdout.flush()
         failed += process.returncode != 0
     return failed
+
+
+def numba_available() -> bool:
+    """Whether numba is installed (without importing it)."""
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
+
+
+def compiled_rules(rules: Any) -> dict[str, Any]:
+    """A game's rules (``CompiledGame().rules``) compiled on their own, in memory, for
+    ``negamax check`` to compare with the same rules run in Python (imports numba).
+
+    :raises GameDefinitionError: for a rule numba cannot compile, with numba's reason.
+    """
+    from negamax.search.compiled.families import compile_rules
+
+    return compile_rules(rules.name, rules.rule_functions(), None)

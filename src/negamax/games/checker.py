@@ -1,0 +1,284 @@
+"""What a search silently relies on, checked over random games before anything searches:
+``negamax check GAME``, ``check_rules`` for a game written as rules (``CompiledGame``) and
+``check_positions`` for a plain position class.
+
+A search trusts the rules it is given. An ``undo`` that leaves one cell of the state
+changed, two different positions with one key, an evaluation that is a float, or a copy that
+shares its board with the original do not crash anything: they give wrong values, silently.
+The checks here play random games and compare, at every position met:
+
+* ``undo`` after ``play`` restores the state exactly (the first differing cell is named,
+  with the moves that led there);
+* equal states have equal keys, and equal keys belong to equal states, over all the
+  positions seen (a collision is reported with both states; a game whose state holds more
+  than the position, a move count or a stack of what ``undo`` needs, says how many leading
+  cells the key stands for: ``CompiledGame.key_cells``);
+* the move count is within ``max_moves`` and the moves are non-negative, and a game that
+  goes on has a move;
+* the outcome and the evaluation are integers within the score range;
+* for a plain position, ``copy()`` is independent of the original, and ``undo`` restores
+  its key and its moves;
+* given the compiled rules (``compiled``), they return what the Python rules return.
+
+>>> from negamax import get_game
+>>> report = check_positions(get_game("tictactoe"), games=50)
+>>> report.ok, report.positions > 100
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from negamax.core.game import MOVE_LIST_MOVE_LIMIT
+from negamax.core.rules import Game
+from negamax.core.score import DRAW, ONGOING, WIN, WIN_THRESHOLD
+
+DEFAULT_GAMES = 1000
+"""Random games a check plays unless told otherwise."""
+MAX_PLIES = 400
+"""A game longer than this is cut short (a check must end)."""
+MAX_PROBLEMS = 10
+"""A check stops once it has found this many problems."""
+MAX_KEPT_STATES = 200_000
+"""Past this many distinct positions, new ones are no longer kept for the key checks."""
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What a check played and what it found; ``ok`` when it found nothing."""
+
+    game: str
+    games: int
+    positions: int
+    distinct_positions: int
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def text(self) -> str:
+        """The report as the command line prints it."""
+        head = (
+            f"{self.game}: {self.games:,} random games, {self.positions:,} positions"
+            f" ({self.distinct_positions:,} distinct)"
+        )
+        if self.ok:
+            return f"{head}: no problem found"
+        return "\n".join([f"{head}: {len(self.problems)} problem(s)", *(f"  - {problem}" for problem in self.problems)])
+
+
+class _Found(Exception):
+    """Enough problems: stop playing."""
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def add(self, text: str) -> None:
+        if text not in self.found:
+            self.found.append(text)
+        if len(self.found) >= MAX_PROBLEMS:
+            raise _Found
+
+
+def _where(line: list[Any]) -> str:
+    shown = line if len(line) <= 30 else ["...", *line[-30:]]
+    return f"after the moves {shown}" if line else "at the start"
+
+
+def _first_difference(before: Any, after: Any) -> str:
+    for index, (was, now) in enumerate(zip(before.tolist(), after.tolist(), strict=True)):
+        if was != now:
+            return f"cell {index} was {was}, is {now}"
+    return "the state is equal but the key changed"
+
+
+def _value_problem(rule: str, value: Any, low: int, high: int) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        return f"{rule} returned {value!r} ({type(value).__name__}); scores are integers"
+    if not low <= int(value) <= high:
+        return f"{rule} returned {int(value)}, outside [{low}, {high}]"
+    return None
+
+
+def _outcome_problem(value: Any) -> str | None:
+    if isinstance(value, int | np.integer) and int(value) == ONGOING:
+        return None
+    problem = _value_problem("outcome", value, -WIN, WIN)
+    if problem is None and int(value) not in (ONGOING, WIN, -WIN, DRAW) and abs(int(value)) >= WIN_THRESHOLD:
+        problem = f"outcome returned {int(value)}: ONGOING, -WIN, DRAW, WIN or a score inside the heuristic range"
+    return problem
+
+
+def check_rules(
+    rules: Any,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    compiled: Mapping[str, Callable[..., Any]] | None = None,
+) -> CheckReport:
+    """Play ``games`` random games through a game's rules (``CompiledGame().rules``) and check
+    what a search relies on (the module says what); ``compiled`` maps rule names to the
+    same rules compiled, to be compared with the Python ones at every position."""
+    generator = random.Random(seed)
+    buffer = np.zeros(rules.max_moves, dtype=np.int64)
+    compiled_buffer = np.zeros(rules.max_moves, dtype=np.int64)
+    problems = _Problems()
+    key_of_state: dict[bytes, int] = {}
+    state_of_key: dict[int, bytes] = {}
+    functions = rules.functions
+    positions = played = 0
+
+    def call(rule: str, *arguments: Any) -> Any:
+        try:
+            return functions[rule](*arguments)
+        except Exception as error:  # a rule's own bug, named with where it happened
+            problems.add(f"{rule} raised {type(error).__name__}: {error} ({where})")
+            raise _Found from None
+
+    def check_position(state: Any, line: list[int]) -> list[int]:
+        count = call("legal_moves", state, buffer)
+        problem = _value_problem("legal_moves", count, 0, rules.max_moves)
+        if problem is not None:
+            problems.add(f"{problem} (max_moves is {rules.max_moves}) ({where})")
+            return []
+        moves = [int(move) for move in buffer[: int(count)]]
+        if any(not 0 <= move < MOVE_LIST_MOVE_LIMIT for move in moves):
+            problems.add(f"legal_moves wrote a move outside [0, {MOVE_LIST_MOVE_LIMIT}): {moves} ({where})")
+        problem = _value_problem("evaluate", call("evaluate", state), -WIN_THRESHOLD + 1, WIN_THRESHOLD - 1)
+        if problem is not None:
+            problems.add(f"{problem} ({where})")
+        for rule in ("key", "canonical_key"):
+            if rule in functions:
+                problem = _value_problem(rule, call(rule, state), 0, (1 << 63) - 1)
+                if problem is not None:
+                    problems.add(f"{problem} ({where})")
+        key = int(call("key", state))
+        image = state[: getattr(rules, "key_cells", len(state))].tobytes()
+        if len(key_of_state) < MAX_KEPT_STATES:
+            known_key = key_of_state.setdefault(image, key)
+            if known_key != key:
+                problems.add(f"key gave {key} and {known_key} for equal states ({where})")
+            known_state = state_of_key.setdefault(key, image)
+            if known_state != image:
+                other = np.frombuffer(known_state, dtype=state.dtype)
+                this = np.frombuffer(image, dtype=state.dtype)
+                problems.add(
+                    f"key collision: {key} for the states {other.tolist()} and {this.tolist()} ({where});"
+                    " the search would take one position for the other (if the cells that differ are"
+                    " not the position, say how many are: key_cells)"
+                )
+        if compiled is not None:
+            compare_compiled(compiled, state, moves)
+        return moves
+
+    def compare_compiled(compiled: Mapping[str, Callable[..., Any]], state: Any, moves: list[int]) -> None:
+        for rule in ("outcome", "evaluate", "key", "canonical_key"):
+            if rule in compiled and rule in functions:
+                python, fast = int(functions[rule](state.copy())), int(compiled[rule](state.copy()))
+                if python != fast:
+                    problems.add(f"compiled {rule} returned {fast}, Python {python} ({where})")
+        count = int(compiled["legal_moves"](state.copy(), compiled_buffer))
+        if [int(move) for move in compiled_buffer[:count]] != moves:
+            problems.add(f"compiled legal_moves wrote {compiled_buffer[:count].tolist()}, Python {moves} ({where})")
+        for move in moves[:4]:
+            python_state, compiled_state = state.copy(), state.copy()
+            functions["play"](python_state, move)
+            compiled["play"](compiled_state, move)
+            if not np.array_equal(python_state, compiled_state):
+                change = _first_difference(python_state, compiled_state)
+                problems.add(f"compiled play of {move} differs from Python's: {change} ({where})")
+
+    where = "at the start"
+    try:
+        for _ in range(games):
+            played += 1
+            state = rules.new_state()
+            line: list[int] = []
+            for _ply in range(MAX_PLIES):
+                where = _where(line)
+                positions += 1
+                outcome = call("outcome", state)
+                problem = _outcome_problem(outcome)
+                if problem is not None:
+                    problems.add(f"{problem} ({where})")
+                    break
+                if int(outcome) != ONGOING:
+                    break
+                moves = check_position(state, line)
+                if not moves:
+                    problems.add(f"legal_moves returned no move, but outcome says the game goes on ({where})")
+                    break
+                move = generator.choice(moves)
+                for tried in moves if len(line) < 2 else [move]:
+                    before = state.copy()
+                    call("play", state, tried)
+                    call("undo", state, tried)
+                    if not np.array_equal(state, before):
+                        problems.add(
+                            f"undo did not restore the state after move {tried} ({where}): "
+                            f"{_first_difference(before, state)}"
+                        )
+                        state[:] = before
+                call("play", state, move)
+                line.append(move)
+    except _Found:
+        pass
+    return CheckReport(rules.name, played, positions, len(key_of_state), tuple(problems.found))
+
+
+def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> CheckReport:
+    """Play ``games`` random games of a game whose positions are plain Python objects and
+    check what a search relies on: ``undo`` restoring the key and the moves, ``copy()``
+    independent of the original, values that are integers within the score range."""
+    generator = random.Random(seed)
+    problems = _Problems()
+    seen: set[Hashable] = set()
+    positions = played = 0
+    where = "at the start"
+    try:
+        for _ in range(games):
+            played += 1
+            position = game.new_position(None)
+            line: list[Any] = []
+            for _ply in range(MAX_PLIES):
+                where = _where(line)
+                positions += 1
+                key = position.key()
+                seen.add(key)
+                if position.is_terminal():
+                    problem = _value_problem("terminal_value", position.terminal_value(), -WIN, WIN)
+                    if problem is not None:
+                        problems.add(f"{problem} ({where})")
+                    break
+                problem = _value_problem("evaluate", position.evaluate(), -WIN_THRESHOLD + 1, WIN_THRESHOLD - 1)
+                if problem is not None:
+                    problems.add(f"{problem} ({where})")
+                moves = list(position.legal_moves())
+                if not moves:
+                    problems.add(f"legal_moves is empty, but is_terminal says the game goes on ({where})")
+                    break
+                move = generator.choice(moves)
+                copy = position.copy()
+                copy.play(move)
+                if position.key() != key or list(position.legal_moves()) != moves:
+                    problems.add(f"playing {move!r} on a copy changed the original: copy() shares its state ({where})")
+                    break
+                for tried in moves if len(line) < 2 else [move]:
+                    position.play(tried)
+                    position.undo(tried)
+                    if position.key() != key or list(position.legal_moves()) != moves:
+                        problems.add(f"undo of {tried!r} did not restore the key and the moves ({where})")
+                        break
+                position.play(move)
+                line.append(move)
+    except _Found:
+        pass
+    return CheckReport(getattr(game, "name", type(game).__name__), played, positions, len(seen), tuple(problems.found))
