@@ -136,6 +136,27 @@ def test_a_rule_numba_cannot_compile_is_named_with_its_line() -> None:
         solve(game.new_position())
 
 
+def test_an_uncompilable_call_gets_a_hint_of_what_to_do() -> None:
+    pytest.importorskip("numba")
+    from negamax.search import warmup
+
+    def evaluate(state: Any) -> int:
+        return bin(state[0]).count("1")  # a built-in numba does not have
+
+    game = take_away("Builtin", evaluate=lambda state: 0)()
+    game.rules.functions["evaluate"] = evaluate
+    with pytest.raises(GameDefinitionError, match=r"cannot call the built-in bin\(\): write it with integer"):
+        warmup.compiled_rules(game.rules)
+
+    def key(state: Any) -> int:
+        return int(get_game is not None)  # a function of another module: not compiled with the rules
+
+    game = take_away("Foreign", key=lambda state: 0)()
+    game.rules.functions["key"] = key
+    with pytest.raises(GameDefinitionError, match=r"Foreign\.key cannot be compiled: .*get_game is not a plain function of the game's own module"):
+        warmup.compiled_rules(game.rules)
+
+
 @pytest.mark.compiles
 def test_a_contract_broken_deep_in_the_search_is_reported_from_compiled_code() -> None:
     pytest.importorskip("numba")

@@ -24,6 +24,7 @@ Importing this module imports numba.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import os
 import re
@@ -186,7 +187,7 @@ def compile_rules(
             dispatcher.compile(signature)
         except numba.core.errors.NumbaError as error:
             raise GameDefinitionError(
-                f"{name}.{rule} cannot be compiled: {condensed_numba_error(str(error))}"
+                f"{name}.{rule} cannot be compiled: {condensed_numba_error(str(error))}{compile_hint(str(error))}"
             ) from None
         returned = dispatcher.overloads[signature].signature.return_type
         if rule in RETURNS_INTEGER and not isinstance(returned, (numba.types.Integer, numba.types.Boolean)):
@@ -377,6 +378,21 @@ def remove_unused_families(root: Path, days: float = UNUSED_DAYS) -> list[Path]:
             shutil.rmtree(directory, ignore_errors=True)
             removed.append(directory)
     return removed
+
+
+def compile_hint(message: str) -> str:
+    """What to do about the usual reasons numba gives for a game's rule (empty if none)."""
+    found = re.search(r"Untyped global name '([^']+)'", message)
+    if found is None:
+        return ""
+    name = found.group(1)
+    if hasattr(builtins, name):
+        return f"; numba cannot call the built-in {name}(): write it with integer operations"
+    return (
+        f"; {name} is not a plain function of the game's own module: a rule may call such functions"
+        " (compiled with it), functions you compiled with numba.njit, and module-level constants"
+        " (integers, NumPy arrays)"
+    )
 
 
 def condensed_numba_error(message: str) -> str:
