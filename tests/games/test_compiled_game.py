@@ -153,7 +153,10 @@ def test_an_uncompilable_call_gets_a_hint_of_what_to_do() -> None:
 
     game = take_away("Foreign", key=lambda state: 0)()
     game.rules.functions["key"] = key
-    with pytest.raises(GameDefinitionError, match=r"Foreign\.key cannot be compiled: .*get_game is not a plain function of the game's own module"):
+    with pytest.raises(
+        GameDefinitionError,
+        match=r"Foreign\.key cannot be compiled: .*get_game is not a plain function of the game's own module",
+    ):
         warmup.compiled_rules(game.rules)
 
 
