@@ -4,9 +4,11 @@
   ``--positions`` random positions (a depth-4 search with no table on both sides: the
   plain fixed-depth minimax value), the same exact value on ``--solves`` late positions,
   then nodes per CPU-second of each engine's default search on the same positions.
+* Othello 6x6 (``examples/othello.py``, ``--game othello``): the same checks, on a game
+  whose ``undo`` needs more than the move.
 * 4x4 tic-tac-toe (``docs/your-own-game.md``): the empty board solved both ways.
 
-    python benchmarks/your_game.py [--positions 200] [--solves 20] [--depth 8]
+    python benchmarks/your_game.py [--game othello] [--positions 200] [--solves 20] [--depth 8]
 
 The compiled kernels are compiled (or loaded) before any clock starts.
 """
@@ -46,12 +48,21 @@ def guide_module(directory: Path) -> Any:
     return load_module("your_own_game", directory / "your_own_game.py", source)
 
 
-def random_pairs(module: Any, count: int, plies: range, seed: int) -> list[tuple[Any, Any]]:
-    game = module.Breakthrough()
+GAMES = {
+    # name: (file in examples/, the CompiledGame, the plain position, its title, plies of the
+    # random positions, of the solved ones)
+    "breakthrough": ("breakthrough.py", "Breakthrough", "BreakthroughPosition", "Breakthrough 5x5", 20, range(16, 24)),
+    "othello": ("othello.py", "Othello6", "OthelloPosition", "Othello 6x6", 20, range(22, 26)),
+}
+
+
+def random_pairs(module: Any, count: int, plies: range, seed: int, game_name: str = "breakthrough") -> list[Any]:
+    _, compiled_class, plain_class, *_ = GAMES[game_name]
+    game = getattr(module, compiled_class)()
     generator = random.Random(seed)
     pairs = []
     while len(pairs) < count:
-        compiled, plain = game.new_position(), module.BreakthroughPosition()
+        compiled, plain = game.new_position(), getattr(module, plain_class)()
         for _ in range(generator.choice(plies)):
             if compiled.is_terminal():
                 break
@@ -71,6 +82,7 @@ def timed(function: Any) -> tuple[Any, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=list(GAMES), default="breakthrough")
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--solves", type=int, default=20)
     parser.add_argument("--depth", type=int, default=8, help="depth of the speed comparison's searches")
@@ -80,36 +92,39 @@ def main() -> int:
     from negamax.search.compiled import move_list_layout as layout
     from negamax.search.compiled.move_list import CompiledSearcher
 
-    breakthrough = load_module("breakthrough", ROOT / "examples" / "breakthrough.py")
+    file, compiled_class, _, title, plies, solved_plies = GAMES[arguments.game]
+    module = load_module(file.removesuffix(".py"), ROOT / "examples" / file)
     no_table = CompiledSearcher(hash_mib=1, features=layout.PVS | layout.KILLER_MOVES)
-    warm = breakthrough.Breakthrough().new_position()
+    warm = getattr(module, compiled_class)().new_position()
     no_table.search(warm, SearchLimits(depth=2))
     solve(warm, SearchLimits(nodes=1000))
 
     mismatches = 0
-    for compiled, plain in random_pairs(breakthrough, arguments.positions, range(0, 20), seed=1):
+    for compiled, plain in random_pairs(module, arguments.positions, range(0, plies), 1, arguments.game):
         expected = search(plain, SearchLimits(depth=4), algorithm="alphabeta").score
         mismatches += no_table.search(compiled, SearchLimits(depth=4)).score != expected
-    print(f"Breakthrough 5x5, depth 4, no table: {arguments.positions - mismatches}/{arguments.positions} equal")
+    print(f"{title}, depth 4, no table: {arguments.positions - mismatches}/{arguments.positions} equal")
     solved_equal = 0
-    for compiled, plain in random_pairs(breakthrough, arguments.solves, range(16, 24), seed=2):
+    for compiled, plain in random_pairs(module, arguments.solves, solved_plies, 2, arguments.game):
         solved_equal += solve(compiled).score == solve(plain, backend="python").score
-    print(f"Breakthrough 5x5, exact solves: {solved_equal}/{arguments.solves} equal")
+    print(f"{title}, exact solves: {solved_equal}/{arguments.solves} equal")
 
     plain_nodes = compiled_nodes = 0
     plain_cpu = compiled_cpu = 0.0
-    for compiled, plain in random_pairs(breakthrough, arguments.speed_positions, range(0, 10), seed=3):
+    for compiled, plain in random_pairs(module, arguments.speed_positions, range(0, 10), 3, arguments.game):
         limits = SearchLimits(depth=arguments.depth)
         result, cpu = timed(lambda plain=plain, limits=limits: search(plain, limits))
         plain_nodes, plain_cpu = plain_nodes + result.nodes, plain_cpu + cpu
         result, cpu = timed(lambda compiled=compiled, limits=limits: search(compiled, limits))
         compiled_nodes, compiled_cpu = compiled_nodes + result.nodes, compiled_cpu + cpu
     plain_rate, compiled_rate = plain_nodes / plain_cpu, compiled_nodes / compiled_cpu
-    print(f"Breakthrough 5x5, depth {arguments.depth} from {arguments.speed_positions} positions, default engines:")
+    print(f"{title}, depth {arguments.depth} from {arguments.speed_positions} positions, default engines:")
     print(f"  plain Python  {plain_nodes:>12,} nodes {plain_cpu:8.2f} CPU-s {plain_rate:>12,.0f} nodes/CPU-s")
     print(f"  compiled      {compiled_nodes:>12,} nodes {compiled_cpu:8.2f} CPU-s {compiled_rate:>12,.0f} nodes/CPU-s")
     ratio, time_ratio = compiled_rate / plain_rate, plain_cpu / compiled_cpu
     print(f"  ratio of nodes per CPU-second: {ratio:.1f}x; of CPU time: {time_ratio:.1f}x")
+    if arguments.game != "breakthrough":
+        return 0 if mismatches == 0 and solved_equal == arguments.solves else 1
 
     import tempfile
 

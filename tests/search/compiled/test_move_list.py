@@ -4,6 +4,7 @@ when pruning is off, real mates, tactics found, and limits honoured."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import threading
 import time
@@ -43,6 +44,7 @@ def searcher() -> CompiledSearcher:
     return CompiledSearcher(hash_mib=16)
 
 
+@functools.cache  # both feature sets ask for the same values
 def python_value(fen: str, depth: int) -> int:
     options = dataclasses.replace(options_for("alphabeta"), quiescence=True)
     return search(GAME.new_position(fen), SearchLimits(depth=depth), options=options).score
