@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from negamax import get_game, solve
-from negamax.core.errors import UnknownGameError
+from negamax.core.errors import IllegalMoveError, UnknownGameError
 from negamax.games import installed_games
 
 GAME = '''
@@ -41,6 +41,13 @@ class Stones:
         return self.turn
     def copy(self):
         return Stones(self.stones, self.turn)
+
+
+class Half:
+    """Moves, but no play: neither a game nor a position."""
+
+    def legal_moves(self):
+        return [1]
 
 
 class StonesGame:
@@ -83,8 +90,9 @@ def test_a_game_class_by_module_file_or_entry_point(plugin_directory: Path) -> N
         ("no_such_module_anywhere:Game", "no module named 'no_such_module_anywhere'"),
         ("stones_plugin:Missing", "has no 'Missing'"),
         (
-            "stones_plugin:Stones",
-            "is not a game: it has no new_position, parse_move, move_text (it looks like a position",
+            "stones_plugin:Half",
+            "is not a game: it has no new_position, parse_move, move_text (it looks like a position: a position"
+            " class with legal_moves, play, undo, is_terminal and evaluate is taken as a game",
         ),
         ("/no/such/file.py:Game", "no file /no/such/file.py"),
         ("nothing_registered_by_this_name", "unknown game"),
@@ -123,3 +131,57 @@ def test_the_command_line_takes_a_game_file_and_lists_registered_games(plugin_di
         timeout=120,
     )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no file missing_file.py" in bad.stderr
+
+
+SUBTRACTION = """
+from negamax import WIN
+
+
+class Subtraction:
+    '''Take 1, 3 or 4 stones; whoever takes the last stone wins.'''
+
+    def __init__(self, stones=10, turn=0):
+        self.stones, self.turn = stones, turn
+
+    def legal_moves(self):
+        return [take for take in (4, 3, 1) if take <= self.stones]
+
+    def play(self, take):
+        self.stones -= take
+        self.turn ^= 1
+
+    def undo(self, take):
+        self.stones += take
+        self.turn ^= 1
+
+    def is_terminal(self):
+        return self.stones == 0
+
+    def terminal_value(self):
+        return -WIN
+
+    def evaluate(self):
+        return 0
+
+    def key(self):
+        return self.stones
+
+    def player(self):
+        return self.turn
+
+    def copy(self):
+        return Subtraction(self.stones, self.turn)
+"""
+
+
+def test_a_plain_position_class_is_a_game_whose_positions_are_its_moves(tmp_path: Path, plugin_directory: Path) -> None:
+    assert solve(get_game("stones_plugin:Stones").new_position("start")).score_text == "win in 5"
+    source = tmp_path / "subtraction.py"
+    source.write_text(SUBTRACTION)
+    game = get_game(f"{source}:Subtraction")
+    assert "each as it prints (str(move))" in game.position_help
+    position = game.new_position("4 4")
+    assert position.stones == 2 and game.move_text(position, 1) == "1"
+    assert solve(game.new_position()).score_text == "win in 5"
+    with pytest.raises(IllegalMoveError, match=r"'5' is not a legal move here; the legal moves: 4 3 1"):
+        game.new_position("5")

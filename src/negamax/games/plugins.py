@@ -21,9 +21,9 @@ import inspect
 import sys
 from collections.abc import Hashable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from negamax.core.errors import NegamaxError, UnknownGameError
+from negamax.core.errors import IllegalMoveError, InvalidPositionError, NegamaxError, UnknownGameError
 from negamax.core.game import Position
 from negamax.core.rules import Game
 
@@ -77,7 +77,10 @@ def load_entry_point(name: str) -> Game | None:
 
 
 def as_game(target: Any, name: str) -> Game:
-    """``target`` as a game: an instance of a game class, or the game itself."""
+    """``target`` as a game: an instance of a game class, the game itself, or a plain
+    position class (``PositionClassGame``: a position is the moves from its start)."""
+    if inspect.isclass(target) and _is_position_class(target):
+        return PluginGame(PositionClassGame(target), name)
     if inspect.isclass(target):
         try:
             target = target()
@@ -90,9 +93,57 @@ def as_game(target: Any, name: str) -> Game:
     if missing:
         hint = ""
         if callable(getattr(target, "legal_moves", None)):
-            hint = " (it looks like a position: give the game, which makes positions from text)"
+            hint = (
+                " (it looks like a position: a position class with legal_moves, play, undo, is_terminal and"
+                " evaluate is taken as a game whose positions are the moves from its start)"
+            )
         raise UnknownGameError(f"{name!r} is not a game: it has no {', '.join(missing)}{hint}")
     return target if _complete(target) else PluginGame(target, name)
+
+
+def _is_position_class(target: type) -> bool:
+    position_methods = ("legal_moves", "play", "undo", "is_terminal", "evaluate")
+    return all(callable(getattr(target, method, None)) for method in position_methods) and not callable(
+        getattr(target, "new_position", None)
+    )
+
+
+class PositionClassGame:
+    """A plain position class as a game, with a text notation of its own: a position is the
+    moves played from the class's start (``PositionClass()``), each written as it prints
+    (``str(move)``), separated by spaces; ``start`` or nothing is the start."""
+
+    def __init__(self, position_class: type) -> None:
+        self.position_class = position_class
+        self.name = position_class.__name__
+        self.position_help = (
+            f"the moves from {position_class.__name__}()'s start, each as it prints (str(move)), separated by"
+            " spaces, or 'start'"
+        )
+
+    def new_position(self, text: str | None = None) -> Position[Any]:
+        try:
+            position: Position[Any] = self.position_class()
+        except Exception as error:
+            raise InvalidPositionError(
+                f"{self.name}() failed ({type(error).__name__}: {error}); a position class given as a game must"
+                " start a game when called without arguments"
+            ) from None
+        for word in (text or "").split():
+            if word != "start":
+                position.play(self.parse_move(position, word))
+        return position
+
+    def parse_move(self, position: Position[Any], text: str) -> Hashable:
+        moves = list(position.legal_moves())
+        for move in moves:
+            if str(move) == text:
+                return cast(Hashable, move)
+        shown = " ".join(str(move) for move in moves[:20]) or "none: the game is over"
+        raise IllegalMoveError(f"{text!r} is not a legal move here; the legal moves: {shown}")
+
+    def move_text(self, position: Position[Any], move: Hashable) -> str:
+        return str(move)
 
 
 def _complete(game: Any) -> bool:
