@@ -51,7 +51,7 @@ def test_perft_of_the_other_variants_equals_py_draughts(variant: str, counts: tu
 
 
 @pytest.mark.parametrize(
-    ("variant", "games"), [("draughts", 12), ("brazilian", 20), ("russian", 20), ("checkers", 20), ("frisian", 15)]
+    ("variant", "games"), [("draughts", 25), ("brazilian", 40), ("russian", 40), ("checkers", 40), ("frisian", 30)]
 )
 def test_move_lists_keys_and_evaluation_match_along_random_games(variant: str, games: int) -> None:
     game = DraughtsGame(variant)
