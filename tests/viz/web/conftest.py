@@ -90,6 +90,8 @@ def web() -> Iterator[Web]:
     app = create_app()
     with BackgroundServer(app) as server:
         searches: Searches = app.app.state.searches
+        for name in COMPILED:  # as the page opening each game would
+            searches.prepare(get_game(name))
         deadline = time.monotonic() + 300
         while not all(searches.ready(name) for name in COMPILED) and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -15,6 +15,7 @@ from negamax.games import get_game
 from negamax.parallel.book import Book, BookRow
 from negamax.search import solve
 from negamax.viz.web.app import create_app
+from negamax.viz.web.searches import Searches
 from negamax.viz.web.server import BackgroundServer
 from tests.viz.web.conftest import Web, column_scores, end_game_cases
 
@@ -227,3 +228,13 @@ def test_a_search_stops_when_its_page_goes_away(web: Web) -> None:
     while web.searches.scheduler.pending() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert web.searches.scheduler.pending() == 0  # long before its 5 s were up
+
+
+def test_the_games_asked_for_load_first_and_a_built_in_only_once_the_page_opens_it() -> None:
+    app = create_app("python", extra_games=("connect4:5x4",))  # python: nothing compiles here
+    with BackgroundServer(app) as server:
+        searches: Searches = app.app.state.searches
+        web = Web(server.url, searches)
+        assert searches.games_opened() == ["connect4:5x4"]
+        status, _ = web.post("/api/state", {"game": "chess", "moves": ["e2e4"]})
+        assert status == 200 and searches.games_opened() == ["connect4:5x4", "chess"]

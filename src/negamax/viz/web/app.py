@@ -122,8 +122,9 @@ def create_app(
     """The app, ready for uvicorn: the built-in games and ``extra_games`` (any name
     ``get_game`` takes), searched on ``backend`` (``auto`` or ``python``), Connect 4's
     solution also answered from the book ``book(game)`` opens, when given. With ``prepare``, the
-    compiled kernels load (or compile, in another process) in the background from the
-    start; searches run on the pure-Python engine until they are ready."""
+    compiled kernels load (or compile, in another process) in the background: those of
+    ``extra_games`` from the start, a built-in game's once the page first opens it (a game
+    never opened is never compiled); searches run on the pure-Python engine until then."""
     games: dict[str, Game] = {}
     for name in (*BUILT_IN_GAMES, *extra_games):
         try:
@@ -135,8 +136,9 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if prepare:
-            for game in games.values():
-                searches.prepare(game)
+            for name in extra_games:  # the games the server was started for, first
+                if name in games:
+                    searches.prepare(games[name])
         yield
         searches.close()
 
@@ -191,6 +193,8 @@ def create_app(
         game = games.get(request.game)
         if game is None:
             raise UnknownGameError(f"this server does not serve {request.game!r}; it serves {', '.join(games)}")
+        if prepare:
+            searches.prepare(game)  # the page opened it: its kernel loads from now on (once)
         position = game.new_position(request.start or None)
         _check_size(game, position)
         for number, text in enumerate(request.moves, start=1):

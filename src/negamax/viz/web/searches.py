@@ -117,6 +117,12 @@ class Searches:
         pair = self._searchers(game)
         pair.solving.prepare_in_background()  # one load serves both: kernels are the process's
 
+    def games_opened(self) -> list[str]:
+        """The games searched or prepared so far, in that order (the others have no kernel
+        loaded or compiling)."""
+        with self._games_lock:
+            return list(self._games)
+
     def ready(self, game_name: str) -> bool:
         """Whether ``game_name``'s searches run on its compiled kernel now."""
         with self._games_lock:
