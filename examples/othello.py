@@ -177,7 +177,7 @@ class Othello6(CompiledGame):
     state_size = STACK + MOST_PLIES
     key_cells = 3
     max_moves = CELLS
-    position_help = "moves from the start as cells 0-35 (36: pass) separated by spaces, or 'start'"
+    position_help = "moves from the start such as 'b3 b4', 'pass' for a pass, or 'start'"
 
     @staticmethod
     def start(state):

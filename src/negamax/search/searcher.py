@@ -496,19 +496,23 @@ class Searcher:
                     _LOADED.add((name, kind))
         return True
 
-    def prepare_in_background(self) -> None:
+    def prepare_in_background(self, command_name: str | None = None) -> None:
         """Start loading (or having compiled) this searcher's kernels on a thread; calls
-        made meanwhile run on the pure-Python search if ``wait_for_kernel`` is off."""
+        made meanwhile run on the pure-Python search if ``wait_for_kernel`` is off.
+        ``command_name``: how the process that compiles is to name the game, if not by its
+        name (a game from a file: ``path/to/game.py:MyGame``)."""
         with self._lock:
             if self._preparing is not None or self.game is None or self.backend == "python":
                 return
             if not warmup.kernels_on_disk(self.game):
                 self._compiling.set()  # known at once: wait_until_ready does not wait for it
-            self._preparing = threading.Thread(target=self._prepare_quietly, name="prepare", daemon=True)
+            self._preparing = threading.Thread(
+                target=self._prepare_quietly, args=(command_name,), name="prepare", daemon=True
+            )
             self._preparing.start()
 
-    def _prepare_quietly(self) -> None:
-        self.prepare(stop=self._closing, compile_here=False)
+    def _prepare_quietly(self, command_name: str | None) -> None:
+        self.prepare(stop=self._closing, compile_here=False, command_name=command_name)
 
     def wait_until_ready(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for the kernels to load from the disk cache; not

@@ -238,3 +238,49 @@ def test_the_games_asked_for_load_first_and_a_built_in_only_once_the_page_opens_
         assert searches.games_opened() == ["connect4:5x4"]
         status, _ = web.post("/api/state", {"game": "chess", "moves": ["e2e4"]})
         assert status == 200 and searches.games_opened() == ["connect4:5x4", "chess"]
+
+
+@pytest.mark.compiles
+def test_a_game_from_a_file_is_compiled_by_its_reference_and_solved_on_its_kernel(tmp_path: Path) -> None:
+    # a cache of its own: the kernel is compiled from nothing by the process serve starts
+    import os
+
+    os.environ["NEGAMAX_CACHE_DIR"] = str(tmp_path)
+    try:
+        reference = f"{Path(__file__).resolve().parents[3] / 'examples' / 'othello.py'}:Othello6"
+        app = create_app(extra_games=(reference,))
+        with BackgroundServer(app) as server:
+            searches: Searches = app.app.state.searches
+            deadline = time.monotonic() + 600
+            while not searches.ready("othello6") and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert searches.ready("othello6")
+            moves = [
+                "b3",
+                "b4",
+                "e5",
+                "b2",
+                "a4",
+                "d5",
+                "b5",
+                "f5",
+                "f6",
+                "e3",
+                "a1",
+                "c5",
+                "c2",
+                "a3",
+                "e6",
+                "b1",
+                "f4",
+                "a5",
+                "a2",
+                "d6",
+            ]  # 12 cells left
+            status, answer = Web(server.url, searches).post(
+                "/api/solution", {"game": reference, "moves": moves}, timeout=120
+            )
+        assert status == 200, answer
+        assert {item["source"] for item in answer["moves"]} == {"solver"}, answer
+    finally:
+        del os.environ["NEGAMAX_CACHE_DIR"]

@@ -138,7 +138,7 @@ def create_app(
         if prepare:
             for name in extra_games:  # the games the server was started for, first
                 if name in games:
-                    searches.prepare(games[name])
+                    searches.prepare(games[name], name)
         yield
         searches.close()
 
@@ -194,7 +194,7 @@ def create_app(
         if game is None:
             raise UnknownGameError(f"this server does not serve {request.game!r}; it serves {', '.join(games)}")
         if prepare:
-            searches.prepare(game)  # the page opened it: its kernel loads from now on (once)
+            searches.prepare(game, request.game)  # the page opened it: its kernel loads from now on (once)
         position = game.new_position(request.start or None)
         _check_size(game, position)
         for number, text in enumerate(request.moves, start=1):

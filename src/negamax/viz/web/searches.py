@@ -111,11 +111,12 @@ class Searches:
             pair.thinking.close()
             pair.solving.close()
 
-    def prepare(self, game: Game) -> None:
+    def prepare(self, game: Game, name: str | None = None) -> None:
         """Have ``game``'s compiled kernel ready in the background (compiled by another
-        process if it is not on disk yet); searches use the python backend until then."""
+        process if it is not on disk yet, which knows the game by ``name``, as the server
+        was given it: ``path/to/game.py:MyGame``); searches use the python backend until then."""
         pair = self._searchers(game)
-        pair.solving.prepare_in_background()  # one load serves both: kernels are the process's
+        pair.solving.prepare_in_background(name)  # one load serves both: kernels are the process's
 
     def games_opened(self) -> list[str]:
         """The games searched or prepared so far, in that order (the others have no kernel
