@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import os
 import threading
 import types
 from collections.abc import Iterator
@@ -53,6 +54,37 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 KERNEL_SOURCES = ("core", "games", "search")
 """The subpackages whose modules compiled code is built from."""
+
+
+CACHE_DIRECTORY_VARIABLE = "NEGAMAX_CACHE_DIR"
+"""The environment variable that names negamax's own cache directory."""
+
+
+def cache_root() -> Path:
+    """negamax's own cache directory: ``$NEGAMAX_CACHE_DIR``, else beside numba's cache when
+    ``NUMBA_CACHE_DIR`` is set, else the user's cache directory."""
+    chosen = os.environ.get(CACHE_DIRECTORY_VARIABLE)
+    if chosen:
+        return Path(chosen)
+    numba_directory = os.environ.get("NUMBA_CACHE_DIR")
+    if numba_directory:
+        return Path(numba_directory) / "negamax"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "negamax"
+
+
+def package_cache_directory() -> Path | None:
+    """Where the package's own compiled functions are cached: one directory per version of
+    its code (the package digest), beside the games' kernels, so that a fresh checkout or a
+    reinstall of the same code finds them (a ``__pycache__`` beside each file is new in every
+    checkout). ``None`` when it cannot be written (numba's own places are used then)."""
+    directory = cache_root() / "kernels" / f"package-{package_digest()[:16]}"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        os.utime(directory)  # used now: unused ones are removed with the families'
+    except OSError:
+        return None
+    return directory
 
 
 FAMILY_ATTRIBUTE = "__negamax_cache__"
@@ -100,6 +132,12 @@ def _package_locator(base: Any) -> Any:
     def get_source_stamp(self: Any) -> Any:
         return (base.get_source_stamp(self), package_digest())
 
+    def get_cache_path(self: Any) -> str:
+        shared = package_cache_directory()
+        if shared is None:
+            return str(base.get_cache_path(self))
+        return str(shared / Path(self._py_file).resolve().parent.relative_to(PACKAGE_ROOT))
+
     def from_function(cls: Any, py_func: Any, py_file: str) -> Any:
         if not _inside_package(py_file):
             return None
@@ -108,7 +146,11 @@ def _package_locator(base: Any) -> Any:
     locator: Any = type(
         f"Negamax{base.__name__.lstrip('_')}",
         (base,),
-        {"get_source_stamp": get_source_stamp, "from_function": classmethod(from_function)},
+        {
+            "get_source_stamp": get_source_stamp,
+            "get_cache_path": get_cache_path,
+            "from_function": classmethod(from_function),
+        },
     )
     return locator
 

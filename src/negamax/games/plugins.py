@@ -217,9 +217,15 @@ def _module_from_file(location: str, reference: str) -> Any:
     path = Path(location).expanduser().resolve()
     if not path.is_file():
         raise UnknownGameError(f"{reference!r}: no file {location}")
-    # a name of its own (the same in every process), so that the file never stands in for
-    # a module of the same name (a chess.py for python-chess), nor one file for another
-    module_name = f"negamax_game_{path.stem}_{hashlib.sha1(str(path).encode()).hexdigest()[:10]}"
+    # a name of its own, made from the file's content: the same in every process and every
+    # copy of the file (numba's cache of its kernels names the module, so a fresh checkout
+    # or a copy elsewhere finds them), and never a module of another name (a chess.py for
+    # python-chess) nor another file's
+    try:
+        content = path.read_bytes()
+    except OSError as error:
+        raise UnknownGameError(f"{reference!r}: cannot read {location}: {error.strerror or error}") from None
+    module_name = f"negamax_game_{path.stem}_{hashlib.sha1(content).hexdigest()[:10]}"
     loaded = sys.modules.get(module_name)
     loaded_file = getattr(loaded, "__file__", None)
     if loaded_file is not None and Path(loaded_file).resolve() == path:

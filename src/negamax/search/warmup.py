@@ -48,7 +48,7 @@ COMPILE_SECONDS = {"placement": 50, "move list": 25}
 """How long a first compilation of each kind of kernel takes where none was measured yet
 (measured here on one core of a shared 2-core machine: Connect 4's 51.5 CPU-s, a user's
 Othello 21-23 CPU-s); the time measured on this machine replaces it (``compile_seconds``)."""
-CACHE_DIRECTORY_VARIABLE = "NEGAMAX_CACHE_DIR"
+CACHE_DIRECTORY_VARIABLE = numba_cache.CACHE_DIRECTORY_VARIABLE
 COMPILER_MODULE = "negamax.search.kernel_compiler"
 """The module a process that compiles kernels runs (``python -m``)."""
 BUILT_IN_GAMES = ("connect4", "tictactoe", "chess", "draughts")
@@ -60,16 +60,8 @@ log = logging.getLogger("negamax")
 
 
 def cache_root() -> Path:
-    """negamax's own cache directory: ``$NEGAMAX_CACHE_DIR``, else beside numba's cache when
-    ``NUMBA_CACHE_DIR`` is set, else the user's cache directory."""
-    chosen = os.environ.get(CACHE_DIRECTORY_VARIABLE)
-    if chosen:
-        return Path(chosen)
-    numba_directory = os.environ.get("NUMBA_CACHE_DIR")
-    if numba_directory:
-        return Path(numba_directory) / "negamax"
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "negamax"
+    """negamax's own cache directory (``negamax.core.numba_cache.cache_root``)."""
+    return numba_cache.cache_root()
 
 
 @cache
