@@ -12,48 +12,17 @@ from negamax import ONGOING, WIN, CompiledGame, get_game
 from negamax.cli.main import main
 from negamax.games.checker import check_positions, check_rules
 from negamax.games.nim import Nim, NimGame
+from tests.games.test_compiled_game import take_away_rules
 
 
-def stones_rules(**changes: Any) -> dict[str, Any]:
-    """Take 1, 2 or 3 of state[0] stones; who takes the last one wins. state[1] counts the
-    moves played, which the key leaves out (``key_cells = 1``)."""
-
-    def start(state: Any) -> None:
-        state[0] = 15
-
-    def legal_moves(state: Any, moves: Any) -> int:
-        count = 0
-        for take in (3, 2, 1):
-            if take <= state[0]:
-                moves[count] = take
-                count += 1
-        return count
-
-    def play(state: Any, move: int) -> None:
-        state[0] -= move
-        state[1] += 1
-
-    def undo(state: Any, move: int) -> None:
-        state[0] += move
-        state[1] -= 1
-
-    def outcome(state: Any) -> int:
-        return -WIN if state[0] == 0 else ONGOING
-
-    def evaluate(state: Any) -> int:
-        return 0
-
-    def key(state: Any) -> int:
-        return int(state[0])
-
-    rules = {"start": start, "legal_moves": legal_moves, "play": play, "undo": undo, "outcome": outcome}
-    rules.update({"evaluate": evaluate, "key": key})
-    rules.update(changes)
-    return {name: staticmethod(function) if callable(function) else function for name, function in rules.items()}
+def start_with_15(state: Any) -> None:
+    state[0] = 15
 
 
 def stones(**changes: Any) -> type[CompiledGame]:
-    namespace = {"state_size": 2, "max_moves": 3, "key_cells": 1, **stones_rules(**changes)}
+    """The take-away game of ``test_compiled_game`` from 15 stones; state[1] counts the moves
+    played, which the key leaves out (``key_cells = 1``)."""
+    namespace = {"state_size": 2, "max_moves": 3, "key_cells": 1, **take_away_rules(start=start_with_15, **changes)}
     return type("Stones", (CompiledGame,), namespace)
 
 

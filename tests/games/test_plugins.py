@@ -133,55 +133,11 @@ def test_the_command_line_takes_a_game_file_and_lists_registered_games(plugin_di
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no file missing_file.py" in bad.stderr
 
 
-SUBTRACTION = """
-from negamax import WIN
-
-
-class Subtraction:
-    '''Take 1, 3 or 4 stones; whoever takes the last stone wins.'''
-
-    def __init__(self, stones=10, turn=0):
-        self.stones, self.turn = stones, turn
-
-    def legal_moves(self):
-        return [take for take in (4, 3, 1) if take <= self.stones]
-
-    def play(self, take):
-        self.stones -= take
-        self.turn ^= 1
-
-    def undo(self, take):
-        self.stones += take
-        self.turn ^= 1
-
-    def is_terminal(self):
-        return self.stones == 0
-
-    def terminal_value(self):
-        return -WIN
-
-    def evaluate(self):
-        return 0
-
-    def key(self):
-        return self.stones
-
-    def player(self):
-        return self.turn
-
-    def copy(self):
-        return Subtraction(self.stones, self.turn)
-"""
-
-
-def test_a_plain_position_class_is_a_game_whose_positions_are_its_moves(tmp_path: Path, plugin_directory: Path) -> None:
-    assert solve(get_game("stones_plugin:Stones").new_position("start")).score_text == "win in 5"
-    source = tmp_path / "subtraction.py"
-    source.write_text(SUBTRACTION)
-    game = get_game(f"{source}:Subtraction")
+def test_a_plain_position_class_is_a_game_whose_positions_are_its_moves(plugin_directory: Path) -> None:
+    game = get_game("stones_plugin:Stones")
     assert "each as it prints (str(move))" in game.position_help
-    position = game.new_position("4 4")
-    assert position.stones == 2 and game.move_text(position, 1) == "1"
-    assert solve(game.new_position()).score_text == "win in 5"
-    with pytest.raises(IllegalMoveError, match=r"'5' is not a legal move here; the legal moves: 4 3 1"):
+    assert solve(game.new_position("start")).score_text == "win in 5"
+    position = game.new_position("2 2")
+    assert position.stones == 3 and game.move_text(position, 1) == "1"
+    with pytest.raises(IllegalMoveError, match=r"'5' is not a legal move here; the legal moves: 2 1"):
         game.new_position("5")
