@@ -78,7 +78,13 @@ def package_cache_directory() -> Path | None:
     its code (the package digest), beside the games' kernels, so that a fresh checkout or a
     reinstall of the same code finds them (a ``__pycache__`` beside each file is new in every
     checkout). ``None`` when it cannot be written (numba's own places are used then)."""
-    directory = cache_root() / "kernels" / f"package-{package_digest()[:16]}"
+    return _writable(cache_root() / "kernels" / f"package-{package_digest()[:16]}")
+
+
+@cache
+def _writable(directory: Path) -> Path | None:
+    """``directory``, made and marked as used now, once per process (numba asks for each
+    function's cache directory when it loads the function)."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
         os.utime(directory)  # used now: unused ones are removed with the families'
