@@ -92,3 +92,46 @@ def test_warming_up_compiles_the_helpers_that_only_set_a_search_up(tmp_path: Pat
     )
     assert checked.returncode == 0, checked.stderr[-2000:]
     assert checked.stdout.split() == ["True", "True"]
+
+
+def test_compilations_asked_for_at_once_run_one_after_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    # five games opened at once by a page: five compilers at once took both cores from the
+    # searches answering meanwhile
+    import threading
+    import time
+
+    running: list[str] = []
+    most = 0
+    lock = threading.Lock()
+
+    def child(name: str, stop: object) -> bool:
+        nonlocal most
+        with lock:
+            running.append(name)
+            most = max(most, len(running))
+        time.sleep(0.05)
+        with lock:
+            running.remove(name)
+        return True
+
+    monkeypatch.setattr(warmup, "_compile_in_child", child)
+    threads = [threading.Thread(target=warmup.compile_elsewhere, args=(name,)) for name in "abcde"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert most == 1
+
+
+def test_a_compilation_waiting_its_turn_can_be_abandoned(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    release = threading.Event()
+    monkeypatch.setattr(warmup, "_compile_in_child", lambda name, stop: release.wait(10))
+    first = threading.Thread(target=warmup.compile_elsewhere, args=("a",))
+    first.start()
+    stop = threading.Event()
+    stop.set()
+    assert warmup.compile_elsewhere("b", stop) is False  # not left waiting for "a"
+    release.set()
+    first.join(10)

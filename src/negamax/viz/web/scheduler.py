@@ -51,15 +51,16 @@ class Scheduler:
         self._pending = 0
         self._waiting = 0
 
-    def submit(self, job: Callable[[float], T], seconds: float) -> Future[T]:
+    def submit(self, job: Callable[[float], T], seconds: float, arrived: float | None = None) -> Future[T]:
         """Run ``job(granted)`` on a search thread, where ``granted`` is the time the job
-        may search for, so that it ends within ``seconds`` of now.
+        may search for, so that it ends within ``seconds`` of ``arrived`` (a
+        ``time.perf_counter()`` reading: when the request came; by default now).
 
         :raises Busy: at once, when ``MAX_SEARCHES`` requests are running or waiting.
         """
         if not self._accepted.acquire(blocking=False):
             raise Busy(f"the server has {self.max_searches} searches to do already; try again in a moment")
-        deadline = time.perf_counter() + seconds
+        deadline = (time.perf_counter() if arrived is None else arrived) + seconds
         with self._lock:
             self._pending += 1
         try:

@@ -28,7 +28,7 @@ from negamax.search.params import options_for
 from negamax.search.trace import SearchTrace, TraceLimitExceeded
 from negamax.viz.labels import move_labels, pruned_labels, value_text, window_text
 from negamax.viz.web.boards import kind_of, shown_move
-from negamax.viz.web.scheduler import MAX_SEARCHES, Scheduler
+from negamax.viz.web.scheduler import MAX_SEARCHES, QUICK_SECONDS, Scheduler
 
 MAX_SECONDS = 5.0
 """The longest a page may ask one search to think."""
@@ -147,6 +147,14 @@ class Searches:
         report = _reporter(game, position, on_iteration)
         started = time.perf_counter()
         pair = self._searchers(game)
+        if seconds <= QUICK_SECONDS:
+            # its time ran out while others searched: one ply, which dozens at once still
+            # finish in time (a search stopped by the clock ends only at its next look, and
+            # one stopped before its first ply ends has no move of its own)
+            one_ply = SearchLimits(depth=1, nodes=MAX_NODES, stop=stop)
+            result = pair.thinking.search(position, one_ply, multipv=lines)
+            report(result)
+            return record(game, position, result)
         if game.solvable:
             # first a short solve: where it finishes, the move it proves is the best there is
             result = pair.solving.solve(
