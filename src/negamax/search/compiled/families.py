@@ -221,7 +221,10 @@ def bind_rules(
     for stub in move_list_bindings.STUBS:
         function = getattr(move_list_bindings, stub)
         copy = _copy_function(function, namespace, cache)
-        bound[stub] = numba.njit(cache=cache is not None, nogil=True)(copy)
+        # no reference counts, as the kernels: the move list handed to the rules is a
+        # slice of the search's array, which numba would otherwise count at every node
+        options: dict[str, Any] = {"cache": cache is not None, "nogil": True, "_nrt": False}
+        bound[stub] = numba.njit(**options)(copy)
         namespace[stub] = bound[stub]
     return bound
 

@@ -81,11 +81,13 @@ from negamax.search.compiled.move_list_layout import (
     FORCED_NOISY_MOVES,
     FUTILITY,
     FUTILITY_DEPTH,
+    HISTORY_HEURISTIC,
     HISTORY_PER_REDUCTION,
     HISTORY_PRUNING,
     HISTORY_PRUNING_DEPTH,
     HISTORY_PRUNING_PER_PLY,
     INTERNAL_REDUCTION,
+    KILLER_MOVES,
     KILLER_ORDER,
     LATE_MOVE_PRUNING,
     LATE_MOVE_PRUNING_DEPTH,
@@ -147,6 +149,8 @@ from negamax.search.compiled.move_list_layout import (
     to_node,
 )
 from negamax.search.compiled.move_list_ordering import (
+    SCORES_DIFFER,
+    TT_MOVE_NOISY,
     _pick,
     _quiet_order,
     _reward_prior_move,
@@ -196,6 +200,31 @@ def _has_legal_move(spec: Any, state: Any, work: Any, start: int) -> bool:
         if legal:
             return True
     return False
+
+
+@search_function
+def _horizon_node(spec: Any, state: Any, work: Any, alpha: int, beta: int, ply: int) -> int:
+    """What ``search`` returns for a node at depth 0 when neither quiescence nor check
+    extensions are on, step for step, without its call: most nodes of a search are these,
+    and the whole of ``search`` (its frame, its features) cost a user's small game a tenth
+    of its speed there (``benchmarks/native_rules.py``)."""
+    if _count_node(work):
+        return 0
+    work[PV_LENGTHS + ply] = 0
+    result = game_result(spec, state)
+    if result != ONGOING:
+        return from_node(result, ply)
+    if drawn_by_rule(spec, state):
+        return 0
+    if ply >= MAX_PLY - 1:
+        work[W_HORIZON] += 1
+        return static_value(spec, state)
+    narrowed_alpha, narrowed_beta = mate_distance_window(alpha, beta, ply, False)
+    if narrowed_alpha >= narrowed_beta:
+        return narrowed_beta if narrowed_beta < beta else narrowed_alpha
+    if work[W_FEATURES] & EXACT_TERMINALS and not _has_legal_move(spec, state, work, MOVES + ply * MAX_MOVES):
+        return from_node(-WIN, ply) if no_moves_lose(spec, state) else 0
+    return static_value(spec, state)
 
 
 @search_function
@@ -337,15 +366,16 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             _store(table, work, key, -1, to_node(best, ply), LOWER if best >= beta else UPPER, 0)
         return best
 
-    # Step 5. Transposition table look-up.
-    key = state_key(spec, state)
+    # Step 5. Transposition table look-up (the key only then: a game's key can cost as
+    # much as its moves, Othello's base-3 one a third of a node).
+    use_table = features & TRANSPOSITION_TABLE
+    key = state_key(spec, state) if use_table else 0
     tt_move = 0
     tt_entry = -1
     excluded = work[EXCLUDED + ply]  # in a singular-extension search: not a node of its own
     # a root that may search only some moves: its value is not the position's, so the table
     # neither answers it nor learns it
     restricted = ply == 0 and work[W_ROOT_MOVES] != 0
-    use_table = features & TRANSPOSITION_TABLE
     if use_table and excluded == 0:
         work[W_TT_PROBES] += 1
         entry = _probe(table, key)
@@ -467,7 +497,10 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     counters = features & COUNTER_MOVES and unit > 0
     counter_slot = work[PLAYED + ply - 1] if counters and ply > 0 else -1
     counter = work[COUNTERS + counter_slot] if counter_slot >= 0 else 0
-    tt_noisy = score_moves(spec, state, work, ply, start, end, tt_move, counters, counter)
+    scored = score_moves(spec, state, work, ply, start, end, tt_move, counters, counter)
+    tt_noisy = scored & TT_MOVE_NOISY != 0
+    # moves all scored alike keep the order they came in, without a pass over the rest for each
+    ordered = scored & SCORES_DIFFER != 0
 
     # Step 9. Search the moves: the first with the full window, the rest with a null
     # window (PVS), late quiet moves first at a reduced depth (LMR). Near the horizon, quiet
@@ -488,14 +521,18 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
     prune_late = prune_quiet and features & LATE_MOVE_PRUNING and depth <= LATE_MOVE_PRUNING_DEPTH
     prune_history = prune_quiet and counters and features & HISTORY_PRUNING and depth <= HISTORY_PRUNING_DEPTH
     late = False  # late-move pruning has begun: every move left is quiet and late
+    # a child at depth 0 is a horizon node, answered without a call of this function
+    # (quiescence and check extensions make more of it)
+    horizon_children = features & (QUIESCENCE | CHECK_EXTENSION) == 0
     for index in range(start, end):
         # once pruning late moves, the rest need no order: only the checks among them are searched
-        move = work[index] if late else _pick(work, index, end)
+        move = _pick(work, index, end) if ordered and not late else work[index]
         order = work[SCORES - MOVES + index]
         while exchange and NOISY_ORDER <= order < TT_MOVE_ORDER and losing_capture(spec, state, move):
             # a capture that loses by the exchange is tried among the quiet moves, and
             # prunable like them (judged when reached: a cut-off before saves the exchange)
             work[SCORES - MOVES + index] = order - NOISY_ORDER
+            ordered = True
             move = _pick(work, index, end)
             order = work[SCORES - MOVES + index]
         if order == UNSCORED_ORDER and not late:
@@ -503,6 +540,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             for other in range(index, end):
                 if work[SCORES - MOVES + other] == UNSCORED_ORDER:
                     work[SCORES - MOVES + other] = _quiet_order(spec, state, work, work[other], ply)
+            ordered = True
             move = _pick(work, index, end)
             order = work[SCORES - MOVES + index]
         if excluded != 0 and _move_key(move) == excluded:
@@ -543,8 +581,12 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         # a child is expected to fail high (a cut node) unless this node is expected to
         # (as in Stockfish: the expectations alternate down the tree)
         work[CUT_NODES + ply + 1] = 0 if cut_node else 1
+        at_horizon = horizon_children and move_depth == 0
         if legal == 1 or not use_pvs:
-            score = -search(spec, state, table, work, move_depth, -beta, -alpha, ply + 1)
+            if at_horizon:
+                score = -_horizon_node(spec, state, work, -beta, -alpha, ply + 1)
+            else:
+                score = -search(spec, state, table, work, move_depth, -beta, -alpha, ply + 1)
         else:
             reduction = 0
             if reducible:
@@ -572,13 +614,19 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     work[W_REDUCED] += 1
             if reduction > 0:
                 work[CUT_NODES + ply + 1] = 1  # a reduced late move is expected to fail low
-            score = -search(spec, state, table, work, move_depth - reduction, -alpha - 1, -alpha, ply + 1)
+            if at_horizon:  # never reduced: a reduction leaves at least a ply
+                score = -_horizon_node(spec, state, work, -alpha - 1, -alpha, ply + 1)
+            else:
+                score = -search(spec, state, table, work, move_depth - reduction, -alpha - 1, -alpha, ply + 1)
             if reduction > 0 and score > alpha and work[W_ABORTED] == 0:
                 work[CUT_NODES + ply + 1] = 0 if cut_node else 1
                 score = -search(spec, state, table, work, move_depth, -alpha - 1, -alpha, ply + 1)
             if alpha < score < beta and work[W_ABORTED] == 0:
                 work[W_RESEARCHES] += 1
-                score = -search(spec, state, table, work, move_depth, -beta, -alpha, ply + 1)
+                if at_horizon:
+                    score = -_horizon_node(spec, state, work, -beta, -alpha, ply + 1)
+                else:
+                    score = -search(spec, state, table, work, move_depth, -beta, -alpha, ply + 1)
         unplay_move(spec, state, move)
         if work[W_ABORTED] != 0:
             return 0
@@ -605,7 +653,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                     work[W_BETA_CUTOFFS] += 1
                     if legal == 1:
                         work[W_FIRST_MOVE_CUTOFFS] += 1
-                    if counters or quiet:
+                    if counters or (quiet and features & (KILLER_MOVES | HISTORY_HEURISTIC)):
                         # without counter moves only moves ordered late count, and none loses history
                         tried_from = start if counters else index
                         _reward_quiet_cutoff(spec, state, work, move, tried_from, index, depth, ply, counter_slot)

@@ -164,19 +164,27 @@ def _reward_quiet_cutoff(
                 work[slot] = max(work[slot] - bonus, -HISTORY_CAP)
 
 
+TT_MOVE_NOISY = 1
+"""``score_moves`` says: the table's move is a capture or a promotion."""
+SCORES_DIFFER = 2
+"""``score_moves`` says: not every move has the same score (else they keep their order)."""
+
+
 @search_function
 def score_moves(
     spec: Any, state: Any, work: Any, ply: int, start: int, end: int, tt_move: int, counters: Any, counter: int
-) -> bool:
+) -> int:
     """The search's step 8: each move of ``work[start:end]`` given its ordering score (the
     table's move, captures and promotions by MVV-LVA, the killers, the counter move, then
     history, left unscored when counter moves are on: the search looks it up only once it
-    reaches the quiet moves). Returns whether the table's move is a capture or promotion."""
+    reaches the quiet moves). Returns ``TT_MOVE_NOISY`` and ``SCORES_DIFFER`` as they hold."""
     features = work[W_FEATURES]
     killer_first = work[KILLERS + 2 * ply] if features & KILLER_MOVES else 0
     killer_second = work[KILLERS + 2 * ply + 1] if features & KILLER_MOVES else 0
     use_history = features & HISTORY_HEURISTIC
     tt_noisy = False
+    first = 0
+    differ = False
     for index in range(start, end):
         move = work[index]
         if tt_move != 0 and _move_key(move) == tt_move:
@@ -199,4 +207,8 @@ def score_moves(
             else:
                 order = 0
         work[SCORES - MOVES + index] = order
-    return tt_noisy
+        if index == start:
+            first = order
+        elif order != first:
+            differ = True
+    return (TT_MOVE_NOISY if tt_noisy else 0) | (SCORES_DIFFER if differ else 0)
