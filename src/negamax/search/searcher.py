@@ -430,6 +430,18 @@ class Searcher:
         """Whether another process is compiling this searcher's kernels now."""
         return self._compiling.is_set()
 
+    @property
+    def preparing(self) -> bool:
+        """Whether ``prepare_in_background`` is loading (or having compiled) the kernels now."""
+        return self._preparing is not None and self._preparing.is_alive()
+
+    def compile_estimate(self) -> float:
+        """Seconds compiling this searcher's kernels takes: as long as it took last time on
+        this machine, else the usual time for their kind (0 without a game or a kernel)."""
+        if self.game is None or self.backend == "python":
+            return 0.0
+        return max((warmup.compile_seconds(self.game, kind) for kind in self._kinds_of_game()), default=0.0)
+
     def _kinds_of_game(self) -> list[str]:
         assert self.game is not None
         position = self.game.new_position(None)

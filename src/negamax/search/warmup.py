@@ -151,10 +151,21 @@ def compile_elsewhere(game_name: str, stop: threading.Event | None = None) -> bo
     while not _COMPILING_ELSEWHERE.acquire(timeout=0.05):
         if stop is not None and stop.is_set():
             return False
+    _COMPILING_SINCE[game_name] = time.monotonic()
     try:
         return _compile_in_child(game_name, stop)
     finally:
+        _COMPILING_SINCE.pop(game_name, None)
         _COMPILING_ELSEWHERE.release()
+
+
+_COMPILING_SINCE: dict[str, float] = {}
+
+
+def compiling_since(game_name: str) -> float | None:
+    """When (``time.monotonic()``) another process began compiling ``game_name``'s kernels
+    for this one, if it is compiling them now (``None`` while it waits its turn)."""
+    return _COMPILING_SINCE.get(game_name)
 
 
 def _compile_in_child(game_name: str, stop: threading.Event | None) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -66,6 +67,14 @@ class Web:
         )
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def get(self, path: str, timeout: float = 60) -> tuple[int, Any]:
+        """The status and decoded JSON answer of a GET."""
+        try:
+            with urllib.request.urlopen(self.url + path.lstrip("/"), timeout=timeout) as response:
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read())
@@ -137,3 +146,27 @@ def page(browser: Any, web: Web) -> Iterator[Any]:
 def screenshot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+@dataclass
+class Compiling:
+    """A server whose tic-tac-toe kernel is being compiled (by a stand-in that waits for
+    ``release``), as on a machine's first start."""
+
+    web: Web
+    release: threading.Event
+
+
+@pytest.fixture
+def compiling(monkeypatch: pytest.MonkeyPatch) -> Iterator[Compiling]:
+    from negamax.search import searcher, warmup
+
+    release = threading.Event()
+    monkeypatch.setattr(searcher, "_LOADED", set())  # nothing loaded in this process yet
+    monkeypatch.setattr(warmup, "kernels_on_disk", lambda game: False)
+    monkeypatch.setattr(warmup, "mark_on_disk", lambda game: None)
+    monkeypatch.setattr(warmup, "_compile_in_child", lambda name, stop: release.wait(60))
+    app = create_app()
+    with BackgroundServer(app) as server:
+        yield Compiling(Web(server.url, app.app.state.searches), release)
+        release.set()

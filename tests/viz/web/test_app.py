@@ -17,7 +17,7 @@ from negamax.search import solve
 from negamax.viz.web.app import create_app
 from negamax.viz.web.searches import Searches
 from negamax.viz.web.server import BackgroundServer
-from tests.viz.web.conftest import Web, column_scores, end_game_cases
+from tests.viz.web.conftest import Compiling, Web, column_scores, end_game_cases
 
 CONNECT4 = get_game("connect4")
 
@@ -284,3 +284,26 @@ def test_a_game_from_a_file_is_compiled_by_its_reference_and_solved_on_its_kerne
         assert {item["source"] for item in answer["moves"]} == {"solver"}, answer
     finally:
         del os.environ["NEGAMAX_CACHE_DIR"]
+
+
+@pytest.mark.kernels("tictactoe")
+def test_a_compiling_engine_is_announced_with_the_seconds_left_until_it_is_ready(compiling: Compiling) -> None:
+    web = compiling.web
+    status, state = web.post("/api/state", {"game": "tictactoe"})  # the page opens the game
+    assert status == 200
+    deadline = time.monotonic() + 30
+    engine = state["engine"]
+    while engine["status"] != "compiling" and time.monotonic() < deadline:
+        time.sleep(0.05)
+        engine = web.get("/api/engine?game=tictactoe")[1]
+    assert engine["status"] == "compiling" and 0 <= engine["seconds_left"] <= engine["estimate"], engine
+    # meanwhile the engine answers in pure Python
+    assert web.events({"game": "tictactoe", "seconds": 0.2})[-1][1]["algorithm"] != "compiled"
+    assert web.get("/api/engine?game=nim")[1] == {"status": "python"}  # no compiled form at all
+    assert web.get("/api/engine?game=go")[0] == 400
+    compiling.release.set()
+    deadline = time.monotonic() + 60
+    while engine["status"] != "compiled" and time.monotonic() < deadline:
+        time.sleep(0.1)
+        engine = web.get("/api/engine?game=tictactoe")[1]
+    assert engine == {"status": "compiled"}

@@ -9,8 +9,9 @@ import urllib.parse
 from typing import Any
 
 import chess
+import pytest
 
-from tests.viz.web.conftest import CONNECT4, Web, column_scores, end_game_cases, screenshot
+from tests.viz.web.conftest import CONNECT4, Compiling, Web, column_scores, end_game_cases, screenshot
 
 LABELS = "[...document.querySelectorAll('#board text.solution')]"
 SCORES = f"{LABELS}.map(t => t.childNodes[0]?.nodeValue ?? '')"
@@ -179,3 +180,21 @@ def test_a_bad_position_leaves_no_board_to_play(page: Any, web: Web) -> None:
     assert "4458" in page.text_content("#error")
     assert page.locator("#board svg").count() == 0 and page.is_disabled("#go") and page.is_disabled("#undo")
     assert CONNECT4.name == page.evaluate("document.querySelector('#game').value")
+
+
+@pytest.mark.kernels("tictactoe")
+def test_a_banner_counts_down_while_the_engine_compiles_and_goes_once_it_is_ready(
+    browser: Any, compiling: Compiling
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    try:
+        page.goto(f"{compiling.web.url}#game=tictactoe")
+        page.wait_for_function("/s left|any moment/.test(document.getElementById('engine-note').textContent)")
+        note = page.text_content("#engine-note") or ""
+        assert note.startswith("Compiling the tictactoe engine for this machine (first start only)"), note
+        assert "pure Python" in note and page.is_visible("#engine-note")
+        screenshot(page, "engine-compiling")
+        compiling.release.set()
+        page.wait_for_selector("#engine-note", state="hidden", timeout=60_000)
+    finally:
+        page.close()

@@ -232,9 +232,19 @@ def create_app(
         def answer() -> dict[str, Any]:
             played: list[str] = []
             game, position = replay(request, played)
-            return boards.state(game, position, request.flipped, played)
+            shown = boards.state(game, position, request.flipped, played)
+            return {**shown, "engine": searches.engine(game, request.game)}
 
         return await asyncio.to_thread(answer)
+
+    @app.get("/api/engine")
+    async def engine(game: str) -> dict[str, Any]:
+        """How the game is searched now (``Searches.engine``): the page asks again while
+        its kernel compiles, to count the seconds down."""
+        found = games.get(game)
+        if found is None:
+            raise UnknownGameError(f"this server does not serve {game!r}; it serves {', '.join(games)}")
+        return searches.engine(found, game)
 
     @app.post("/api/think")
     async def think(request: ThinkRequest, http: Request) -> StreamingResponse:

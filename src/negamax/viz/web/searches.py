@@ -23,7 +23,7 @@ from negamax.core.game import Position
 from negamax.core.rules import Game, pv_text
 from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe, from_node
 from negamax.core.types import Line, SearchLimits, SearchResult
-from negamax.search import Searcher, search, solve
+from negamax.search import Searcher, search, solve, warmup
 from negamax.search.params import options_for
 from negamax.search.trace import SearchTrace, TraceLimitExceeded
 from negamax.viz.labels import move_labels, pruned_labels, value_text, window_text
@@ -123,6 +123,27 @@ class Searches:
         loaded or compiling)."""
         with self._games_lock:
             return list(self._games)
+
+    def engine(self, game: Game, name: str) -> dict[str, Any]:
+        """How ``game`` (asked for as ``name``) is searched now, for the page's banner:
+        ``status`` ``compiled``, ``python`` (by choice, or a game with no compiled form),
+        ``compiling`` (with the ``seconds_left`` of the ``estimate``), ``queued`` (another
+        game compiles first) or ``loading`` (from the disk cache)."""
+        with self._games_lock:
+            pair = self._games.get(game.name)
+        if self.backend == "python" or pair is None:
+            return {"status": "python"}
+        searcher = pair.thinking
+        if searcher.ready():
+            return {"status": "compiled" if searcher.compile_estimate() > 0 else "python"}
+        estimate = round(searcher.compile_estimate())
+        since = warmup.compiling_since(name)
+        if since is not None:
+            left = max(0, round(estimate - (time.monotonic() - since)))
+            return {"status": "compiling", "estimate": estimate, "seconds_left": left}
+        if not searcher.preparing:
+            return {"status": "python"}  # nothing loads it (a server started not to prepare)
+        return {"status": "queued" if searcher.compiling else "loading", "estimate": estimate}
 
     def ready(self, game_name: str) -> bool:
         """Whether ``game_name``'s searches run on its compiled kernel now."""

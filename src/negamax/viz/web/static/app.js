@@ -27,6 +27,30 @@ function showError(message) {
   $("error").textContent = message || "";
 }
 
+// While a game's compiled engine is being made (the first start on a machine), a banner says
+// so and counts down; the page asks again every two seconds until it is ready.
+let engineTimer = null;
+
+function showEngine(name, engine) {
+  clearTimeout(engineTimer);
+  const note = $("engine-note");
+  const meanwhile = "until then the engine plays in pure Python, slower and weaker.";
+  const messages = {
+    compiling: () => `Compiling the ${name} engine for this machine (first start only): ${engine.seconds_left > 0 ? `about ${engine.seconds_left} s left` : "any moment now"}; ${meanwhile}`,
+    queued: () => `The ${name} engine compiles once another game's is done (about ${engine.estimate} s); ${meanwhile}`,
+    loading: () => `Loading the compiled ${name} engine…`,
+  };
+  const message = messages[engine.status];
+  note.hidden = !message;
+  note.textContent = message ? message() : "";
+  if (!message) return;
+  engineTimer = setTimeout(async () => {
+    if (game.name !== name) return;
+    const response = await fetch(`/api/engine?game=${encodeURIComponent(name)}`).catch(() => null);
+    if (response && response.ok && game.name === name) showEngine(name, await response.json());
+  }, 2000);
+}
+
 // -- the position ---------------------------------------------------------------------------
 
 async function load({ askSolution = true } = {}) {
@@ -40,6 +64,7 @@ async function load({ askSolution = true } = {}) {
     if (mine !== generation) return;
     state = answer;
     showError(null);
+    showEngine(game.name, answer.engine);
   } catch (error) {
     if (mine !== generation) return;
     state = null;  // a bad position leaves no board to play on
