@@ -75,10 +75,10 @@ def test_each_extra_is_named_where_it_is_missing(plain: Environment) -> None:
     plain.refuses("distributed", *batch, "--scheduler", "tcp://127.0.0.1:1")
 
 
-def test_web_serves_every_built_in_game(tmp_path: Path) -> None:
-    environment = Environment(tmp_path / "web", "web")
+def served_games(environment: Environment, directory: Path) -> tuple[list[str], list[str]]:
+    """The games ``negamax serve`` lists, and the lines it printed after its address."""
     server = subprocess.Popen(
-        [str(environment.bin / "negamax"), "serve", "--port", "0"], stdout=subprocess.PIPE, text=True, cwd=tmp_path
+        [str(environment.bin / "negamax"), "serve", "--port", "0"], stdout=subprocess.PIPE, text=True, cwd=directory
     )
     try:
         assert server.stdout is not None
@@ -86,12 +86,26 @@ def test_web_serves_every_built_in_game(tmp_path: Path) -> None:
         address = line.split("http://", 1)[1].split("/", 1)[0]
         with urllib.request.urlopen(f"http://{address}/api/games", timeout=30) as answer:
             names = [game["name"] for game in json.load(answer)]
-        assert {"connect4", "chess", "draughts", "tictactoe", "nim"} <= set(names), names
         with urllib.request.urlopen(f"http://{address}/", timeout=30) as answer:
             assert answer.status == 200
     finally:
         server.terminate()
         server.wait(30)
+    return names, server.stdout.read().splitlines()
+
+
+def test_web_serves_every_built_in_game_and_without_py_draughts_says_what_it_left_out(tmp_path: Path) -> None:
+    environment = Environment(tmp_path / "web", "web")
+    names, printed = served_games(environment, tmp_path)
+    assert {"connect4", "chess", "draughts", "checkers", "tictactoe", "nim"} <= set(names), names
+    assert printed == []
+    uninstall = [str(environment.bin / "python"), "-m", "pip", "uninstall", "--quiet", "--yes", "py-draughts"]
+    subprocess.run(uninstall, check=True, timeout=300)
+    names, printed = served_games(environment, tmp_path)
+    assert "draughts" not in names and "checkers" not in names and "chess" in names, names
+    assert printed == [
+        f"left out: {name} (it needs draughts: pip install 'negamax[draughts]')" for name in ("draughts", "checkers")
+    ]
 
 
 def test_draughts_analyses_and_speaks_hub(tmp_path: Path) -> None:

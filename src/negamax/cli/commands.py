@@ -367,6 +367,8 @@ def run_serve(arguments: argparse.Namespace) -> int:
         )
     app = create_app(arguments.backend, book=open_book, extra_games=extra_games)
     print(f"serving on {server.address(listening)} (Ctrl-C to stop)", flush=True)
+    for game in app.app.state.left_out:
+        print(f"left out: {game}", flush=True)
     server.run(app, listening)
     return EXIT_OK
 

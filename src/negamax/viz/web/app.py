@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import importlib.util
 import json
 import logging
 import threading
@@ -61,6 +62,9 @@ from negamax.viz.web.searches import (
 )
 
 BUILT_IN_GAMES = ("connect4", "chess", "draughts", "tictactoe", "nim", "checkers")
+BUILT_IN_NEEDS = {"draughts": ("draughts", "draughts"), "checkers": ("draughts", "draughts")}
+"""The built-in games that need an optional package: its import name and the extra that
+installs it (py-draughts). Without it the game is left out of the menu, and serve says so."""
 MAX_START = 2_000
 """The longest start position (a FEN followed by some moves fits)."""
 MAX_MOVES = 1_000
@@ -127,11 +131,13 @@ def create_app(
     ``extra_games`` from the start, a built-in game's once the page first opens it (a game
     never opened is never compiled); searches run on the pure-Python engine until then."""
     games: dict[str, Game] = {}
+    left_out: list[str] = []
     for name in (*BUILT_IN_GAMES, *extra_games):
-        try:
-            games[name] = get_game(name)
-        except ModuleNotFoundError:
-            continue  # a built-in game whose optional package is missing (py-draughts)
+        package, extra = BUILT_IN_NEEDS.get(name, (None, None))
+        if package is not None and importlib.util.find_spec(package) is None:
+            left_out.append(f"{name} (it needs {package}: pip install 'negamax[{extra}]')")
+            continue
+        games[name] = get_game(name)
     searches = Searches(backend=backend, book=book, max_searches=max_searches)
 
     @contextlib.asynccontextmanager
@@ -148,6 +154,8 @@ def create_app(
 
     app = FastAPI(title="negamax", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.searches = searches
+    app.state.left_out = left_out
+    """The built-in games not served, each with what it needs."""
     static = resources.files("negamax.viz.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
