@@ -148,6 +148,39 @@ def test_the_search_tree_opens_on_its_root(page: Any, web: Web) -> None:
     screenshot(page, "tree")
 
 
+def test_stepping_an_alpha_beta_search_forward_and_back(page: Any, web: Web) -> None:
+    open_game(page, web, "tictactoe", moves="0,4,3,8")
+    page.select_option("#trace-algorithm", "alphabeta")
+    page.click("#trace")
+    page.wait_for_selector("#stepper:not([hidden])")
+    total = int((page.text_content("#step-count") or "0").replace(",", ""))
+    assert total > 4 and total % 2 == 0  # every node entered once and backed up once
+    page.click("#step-first")
+    assert (page.text_content("#step-text") or "").startswith("enter the root with the window [-inf, +inf]")
+    assert page.text_content("#step-window") == "alpha -inf · beta +inf"
+    assert page.locator("#tree g.node.future").count() == page.locator("#tree g.node").count() - 1
+    # forward to the first cut-off: its reason in words, its pruned branch drawn (dashed)
+    for _ in range(total):
+        page.click("#step-forward")
+        if page.get_attribute("#step-text", "class") == "cut":
+            break
+    text = page.text_content("#step-text") or ""
+    assert ". Cut-off: " in text and ">= beta" in text and "pruned (" in text, text
+    assert "best" in (page.text_content("#step-window") or "")
+    at = int(page.input_value("#step-number"))
+    assert page.locator("#tree path[data-pruned]:not(.future)").count() == 1
+    screenshot(page, "stepper-cut-off")
+    page.click("#step-back")  # one step before the cut: its branch not drawn yet
+    assert int(page.input_value("#step-number")) == at - 1
+    assert page.locator("#tree path[data-pruned]:not(.future)").count() == 0
+    page.fill("#step-number", str(total))
+    page.dispatch_event("#step-number", "change")
+    assert (page.text_content("#step-text") or "").startswith("the root is searched: worth ")
+    assert page.locator("#tree g.node.future").count() == 0
+    page.click("#step-done")
+    assert page.text_content("#step-text") == ""
+
+
 def test_every_game_mid_game(page: Any, web: Web) -> None:
     for game, moves in [
         ("tictactoe", "4,0,8"),

@@ -27,6 +27,7 @@ from negamax.search import Searcher, search, solve, warmup
 from negamax.search.params import options_for
 from negamax.search.trace import SearchTrace, TraceLimitExceeded
 from negamax.viz.labels import move_labels, pruned_labels, value_text, window_text
+from negamax.viz.steps import visit_steps
 from negamax.viz.web.boards import kind_of, shown_move
 from negamax.viz.web.scheduler import MAX_SEARCHES, QUICK_SECONDS, Scheduler
 
@@ -42,6 +43,8 @@ must notice its time is up within a few milliseconds of its own work."""
 TRACE_MAX_NODES = 5_000
 TRACE_SECONDS = 3.0
 MAX_TRACE_DEPTH = 12
+MAX_SHOWN_DEPTH = 1_000
+"""A traced node's depth left above this is a solve's sentinel, shown as "to the end"."""
 SOLUTION_SECONDS = 5.0
 REPORT_SECONDS = 0.1
 MAX_LINE = 24
@@ -398,7 +401,7 @@ def _tree(
             "index": node.index,
             "parent": node.parent,
             "move": labels.get(node.index, ""),
-            "depth": node.depth,
+            "depth": node.depth if node.depth <= MAX_SHOWN_DEPTH else None,  # a solve's: to the end
             "window": window_text(node),
             "value": value_text(node.value),
             "bound": node.bound.name.lower(),
@@ -411,6 +414,7 @@ def _tree(
     return {
         "nodes": nodes,
         "pv": trace.principal_variation(),
+        "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned)],
         "value": describe(result.score),
         "note": note,
         "seconds": round(seconds, 3),

@@ -248,6 +248,43 @@ const tree = new TreeView($("tree"), $("node-info"), {
   },
 });
 
+// The stepper: the traced search one step at a time, the node it is at ringed, its window
+// and what happened said in words.
+let stepping = null;  // the timer of "play"
+
+tree.onStep = (step, at) => {
+  $("step-text").textContent = step ? step.text : "";
+  $("step-text").className = step && step.cut ? "cut" : "";
+  $("step-window").textContent = step && step.alpha ? `alpha ${step.alpha} · beta ${step.beta}${step.best ? ` · best ${step.best}` : ""}` : "";
+  if (step) $("step-number").value = at + 1;
+};
+
+function stopPlaying() {
+  clearInterval(stepping);
+  stepping = null;
+  $("step-play").textContent = "play";
+}
+
+function stepBy(delta) {
+  tree.goTo(tree.step === null ? (delta > 0 ? 0 : tree.steps.length - 1) : tree.step + delta);
+}
+
+function wireStepper() {
+  $("step-first").addEventListener("click", () => { stopPlaying(); tree.goTo(0); });
+  $("step-back").addEventListener("click", () => { stopPlaying(); stepBy(-1); });
+  $("step-forward").addEventListener("click", () => { stopPlaying(); stepBy(1); });
+  $("step-done").addEventListener("click", () => { stopPlaying(); tree.finish(); });
+  $("step-number").addEventListener("change", () => { stopPlaying(); tree.goTo(Number($("step-number").value) - 1); });
+  $("step-play").addEventListener("click", () => {
+    if (stepping) { stopPlaying(); return; }
+    $("step-play").textContent = "pause";
+    stepping = setInterval(() => {
+      if (tree.step !== null && tree.step >= tree.steps.length - 1) { stopPlaying(); return; }
+      stepBy(1);
+    }, 700);
+  });
+}
+
 async function trace() {
   const body = {
     ...position(),
@@ -260,7 +297,11 @@ async function trace() {
   try {
     const answer = await post("/api/trace", body);
     traced = { game: body.game, start: body.start, moves: body.moves };
+    stopPlaying();
     tree.show(answer);
+    $("stepper").hidden = !answer.steps.length;
+    $("step-count").textContent = answer.steps.length.toLocaleString();
+    $("step-number").max = answer.steps.length;
     const parts = [`value ${answer.value}`, `${answer.nodes.length.toLocaleString()} nodes`, `${answer.seconds} s`];
     $("tree-note").textContent = (answer.note ? answer.note + "; " : "") + parts.join(", ");
   } catch (error) {
@@ -325,6 +366,7 @@ async function main() {
   $("hints").addEventListener("change", render);
   $("solution").addEventListener("change", () => load());
   $("trace").addEventListener("click", trace);
+  wireStepper();
   $("zoom-in").addEventListener("click", () => tree.zoom(1.25));
   $("zoom-out").addEventListener("click", () => tree.zoom(0.8));
   $("fit").addEventListener("click", () => tree.fit());

@@ -23,6 +23,11 @@ export class TreeView {
   show(tree) {
     this.tree = tree;
     this.nodes = tree.nodes;
+    this.steps = tree.steps || [];
+    this.step = null;  // the stepper's position in this.steps, or null: the finished search
+    this.entered = new Map();
+    this.returned = new Map();
+    this.steps.forEach((step, at) => (step.kind === "enter" ? this.entered : this.returned).set(step.node, at));
     this.pv = new Set(tree.pv);
     this.sizes = new Map();
     for (let index = this.nodes.length - 1; index >= 0; index--) {
@@ -73,6 +78,12 @@ export class TreeView {
         const label = element("text", { x: (from.x + at.x) / 2 + 4, y: (from.y + at.y) / 2 + 3, class: "move" }, edges);
         label.textContent = node.move;
       }
+      if (node.pruned.length && this.open.has(index)) {
+        // the moves a cut-off skipped: a dashed branch, with how many
+        const end = { x: at.x + GAP_X * 0.6, y: at.y + GAP_Y * 0.7 };
+        element("path", { d: `M${at.x + RADIUS * 0.7} ${at.y + RADIUS * 0.7}L${end.x} ${end.y}`, class: "edge pruned", "data-pruned": index }, edges);
+        element("text", { x: end.x + 2, y: end.y + 10, class: "move pruned-label", "data-pruned": index }, edges).textContent = `${node.pruned.length} pruned`;
+      }
       const classes = ["node", node.bound, this.pv.has(index) ? "pv" : "", node.table ? "table" : "", index === this.selected ? "selected" : ""];
       const group = element("g", { class: classes.join(" "), transform: `translate(${at.x},${at.y})`, "data-index": index }, nodes);
       element("circle", { r: RADIUS }, group);
@@ -88,6 +99,64 @@ export class TreeView {
       group.addEventListener("mouseenter", () => this.hover(index));
     }
     this.apply();
+    this.showStep();
+  }
+
+  // -- the stepper: the search replayed one step at a time ----------------------------------
+
+  goTo(step) {
+    if (!this.steps.length) return;
+    this.step = Math.max(0, Math.min(this.steps.length - 1, step));
+    const current = this.steps[this.step].node;
+    let folded = false;
+    for (let node = this.nodes[current]; node.parent !== null; node = this.nodes[node.parent]) {
+      if (!this.open.has(node.parent)) { this.open.add(node.parent); folded = true; }
+    }
+    if (folded) this.render(); else this.showStep();
+    this.follow(current);
+  }
+
+  finish() {
+    this.step = null;
+    this.showStep();
+  }
+
+  // Nodes not entered yet are faint, values not backed up yet are hidden, the current node
+  // is ringed; the branches a cut-off skips appear with the step that cuts.
+  showStep() {
+    const stepping = this.step !== null;
+    const current = stepping ? this.steps[this.step].node : null;
+    for (const group of this.svg.querySelectorAll("g.node")) {
+      const index = Number(group.getAttribute("data-index"));
+      const entered = !stepping || this.entered.get(index) <= this.step;
+      const known = !stepping || (this.returned.get(index) ?? Infinity) <= this.step;
+      group.classList.toggle("future", !entered);
+      group.classList.toggle("current", index === current);
+      group.querySelector("circle + text").textContent = known ? this.nodes[index].value : entered ? "…" : "";
+    }
+    for (const branch of this.svg.querySelectorAll("[data-pruned]")) {
+      const index = Number(branch.getAttribute("data-pruned"));
+      branch.classList.toggle("future", stepping && !this.cutBy(index));
+    }
+    if (this.onStep) this.onStep(stepping ? this.steps[this.step] : null, this.step);
+  }
+
+  cutBy(index) {
+    // whether the cut-off at node ``index`` has happened by the current step
+    const at = this.steps.findIndex((step) => step.cut && this.nodes[step.node].parent === index);
+    return at >= 0 && at <= this.step;
+  }
+
+  follow(index) {
+    const at = this.extent.places.get(index);
+    if (!at) return;
+    const box = this.svg.getBoundingClientRect();
+    const x = at.x * this.view.k + this.view.x, y = at.y * this.view.k + this.view.y;
+    if (x < 30 || x > box.width - 30 || y < 30 || y > box.height - 30) {
+      this.view.x = box.width / 2 - at.x * this.view.k;
+      this.view.y = Math.min(30, box.height / 2 - at.y * this.view.k);
+      this.apply();
+    }
   }
 
   // -- what a node is -----------------------------------------------------------------------
@@ -113,7 +182,7 @@ export class TreeView {
     const lines = [
       `<b>${moves.length ? moves.join(" ") : "the position searched (the root)"}</b>`,
       node.window ? `window [alpha, beta] = ${node.window}` : "searched without a window (plain negamax)",
-      `depth left: ${node.depth}`,
+      node.depth === null ? "searched to the end of the game" : `depth left: ${node.depth}`,
       value,
     ];
     if (node.table) lines.push("answered by the transposition table, without searching a move");

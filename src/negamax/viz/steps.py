@@ -1,0 +1,103 @@
+"""A recorded search as the steps a student follows it by: each node entered with its
+window, each value backed up to the parent, the parent's best and alpha as they change,
+and each cut-off with its reason in words. The page's stepper walks these forward and back.
+
+The search is negamax: a child's value is the other player's, so it counts for the parent
+negated. With a window, the parent's alpha rises to its best value so far, and once the best
+reaches beta the moves not yet searched are pruned (the opponent, who chose beta's bound
+elsewhere, never lets the game come here).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+from negamax.core.score import INF
+from negamax.search.trace import SearchTrace, TracedNode
+from negamax.viz.labels import value_text
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One step of the walk: ``node`` entered (``kind`` ``enter``) or its value backed up
+    to its parent (``return``); ``alpha`` and ``beta`` are the window of the node the step
+    leaves the search in (its parent after a return), as text; ``cut`` is set on the step
+    that makes the parent cut off."""
+
+    node: int
+    kind: str
+    text: str
+    alpha: str = ""
+    beta: str = ""
+    best: str = ""
+    cut: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        return dataclasses.asdict(self)
+
+
+def _bound_text(value: int | None) -> str:
+    if value is None:
+        return ""
+    if value <= -INF:
+        return "-inf"
+    if value >= INF:
+        return "+inf"
+    return value_text(value)
+
+
+def _name(node: TracedNode, labels: Mapping[int, str]) -> str:
+    if node.parent is None:
+        return "the root"
+    return labels.get(node.index, "?")
+
+
+def visit_steps(trace: SearchTrace, labels: Mapping[int, str], pruned: Mapping[int, Sequence[str]]) -> list[Step]:
+    """The steps of ``trace``: ``labels`` and ``pruned`` give its moves in the game's
+    notation (``viz.labels.move_labels`` and ``pruned_labels``)."""
+    steps: list[Step] = []
+    if not trace.nodes:
+        return steps
+
+    def walk(node: TracedNode) -> None:
+        name = _name(node, labels)
+        alpha, beta = node.alpha, node.beta
+        windowed = alpha is not None and beta is not None
+        window = f" with the window [{_bound_text(alpha)}, {_bound_text(beta)}]" if windowed else ""
+        steps.append(Step(node.index, "enter", f"enter {name}{window}", _bound_text(alpha), _bound_text(beta)))
+        best: int | None = None
+        for child_index in node.children:
+            child = trace.nodes[child_index]
+            walk(child)
+            if child.value is None:
+                continue  # a search stopped inside this child
+            worth = -child.value
+            move = labels.get(child.index, "?")
+            table = " (the table's answer)" if child.tt_cutoff else ""
+            text = f"{move} is worth {value_text(child.value)}{table} to its player to move: {value_text(worth)} here"
+            if best is None or worth > best:
+                best = worth
+                text += ", the best so far"
+            if windowed and alpha is not None and best > alpha:
+                alpha = best
+                text += f"; alpha rises to {value_text(alpha)}"
+            last = child_index == node.children[-1]
+            cut = windowed and beta is not None and best >= beta and last and node.index in pruned
+            if cut:
+                skipped = list(pruned[node.index])
+                text += (
+                    f". Cut-off: {value_text(best)} >= beta {_bound_text(beta)}, so the opponent avoids {name};"
+                    f" {len(skipped)} move{'s' if len(skipped) != 1 else ''} pruned ({' '.join(skipped)})"
+                )
+            elif windowed and beta is not None and best >= beta and last:
+                text += f"; it reaches beta {_bound_text(beta)}, with no move left to prune"
+            steps.append(
+                Step(child.index, "return", text, _bound_text(alpha), _bound_text(beta), value_text(best), cut)
+            )
+        if node.parent is None:
+            how = "answered by the table" if node.tt_cutoff else "searched"
+            steps.append(Step(node.index, "return", f"the root is {how}: worth {value_text(node.value)}"))
+
+    walk(trace.root)
+    return steps
