@@ -150,6 +150,7 @@ def test_the_search_tree_opens_on_its_root(page: Any, web: Web) -> None:
 
 def test_stepping_an_alpha_beta_search_forward_and_back(page: Any, web: Web) -> None:
     open_game(page, web, "tictactoe", moves="0,4,3,8")
+    assert not page.is_visible("#stepper")  # nothing to step through before a trace
     page.select_option("#trace-algorithm", "alphabeta")
     page.click("#trace")
     page.wait_for_selector("#stepper:not([hidden])")
@@ -229,5 +230,24 @@ def test_a_banner_counts_down_while_the_engine_compiles_and_goes_once_it_is_read
         screenshot(page, "engine-compiling")
         compiling.release.set()
         page.wait_for_selector("#engine-note", state="hidden", timeout=60_000)
+    finally:
+        page.close()
+
+
+def test_a_phone_never_scrolls_sideways_and_the_tree_opens_with_its_root_in_view(browser: Any, web: Web) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        for name in ("connect4", "chess", "draughts", "tictactoe", "nim"):
+            open_game(page, web, name)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (name, width)
+            screenshot(page, f"phone-{name}")
+        open_game(page, web, "tictactoe", moves="0")
+        page.click("#trace")
+        page.wait_for_selector("#tree g.node[data-index='0']")
+        root = page.locator("#tree g.node[data-index='0'] circle").bounding_box()
+        area = page.locator("#tree").bounding_box()
+        assert area["x"] <= root["x"] and root["x"] + root["width"] <= area["x"] + area["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         page.close()
