@@ -251,3 +251,19 @@ def test_a_phone_never_scrolls_sideways_and_the_tree_opens_with_its_root_in_view
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         page.close()
+
+
+def test_whose_turn_it_is_and_a_click_while_the_engine_thinks_refused_visibly(page: Any, web: Web) -> None:
+    open_game(page, web, "chess")
+    assert page.text_content("#turn") == "White to move: your turn"
+    page.select_option("#seconds", "2")
+    page.click("#legal summary")
+    page.click("#moves button >> nth=0")
+    page.wait_for_function("document.getElementById('turn').className === 'thinking'")
+    assert page.text_content("#turn") == "Black to move: the engine is thinking…"
+    page.click("#moves button >> nth=0")  # while it thinks: refused, and said so
+    assert page.get_attribute("#turn", "class") == "refused"
+    assert page.text_content("#turn") == "Wait: the engine is thinking; your move was not played."
+    assert page.locator("#history li").count() == 1
+    page.wait_for_function("document.querySelectorAll('#history li').length === 2", timeout=30_000)
+    page.wait_for_function("document.getElementById('turn').textContent === 'White to move: your turn'")

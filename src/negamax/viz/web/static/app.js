@@ -102,6 +102,7 @@ function render() {
   dropped = null;
   $("solution-note").hidden = !($("solution").checked && state.view.kind === "connect4");
   $("result").textContent = state.result ? state.result + (state.ending ? ` (${state.ending})` : "") : "";
+  showTurn();
   const buttons = state.moves.map((text) => {
     const button = document.createElement("button");
     button.className = "move";
@@ -115,8 +116,25 @@ function render() {
   $("history").replaceChildren(...state.played.map((text, index) => Object.assign(document.createElement("li"), { textContent: text + (game.byEngine[index] ? " (engine)" : "") })));
 }
 
+// Whose turn it is, and whether the engine is thinking: a click then is refused, and says so.
+function showTurn(refused = false) {
+  const turn = $("turn");
+  const busy = thinking !== null && thinking.playing;
+  turn.className = refused ? "refused" : busy ? "thinking" : "";
+  if (state === null || state.result) {
+    turn.textContent = "";
+  } else if (refused) {
+    turn.textContent = "Wait: the engine is thinking; your move was not played.";
+  } else {
+    const player = state.players[state.turn].replace(/^./, (letter) => letter.toUpperCase());
+    const yours = $("autoplay").checked ? ": your turn" : "";
+    turn.textContent = busy ? `${player} to move: the engine is thinking…` : `${player} to move${yours}`;
+  }
+}
+
 async function play(text, byEngine = false) {
-  if (!state || state.result || (thinking && thinking.playing && !byEngine)) return;
+  if (thinking && thinking.playing && !byEngine) { showTurn(true); return; }
+  if (!state || state.result) return;
   if (state.view.kind === "connect4") dropped = text;
   game.moves.push(text);
   game.byEngine.push(byEngine);
@@ -138,6 +156,7 @@ function choosePromotion(choose) {
 function stopThinking() {
   if (thinking) thinking.controller.abort();
   thinking = null;
+  if (state) showTurn();
   $("board").classList.remove("busy");
 }
 
@@ -145,6 +164,7 @@ async function think(playing) {
   stopThinking();
   const mine = generation, controller = new AbortController();
   thinking = { controller, playing };
+  showTurn();
   $("score").textContent = "thinking…";
   let finished = null;
   try {
@@ -180,6 +200,7 @@ async function think(playing) {
     if (error.name !== "AbortError" && mine === generation) showError(error.message);
   } finally {
     if (thinking && thinking.controller === controller) thinking = null;
+    showTurn();
   }
   if (playing && finished && finished.best && mine === generation) play(finished.best, true);
 }
