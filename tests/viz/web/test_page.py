@@ -15,7 +15,7 @@ from tests.viz.web.conftest import CONNECT4, Compiling, Web, column_scores, end_
 
 LABELS = "[...document.querySelectorAll('#board text.solution')]"
 SCORES = f"{LABELS}.map(t => t.childNodes[0]?.nodeValue ?? '')"
-PLAYED = "document.querySelectorAll('#history li').length"
+PLAYED = "document.querySelectorAll('#history button').length"
 
 
 def open_game(page: Any, web: Web, game: str, start: str = "", moves: str = "") -> None:
@@ -77,7 +77,7 @@ def test_chess_by_clicking_and_dragging(page: Any, web: Web) -> None:
     for move in moves_in_url(page):
         board.push_uci(move)  # the capture, then the engine's legal reply
     assert moves_in_url(page)[0] == "e4d5" and board.piece_at(chess.D5) is not None
-    assert page.text_content("#history li") == "exd5"
+    assert page.text_content("#history button") == "exd5"
 
     start = page.locator("#board rect[data-square=g1]").bounding_box()
     end = page.locator("#board rect[data-square=f3]").bounding_box()
@@ -95,7 +95,7 @@ def test_chess_by_clicking_and_dragging(page: Any, web: Web) -> None:
     page.click("#board rect[data-square=a8]")
     page.click("#promotion button[data-piece=n]")
     page.wait_for_function(f"{PLAYED} === 1")
-    assert moves_in_url(page) == ["a7a8n"] and page.text_content("#history li") == "a8=N"
+    assert moves_in_url(page) == ["a7a8n"] and page.text_content("#history button") == "a8=N"
 
 
 def test_a_draughts_capture_square_by_square(page: Any, web: Web) -> None:
@@ -264,6 +264,16 @@ def test_whose_turn_it_is_and_a_click_while_the_engine_thinks_refused_visibly(pa
     page.click("#moves button >> nth=0")  # while it thinks: refused, and said so
     assert page.get_attribute("#turn", "class") == "refused"
     assert page.text_content("#turn") == "Wait: the engine is thinking; your move was not played."
-    assert page.locator("#history li").count() == 1
-    page.wait_for_function("document.querySelectorAll('#history li').length === 2", timeout=30_000)
+    assert page.locator("#history button").count() == 1
+    page.wait_for_function(f"{PLAYED} === 2", timeout=30_000)
     page.wait_for_function("document.getElementById('turn').textContent === 'White to move: your turn'")
+
+
+def test_the_moves_played_are_numbered_by_moves_and_a_click_goes_back(page: Any, web: Web) -> None:
+    open_game(page, web, "chess", moves="e2e4,e7e5,g1f3")
+    script = "rows => rows.map(row => [row.value, [...row.querySelectorAll('button')].map(b => b.textContent)])"
+    rows = page.eval_on_selector_all("#history li", script)
+    assert rows == [[1, ["e4", "e5"]], [2, ["Nf3"]]]
+    page.click("#history button >> text=e5")
+    page.wait_for_function(f"{PLAYED} === 2")
+    assert moves_in_url(page) == ["e2e4", "e7e5"] and page.text_content("#turn") == "White to move: your turn"

@@ -113,7 +113,29 @@ function render() {
   });
   if (state.more_moves) buttons.push(Object.assign(document.createElement("span"), { textContent: `and ${state.more_moves} more` }));
   $("moves").replaceChildren(...buttons);
-  $("history").replaceChildren(...state.played.map((text, index) => Object.assign(document.createElement("li"), { textContent: text + (game.byEngine[index] ? " (engine)" : "") })));
+  showHistory();
+}
+
+// The moves played, numbered by moves (a move is both sides' turns), each a button that goes
+// back to the position after it.
+function showHistory() {
+  const rows = [];
+  state.played.forEach((text, index) => {
+    if (index % 2 === 0) rows.push(Object.assign(document.createElement("li"), { value: index / 2 + 1 }));
+    const button = Object.assign(document.createElement("button"), {
+      className: "played" + (index === state.played.length - 1 ? " last" : ""),
+      textContent: text + (game.byEngine[index] ? " (engine)" : ""),
+      title: "go back to the position after this move",
+    });
+    button.addEventListener("click", () => {
+      game.moves = game.moves.slice(0, index + 1);
+      game.byEngine = game.byEngine.slice(0, index + 1);
+      clearSearch();
+      load();
+    });
+    rows[rows.length - 1].append(button);
+  });
+  $("history").replaceChildren(...rows);
 }
 
 // Whose turn it is, and whether the engine is thinking: a click then is refused, and says so.
