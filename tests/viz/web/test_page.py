@@ -277,3 +277,21 @@ def test_the_moves_played_are_numbered_by_moves_and_a_click_goes_back(page: Any,
     page.click("#history button >> text=e5")
     page.wait_for_function(f"{PLAYED} === 2")
     assert moves_in_url(page) == ["e2e4", "e7e5"] and page.text_content("#turn") == "White to move: your turn"
+
+
+def test_flip_turns_chess_and_draughts_keeps_it_in_the_link_and_is_absent_elsewhere(page: Any, web: Web) -> None:
+    for name in ("connect4", "tictactoe", "nim"):
+        open_game(page, web, name)
+        assert not page.is_visible("#flip"), name
+    open_game(page, web, "chess")
+    first = page.locator("#board svg rect.a1").bounding_box()
+    page.click("#flip")
+    page.wait_for_function("location.hash.endsWith('&flipped=1')")
+    flipped = page.locator("#board svg rect.a1").bounding_box()
+    assert flipped["x"] > first["x"] and flipped["y"] < first["y"]  # a1 is top right now
+    page.goto("about:blank")
+    page.goto(f"{web.url}#game=chess&start=&moves=&flipped=1")  # the shared link
+    page.wait_for_selector("#board svg")
+    assert page.locator("#board svg rect.a1").bounding_box()["x"] == flipped["x"]
+    page.select_option("#game", "draughts")
+    page.wait_for_function("!location.hash.includes('flipped')")  # another game starts the right way up

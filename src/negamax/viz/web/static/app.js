@@ -356,7 +356,8 @@ async function trace() {
 
 function writeUrl() {
   const encode = encodeURIComponent;
-  const hash = `#game=${encode(game.name)}&start=${encode(game.start)}&moves=${game.moves.map(encode).join(",")}`;
+  const flipped = game.flipped ? "&flipped=1" : "";
+  const hash = `#game=${encode(game.name)}&start=${encode(game.start)}&moves=${game.moves.map(encode).join(",")}${flipped}`;
   history.replaceState(null, "", hash);
   $("share").href = location.href;
 }
@@ -370,11 +371,18 @@ function readUrl() {
   game.start = decodeURIComponent(fields.get("start") || "");
   game.moves = (fields.get("moves") || "").split(",").filter(Boolean).map(decodeURIComponent);
   game.byEngine = game.moves.map(() => false);
+  game.flipped = fields.get("flipped") === "1" && FLIPPABLE.has(games.get(game.name).kind);
 }
 
+// Only boards with a side at the bottom turn round (chess, draughts); each game starts the
+// right way up, and a link keeps the board as it was turned.
+const FLIPPABLE = new Set(["chess", "draughts"]);
+
 function chooseGame(name) {
+  if (name !== game.name) game.flipped = false;
   game.name = name;
   const chosen = games.get(name);
+  $("flip").hidden = !FLIPPABLE.has(chosen.kind);
   $("game").value = name;
   $("start").value = game.start;
   $("start").placeholder = chosen.position_help;
@@ -403,7 +411,7 @@ async function main() {
     game.byEngine.pop();
     load();
   });
-  $("flip").addEventListener("click", () => { game.flipped = !game.flipped; load(); });
+  $("flip").addEventListener("click", () => { game.flipped = !game.flipped; load({ askSolution: false }); });
   $("go").addEventListener("click", () => think(true));
   $("analyse").addEventListener("click", () => think(false));
   $("hints").addEventListener("change", render);
