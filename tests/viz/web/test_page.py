@@ -5,6 +5,7 @@ tree, and a bad position. Screenshots land in ``.artifacts/screenshots``."""
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 from typing import Any
 
@@ -295,3 +296,18 @@ def test_flip_turns_chess_and_draughts_keeps_it_in_the_link_and_is_absent_elsewh
     assert page.locator("#board svg rect.a1").bounding_box()["x"] == flipped["x"]
     page.select_option("#game", "draughts")
     page.wait_for_function("!location.hash.includes('flipped')")  # another game starts the right way up
+
+
+def test_a_connect4_score_tapped_says_its_number_of_moves(browser: Any, web: Web) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        start, _ = end_game_cases(1)[0]
+        open_game(page, web, "connect4", start)
+        page.check("#solution")
+        shown = solution_shown(page)
+        column = max(shown, key=lambda move: shown[move])
+        page.tap(f"#board text.solution[data-move='{column}']")
+        detail = page.text_content("#solution-detail") or ""
+        assert re.fullmatch(rf"column {column}: (win in \d+|loss in \d+|draw)", detail), detail
+    finally:
+        page.close()

@@ -58,6 +58,7 @@ async function load({ askSolution = true } = {}) {
   stopThinking();
   if (solving) solving.abort();
   solution = null;
+  $("solution-detail").textContent = "";
   writeUrl();
   try {
     const answer = await post("/api/state", { ...position(), flipped: game.flipped });
@@ -98,6 +99,7 @@ function render() {
     solution: $("solution").checked ? solution || new Map() : null,
     animate: dropped,
     choosePromotion,
+    explain: (text) => { $("solution-detail").textContent = text; },
   });
   dropped = null;
   $("solution-note").hidden = !($("solution").checked && state.view.kind === "connect4");
@@ -264,10 +266,13 @@ function clearSearch() {
 async function askForSolution(mine) {
   const controller = new AbortController();
   solving = controller;
+  $("solution-detail").textContent = "solving every move…";
   try {
     const answer = await post("/api/solution", position(), controller.signal);
     if (mine !== generation) return;
     solution = new Map(answer.moves.map((item) => [item.move, item]));
+    const open = answer.moves.filter((item) => item.score === null).length;
+    $("solution-detail").textContent = open ? `${open} not solved within ${answer.seconds} s (?)` : "";
     render();
   } catch (error) {
     if (error.name !== "AbortError" && mine === generation) showError(error.message);

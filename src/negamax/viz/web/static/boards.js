@@ -76,7 +76,7 @@ function nim(container, state, { play }) {
 
 const DISC = { X: "#dc2626", O: "#facc15" };
 
-function connect4(container, state, { play, hints, solution, animate }) {
+function connect4(container, state, { play, hints, solution, animate, explain }) {
   const { rows, width, height, columns } = state.view;
   const cell = 60, scoreRow = solution ? 44 : 0;
   const svg = svgRoot(container, width * cell, height * cell + scoreRow + 4, "Connect 4 board");
@@ -109,7 +109,9 @@ function connect4(container, state, { play, hints, solution, animate }) {
       if (answer === undefined) continue;
       label.textContent = answer.score === null ? "?" : String(answer.score);
       label.setAttribute("fill", answer.score === null ? "#98a2b3" : answer.score > 0 ? "#15803d" : answer.score < 0 ? "#b91c1c" : "#475467");
-      element("title", {}, label).textContent = answer.text ?? "not solved in time";
+      const said = `column ${move}: ${answer.text ?? "not solved in time"}`;
+      element("title", {}, label).textContent = said;
+      label.addEventListener("click", () => explain && explain(said));  // a tap, where there is no hover
     }
   }
 }
