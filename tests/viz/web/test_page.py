@@ -57,6 +57,7 @@ def test_connect4_played_by_clicking_columns_with_the_solution(page: Any, web: W
         )
         if page.text_content("#result"):
             break
+        assert page.locator("#board circle.last").count() == 1  # the engine's reply marked
         shown = solution_shown(page)
         position = start + "".join(moves_in_url(page))
         assert shown == column_scores(position), position
@@ -64,6 +65,8 @@ def test_connect4_played_by_clicking_columns_with_the_solution(page: Any, web: W
     screenshot(page, "connect4-end")
     assert page.text_content("#result") == expected  # both sides played perfectly to the end
     assert checked >= 2
+    if value != 0:  # the winning four ringed on the board
+        assert page.locator("#board circle.four").count() >= 4
 
 
 def test_chess_by_clicking_and_dragging(page: Any, web: Web) -> None:

@@ -76,8 +76,28 @@ function nim(container, state, { play }) {
 
 const DISC = { X: "#dc2626", O: "#facc15" };
 
+// The cells of every four in a row (as "row,column"), for the end of a game.
+function fours(rows, width, height) {
+  const found = new Set();
+  for (let row = 0; row < height; row++) {
+    for (let column = 0; column < width; column++) {
+      const mark = rows[row][column];
+      if (!mark) continue;
+      for (const [down, across] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+        const cells = [0, 1, 2, 3].map((step) => [row + step * down, column + step * across]);
+        if (cells.every(([r, c]) => r < height && c >= 0 && c < width && rows[r][c] === mark)) {
+          for (const [r, c] of cells) found.add(`${r},${c}`);
+        }
+      }
+    }
+  }
+  return found;
+}
+
 function connect4(container, state, { play, hints, solution, animate, explain }) {
   const { rows, width, height, columns } = state.view;
+  const winning = state.result ? fours(rows, width, height) : new Set();
+  const lastColumn = state.played.length ? columns.indexOf(state.played[state.played.length - 1]) : -1;
   const cell = 60, scoreRow = solution ? 44 : 0;
   const svg = svgRoot(container, width * cell, height * cell + scoreRow + 4, "Connect 4 board");
   element("rect", { x: 0, y: 0, width: width * cell, height: height * cell, rx: 10, fill: "#1d4ed8" }, svg);
@@ -91,6 +111,11 @@ function connect4(container, state, { play, hints, solution, animate, explain })
       const disc = element("circle", { cx: column * cell + cell / 2, cy: row * cell + cell / 2, r: cell * 0.4, fill: mark ? DISC[mark] : "#f8fafc", class: "mark" }, svg);
       if (mark && column === dropped && row === free + 1) {
         element("animate", { attributeName: "cy", from: cell / 2 - cell, to: row * cell + cell / 2, dur: "0.25s", fill: "freeze" }, disc);
+      }
+      if (winning.has(`${row},${column}`)) {
+        element("circle", { cx: column * cell + cell / 2, cy: row * cell + cell / 2, r: cell * 0.32, fill: "none", stroke: "#fff", "stroke-width": 4, class: "mark four" }, svg);
+      } else if (mark && column === lastColumn && row === free + 1) {
+        element("circle", { cx: column * cell + cell / 2, cy: row * cell + cell / 2, r: cell * 0.08, fill: "#fff", class: "mark last" }, svg);
       }
     }
     const move = columns[column];
