@@ -3,6 +3,7 @@ Connect 4's solution against known values, and the search tree."""
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 from pathlib import Path
@@ -307,3 +308,15 @@ def test_a_compiling_engine_is_announced_with_the_seconds_left_until_it_is_ready
         time.sleep(0.1)
         engine = web.get("/api/engine?game=tictactoe")[1]
     assert engine == {"status": "compiled"}
+
+
+def test_a_draughts_state_names_the_pieces_its_last_move_captured(web: Web) -> None:
+    status, state = web.post("/api/state", {"game": "draughts", "start": "W:W38:B33,22,23", "moves": ["38x29x18x27"]})
+    assert status == 200 and state["view"]["captured"] == {"33": "b", "23": "b", "22": "b"}
+    status, state = web.post("/api/state", {"game": "draughts", "moves": ["32-28"]})
+    assert status == 200 and state["view"]["captured"] == {}  # a plain move takes nothing
+
+
+def test_a_draughts_score_is_in_men(web: Web) -> None:
+    done = web.events({"game": "draughts", "moves": ["32-28"], "seconds": 0.3})[-1][1]
+    assert re.fullmatch(r"[+-]\d+\.\d\d men", done["score_text"]), done["score_text"]

@@ -111,6 +111,9 @@ def test_a_draughts_capture_square_by_square(page: Any, web: Web) -> None:
     page.click("#board rect[data-square='27']")
     page.wait_for_function(f"{PLAYED} === 1")
     assert moves_in_url(page) == ["38x29x18x27"] and page.text_content("#result") == "white wins"
+    # the three pieces taken stay on the board, faint and crossed out, and the move is tinted
+    assert page.locator("#board g.captured").count() == 3
+    assert page.locator("#board rect.last-move").count() == 4
 
     open_game(page, web, "draughts", "W:WK46:B37,19")  # a king with three ways on after 32
     for square in (46, 32, 10):

@@ -198,8 +198,11 @@ def create_app(
             for name, game in games.items()
         ]
 
-    def replay(request: PositionRequest, played: list[str] | None = None) -> tuple[Game, Position[Any]]:
-        """The position the request names (``played``: filled with its moves as shown).
+    def replay(
+        request: PositionRequest, played: list[str] | None = None, before: list[Position[Any]] | None = None
+    ) -> tuple[Game, Position[Any]]:
+        """The position the request names (``played``: filled with its moves as shown;
+        ``before``: given the position before the last move, if there was one).
         Called on a thread (``replayed``): a thousand moves of chess, or of a user's slow
         game, would hold the event loop and every other request with it."""
         game = games.get(request.game)
@@ -220,6 +223,8 @@ def create_app(
                 raise BadRequest(f"move {number} ({text}): {error}") from None
             if played is not None:
                 played.append(boards.shown_move(game, position, move))
+            if before is not None and number == len(request.moves):
+                before.append(position.copy())
             position.play(move)
         # The moves are the game's history, not a search's: a copy is where a search starts
         # (chess scores a repetition inside its search as a draw, and one before it is not).
@@ -239,8 +244,9 @@ def create_app(
     async def state(request: StateRequest) -> dict[str, Any]:
         def answer() -> dict[str, Any]:
             played: list[str] = []
-            game, position = replay(request, played)
-            shown = boards.state(game, position, request.flipped, played)
+            before: list[Position[Any]] = []
+            game, position = replay(request, played, before)
+            shown = boards.state(game, position, request.flipped, played, before[0] if before else None)
             return {**shown, "engine": searches.engine(game, request.game)}
 
         return await asyncio.to_thread(answer)

@@ -59,14 +59,27 @@ def outcome(game: Game, position: Position[Any]) -> str | None:
 
 
 def state(
-    game: Game, position: Position[Any], flipped: bool = False, played: list[str] | None = None
+    game: Game,
+    position: Position[Any],
+    flipped: bool = False,
+    played: list[str] | None = None,
+    before: Position[Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the page needs to draw ``position`` and let the user move; ``played``:
-    the moves that led there, as a player reads them; ``ending``: why the game ended,
+    the moves that led there, as a player reads them; ``before``: the position before the
+    last of them (draughts marks the pieces it captured); ``ending``: why the game ended,
     where the game says (``threefold repetition``)."""
     end = game_end(position)
     legal = [] if end is not None else list(position.legal_moves())
     view = {"kind": kind_of(game), **_view(game, position, flipped)}
+    if view["kind"] == "draughts":
+        earlier = _draughts(before)["pieces"] if before is not None else {}
+        # the opponent's pieces the last move took: gone now, the mover's colour unchanged
+        view["captured"] = {
+            square: piece
+            for square, piece in earlier.items()
+            if square not in view["pieces"] and piece.lower() != _mover(earlier, view["pieces"])
+        }
     return {
         "view": view,
         "moves": [game.move_text(position, move) for move in legal[:MAX_MOVES_SHOWN]],
@@ -136,6 +149,14 @@ def _chess(position: Any, flipped: bool) -> dict[str, Any]:
         "last_move": last.uci() if last is not None else None,
         "check": chess.square_name(check) if check is not None else None,
     }
+
+
+def _mover(before: dict[int, str], after: dict[int, str]) -> str:
+    """The colour (``w`` or ``b``) of the side whose piece landed on a square empty before."""
+    for square, piece in after.items():
+        if square not in before:
+            return piece.lower()
+    return ""
 
 
 def _draughts(position: Any) -> dict[str, Any]:

@@ -370,9 +370,12 @@ def _line_record(game: Game, position: Position[Any], line: Line[Any], solved: b
 
 
 def _score_text(game: Game, score: int) -> str:
-    """A score as players read it: chess in pawns (+0.32), wins as ``win in N``."""
+    """A score as players read it: chess in pawns (+0.32), draughts in men (+1.25 men: a
+    man is 100 in its evaluation), wins as ``win in N``."""
     if kind_of(game) == "chess" and abs(score) < WIN_THRESHOLD:
         return f"{score / 100:+.2f}"
+    if kind_of(game) == "draughts" and abs(score) < WIN_THRESHOLD:
+        return f"{score / 100:+.2f} men"
     return describe(score)
 
 

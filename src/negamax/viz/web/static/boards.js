@@ -240,6 +240,19 @@ function draughts(container, state, { play, hints, flipped }) {
       element("rect", { x: column * cell, y: row * cell, width: cell, height: cell, fill: (row + column) % 2 ? "#a16207" : "#fef3c7" }, layer);
     }
   }
+  // the last move: its squares tinted; the pieces it took, faint and crossed out
+  const last = state.played.length ? draughtsPath(state.played[state.played.length - 1]) : [];
+  for (const square of last) {
+    const [column, row] = place(square);
+    element("rect", { x: column * cell, y: row * cell, width: cell, height: cell, fill: "#facc15", opacity: 0.45, class: "last-move" }, layer);
+  }
+  for (const [square, piece] of Object.entries(state.view.captured || {})) {
+    const [column, row] = place(Number(square));
+    const x = column * cell + 25, y = row * cell + 25, white = piece.toLowerCase() === "w";
+    const taken = element("g", { class: "captured", opacity: 0.4 }, layer);
+    element("circle", { cx: x, cy: y, r: 19, fill: white ? "#f8fafc" : "#1f2937" }, taken);
+    element("path", { d: `M${x - 12} ${y - 12}L${x + 12} ${y + 12}M${x + 12} ${y - 12}L${x - 12} ${y + 12}`, stroke: "#b91c1c", "stroke-width": 4 }, taken);
+  }
   for (let square = 1; square <= size * perRow; square++) {
     const [column, row] = place(square);
     const hit = element("rect", { x: column * cell, y: row * cell, width: cell, height: cell, fill: "transparent", class: "cell", "data-square": square }, layer);
