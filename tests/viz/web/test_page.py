@@ -317,3 +317,11 @@ def test_a_connect4_score_tapped_says_its_number_of_moves(browser: Any, web: Web
         assert re.fullmatch(rf"column {column}: (win in \d+|loss in \d+|draw)", detail), detail
     finally:
         page.close()
+
+
+def test_a_tictactoe_game_over_draws_its_three_in_a_row(page: Any, web: Web) -> None:
+    open_game(page, web, "tictactoe", moves="0,3,1,4,2")  # X takes the top row
+    assert (page.text_content("#result") or "").endswith(" wins")
+    assert page.locator("#board line.three").count() == 1
+    assert page.locator("#board rect.last").count() == 1
+    screenshot(page, "tictactoe-won")

@@ -44,6 +44,19 @@ function tictactoe(container, state, { play, hints }) {
       square.addEventListener("click", () => play(String(cell)));
     }
   });
+  // the end: a line through the three in a row
+  const centre = (cell) => [(cell % 3) * 100 + 50, Math.floor(cell / 3) * 100 + 50];
+  const cells = state.view.cells;
+  for (const [a, b, c] of [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]) {
+    if (!cells[a] || cells[a] !== cells[b] || cells[a] !== cells[c]) continue;
+    const [[x1, y1], [x2, y2]] = [centre(a), centre(c)];
+    element("line", { x1, y1, x2, y2, stroke: "#f59e0b", "stroke-width": 10, "stroke-linecap": "round", opacity: 0.8, class: "mark three" }, svg);
+  }
+  const last = state.played.length ? Number(state.played[state.played.length - 1]) : -1;
+  if (last >= 0 && cells[last]) {
+    const [x, y] = centre(last);
+    element("rect", { x: x - 48, y: y - 48, width: 96, height: 96, rx: 8, fill: "none", stroke: "#f59e0b", "stroke-width": 3, class: "mark last" }, svg);
+  }
 }
 
 // -- Nim: click an object; it and every object to its right are taken --------------------
