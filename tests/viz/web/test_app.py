@@ -3,12 +3,14 @@ Connect 4's solution against known values, and the search tree."""
 
 from __future__ import annotations
 
+import io
 import re
 import socket
 import time
 from pathlib import Path
 
 import chess
+import chess.pgn
 import pytest
 
 from negamax.core.types import SearchLimits
@@ -320,3 +322,23 @@ def test_a_draughts_state_names_the_pieces_its_last_move_captured(web: Web) -> N
 def test_a_draughts_score_is_in_men(web: Web) -> None:
     done = web.events({"game": "draughts", "moves": ["32-28"], "seconds": 0.3})[-1][1]
     assert re.fullmatch(r"[+-]\d+\.\d\d men", done["score_text"]), done["score_text"]
+
+
+def test_a_chess_game_goes_out_as_pgn_and_comes_back(web: Web) -> None:
+    status, answer = web.post("/api/pgn", {"game": "chess", "moves": ["e2e4", "e7e5", "g1f3"]})
+    assert status == 200
+    game = chess.pgn.read_game(io.StringIO(answer["pgn"]))  # python-chess reads what we wrote
+    assert game is not None and [move.uci() for move in game.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
+    status, read = web.post("/api/pgn/read", {"pgn": answer["pgn"]})
+    assert status == 200 and read == {"start": "", "moves": ["e2e4", "e7e5", "g1f3"]}
+    fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"
+    status, read = web.post("/api/pgn/read", {"pgn": f'[SetUp "1"]\n[FEN "{fen}"]\n\n1. O-O-O Kf7 *'})
+    assert status == 200 and read == {"start": fen, "moves": ["e1c1", "e8f7"]}
+
+
+def test_pgn_refuses_what_it_cannot_read(web: Web) -> None:
+    for body in ({"pgn": "hello"}, {"pgn": "1. e4 e5 2. Ke3"}, {"pgn": ""}, {"pgn": "1. e4 " * 10_001}):
+        status, answer = web.post("/api/pgn/read", body)
+        assert status == 400 and "\n" not in answer["error"], (body["pgn"][:20], answer)
+    status, answer = web.post("/api/pgn", {"game": "connect4", "moves": ["4"]})
+    assert status == 400 and answer["error"] == "PGN is for chess; connect4 has no PGN"

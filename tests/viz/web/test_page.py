@@ -325,3 +325,18 @@ def test_a_tictactoe_game_over_draws_its_three_in_a_row(page: Any, web: Web) -> 
     assert page.locator("#board line.three").count() == 1
     assert page.locator("#board rect.last").count() == 1
     screenshot(page, "tictactoe-won")
+
+
+def test_a_chess_game_out_and_in_as_pgn(page: Any, web: Web) -> None:
+    open_game(page, web, "connect4")
+    assert not page.is_visible("#pgn")  # chess only
+    open_game(page, web, "chess", moves="e2e4,e7e5")
+    page.click("#pgn")
+    page.wait_for_function("document.getElementById('pgn-text').value.includes('1. e4 e5')")
+    page.fill("#pgn-text", "1. e4 e5 2. Ke3")
+    page.click("#pgn-load")
+    assert "illegal san" in (page.text_content("#pgn-error") or "") and page.is_visible("#pgn-dialog")
+    page.fill("#pgn-text", '[Event "a club game"]\n\n1. d4 d5 2. c4 e6 3. Nc3 *')
+    page.click("#pgn-load")
+    page.wait_for_function(f"{PLAYED} === 5")
+    assert moves_in_url(page) == ["d2d4", "d7d5", "c2c4", "e7e6", "b1c3"] and not page.is_visible("#pgn-dialog")

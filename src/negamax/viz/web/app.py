@@ -47,8 +47,9 @@ from negamax.core.rules import Game, game_end
 from negamax.games import get_game
 from negamax.search.searcher import MULTIPV
 from negamax.search.trace import TraceLimitExceeded
-from negamax.viz.web import boards
+from negamax.viz.web import boards, pgn
 from negamax.viz.web.guard import RequestGuard
+from negamax.viz.web.pgn import MAX_PGN
 from negamax.viz.web.scheduler import MAX_SEARCHES, Busy
 from negamax.viz.web.searches import (
     MAX_LINES,
@@ -92,6 +93,13 @@ class PositionRequest(BaseModel):
     game: str = Field(max_length=200)
     start: str = Field("", max_length=MAX_START)
     moves: list[MoveText] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+class PgnRequest(BaseModel):
+    """A PGN text to read."""
+
+    model_config = ConfigDict(extra="forbid")
+    pgn: str = Field(max_length=MAX_PGN)
 
 
 class StateRequest(PositionRequest):
@@ -259,6 +267,22 @@ def create_app(
         if found is None:
             raise UnknownGameError(f"this server does not serve {game!r}; it serves {', '.join(games)}")
         return searches.engine(found, game)
+
+    @app.post("/api/pgn")
+    async def pgn_out(request: PositionRequest) -> dict[str, Any]:
+        """The chess game played so far, as PGN."""
+        game, position = await replayed(request)
+        if boards.kind_of(game) != "chess":
+            raise BadRequest(f"PGN is for chess; {game.name} has no PGN")
+        from negamax.games.chess.rules import ChessPosition
+
+        assert isinstance(position, ChessPosition)
+        return {"pgn": pgn.written(position.board)}
+
+    @app.post("/api/pgn/read")
+    async def pgn_in(request: PgnRequest) -> dict[str, Any]:
+        """A PGN text's first game, as the start position and moves the page plays it from."""
+        return await asyncio.to_thread(pgn.read, request.pgn)
 
     @app.post("/api/think")
     async def think(request: ThinkRequest, http: Request) -> StreamingResponse:

@@ -333,6 +333,34 @@ function wireStepper() {
   });
 }
 
+// PGN for chess: the game so far to copy, or a pasted game to play from.
+async function openPgn() {
+  $("pgn-error").textContent = "";
+  try {
+    $("pgn-text").value = (await post("/api/pgn", position())).pgn;
+  } catch (error) {
+    $("pgn-text").value = "";
+    $("pgn-error").textContent = error.message;
+  }
+  $("pgn-dialog").showModal();
+}
+
+async function loadPgn(event) {
+  event.preventDefault();  // the dialog stays open if the text does not read
+  try {
+    const read = await post("/api/pgn/read", { pgn: $("pgn-text").value });
+    game.start = read.start;
+    game.moves = read.moves;
+    game.byEngine = read.moves.map(() => false);
+    $("start").value = read.start;
+    $("pgn-dialog").close();
+    clearSearch();
+    load();
+  } catch (error) {
+    $("pgn-error").textContent = error.message;
+  }
+}
+
 async function trace() {
   const body = {
     ...position(),
@@ -388,6 +416,7 @@ function chooseGame(name) {
   game.name = name;
   const chosen = games.get(name);
   $("flip").hidden = !FLIPPABLE.has(chosen.kind);
+  $("pgn").hidden = chosen.kind !== "chess";
   $("game").value = name;
   $("start").value = game.start;
   $("start").placeholder = chosen.position_help;
@@ -422,6 +451,8 @@ async function main() {
   $("hints").addEventListener("change", render);
   $("solution").addEventListener("change", () => load());
   $("trace").addEventListener("click", trace);
+  $("pgn").addEventListener("click", openPgn);
+  $("pgn-load").addEventListener("click", loadPgn);
   wireStepper();
   $("zoom-in").addEventListener("click", () => tree.zoom(1.25));
   $("zoom-out").addEventListener("click", () => tree.zoom(0.8));
