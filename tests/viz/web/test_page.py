@@ -294,11 +294,15 @@ def test_flip_turns_chess_and_draughts_keeps_it_in_the_link_and_is_absent_elsewh
     first = page.locator("#board svg rect.a1").bounding_box()
     page.click("#flip")
     page.wait_for_function("location.hash.endsWith('&flipped=1')")
+    # the board is drawn again once the server's answer comes: a1 leaves the left edge
+    page.wait_for_function(
+        "x => (document.querySelector('#board svg rect.a1')?.getBoundingClientRect().x ?? x) > x", arg=first["x"]
+    )
     flipped = page.locator("#board svg rect.a1").bounding_box()
     assert flipped["x"] > first["x"] and flipped["y"] < first["y"]  # a1 is top right now
     page.goto("about:blank")
     page.goto(f"{web.url}#game=chess&start=&moves=&flipped=1")  # the shared link
-    page.wait_for_selector("#board svg")
+    page.wait_for_selector("#board svg rect.a1")
     assert page.locator("#board svg rect.a1").bounding_box()["x"] == flipped["x"]
     page.select_option("#game", "draughts")
     page.wait_for_function("!location.hash.includes('flipped')")  # another game starts the right way up
