@@ -113,7 +113,8 @@ def compile_seconds(game: Game, kind: str) -> float:
     """How long compiling ``game``'s kernel took the last time on this machine (for this
     version of the package), else the usual time for its kind."""
     with contextlib.suppress(OSError, ValueError):
-        measured = json.loads(_times_file().read_text()).get(kernel_name(game))
+        times = json.loads(_times_file().read_text())
+        measured = times.get(kernel_name(game)) if isinstance(times, dict) else None
         if isinstance(measured, int | float) and measured > 0:
             return float(measured)
     return float(COMPILE_SECONDS[kind])
@@ -139,7 +140,7 @@ def warmup_command(names: list[str]) -> list[str]:
 
 
 _COMPILING_ELSEWHERE = threading.Lock()
-"""Held while a process compiles for this one: one at a time, in the order asked for. Five
+"""Held while a process compiles for this one: one at a time (in about the order asked for). Five
 at once (a page opening every game of ``serve``) took both cores from the searches that
 answer meanwhile, which then ended 1.5 s past their time."""
 

@@ -289,7 +289,7 @@ def test_a_game_from_a_file_is_compiled_by_its_reference_and_solved_on_its_kerne
         del os.environ["NEGAMAX_CACHE_DIR"]
 
 
-@pytest.mark.kernels("tictactoe")
+@pytest.mark.kernels("tictactoe", "chess")
 def test_a_compiling_engine_is_announced_with_the_seconds_left_until_it_is_ready(compiling: Compiling) -> None:
     web = compiling.web
     status, state = web.post("/api/state", {"game": "tictactoe"})  # the page opens the game
@@ -303,6 +303,9 @@ def test_a_compiling_engine_is_announced_with_the_seconds_left_until_it_is_ready
     # meanwhile the engine answers in pure Python
     assert web.events({"game": "tictactoe", "seconds": 0.2})[-1][1]["algorithm"] != "compiled"
     assert web.get("/api/engine?game=nim")[1] == {"status": "python"}  # no compiled form at all
+    assert web.post("/api/state", {"game": "chess"})[0] == 200  # a second game waits its turn
+    engine_of_chess = web.get("/api/engine?game=chess")[1]
+    assert engine_of_chess["status"] == "queued" and engine_of_chess["estimate"] > 0, engine_of_chess
     assert web.get("/api/engine?game=go")[0] == 400
     compiling.release.set()
     deadline = time.monotonic() + 60
@@ -336,7 +339,15 @@ def test_a_chess_game_goes_out_as_pgn_and_comes_back(web: Web) -> None:
     assert status == 200 and read == {"start": fen, "moves": ["e1c1", "e8f7"]}
 
 
+def test_a_finished_chess_game_goes_out_as_pgn(web: Web) -> None:
+    mate = ["f2f3", "e7e5", "g2g4", "d8h4"]  # the fool's mate
+    status, answer = web.post("/api/pgn", {"game": "chess", "moves": mate})
+    assert status == 200 and answer["pgn"].rstrip().endswith("2. g4 Qh4# 0-1"), answer
+
+
 def test_pgn_refuses_what_it_cannot_read(web: Web) -> None:
+    status, answer = web.post("/api/pgn/read", {"pgn": '[Variant "Crazyhouse"]\n\n1. e4 d5 *'})
+    assert status == 400 and answer["error"] == "only standard chess is played here, not Crazyhouse"
     for body in ({"pgn": "hello"}, {"pgn": "1. e4 e5 2. Ke3"}, {"pgn": ""}, {"pgn": "1. e4 " * 10_001}):
         status, answer = web.post("/api/pgn/read", body)
         assert status == 400 and "\n" not in answer["error"], (body["pgn"][:20], answer)

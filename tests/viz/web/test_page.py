@@ -281,6 +281,11 @@ def test_the_moves_played_are_numbered_by_moves_and_a_click_goes_back(page: Any,
     script = "rows => rows.map(row => [row.value, [...row.querySelectorAll('button')].map(b => b.textContent)])"
     rows = page.eval_on_selector_all("#history li", script)
     assert rows == [[1, ["e4", "e5"]], [2, ["Nf3"]]]
+    black_first = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    open_game(page, web, "chess", black_first, moves="e7e5,g1f3")
+    rows = page.eval_on_selector_all("#history li", script)
+    assert rows == [[1, ["e5"]], [2, ["Nf3"]]] and page.text_content("#history li").startswith("… ")
+    open_game(page, web, "chess", moves="e2e4,e7e5,g1f3")
     page.click("#history button >> text=e5")
     page.wait_for_function(f"{PLAYED} === 2")
     assert moves_in_url(page) == ["e2e4", "e7e5"] and page.text_content("#turn") == "White to move: your turn"
@@ -339,6 +344,7 @@ def test_a_chess_game_out_and_in_as_pgn(page: Any, web: Web) -> None:
     page.wait_for_function("document.getElementById('pgn-text').value.includes('1. e4 e5')")
     page.fill("#pgn-text", "1. e4 e5 2. Ke3")
     page.click("#pgn-load")
+    page.wait_for_function("document.getElementById('pgn-error').textContent !== ''")
     assert "illegal san" in (page.text_content("#pgn-error") or "") and page.is_visible("#pgn-dialog")
     page.fill("#pgn-text", '[Event "a club game"]\n\n1. d4 d5 2. c4 e6 3. Nc3 *')
     page.click("#pgn-load")

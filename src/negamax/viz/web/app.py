@@ -260,7 +260,7 @@ def create_app(
         return await asyncio.to_thread(answer)
 
     @app.get("/api/engine")
-    async def engine(game: str) -> dict[str, Any]:
+    def engine(game: str) -> dict[str, Any]:  # on a worker thread: it reads a file
         """How the game is searched now (``Searches.engine``): the page asks again while
         its kernel compiles, to count the seconds down."""
         found = games.get(game)
@@ -270,8 +270,8 @@ def create_app(
 
     @app.post("/api/pgn")
     async def pgn_out(request: PositionRequest) -> dict[str, Any]:
-        """The chess game played so far, as PGN."""
-        game, position = await replayed(request)
+        """The chess game played so far, as PGN (a finished one too)."""
+        game, position = await asyncio.to_thread(replay, request)
         if boards.kind_of(game) != "chess":
             raise BadRequest(f"PGN is for chess; {game.name} has no PGN")
         from negamax.games.chess.rules import ChessPosition

@@ -36,6 +36,9 @@ def read(text: str) -> dict[str, Any]:
     game = chess.pgn.read_game(io.StringIO(text))
     if game is None:
         raise InvalidPositionError("this text holds no PGN game (moves such as '1. e4 e5 2. Nf3')")
+    variant = game.headers.get("Variant", "Standard")
+    if variant.lower() not in ("standard", "chess", "normal", "from position"):
+        raise InvalidPositionError(f"only standard chess is played here, not {variant}")
     if game.errors:
         raise InvalidPositionError(f"the PGN does not read: {game.errors[0]}")
     if not game.variations and not game.headers.get("FEN"):

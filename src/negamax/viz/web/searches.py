@@ -43,6 +43,8 @@ must notice its time is up within a few milliseconds of its own work."""
 TRACE_MAX_NODES = 5_000
 TRACE_SECONDS = 3.0
 MAX_TRACE_DEPTH = 12
+QUICK_SAFETY_SECONDS = 0.25
+"""The most a one-ply answer may take (5 ms is usual): slow rules in pure Python stop there."""
 MAX_SHOWN_DEPTH = 1_000
 """A traced node's depth left above this is a solve's sentinel, shown as "to the end"."""
 SOLUTION_SECONDS = 5.0
@@ -136,7 +138,7 @@ class Searches:
             pair = self._games.get(game.name)
         if self.backend == "python" or pair is None:
             return {"status": "python"}
-        searcher = pair.thinking
+        searcher = pair.solving  # the one prepare_in_background loads (for both)
         if searcher.ready():
             return {"status": "compiled" if searcher.compile_estimate() > 0 else "python"}
         estimate = round(searcher.compile_estimate())
@@ -175,7 +177,7 @@ class Searches:
             # its time ran out while others searched: one ply, which dozens at once still
             # finish in time (a search stopped by the clock ends only at its next look, and
             # one stopped before its first ply ends has no move of its own)
-            one_ply = SearchLimits(depth=1, nodes=MAX_NODES, stop=stop)
+            one_ply = SearchLimits(depth=1, nodes=MAX_NODES, time=QUICK_SAFETY_SECONDS, stop=stop)
             result = pair.thinking.search(position, one_ply, multipv=lines)
             report(result)
             return record(game, position, result)

@@ -122,8 +122,14 @@ function render() {
 // back to the position after it.
 function showHistory() {
   const rows = [];
+  // a start with the second player to move (a FEN with Black to move) begins "1. …"
+  const offset = (state.turn + state.played.length) % 2;
   state.played.forEach((text, index) => {
-    if (index % 2 === 0) rows.push(Object.assign(document.createElement("li"), { value: index / 2 + 1 }));
+    const half = index + offset;
+    if (half % 2 === 0 || index === 0) {
+      rows.push(Object.assign(document.createElement("li"), { value: Math.floor(half / 2) + 1 }));
+      if (half % 2 === 1) rows[rows.length - 1].append("… ");
+    }
     const button = Object.assign(document.createElement("button"), {
       className: "played" + (index === state.played.length - 1 ? " last" : ""),
       textContent: text + (game.byEngine[index] ? " (engine)" : ""),

@@ -144,7 +144,8 @@ export class TreeView {
   cutBy(index) {
     // whether the cut-off at node ``index`` has happened by the current step
     const at = this.steps.findIndex((step) => step.cut && this.nodes[step.node].parent === index);
-    return at >= 0 && at <= this.step;
+    const shown = at >= 0 ? at : this.returned.get(index) ?? Infinity;  // no cut step: once the node is done
+    return shown <= this.step;
   }
 
   follow(index) {
