@@ -55,10 +55,11 @@ def value_text(value: int | None) -> str:
 def window_text(node: TracedNode) -> str:
     if node.alpha is None or node.beta is None:
         return ""
-    return f"[{_bound(node.alpha)}, {_bound(node.beta)}]"
+    return f"[{bound_text(node.alpha)}, {bound_text(node.beta)}]"
 
 
-def _bound(value: int) -> str:
+def bound_text(value: int) -> str:
+    """A window's bound as the trace shows it: ``-inf``, ``+inf``, or the value's text."""
     if value <= -INF:
         return "-inf"
     if value >= INF:

@@ -13,9 +13,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
-from negamax.core.score import INF
 from negamax.search.trace import SearchTrace, TracedNode
-from negamax.viz.labels import value_text
+from negamax.viz.labels import bound_text, value_text, window_text
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,13 +37,7 @@ class Step:
 
 
 def _bound_text(value: int | None) -> str:
-    if value is None:
-        return ""
-    if value <= -INF:
-        return "-inf"
-    if value >= INF:
-        return "+inf"
-    return value_text(value)
+    return "" if value is None else bound_text(value)
 
 
 def _name(node: TracedNode, labels: Mapping[int, str]) -> str:
@@ -64,7 +57,7 @@ def visit_steps(trace: SearchTrace, labels: Mapping[int, str], pruned: Mapping[i
         name = _name(node, labels)
         alpha, beta = node.alpha, node.beta
         windowed = alpha is not None and beta is not None
-        window = f" with the window [{_bound_text(alpha)}, {_bound_text(beta)}]" if windowed else ""
+        window = f" with the window {window_text(node)}" if windowed else ""
         steps.append(Step(node.index, "enter", f"enter {name}{window}", _bound_text(alpha), _bound_text(beta)))
         best: int | None = None
         for child_index in node.children:

@@ -129,12 +129,16 @@ def test_a_draughts_capture_square_by_square(page: Any, web: Web) -> None:
     screenshot(page, "draughts")
 
 
-def test_the_search_tree_opens_on_its_root(page: Any, web: Web) -> None:
+def traced_root(page: Any, web: Web) -> tuple[Any, Any]:
+    """The boxes of the root node and of the tree's area, once tic-tac-toe after X in 0 is traced."""
     open_game(page, web, "tictactoe", moves="0")
     page.click("#trace")
     page.wait_for_selector("#tree g.node[data-index='0']")
-    root = page.locator("#tree g.node[data-index='0'] circle").bounding_box()
-    area = page.locator("#tree").bounding_box()
+    return page.locator("#tree g.node[data-index='0'] circle").bounding_box(), page.locator("#tree").bounding_box()
+
+
+def test_the_search_tree_opens_on_its_root(page: Any, web: Web) -> None:
+    root, area = traced_root(page, web)
     assert area["x"] <= root["x"] and root["x"] + root["width"] <= area["x"] + area["width"]
     assert area["y"] <= root["y"] and root["y"] + root["height"] <= area["y"] + area["height"]
     assert "to depth" in page.text_content("#tree-note")
@@ -249,11 +253,7 @@ def test_a_phone_never_scrolls_sideways_and_the_tree_opens_with_its_root_in_view
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, (name, width)
             screenshot(page, f"phone-{name}")
-        open_game(page, web, "tictactoe", moves="0")
-        page.click("#trace")
-        page.wait_for_selector("#tree g.node[data-index='0']")
-        root = page.locator("#tree g.node[data-index='0'] circle").bounding_box()
-        area = page.locator("#tree").bounding_box()
+        root, area = traced_root(page, web)
         assert area["x"] <= root["x"] and root["x"] + root["width"] <= area["x"] + area["width"]
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
