@@ -8,7 +8,9 @@ A state is three int64 values: ``current`` (the stones of the side to move), ``m
 (every stone) and ``moves`` (stones played). A move is the one-bit board of the cell it
 fills. The functions below are *stubs*: a game registers its compiled implementation of
 each with ``numba.extending.overload``, selected by the type of the game's *spec* (a
-``NamedTuple`` the game defines, e.g. ``Connect4Spec``). The kernel calls the stubs with
+``NamedTuple`` the game defines, e.g. ``Connect4Spec``, with at least the fields ``width``
+and ``height``, whose product is the cell count, and ``key_bits``, the bits
+``position_key``'s keys fit, at most 64). The kernel calls the stubs with
 the spec as first argument, so numba compiles one kernel per game, caches it on disk,
 and inlines the game's primitives: the kernel never imports a game, and no game imports
 the search.

@@ -13,6 +13,7 @@ from negamax.games.connect4.board import STANDARD, geometry, mirror, mirror_on
 from negamax.games.connect4.rules import Connect4, Connect4Game
 from negamax.search import search, solve
 from negamax.search.compiled.move_list import CompiledSearcher
+from negamax.search.searcher import Searcher
 
 PUBLISHED = {"4x4": 0, "5x4": 0, "4x5": 0, "5x5": 0, "6x5": 0, "6x4": -1}
 """Tromp's outcomes (confirmed by Steininger's solver) in Pons' scores: 0 a draw; -1 the
@@ -75,11 +76,69 @@ def test_each_size_gets_the_engines_its_board_fits() -> None:
     assert isinstance(six_by_seven, PlacementPosition)
     assert isinstance(six_by_seven, MoveListPosition)
     assert search(six_by_seven, SearchLimits(depth=4)).algorithm == "compiled"
-    eight_by_seven = Connect4Game("8x7").new_position()  # 64 bits: pure Python only
-    assert not isinstance(eight_by_seven, PlacementPosition | MoveListPosition)
+    eight_by_seven = Connect4Game("8x7").new_position()  # 64 bits: both compiled searches
+    assert isinstance(eight_by_seven, PlacementPosition)
+    assert isinstance(eight_by_seven, MoveListPosition)
+    assert search(eight_by_seven, SearchLimits(depth=4)).algorithm == "compiled"
+    sixteen_by_two = Connect4Game("16x2").new_position()  # 16 columns: pure Python only
+    assert not isinstance(sixteen_by_two, PlacementPosition | MoveListPosition)
     with pytest.raises(InvalidOptionError, match="no compiled backend"):
-        solve(eight_by_seven, backend="compiled")
-    assert solve(eight_by_seven, SearchLimits(nodes=2_000)).completed is False
+        solve(sixteen_by_two, backend="compiled")
+    assert solve(sixteen_by_two, SearchLimits(nodes=2_000)).completed is False
+
+
+def random_position(game: Connect4Game, rng: random.Random, empty: int, full_column: int | None = None) -> Connect4:
+    """A random position with ``empty`` cells left and no winner yet (with column
+    ``full_column`` filled first, if given)."""
+    while True:
+        position = game.new_position()
+        column = game.geometry.height * [full_column] if full_column is not None else []
+        for move_column in column:
+            position.play(position.column_move(move_column))
+        while position.moves < game.geometry.cells - empty and not position.is_terminal():
+            position.play(rng.choice(list(position.legal_moves())))
+        if not position.is_terminal():
+            return position
+
+
+WIDE_BOARDS = ["7x7", "8x6", "6x8", "9x5", "5x9", "10x4", "9x6", "8x7", "4x15"]
+"""Boards whose keys take more than 49 bits: 56, 56, 54, 54, 50, 50, 63, 64 and 64."""
+
+
+@pytest.mark.parametrize("size", WIDE_BOARDS)
+def test_boards_of_up_to_64_bits_are_solved_as_the_pure_python_search_solves_them(size: str) -> None:
+    """The compiled solver's table tells apart keys of up to 64 bits: on boards past 49
+    bits it finds the pure-Python values, also with the last column full, where a key of
+    64 bits has its top bit (the last column's sentinel) set."""
+    game = Connect4Game(size)
+    rng = random.Random(size)
+    searcher = Searcher(backend="compiled", hash_mib=128)
+    last = game.geometry.width - 1
+    positions = [random_position(game, rng, rng.randrange(16, 20)) for _ in range(4)]
+    positions += [random_position(game, rng, rng.randrange(14, 18), full_column=last) for _ in range(2)]
+    for position in positions:
+        found = searcher.solve(position.copy())
+        assert found.algorithm == "compiled"
+        assert found.score == solve(position, backend="python").score, game.position_text(position)
+
+
+def test_a_solver_moves_between_key_widths_without_mixing_their_entries() -> None:
+    """One solver, boards of 49, 64 and again 49 bits: each solve's value and node count
+    are those of a fresh solver (the table is emptied when the keys' width changes)."""
+    from negamax.search.compiled.placement import CompiledSolver
+
+    rng = random.Random(64)
+    standard = random_position(Connect4Game(), rng, 22)
+    wide = random_position(Connect4Game("8x7"), rng, 22)
+    shared = CompiledSolver(hash_mib=128)
+    for position in (standard, wide, standard):
+        assert shared.solve_value(position) == CompiledSolver(hash_mib=128).solve_value(position)
+
+
+def test_a_64_bit_board_asks_for_a_table_of_128_mib() -> None:
+    position = Connect4Game("8x7").new_position("4444")
+    with pytest.raises(InvalidOptionError, match=r"at least 128 MiB \(--hash 128\), not 64"):
+        solve(position, backend="compiled")
 
 
 def test_the_widest_compiled_boards_keep_their_table_entries_apart() -> None:
@@ -99,7 +158,9 @@ def test_the_widest_compiled_boards_keep_their_table_entries_apart() -> None:
         assert solve(position, backend="compiled").score == solve(position, backend="python").score
 
 
-@pytest.mark.parametrize(("size", "count"), [("7x6", 25), ("6x7", 8), ("5x4", 8), ("10x3", 8), ("4x9", 8)])
+@pytest.mark.parametrize(
+    ("size", "count"), [("7x6", 25), ("6x7", 8), ("5x4", 8), ("10x3", 8), ("4x9", 8), ("8x7", 8), ("4x15", 6)]
+)
 def test_the_compiled_search_to_a_depth_finds_the_python_value_on_every_size(size: str, count: int) -> None:
     """Connect 4's rules for the compiled search (``connect4_compiled.RULES``) against the
     pure-Python game: the same fixed-depth values from random positions, and a legal move
@@ -123,6 +184,18 @@ def test_the_compiled_search_to_a_depth_finds_the_python_value_on_every_size(siz
         assert found.best_move in position.legal_moves()
         assert found.pv and found.pv[0] == found.best_move
         compared += 1
+
+
+def test_the_compiled_search_to_a_depth_fills_and_empties_the_last_column_of_a_64_bit_board() -> None:
+    """On 8x7 the last column's sentinel is bit 63: the compiled rules take back a move that
+    filled that column without touching it (a sum would carry into it)."""
+    game = Connect4Game("8x7")
+    searcher = CompiledSearcher(hash_mib=1)
+    for start in ("8888881", "88888812", "1888888"):
+        position = game.new_position(start)
+        for depth in (2, 3, 4):
+            expected = search(position, SearchLimits(depth=depth), backend="python", algorithm="alphabeta-tt")
+            assert searcher.search(position, SearchLimits(depth=depth)).score == expected.score, (start, depth)
 
 
 @pytest.mark.parametrize(

@@ -214,7 +214,7 @@ def _mark_as_busy(position: object, plies: int, marks: dict[int, int]) -> None:
         position.play(move)
         if not position.is_terminal():
             key = position.key()
-            index = placement_table.bucket_index(min(key, mirror(key)), TABLE_BITS)
+            index = placement_table.bucket_index(min(key, mirror(key)), TABLE_BITS, 49)
             marks[layout.BUSY_BASE + (index >> 1) % layout.BUSY_SIZE] = index * layout.BUSY_FACTOR + 2
             if plies > 1:
                 _mark_as_busy(position, plies - 1, marks)

@@ -36,6 +36,8 @@ class Connect4Spec(NamedTuple):
 
     width: int = 7
     height: int = 6
+    key_bits: int = 49
+    """The solver's keys (``current + mask``) fit this many bits: the board with its sentinel row."""
 
 
 class SizedConnect4Spec(NamedTuple):
@@ -44,6 +46,7 @@ class SizedConnect4Spec(NamedTuple):
 
     width: int
     height: int
+    key_bits: int
     stride: int
     bottom: int
     board: int
@@ -69,7 +72,9 @@ def spec_for(geometry: Geometry) -> Connect4Spec | SizedConnect4Spec:
         return SPEC
     slots = tuple(geometry.column_masks[column] for column in geometry.centre_first)
     slots += (0,) * (MAX_SLOTS - len(slots))
-    return SizedConnect4Spec(geometry.width, geometry.height, geometry.stride, geometry.bottom, geometry.board, slots)
+    return SizedConnect4Spec(
+        geometry.width, geometry.height, geometry.bits, geometry.stride, geometry.bottom, geometry.board, slots
+    )
 
 
 @implements(compiled.playable_cells, Connect4Spec)
@@ -198,9 +203,8 @@ def rules_play(state: Any, move: int) -> None:
 
 
 def rules_undo(state: Any, move: int) -> None:
-    shift = move * state[STRIDE_AT]
-    column = state[COLUMN_AT] << shift
-    top = ((state[MASK] & column) + (1 << shift)) >> 1  # the column's highest stone
+    stones = state[MASK] & (state[COLUMN_AT] << (move * state[STRIDE_AT]))
+    top = stones & ~(stones >> 1)  # the column's highest stone (no sum: bit 63 may be a cell's sentinel)
     state[MASK] ^= top
     state[CURRENT] ^= state[MASK]
     state[PLIES] -= 1

@@ -42,10 +42,10 @@ from negamax.games.connect4.board import (
 
 COLUMN_LETTERS = "123456789abcdefghijklmnopqrstuvwxyz"
 """How columns are written: 1-9, then a-z from the tenth on (a board is at most 32 wide)."""
-COMPILED_KEY_BITS = 49
-"""The compiled solver's table tells positions apart by keys below 2**49 (see
-``negamax.search.compiled.placement_kernel``): boards of at most 49 bits with their
-sentinel row (7x6 uses all 49)."""
+COMPILED_KEY_BITS = 64
+"""The compiled solver's table tells positions apart by keys of at most 64 bits (see
+``negamax.search.compiled.placement_kernel``): boards of at most 64 bits with their
+sentinel row (7x6 uses 49, 8x7 all 64)."""
 COMPILED_MAX_WIDTH = 15
 """...and orders at most 15 columns (a table entry keeps the best column's slot + 1 in 4
 bits)."""
@@ -195,7 +195,7 @@ class Connect4Position:
 
 
 class CompiledConnect4Position(Connect4Position):
-    """A position of a board the compiled searches take (at most 49 bits, 15 columns): the
+    """A position of a board the compiled searches take (at most 64 bits, 15 columns): the
     exact solver and the search to a depth or time."""
 
     __slots__ = ()

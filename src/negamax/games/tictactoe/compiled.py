@@ -20,6 +20,8 @@ class TicTacToeSpec(NamedTuple):
 
     width: int = 3
     height: int = 3
+    key_bits: int = 18
+    """The solver's keys (``current | mask << 9``) fit this many bits."""
 
 
 SPEC = TicTacToeSpec()

@@ -121,9 +121,9 @@ class CompiledSolver:
         if threads > 1 and self._helpers is None:
             self._helpers = HelperThreads(threads - 1, self.table)
         self.works = [np.zeros(layout.WORK_SIZE, dtype=np.int64)]
-        self.works[0][layout.STATE_TABLE_SHIFT] = placement_table.table_shift_for(
-            self.table_bits
-        )  # for probe() before solve()
+        self.key_bits = 0
+        """The key bits of the game last searched (``_form`` sets them for probe() and the
+        tags)."""
         self.state = self.works[0][: layout.STATE_SIZE]
         self.tag = 0
         self._solve_entries: dict[type, Callable[..., Any]] = {}
@@ -164,7 +164,7 @@ class CompiledSolver:
     def _next_tag(self, fresh_table: bool) -> int:
         if fresh_table or self.tag == 0:
             self.tag += 1
-            if self.tag > placement_table.max_tag(self.table_bits):
+            if self.tag > placement_table.max_tag(self.table_bits, self.key_bits):
                 self.table[:] = 0
                 self.tag = 1
         return self.tag
@@ -221,7 +221,29 @@ class CompiledSolver:
         if self.processes and not type(spec).__module__.startswith(families.PACKAGE_PREFIX):
             raise InvalidOptionError("helper processes solve the built-in games only; use helper threads")
         kernels, spec = families.kernels_for(kernel, spec)
+        key_bits = int(spec.key_bits)
+        if key_bits != self.key_bits:
+            self._use_keys(key_bits)
         return kernels, spec, current, mask, moves
+
+    def _use_keys(self, key_bits: int) -> None:
+        """Lay the table out for keys of ``key_bits`` bits. Entries laid out for other keys
+        would be misread (the tag moves with the quotient's width): the table is emptied.
+
+        :raises InvalidOptionError: if the table is too small for such keys."""
+        smallest = placement_table.min_table_bits(key_bits)
+        if self.table_bits < smallest:
+            raise InvalidOptionError(
+                f"this board's keys take {key_bits} bits: its table needs at least {_mib(smallest)} MiB"
+                f" (--hash {_mib(smallest)}), not {self.table_mib}"
+            )
+        if self.key_bits:
+            self.table[:] = 0
+            self.tag = 0
+        self.key_bits = key_bits
+        work = self.works[0]
+        work[layout.STATE_TABLE_SHIFT] = placement_table.table_shift_for(self.table_bits, key_bits)
+        work[layout.STATE_BUCKET_MASK] = (1 << (self.table_bits - 1)) - 1  # for probe() before solve()
 
     def _solve_entry(self, kernels: Any, spec: Any) -> Callable[..., Any]:
         """``solve`` as compiled for this game, called without numba's dispatch (which

@@ -23,12 +23,14 @@ The kernel reads and writes two int64 arrays (few arguments keep recursive calls
 
 * ``table``, shared by every worker thread: the split points and busy marks (``placement_layout``), then
   from ``TABLE_BASE`` the transposition table, ``2**bits`` entries in buckets of two (the
-  caller chooses ``bits``: ``table_length(bits)``). A key is scrambled by a multiplication
-  modulo ``2**KEY_BITS`` (a bijection); the top ``bits - 1`` bits of the product choose
-  the bucket and the rest (``quotient``) is stored. An entry packs, from bit 0: the lower
+  caller chooses ``bits``: ``table_length(bits)``). A key of the game's ``key_bits`` bits
+  (its spec says how many) is scrambled by a multiplication modulo ``2**key_bits`` (a
+  bijection); the top ``bits - 1`` bits of the product choose the bucket and the rest
+  (``quotient``) is stored. An entry packs, from bit 0: the lower
   bound + 32 (6 bits), the upper bound + 32 (6 bits), the best move's slot + 1 (4 bits, 0:
   none), the work (5 bits: the bit length of the subtree's node count), the quotient and
-  the solve's tag (``bits - 8`` bits). A new tag per solve empties the table without
+  the solve's tag (``bits - 8`` bits, fewer for keys of more than 49 bits:
+  ``placement_table.tag_bits``; the sign bit stays clear). A new tag per solve empties the table without
   rewriting it; an all-zero entry is empty. A position is stored where it already is,
   else in the bucket's entry that holds less work (or another solve's); the entry of a
   position is merged with what it held. Each entry is one aligned 64-bit word, so threads
@@ -38,9 +40,10 @@ The kernel reads and writes two int64 arrays (few arguments keep recursive calls
   ``STATE_STOP`` from another thread (the kernel holds no Python lock) to make the kernel
   unwind at once.
 
-Limits: scores within ±31 (boards of at most 62 cells), keys below ``2**KEY_BITS``
-(Connect 4's ``current + mask`` on at most 49 cells with their sentinels) and at most 15 move slots (an entry keeps the
-best slot + 1 in 4 bits).
+Limits: scores within ±31 (boards of at most 62 cells), keys of at most 64 bits (Connect
+4's ``current + mask`` on a board of at most 64 bits with its sentinel row; keys of 64 bits
+need a table of ``2**24`` entries, ``placement_table.min_table_bits``) and at most 15 move
+slots (an entry keeps the best slot + 1 in 4 bits).
 """
 
 from __future__ import annotations
@@ -64,7 +67,6 @@ from negamax.search.compiled.placement_layout import (
     STATE_ROOT_MOVES,
     STATE_SIZE,
     STATE_STOP,
-    STATE_TABLE_SHIFT,
     STATE_TAG,
     STATE_UPPER,
     STATE_WINDOW,
@@ -72,7 +74,7 @@ from negamax.search.compiled.placement_layout import (
 )
 from negamax.search.compiled.placement_solver import negamax
 from negamax.search.compiled.placement_split_points import negamax_shared
-from negamax.search.compiled.placement_table import table_shift
+from negamax.search.compiled.placement_table import set_table_shift
 
 KERNEL_PARTS = (placement_table, placement_solver, placement_split_points)
 """The modules this kernel is made of besides this one (``families.kernel_parts``): the
@@ -86,7 +88,7 @@ def solve(spec, current, mask, moves, tag, node_limit, table, work):  # type: ig
     best move and the probes' node counts in the state slots."""
     for slot in range(STATE_SIZE):
         work[slot] = 0
-    work[STATE_TABLE_SHIFT] = table_shift(table)
+    set_table_shift(spec, table, work)
     work[STATE_NODE_LIMIT] = node_limit
     work[STATE_ROOT_MOVES] = moves
     cells = cell_count(spec)

@@ -5,12 +5,15 @@ worker's ``work`` counters and controls (``STATE_*``) and move buffers, and the 
 
 from __future__ import annotations
 
-KEY_BITS = 49
-KEY_MASK = (1 << KEY_BITS) - 1
+MAX_KEY_BITS = 64
+"""A game's keys fit its spec's ``key_bits`` bits, at most these (any int64)."""
 GOLDEN_RATIO_64 = 0x9E3779B97F4A7C15
 """2**64 divided by the golden ratio: its multiples spread consecutive numbers evenly."""
-KEY_FACTOR = GOLDEN_RATIO_64 & KEY_MASK | 1
-"""Odd, so multiplying by it modulo ``2**KEY_BITS`` scrambles keys without collisions."""
+KEY_FACTOR = GOLDEN_RATIO_64 & ((1 << 49) - 1) | 1
+"""Odd, so multiplying by it modulo ``2**key_bits`` scrambles keys without collisions (the
+low 49 bits of the golden ratio: the factor the 7x6 board's figures were measured with)."""
+ENTRY_BITS = 63
+"""An entry's bits in use: the sign bit stays clear, so shifts read it back unchanged."""
 MIN_TABLE_BITS = 17
 MAX_TABLE_BITS = 30
 """Tables of 1 MiB to 8 GiB."""
@@ -58,7 +61,8 @@ STATE_EXCLUSIVE = STATE_TASK + 8
 """Set by a parent just before it searches a child it may put off; the child reads and
 clears it on entry, and answers ``BUSY`` if another worker is searching it."""
 STATE_TABLE_SHIFT = STATE_TASK + 9
-"""``KEY_BITS + 1 - bits`` for a table of ``2**bits`` entries (``solve`` sets it)."""
+"""``key_bits + 1 - bits`` for a table of ``2**bits`` entries and a game whose keys fit
+``key_bits`` bits: the bits of a scrambled key below its bucket (``solve`` sets it)."""
 STATE_GIVEN = STATE_TASK + 10
 """Set by a parent just before it searches a child, with the child's winning cells
 (``STATE_GIVEN_OWN``) and its opponent's (``STATE_GIVEN_THEIRS``), which the parent found
@@ -66,8 +70,11 @@ while it ordered its moves; the child reads and clears it on entry (else it find
 itself)."""
 STATE_GIVEN_OWN = STATE_TASK + 11
 STATE_GIVEN_THEIRS = STATE_TASK + 12
+STATE_BUCKET_MASK = STATE_TASK + 13
+"""``2**(bits - 1) - 1``: cuts the bucket out of a scrambled key shifted by
+``STATE_TABLE_SHIFT``."""
 MAX_SLOTS = 16
-LOOKS = STATE_TASK + 13
+LOOKS = STATE_TASK + 14
 """``node_start``'s first look at each move, in the game's order (its own, so not per ply):
 the moves, their scores, their threats, their entries' bucket and identity, and their
 slots (``MAX_SLOTS`` each)."""

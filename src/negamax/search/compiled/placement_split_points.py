@@ -52,7 +52,6 @@ from negamax.search.compiled.placement_layout import (
     STATE_ROOT_MOVES,
     STATE_SIZE,
     STATE_STOP,
-    STATE_TABLE_SHIFT,
     STATE_TAG,
     STATE_TASK,
     STATE_VERSIONS,
@@ -62,7 +61,7 @@ from negamax.search.compiled.placement_layout import (
     WAIT_LOOKS,
 )
 from negamax.search.compiled.placement_solver import negamax, node_start, take_value
-from negamax.search.compiled.placement_table import node_store, ply_buffers, popcount, table_shift
+from negamax.search.compiled.placement_table import node_store, ply_buffers, popcount, set_table_shift
 
 
 @search_function
@@ -303,7 +302,7 @@ def help_workers(spec, table, work):  # type: ignore[no-untyped-def]
     Returns the nodes searched (also in ``work[STATE_NODES]``)."""
     for slot in range(STATE_SIZE):
         work[slot] = 0
-    work[STATE_TABLE_SHIFT] = table_shift(table)
+    set_table_shift(spec, table, work)
     work[STATE_ROOT_MOVES] = -1
     work[STATE_NODE_LIMIT] = 1 << 62
     while table[SPLIT_RUN] != 0 and work[STATE_STOP] == 0:

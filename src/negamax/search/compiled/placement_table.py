@@ -7,14 +7,15 @@ from __future__ import annotations
 from numba import njit
 
 from negamax.search.compiled.placement_layout import (
+    ENTRY_BITS,
     IDENTITY_SHIFT,
-    KEY_BITS,
     KEY_FACTOR,
-    KEY_MASK,
+    MAX_KEY_BITS,
     MAX_SLOTS,
     PLY_BUFFERS,
     SCORE_OFFSET,
     SCRATCH,
+    STATE_BUCKET_MASK,
     STATE_TABLE_SHIFT,
     STATE_TAG,
     TABLE_BASE,
@@ -35,39 +36,46 @@ def table_length(bits: int) -> int:
     return TABLE_BASE + (1 << bits)
 
 
-def table_shift_for(bits: int) -> int:
-    """``work[STATE_TABLE_SHIFT]`` for a table of ``2**bits`` entries."""
-    return KEY_BITS + 1 - bits
+def table_shift_for(bits: int, key_bits: int) -> int:
+    """``work[STATE_TABLE_SHIFT]`` for a table of ``2**bits`` entries and keys of
+    ``key_bits`` bits."""
+    return key_bits + 1 - bits
 
 
-def bucket_index(key: int, bits: int) -> int:
+def bucket_index(key: int, bits: int, key_bits: int) -> int:
     """Where ``bucket_of`` puts ``key`` in a table of ``2**bits`` entries."""
-    return int(bucket_at(scramble(key), table_shift_for(bits)))
+    product = (key * KEY_FACTOR) & ((1 << MAX_KEY_BITS) - 1)
+    return TABLE_BASE + (((product >> table_shift_for(bits, key_bits)) & ((1 << (bits - 1)) - 1)) << 1)
 
 
-def max_tag(bits: int) -> int:
-    """The last tag a table of ``2**bits`` entries can tell apart."""
-    return (1 << (bits - 8)) - 1
+def tag_bits(bits: int, key_bits: int) -> int:
+    """The bits left for the tag in an entry of a table of ``2**bits`` entries: the quotient
+    takes ``key_bits + 1 - bits``, the bounds, slot and work ``IDENTITY_SHIFT``."""
+    return min(bits - 8, ENTRY_BITS - IDENTITY_SHIFT - table_shift_for(bits, key_bits))
 
 
-@njit(cache=True, inline="always")
-def scramble(key):  # type: ignore[no-untyped-def]
-    return (key * KEY_FACTOR) & KEY_MASK
+def max_tag(bits: int, key_bits: int) -> int:
+    """The last tag a table of ``2**bits`` entries can tell apart (0: none, the table is
+    too small for keys of ``key_bits`` bits: ``min_table_bits``)."""
+    return max(0, (1 << tag_bits(bits, key_bits)) - 1)
 
 
-@njit(cache=True, inline="always")
-def bucket_at(scrambled, shift):  # type: ignore[no-untyped-def]
-    """The table index of the bucket of a scrambled key: its top bits (below ``shift``)."""
-    return TABLE_BASE + ((scrambled >> shift) << 1)
+def min_table_bits(key_bits: int) -> int:
+    """The smallest table (as bits) whose entries keep a tag beside the quotient of keys of
+    ``key_bits`` bits: 64-bit keys need ``2**24`` entries (128 MiB)."""
+    return key_bits + 1 + IDENTITY_SHIFT - ENTRY_BITS + 1
 
 
 @njit(cache=True, inline="always")
 def bucket_of(key, work):  # type: ignore[no-untyped-def]
     """``(index, identity)``: the table index of the key's bucket, and what its entry holds
-    from bit ``IDENTITY_SHIFT`` on."""
-    scrambled = scramble(key)
+    from bit ``IDENTITY_SHIFT`` on. The key is scrambled by a multiplication that wraps
+    modulo ``2**64``: its low ``key_bits`` bits are a bijection of the key, the bucket the
+    top ``bits - 1`` of those and the stored quotient the rest."""
+    scrambled = key * KEY_FACTOR
     shift = work[STATE_TABLE_SHIFT]
-    return bucket_at(scrambled, shift), (work[STATE_TAG] << shift) | (scrambled & ((1 << shift) - 1))
+    index = TABLE_BASE + (((scrambled >> shift) & work[STATE_BUCKET_MASK]) << 1)
+    return index, (work[STATE_TAG] << shift) | (scrambled & ((1 << shift) - 1))
 
 
 @njit(cache=True, inline="always")
@@ -139,9 +147,11 @@ def node_store(index, identity, best, best_slot, alpha_original, beta, nodes, ta
 
 
 @njit(cache=True, inline="always")
-def table_shift(table):  # type: ignore[no-untyped-def]
-    """``work[STATE_TABLE_SHIFT]`` for this ``table`` array."""
+def set_table_shift(spec, table, work):  # type: ignore[no-untyped-def]
+    """Set ``work[STATE_TABLE_SHIFT]`` and ``work[STATE_BUCKET_MASK]`` for this ``table``
+    array and the game of ``spec`` (whose keys fit ``spec.key_bits`` bits)."""
     bits = 0
     while TABLE_BASE + (2 << bits) <= table.shape[0]:
         bits += 1
-    return KEY_BITS + 1 - bits  # table_shift_for(bits)
+    work[STATE_TABLE_SHIFT] = spec.key_bits + 1 - bits  # table_shift_for(bits, key_bits)
+    work[STATE_BUCKET_MASK] = (1 << (bits - 1)) - 1
