@@ -257,3 +257,41 @@ def test_a_killed_book_build_resumes_to_the_right_root_value(tmp_path: Path) -> 
         stats = complete.stats()
         levels = enumerate_levels(GAME, [root], 3)
         assert stats["positions"] == sum(len(level.positions) for level in levels)
+
+
+@pytest.mark.fuzz
+def test_a_book_build_on_a_dask_cluster_survives_a_worker_killed_mid_way(tmp_path: Path) -> None:
+    """One solve split over a Dask LocalCluster of two workers (``--scheduler local``):
+    one worker is killed with SIGKILL once the first results are in; the scheduler gives
+    its tasks to the other (and the nanny starts it again), and the root gets its value."""
+    import os
+    import signal
+
+    pytest.importorskip("distributed")
+    from negamax.parallel.batch import BatchProgress
+    from negamax.parallel.pools import make_pool
+
+    root, score = lines("Test_L2_R2", 2)[1]
+    job = BatchJob("connect4", solve=True)
+    pool = make_pool(job, 2, "local")
+    killed: list[int] = []
+    left_when_killed: list[int] = []
+
+    def kill_one_worker(progress: BatchProgress) -> None:
+        if not killed:
+            pids = sorted(pool.client.run(os.getpid).values())
+            killed.append(pids[0])
+            left_when_killed.append(progress.total - progress.done)
+            os.kill(pids[0], signal.SIGKILL)
+
+    try:
+        assert pool.kind == "dask" and pool.workers == 2
+        with Book(str(tmp_path / "book.sqlite"), GAME) as book:
+            built = build_book(GAME, book, [root], 3, pool, job, chunk_size=1, on_progress=kill_one_worker)
+            assert killed and left_when_killed[0] > 10, "the worker was not killed mid-way"
+            assert built.complete and built.root_values == [(root, score)]
+            levels = enumerate_levels(GAME, [root], 3)
+            assert book.stats()["positions"] == sum(len(level.positions) for level in levels)
+        assert killed[0] not in pool.client.run(os.getpid).values()  # a new worker took its place
+    finally:
+        pool.close()

@@ -28,7 +28,7 @@ from negamax.parallel.files import (
     replaced_whole,
 )
 from negamax.parallel.outputs import open_output
-from negamax.parallel.pools import WorkerPool, make_pool
+from negamax.parallel.pools import LOCAL_CLUSTER, WorkerPool, make_pool
 from negamax.parallel.worker import BatchJob
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_INTERRUPTED = 0, 1, 130
@@ -142,7 +142,8 @@ def _job(arguments: argparse.Namespace) -> BatchJob:
 
 def _pool(arguments: argparse.Namespace, job: BatchJob) -> WorkerPool:
     if sys.stderr.isatty():
-        where = arguments.scheduler or f"{arguments.workers or os.cpu_count() or 1} local worker(s)"
+        count = f"{arguments.workers or os.cpu_count() or 1} local worker(s)"
+        where = f"a Dask cluster of {count}" if arguments.scheduler == LOCAL_CLUSTER else arguments.scheduler or count
         sys.stderr.write(f"starting {where}...\r")
         sys.stderr.flush()
     return make_pool(job, arguments.workers, arguments.scheduler)

@@ -85,7 +85,10 @@ def _add_pool_options(command: argparse.ArgumentParser) -> None:
         "--workers", "-w", type=_in(workers_range()), help="local worker processes (default: all cores)"
     )
     command.add_argument(
-        "--scheduler", metavar="ADDRESS", help="send the work to the Dask cluster at ADDRESS (tcp://host:8786)"
+        "--scheduler",
+        metavar="ADDRESS",
+        help="send the work to the Dask cluster at ADDRESS (tcp://host:8786), or 'local' for a Dask cluster of"
+        " --workers processes here",
     )
     command.add_argument(
         "--chunk-size", type=_in(CHUNK_SIZE), metavar="N", help="positions per task (default: chosen by measurement)"

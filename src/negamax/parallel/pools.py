@@ -28,6 +28,8 @@ SCHEDULER_ADDRESS = re.compile(
 )
 """What a Dask scheduler's address looks like: ``tcp://host:8786``, ``host:8786``, or an
 IPv6 host in brackets."""
+LOCAL_CLUSTER = "local"
+"""``--scheduler local``: a Dask cluster of ``--workers`` processes on this machine."""
 
 
 class InlineExecutor(concurrent.futures.Executor):
@@ -51,6 +53,8 @@ class WorkerPool:
         self.task_overhead = 0.0
         """Seconds one task's round trip adds to its work (measured by ``calibrate``)."""
         self.startup_seconds = 0.0
+        self.client: Any = None
+        """The Dask client, on a Dask cluster."""
 
     def calibrate(self) -> None:
         """Measure the round trip of empty tasks, ``workers`` at a time."""
@@ -108,42 +112,74 @@ def process_pool(job: worker.BatchJob, workers: int) -> WorkerPool:
     return pool
 
 
-def dask_pool(job: worker.BatchJob, address: str) -> WorkerPool:
-    """The Dask cluster whose scheduler listens at ``address`` (``tcp://host:port``); one
-    slot per worker thread. Needs the ``distributed`` extra."""
-    start = time.perf_counter()
+def _distributed() -> Any:
     try:
-        from distributed import Client  # type: ignore[import-untyped,unused-ignore]
+        import distributed  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
         raise InvalidOptionError(
             "--scheduler needs Dask: pip install 'negamax[distributed]' (on every worker machine too)"
         ) from None
+    return distributed
+
+
+def dask_pool(job: worker.BatchJob, address: str) -> WorkerPool:
+    """The Dask cluster whose scheduler listens at ``address`` (``tcp://host:port``); one
+    slot per worker thread. Needs the ``distributed`` extra. A worker that dies loses only
+    the tasks it held: the scheduler gives them to another worker (Dask's own retries)."""
+    distributed = _distributed()
     if not SCHEDULER_ADDRESS.fullmatch(address):
         raise InvalidOptionError(
-            f"--scheduler {address[:80]!r} is not a scheduler's address: write tcp://HOST:PORT (or tls://...)"
+            f"--scheduler {address[:80]!r} is not a scheduler's address: write tcp://HOST:PORT (or tls://...),"
+            f" or {LOCAL_CLUSTER} for a cluster on this machine"
         )
     client: Any
     try:
-        client = Client(address, timeout="10s")  # type: ignore[no-untyped-call,unused-ignore]
+        client = distributed.Client(address, timeout="10s")
     except (OSError, ValueError, TypeError) as error:
         raise InvalidOptionError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    return _client_pool(job, client, client.close, time.perf_counter())
+
+
+def local_dask_pool(job: worker.BatchJob, workers: int) -> WorkerPool:
+    """A Dask ``LocalCluster`` of ``workers`` processes (one thread each) on this machine:
+    what ``--scheduler local`` starts, to try a cluster's behaviour (a worker killed is
+    restarted by its nanny, and its tasks given to another) without running a scheduler."""
+    distributed = _distributed()
+    start = time.perf_counter()
+    cluster = distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    )
+    client = distributed.Client(cluster)
+
+    def close() -> None:
+        client.close()
+        cluster.close()
+
+    return _client_pool(job, client, close, start)
+
+
+def _client_pool(job: worker.BatchJob, client: Any, close: Callable[[], None], start: float) -> WorkerPool:
     slots = sum(client.nthreads().values())
     if slots == 0:
-        client.close()
-        raise InvalidOptionError(f"the Dask cluster at {address} has no workers")
+        close()
+        raise InvalidOptionError(f"the Dask cluster at {client.scheduler.address} has no workers")
     client.run(worker.prepare, job)  # every worker loads the engine before the clock starts
-    pool = WorkerPool(client.get_executor(pure=False), slots, "dask", client.close)
+    pool = WorkerPool(client.get_executor(pure=False), slots, "dask", close)
+    pool.client = client
     pool.startup_seconds = time.perf_counter() - start
     pool.calibrate()
     return pool
 
 
 def make_pool(job: worker.BatchJob, workers: int | None, scheduler: str | None) -> WorkerPool:
-    """The pool a batch asks for: Dask when ``scheduler`` is given, else ``workers``
-    local processes (default: all cores; 1 runs in this process)."""
+    """The pool a batch asks for: Dask when ``scheduler`` is given (``local``: a cluster of
+    ``workers`` processes here, default all cores), else ``workers`` local processes
+    (default: all cores; 1 runs in this process)."""
+    count = int(workers_range().check(workers)) if workers is not None else (os.cpu_count() or 1)
+    if scheduler == LOCAL_CLUSTER:
+        return local_dask_pool(job, count)
     if scheduler is not None:
         if workers is not None:
-            raise InvalidOptionError("--workers is for the local pool; a Dask cluster has the workers it has")
+            raise InvalidOptionError("--workers is for a pool on this machine; a Dask cluster has the workers it has")
         return dask_pool(job, scheduler)
-    count = int(workers_range().check(workers)) if workers is not None else (os.cpu_count() or 1)
     return serial_pool(job) if count == 1 else process_pool(job, count)

@@ -122,6 +122,18 @@ def test_boards_of_up_to_64_bits_are_solved_as_the_pure_python_search_solves_the
         assert found.score == solve(position, backend="python").score, game.position_text(position)
 
 
+WIDTH_PLUS_HEIGHT_14 = {"5x9": 0, "10x4": -1}
+"""Published outcomes (Tromp) of two width + height = 14 boards past 49 bits, in Pons'
+scores: 5x9 a draw, 10x4 a second-player win (with the board's last stone)."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", WIDTH_PLUS_HEIGHT_14)
+def test_width_plus_height_14_boards_have_their_published_values_on_the_compiled_solver(size: str) -> None:
+    """30 and 390 CPU-s here (``benchmarks/connect4_sizes.py --only 5x9 10x4``)."""
+    assert solved_value(size, "compiled") == WIDTH_PLUS_HEIGHT_14[size]
+
+
 def test_a_solver_moves_between_key_widths_without_mixing_their_entries() -> None:
     """One solver, boards of 49, 64 and again 49 bits: each solve's value and node count
     are those of a fresh solver (the table is emptied when the keys' width changes)."""
