@@ -112,6 +112,12 @@ give it no array of its own."""
 cell_count = _stub("cell_count")
 """``cell_count(spec) -> int``: the number of cells; a full board is a draw."""
 
+rule_ceiling = _stub("rule_ceiling")
+"""``rule_ceiling(spec, current, mask, moves) -> int``: an upper bound on the position's
+value for the side to move, in the kernel's scores, that the game's rules prove without a
+search (Connect 4: the second player's claimeven strategy), or 64 (above every score) when
+they prove none."""
+
 position_key = _stub("position_key")
 """``position_key(spec, current, mask) -> int``: a non-negative key, the same for positions
 equal up to the game's symmetries."""

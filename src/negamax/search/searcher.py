@@ -193,6 +193,9 @@ class Searcher:
             raise InvalidOptionError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
         self.backend = backend
         self.hash_mib = DEFAULT_HASH_MIB if hash_mib is None else hash_range().check(hash_mib)
+        self._hash_given = hash_mib is not None
+        """Whether the size was asked for (else a solver's table may grow for a board whose
+        keys need more: 128 MiB for 64-bit keys)."""
         self.threads = int(THREADS.check(threads))
         self.processes = processes
         self.keep_tables = keep_tables
@@ -354,7 +357,10 @@ class Searcher:
             from negamax.search.compiled.placement import CompiledSolver  # imports numba
 
             solver = CompiledSolver(
-                threads=self.threads, processes=self.processes, hash_mib=self.hash_mib, pv_plies=self.pv_plies
+                threads=self.threads,
+                processes=self.processes,
+                hash_mib=self.hash_mib if self._hash_given else None,
+                pv_plies=self.pv_plies,
             )
             if solver.helper_note and solver.helper_note not in self.notes:
                 self.notes.append(solver.helper_note)

@@ -147,10 +147,19 @@ def test_a_solver_moves_between_key_widths_without_mixing_their_entries() -> Non
         assert shared.solve_value(position) == CompiledSolver(hash_mib=128).solve_value(position)
 
 
-def test_a_64_bit_board_asks_for_a_table_of_128_mib() -> None:
+def test_a_64_bit_board_gets_a_table_of_128_mib_unless_told_a_smaller_one() -> None:
     position = Connect4Game("8x7").new_position("4444")
     with pytest.raises(InvalidOptionError, match=r"at least 128 MiB \(--hash 128\), not 64"):
-        solve(position, backend="compiled")
+        Searcher(backend="compiled", hash_mib=64).solve(position, SearchLimits(nodes=10_000))
+    from negamax.search.compiled.placement import CompiledSolver
+
+    for threads in (1, 2):
+        solver = CompiledSolver(threads=threads)  # the default 64 MiB grows, helpers and all
+        try:
+            assert solver.solve(position, SearchLimits(nodes=200_000)).nodes > 0
+            assert solver.table_mib == 128 and solver.threads == threads
+        finally:
+            solver.close()
 
 
 def test_the_widest_compiled_boards_keep_their_table_entries_apart() -> None:

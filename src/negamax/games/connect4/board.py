@@ -51,6 +51,14 @@ class Geometry:
         return self.bottom * ((1 << self.height) - 1)
 
     @property
+    def even_rows(self) -> int:
+        """The cells of the second, fourth... rows from the bottom, on a board of an even
+        height (0 on an odd one: ``claimeven_ceiling`` then says nothing)."""
+        if self.height % 2:
+            return 0
+        return sum(self.bottom << row for row in range(1, self.height, 2))
+
+    @property
     def column_masks(self) -> tuple[int, ...]:
         return tuple(((1 << self.height) - 1) << (column * self.stride) for column in range(self.width))
 

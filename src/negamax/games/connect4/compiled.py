@@ -50,6 +50,8 @@ class SizedConnect4Spec(NamedTuple):
     stride: int
     bottom: int
     board: int
+    even_rows: int
+    """``Geometry.even_rows``: 0 on a board of an odd height."""
     slots: tuple[int, ...]
     """The columns' masks, centre first, then zeros up to ``MAX_SLOTS`` masks (one tuple
     type: one kernel for every width)."""
@@ -62,6 +64,8 @@ SLOTS = tuple(np.int64(COLUMN_MASKS[column]) for column in CENTRE_FIRST)
 MAX_SLOTS = 15
 """The most columns the compiled solver orders (its table keeps a slot in 4 bits)."""
 board_winning_cells = njit(cache=True, inline="always")(connect4_board.winning_cells_on)
+board_has_four = njit(cache=True, inline="always")(connect4_board.has_four_on)
+EVEN_ROWS = STANDARD.even_rows
 board_mirror = njit(cache=True, inline="always")(connect4_board.mirror)
 board_mirror_on = njit(cache=True, inline="always")(connect4_board.mirror_on)
 
@@ -73,7 +77,14 @@ def spec_for(geometry: Geometry) -> Connect4Spec | SizedConnect4Spec:
     slots = tuple(geometry.column_masks[column] for column in geometry.centre_first)
     slots += (0,) * (MAX_SLOTS - len(slots))
     return SizedConnect4Spec(
-        geometry.width, geometry.height, geometry.bits, geometry.stride, geometry.bottom, geometry.board, slots
+        geometry.width,
+        geometry.height,
+        geometry.bits,
+        geometry.stride,
+        geometry.bottom,
+        geometry.board,
+        geometry.even_rows,
+        slots,
     )
 
 
@@ -100,6 +111,38 @@ def _move_slots(spec: Any) -> Any:
 @implements(compiled.cell_count, Connect4Spec)
 def _cell_count(spec: Any) -> Any:
     return CELLS
+
+
+NO_CEILING = 64
+"""What ``claimeven_ceiling`` returns when it knows nothing: above every score."""
+
+
+@njit(cache=True, inline="always")
+def claimeven_ceiling(current: Any, mask: Any, moves: Any, bottom: Any, board: Any, even_rows: Any, stride: Any) -> Any:
+    """An upper bound on the value of the position for the side to move, in Pons' scores,
+    from the second player's *claimeven* strategy (Allis), or ``NO_CEILING``.
+
+    On a board of an even height with the first player to move (``moves`` even), the
+    second player can answer every move in a column whose empty cells are even in number
+    in the same column, and a move in a column with an odd number (whose playable cell is
+    in an even row; there is an even number of such columns) in another such column. The
+    second player then gets every empty even-row cell that is not playable now (and
+    more), the first player at most the other empty cells. If no four fits in the first
+    player's share, the first player cannot win: a draw at best (0), and a loss (-1, the
+    latest loss) if a four fits in the second player's share, which the full board then
+    completes. (Steininger's ``c4`` uses a finer form of this bound.)"""
+    if even_rows == 0 or moves & 1:
+        return NO_CEILING
+    playable = (mask + bottom) & board
+    theirs = (current ^ mask) | (even_rows & ~mask & ~playable)
+    if board_has_four(board & ~theirs, stride):
+        return NO_CEILING
+    return -1 if board_has_four(theirs, stride) else 0
+
+
+@implements(compiled.rule_ceiling, Connect4Spec)
+def _rule_ceiling(spec: Any, current: Any, mask: Any, moves: Any) -> Any:
+    return claimeven_ceiling(current, mask, moves, BOTTOM64, BOARD64, EVEN_ROWS, STRIDE)
 
 
 @implements(compiled.position_key, Connect4Spec)
@@ -133,6 +176,11 @@ def _sized_cell_count(spec: Any) -> Any:
     return spec.width * spec.height
 
 
+@implements(compiled.rule_ceiling, SizedConnect4Spec)
+def _sized_rule_ceiling(spec: Any, current: Any, mask: Any, moves: Any) -> Any:
+    return claimeven_ceiling(current, mask, moves, spec.bottom, spec.board, spec.even_rows, spec.stride)
+
+
 @implements(compiled.position_key, SizedConnect4Spec)
 def _sized_position_key(spec: Any, current: Any, mask: Any) -> Any:
     key = current + mask
@@ -153,7 +201,6 @@ ORDER_AT = 9
 """...then the columns, centre first."""
 MAX_WIDTH = 16
 STATE_SIZE = ORDER_AT + MAX_WIDTH
-board_has_four = njit(cache=True, inline="always")(connect4_board.has_four_on)
 
 
 def state_for(geometry: Geometry, current: int, mask: int, plies: int) -> Any:

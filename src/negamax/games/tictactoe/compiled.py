@@ -61,6 +61,11 @@ def _cell_count(spec: Any) -> Any:
     return 9
 
 
+@implements(compiled.rule_ceiling, TicTacToeSpec)
+def _rule_ceiling(spec: Any, current: Any, mask: Any, moves: Any) -> Any:
+    return 64  # no rule bounds a tic-tac-toe position
+
+
 @implements(compiled.position_key, TicTacToeSpec)
 def _position_key(spec: Any, current: Any, mask: Any) -> Any:
     best = SYMMETRIES[0, current] | (SYMMETRIES[0, mask] << 9)

@@ -92,12 +92,32 @@ class CompiledSolver:
         if threads < 1:
             raise InvalidOptionError(f"threads must be at least 1, not {threads}")
         self.table_bits = table_bits(DEFAULT_HASH_MIB if hash_mib is None else hash_mib)
-        length = placement_table.table_length(self.table_bits)
+        self._sized_by_default = hash_mib is None
+        """Whether the table may grow for a game whose keys need more (``_use_keys``)."""
         self.threads = min(threads, layout.MAX_WORKERS)
-        self.processes = False
-        """Whether the helpers are processes (else threads)."""
         self.helper_note = f"{self.threads} workers, the most there can be" if threads > self.threads else ""
         """Why the helpers are not what was asked for, if they are not."""
+        self._allocate(threads, processes, prefault)
+        self.works = [np.zeros(layout.WORK_SIZE, dtype=np.int64)]
+        self.key_bits = 0
+        """The key bits of the game last searched (``_form`` sets them for probe() and the
+        tags)."""
+        self.state = self.works[0][: layout.STATE_SIZE]
+        self.tag = 0
+        self._solve_entries: dict[type, Callable[..., Any]] = {}
+        self._user_stopped = False
+        self.helper_nodes = 0
+        """The nodes the helpers searched in the last solve."""
+        self.pv_plies = pv_plies
+        """How much of the principal variation ``solve`` finds unless told (``None``: all
+        of it; 0: none, only the kernel's best move)."""
+        self._release = weakref.finalize(self, _release, self._helpers, self._table_memory)
+
+    def _allocate(self, threads: int, processes: bool, prefault: bool) -> None:
+        """Make the table of ``2**table_bits`` entries, and the helpers that share it."""
+        length = placement_table.table_length(self.table_bits)
+        self.processes = False
+        """Whether the helpers are processes (else threads)."""
         self._helpers: HelperThreads | HelperProcesses | None = None
         self._table_memory: SharedMemory | None = None
         if threads > 1 and processes:
@@ -120,20 +140,6 @@ class CompiledSolver:
                 self.table[:] = 0
         if threads > 1 and self._helpers is None:
             self._helpers = HelperThreads(threads - 1, self.table)
-        self.works = [np.zeros(layout.WORK_SIZE, dtype=np.int64)]
-        self.key_bits = 0
-        """The key bits of the game last searched (``_form`` sets them for probe() and the
-        tags)."""
-        self.state = self.works[0][: layout.STATE_SIZE]
-        self.tag = 0
-        self._solve_entries: dict[type, Callable[..., Any]] = {}
-        self._user_stopped = False
-        self.helper_nodes = 0
-        """The nodes the helpers searched in the last solve."""
-        self.pv_plies = pv_plies
-        """How much of the principal variation ``solve`` finds unless told (``None``: all
-        of it; 0: none, only the kernel's best move)."""
-        self._release = weakref.finalize(self, _release, self._helpers, self._table_memory)
 
     @property
     def table_mib(self) -> int:
@@ -232,6 +238,15 @@ class CompiledSolver:
 
         :raises InvalidOptionError: if the table is too small for such keys."""
         smallest = placement_table.min_table_bits(key_bits)
+        if self.table_bits < smallest and self._sized_by_default:
+            # the default size is too small for these keys: the table grows (the helpers
+            # are made again around it)
+            processes = self.processes
+            self._release()
+            self.table_bits = smallest
+            self._allocate(self.threads, processes, False)
+            self._release = weakref.finalize(self, _release, self._helpers, self._table_memory)
+            self.key_bits = 0
         if self.table_bits < smallest:
             raise InvalidOptionError(
                 f"this board's keys take {key_bits} bits: its table needs at least {_mib(smallest)} MiB"

@@ -12,6 +12,7 @@ from negamax.core.compiled import (
     move_slots,
     playable_cells,
     position_key,
+    rule_ceiling,
     search_function,
     unsafe_cells,
     winning_cells,
@@ -43,9 +44,9 @@ from negamax.search.compiled.prefetch import prefetch
 
 @njit(cache=True, inline="always")
 def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: ignore[no-untyped-def]
-    """Steps 1-7 of a node, shared by both searches: ``(settled, value, alpha, beta, count,
+    """Steps 1-8 of a node, shared by both searches: ``(settled, value, alpha, beta, count,
     index, identity, opponent_winning)``; a settled node's value is final, else ``value``
-    is the floor of the node's value (the best bound of the moves step 7 ruled out), its
+    is the floor of the node's value (the best bound of the moves step 8 ruled out), its
     ``count`` children are ordered in its per-ply buffers, ``index``/``identity`` locate
     its table entry (``index`` is ``FORCED`` for a forced move: no entry) and
     ``opponent_winning`` holds the opponent's winning cells."""
@@ -100,7 +101,14 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         work[order_moves + 3 * MAX_SLOTS] = winning_cells(spec, current | candidates, mask | candidates)
         return False, -cells, alpha, beta, 1, FORCED, 0, opponent_winning
 
-    # Step 6. Transposition table: both bounds, keyed by the symmetry-canonical key.
+    # Step 6. What the game's rules prove without a search (Connect 4: claimeven).
+    ceiling = rule_ceiling(spec, current, mask, moves)
+    if ceiling < beta:
+        beta = ceiling
+        if alpha >= beta:
+            return True, beta, alpha, beta, 0, 0, 0, 0
+
+    # Step 7. Transposition table: both bounds, keyed by the symmetry-canonical key.
     key = position_key(spec, current, mask)
     index, identity = bucket_of(key, work)
     entry = find_entry(index, identity, table)
@@ -121,7 +129,7 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         if upper < beta:
             beta = upper
 
-    # Step 7. A static look at each move, then the moves in order. A move that leaves the
+    # Step 8. A static look at each move, then the moves in order. A move that leaves the
     # opponent two threats to block (or one right below another) wins at once. With enough
     # cells empty, the table says more (enhanced transposition cut-offs): a move whose
     # position (or, when the opponent's reply is forced, the position after it: forced
@@ -222,7 +230,7 @@ def move_score(spec, current, mask, move, opponent_winning):  # type: ignore[no-
 
 @njit(cache=True, inline="always")
 def take_value(value, child, move, moves, best, best_slot, alpha, beta, work):  # type: ignore[no-untyped-def]
-    """Step 8's bookkeeping after a child: ``(best, best_slot, alpha, cut)``."""
+    """Step 9's bookkeeping after a child: ``(best, best_slot, alpha, cut)``."""
     if value > best:
         best = value
         best_slot = work[ply_buffers(moves) + 2 * MAX_SLOTS + child]
@@ -256,7 +264,7 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
     if settled:
         return value
 
-    # Step 8. Search: the first move with the full window, the others with a null window
+    # Step 9. Search: the first move with the full window, the others with a null window
     # that a re-search widens when one turns out better (fail-soft PVS).
     order_moves = ply_buffers(moves)
     alpha_original = alpha

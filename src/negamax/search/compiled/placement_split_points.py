@@ -110,7 +110,7 @@ def negamax_shared(spec, current, mask, moves, alpha, beta, table, work):  # typ
 
 @njit(cache=True, inline="always")
 def search_shared(spec, current, mask, moves, alpha, beta, floor, count, table, work):  # type: ignore[no-untyped-def]
-    """Step 8 at a node others may help with: the children in order, publishing the node
+    """Step 9 at a node others may help with: the children in order, publishing the node
     once its first children fail to cut (``SPLIT_AFTER``). Children another worker is in are put off:
     those it took from the split point until only they are left, when this worker helps
     below them until they are done; those it reached by another path until the others

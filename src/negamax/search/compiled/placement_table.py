@@ -100,7 +100,7 @@ def find_entry(index, identity, table):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def node_store(index, identity, best, best_slot, alpha_original, beta, nodes, table, work):  # type: ignore[no-untyped-def]
-    """Step 9. Store what was proven (by a search of ``nodes`` nodes), merged with what is
+    """Step 10. Store what was proven (by a search of ``nodes`` nodes), merged with what is
     known of the same position."""
     first = table[index]
     second = table[index + 1]
