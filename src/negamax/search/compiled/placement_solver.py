@@ -136,8 +136,10 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
     # moves have no entry) is known to be at least beta cuts this node at once; one known
     # to be at most alpha is not searched, and its bound is the floor of this node's value.
     # The rest are ordered: the table's move first, then by the useful threats they make
-    # (ties: the game's order). The first pass asks memory for every entry it will read,
-    # the second reads them: the loads then wait for memory together, not one by one.
+    # (ties: the game's order). A move after which the game's rules cap the opponent's
+    # value (claimeven, step 6) at or below -beta cuts this node at once. The first pass
+    # asks memory for every entry it will read, the second reads them: the loads then wait
+    # for memory together, not one by one.
     etc = moves < cells - ETC_EMPTY_CELLS and work[STATE_NODES] > ETC_AFTER_NODES
     opponent_stones = current ^ mask
     slots = move_slots(spec)
@@ -152,6 +154,11 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
                 if moves == work[STATE_ROOT_MOVES]:
                     work[STATE_ROOT_MOVE] = move
                 return True, highest, alpha, beta, 0, 0, 0, 0
+            floor_by_rule = -rule_ceiling(spec, opponent_stones, after, moves + 1)
+            if floor_by_rule >= beta:
+                if moves == work[STATE_ROOT_MOVES]:
+                    work[STATE_ROOT_MOVE] = move
+                return True, floor_by_rule, alpha, beta, 0, 0, 0, 0
             if reply:
                 child_index, child_identity = bucket_of(position_key(spec, current | move, after | reply), work)
                 child_identity = -child_identity - 1  # (negative: the position is ours to move)
