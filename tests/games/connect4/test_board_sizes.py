@@ -254,3 +254,30 @@ def test_the_unrolled_7x6_mirror_is_the_general_one() -> None:
     key = position.key()
     assert mirror(key) == mirror_on(key, STANDARD.width, STANDARD.stride)
     assert geometry(7, 6) is STANDARD
+
+
+@pytest.mark.parametrize("size", ["5x4", "6x4", "4x6"])
+def test_the_claimeven_ceiling_never_falls_below_the_value_the_pure_python_search_finds(size: str) -> None:
+    """The solver's rule (``claimeven_ceiling``, step 7 of a node) against exact values from
+    the pure-Python search, which knows nothing of it: never below the value, and sharp
+    (equal to it) on most positions where it says anything."""
+    from negamax.games.connect4.compiled import NO_CEILING, claimeven_ceiling
+
+    game = Connect4Game(size)
+    shape = game.geometry
+    rng = random.Random(size)
+    bounded = sharp = 0
+    for _ in range(400):
+        position = random_position(game, rng, rng.randrange(6, 14))
+        if position.moves % 2:
+            continue
+        ceiling = claimeven_ceiling(
+            position.current, position.mask, position.moves, shape.bottom, shape.board, shape.even_rows, shape.stride
+        )
+        if ceiling == NO_CEILING:
+            continue
+        value = game.game_score(position, solve(position, backend="python").score)
+        assert value <= ceiling, game.position_text(position)
+        bounded += 1
+        sharp += value == ceiling
+    assert bounded >= 20 and sharp > bounded // 2
