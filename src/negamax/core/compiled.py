@@ -115,8 +115,8 @@ cell_count = _stub("cell_count")
 rule_ceiling = _stub("rule_ceiling")
 """``rule_ceiling(spec, current, mask, moves) -> int``: an upper bound on the position's
 value for the side to move, in the kernel's scores, that the game's rules prove without a
-search (Connect 4: the second player's claimeven strategy), or 64 (above every score) when
-they prove none."""
+search (Connect 4: the second player's claimeven strategy): -1 or 0, or 64 (above every
+score) when they prove none. (The kernel asks only in the windows such a ceiling can cut.)"""
 
 position_key = _stub("position_key")
 """``position_key(spec, current, mask) -> int``: a non-negative key, the same for positions

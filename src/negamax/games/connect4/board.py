@@ -132,8 +132,10 @@ def winning_cells_on(stones: int, mask: int, stride: int, board: int) -> int:
 
 
 def has_four_on(stones: int, stride: int) -> bool:
-    """Whether ``stones`` hold four in a row on a board whose columns are ``stride`` bits apart."""
-    for shift in (1, stride, stride - 1, stride + 1):
+    """Whether ``stones`` hold four in a row on a board whose columns are ``stride`` bits apart.
+    Rows first: the solver's claimeven ceiling asks it of the cells one side may get, which
+    most often hold a row (every other row is theirs) and seldom a column."""
+    for shift in (stride, stride - 1, stride + 1, 1):
         pairs = stones & (stones >> shift)
         if pairs & (pairs >> 2 * shift):
             return True

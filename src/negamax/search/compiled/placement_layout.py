@@ -163,6 +163,10 @@ NEAR_ZERO = 6
 WIN_DRAW_LOSS_EMPTY = 28
 """...in positions with at least this many empty cells (in the middle game, Pons' order
 alone searched fewer nodes: Middle-Easy 409 against 488 per position)."""
+RULE_FLOOR_MOST = 1
+"""The highest floor a game's rule gives a node through a child's ceiling
+(``rule_ceiling``: Connect 4's claimeven caps a position at 0 or -1, so its parent at 0 or
+1): the kernel asks the rule only in windows it can cut."""
 ETC_EMPTY_CELLS = 12
 """Enhanced transposition cut-offs are tried only while more cells than this are empty:
 near the end of the game a search is cheaper than the table look-ups."""

@@ -23,6 +23,7 @@ from negamax.search.compiled.placement_layout import (
     FORCED,
     LOOKS,
     MAX_SLOTS,
+    RULE_FLOOR_MOST,
     SCORE_OFFSET,
     STATE_BETA_CUTOFFS,
     STATE_EXPANDED,
@@ -102,11 +103,12 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         return False, -cells, alpha, beta, 1, FORCED, 0, opponent_winning
 
     # Step 6. What the game's rules prove without a search (Connect 4: claimeven).
-    ceiling = rule_ceiling(spec, current, mask, moves)
-    if ceiling < beta:
-        beta = ceiling
-        if alpha >= beta:
-            return True, beta, alpha, beta, 0, 0, 0, 0
+    if beta > -RULE_FLOOR_MOST:  # (no ceiling is lower: not worth a look below)
+        ceiling = rule_ceiling(spec, current, mask, moves)
+        if ceiling < beta:
+            beta = ceiling
+            if alpha >= beta:
+                return True, beta, alpha, beta, 0, 0, 0, 0
 
     # Step 7. Transposition table: both bounds, keyed by the symmetry-canonical key.
     key = position_key(spec, current, mask)
@@ -158,11 +160,12 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
                 if moves == work[STATE_ROOT_MOVES]:
                     work[STATE_ROOT_MOVE] = move
                 return True, highest, alpha, beta, 0, 0, 0, 0
-            floor_by_rule = -rule_ceiling(spec, opponent_stones, after, moves + 1)
-            if floor_by_rule >= beta >= 0:
-                if moves == work[STATE_ROOT_MOVES]:
-                    work[STATE_ROOT_MOVE] = move
-                return True, floor_by_rule, alpha, beta, 0, 0, 0, 0
+            if 0 <= beta <= RULE_FLOOR_MOST:  # (no other window can be cut: not worth a look)
+                floor_by_rule = -rule_ceiling(spec, opponent_stones, after, moves + 1)
+                if floor_by_rule >= beta:
+                    if moves == work[STATE_ROOT_MOVES]:
+                        work[STATE_ROOT_MOVE] = move
+                    return True, floor_by_rule, alpha, beta, 0, 0, 0, 0
             if reply:
                 child_index, child_identity = bucket_of(position_key(spec, current | move, after | reply), work)
                 child_identity = -child_identity - 1  # (negative: the position is ours to move)
