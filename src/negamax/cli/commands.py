@@ -91,8 +91,12 @@ def run_solve(arguments: argparse.Namespace) -> int:
         if arguments.position is not None:
             raise InvalidOptionError("give either a position or --file, not both")
         return _solve_file(arguments, game)
+    if arguments.scheduler is None and (arguments.workers is not None or arguments.split is not None):
+        raise InvalidOptionError("--workers and --split are for a solve split over a cluster: give --scheduler")
     position = game.new_position(arguments.position)
     search_options(arguments)  # a bad --algorithm or --hash fails here, before any search
+    if arguments.scheduler is not None:
+        return _split_solve(arguments, game, position)
     with open_book(arguments, game) as book, stop_on_interrupt() as stop:
         answer = book_answer(book, game, position)
         if answer is not None:
@@ -105,6 +109,65 @@ def run_solve(arguments: argparse.Namespace) -> int:
             sys.stderr.write("\r\x1b[K")
         _print_result(arguments, game, position, arguments.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
+
+
+def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[Any]) -> int:
+    """``solve --scheduler``: the tree split ``--split`` plies down, its questions answered
+    on a Dask cluster (``negamax.parallel.split_solve``)."""
+    from negamax.core.ranges import DEFAULT_SPLIT_PLIES
+    from negamax.parallel.pools import LOCAL_CLUSTER, make_pool
+    from negamax.parallel.split_solve import SplitProgress, split_solve
+    from negamax.parallel.worker import BatchJob
+
+    if arguments.workers is not None and arguments.scheduler != LOCAL_CLUSTER:
+        raise InvalidOptionError("--workers is for --scheduler local; a Dask cluster has the workers it has")
+    if arguments.nodes is not None or arguments.time is not None or arguments.multipv != 1:
+        raise InvalidOptionError("a split solve takes no --nodes, --time or --multipv")
+    plies = arguments.split or DEFAULT_SPLIT_PLIES
+    show = sys.stderr.isatty() and not arguments.json
+
+    def report(progress: SplitProgress) -> None:
+        if show:
+            sys.stderr.write(
+                f"\rnegamax: value in [{progress.lower}, {progress.upper}], is it at least {progress.threshold}?"
+                f"  {progress.answered}/{progress.asked} answered  {progress.elapsed:.1f} s\x1b[K"
+            )
+            sys.stderr.flush()
+
+    pool = make_pool(BatchJob(game.name, solve=True), arguments.workers, arguments.scheduler)
+    try:
+        with stop_on_interrupt() as stop:
+            try:
+                result = split_solve(game, position, pool, plies, report, stop)
+            except KeyboardInterrupt:
+                print("stopped: nothing was kept (a split solve starts over)", file=sys.stderr)
+                return EXIT_INTERRUPTED
+    finally:
+        pool.close()
+    if show:
+        sys.stderr.write("\r\x1b[K")
+    record = {
+        "game": game.name,
+        "position": arguments.position or "",
+        "value": result.value,
+        "split_plies": plies,
+        "positions_per_ply": result.levels,
+        "questions": result.questions,
+        "cancelled": result.cancelled,
+        "workers": pool.workers,
+        "worker_cpu_s": round(sum(result.cpu_seconds), 3),
+        "wall_s": round(result.elapsed, 3),
+    }
+    if arguments.json:
+        print(dumps(record))
+        return EXIT_OK
+    print(f"value      {result.value:+d}  ({game.name}'s score for the side to move)")
+    print(f"split      {plies} plies: positions per ply {result.levels}")
+    print(
+        f"questions  {result.questions:,} answered on {pool.workers} workers ({result.cancelled} cancelled),"
+        f" {sum(result.cpu_seconds):.1f} CPU-s on the workers, {result.elapsed:.1f} s wall"
+    )
+    return EXIT_OK
 
 
 def _solve_file(arguments: argparse.Namespace, game: Game) -> int:

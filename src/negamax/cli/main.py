@@ -19,8 +19,10 @@ from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.ranges import (
     BOOK_PLIES,
     CHUNK_SIZE,
+    DEFAULT_SPLIT_PLIES,
     DEPTH,
     NODES,
+    SPLIT_PLIES,
     THREADS,
     TIME,
     TRACE_NODES,
@@ -175,6 +177,21 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="compiled backend: run the helper workers as processes sharing the table through shared memory"
         " (threads are the default: faster here)",
+    )
+    solve.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="split the solve over the Dask cluster at ADDRESS (tcp://host:8786), or 'local' for a Dask cluster"
+        " of --workers processes here",
+    )
+    solve.add_argument(
+        "--workers", "-w", type=_in(workers_range()), help="with --scheduler local: its processes (default: all cores)"
+    )
+    solve.add_argument(
+        "--split",
+        type=_in(SPLIT_PLIES),
+        metavar="PLIES",
+        help=f"with --scheduler: split the tree this many plies below the position (default {DEFAULT_SPLIT_PLIES})",
     )
     _add_search_options(solve, limits=False)
 

@@ -120,6 +120,10 @@ CHUNK_SIZE: Final = Range("chunk size", 1, 1_000_000, unit="positions")
 BOOK_PLIES: Final = Range("plies", 0, 64)
 """How far below its roots a book is built (the positions there are counted, and refused
 past ``MAX_BOOK_POSITIONS``, long before 64 plies)."""
+SPLIT_PLIES: Final = Range("split", 1, 6, unit="plies")
+"""How deep a split solve cuts the tree into subproblems (6 plies of 7x6 are about 60,000
+positions, kept in memory)."""
+DEFAULT_SPLIT_PLIES: Final = 4
 MAX_BOOK_POSITIONS: Final = 500_000
 """The most positions a book build enumerates over all its plies (counting them takes
 about 50 microseconds each, and a ply's positions are held in memory)."""

@@ -255,6 +255,20 @@ class Searcher:
                 return self._search_once(compiled, position, limits, root_moves, request, on_iteration)
         return self._search_lines(kind, position, limits, multipv, root_moves, request, on_iteration)
 
+    def value_at_least(self, position: Position[Any], threshold: int) -> bool:
+        """Whether the exact value of ``position`` for the side to move, in the placement
+        solver's scores (Pons' for Connect 4: ``game.game_score``), is at least
+        ``threshold``: one null-window test on the compiled solver, the step a solve
+        repeats to narrow its bounds. The answer is exact; a searcher that keeps its tables
+        (``keep_tables``) lets the next tests reuse what this one proved.
+
+        :raises InvalidOptionError: for a game without the compiled placement solver.
+        """
+        if not isinstance(position, PlacementPosition):
+            raise InvalidOptionError("value_at_least needs a game the compiled placement solver takes (Connect 4)")
+        with self._lent(PLACEMENT, position) as solver:
+            return bool(solver.probe(position, threshold - 1, threshold) >= threshold)
+
     def solve(
         self,
         position: Position[Any],

@@ -204,8 +204,14 @@ class CompiledSolver:
 
     def probe(self, position: PlacementPosition[Any], alpha: int, beta: int) -> int:
         """One fail-soft search of ``position`` with the window (alpha, beta) in Pons' units,
-        sharing the current solve's table."""
+        sharing the current solve's table (a first one if none has run: no entry is read
+        under tag 0, which an empty entry would match)."""
         kernels, spec, current, mask, moves = self._form(position)
+        work = self.works[0]
+        work[layout.STATE_TAG] = self._next_tag(False)
+        work[layout.STATE_STOP] = 0  # (a stopped solve may have left it set)
+        work[layout.STATE_NODES] = 0
+        work[layout.STATE_NODE_LIMIT] = NO_LIMIT
         return int(kernels.negamax(spec, current, mask, moves, alpha, beta, self.table, self.works[0]))
 
     def solve_value(self, position: PlacementPosition[Any]) -> tuple[int, int]:

@@ -1,0 +1,104 @@
+"""One solve split over a pool (``negamax.parallel.split_solve``): the value of one process,
+on local processes and on a Dask cluster, a worker killed on the way, and the command line."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from negamax.core.errors import InvalidOptionError
+from negamax.games import get_game
+from negamax.parallel.pools import make_pool, serial_pool
+from negamax.parallel.split_solve import SplitProgress, split_solve
+from negamax.parallel.worker import BatchJob
+from negamax.search.compiled.placement import CompiledSolver
+
+pytestmark = pytest.mark.kernels("connect4")
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+GAME = get_game("connect4")
+
+
+def middle_medium(count: int) -> list[tuple[str, int]]:
+    pairs = [line.split() for line in DATA.joinpath("Test_L2_R2").read_text().splitlines()[:count]]
+    return [(text, int(score)) for text, score in pairs]
+
+
+@pytest.mark.parametrize("plies", [1, 2, 3])
+def test_a_split_solve_gives_the_value_of_one_process(plies: int) -> None:
+    job = BatchJob("connect4", solve=True)
+    pool = serial_pool(job)
+    try:
+        for text, expected in middle_medium(6):
+            result = split_solve(GAME, GAME.new_position(text), pool, plies)
+            assert result.value == expected, text
+            assert result.levels[0] == 1 and len(result.levels) == plies + 1
+    finally:
+        pool.close()
+
+
+def test_a_split_solve_on_two_processes_of_another_board_gives_the_direct_value() -> None:
+    game = get_game("connect4:6x5")
+    position = game.new_position("")
+    direct, _ = CompiledSolver().solve_value(position)
+    reports: list[SplitProgress] = []
+    pool = make_pool(BatchJob(game.name, solve=True), 2, None)
+    try:
+        result = split_solve(game, position, pool, 3, reports.append)
+    finally:
+        pool.close()
+    assert result.value == direct == 0  # 6x5 is a draw (Tromp)
+    assert result.questions > 0 and reports and reports[-1].asked >= reports[-1].answered
+
+
+def test_a_finished_position_or_another_game_is_refused() -> None:
+    pool = serial_pool(BatchJob("connect4", solve=True))
+    won = GAME.new_position("445566")
+    won.play(won.column_move(6))  # four in the bottom row (a text with it is refused)
+    with pytest.raises(InvalidOptionError, match="the game is over"):
+        split_solve(GAME, won, pool)
+    with pytest.raises(InvalidOptionError, match="split must be a whole number from 1 to 6"):
+        split_solve(GAME, GAME.new_position(""), pool, 7)
+    chess = get_game("chess")
+    with pytest.raises(InvalidOptionError, match="compiled solver takes"):
+        split_solve(chess, chess.new_position(None), pool)
+
+
+@pytest.mark.fuzz
+def test_a_split_solve_on_a_dask_cluster_survives_a_worker_killed_mid_way() -> None:
+    """A LocalCluster of two workers; one is killed with SIGKILL at the first progress
+    report: its questions go to the other worker (and a new one), and the value is right."""
+    pytest.importorskip("distributed")
+    text, expected = middle_medium(20)[-1]
+    pool = make_pool(BatchJob("connect4", solve=True), 2, "local")
+    killed: list[int] = []
+
+    def kill_one_worker(progress: SplitProgress) -> None:
+        if not killed and progress.answered < progress.asked:
+            pids = sorted(pool.client.run(os.getpid).values())
+            killed.append(pids[0])
+            os.kill(pids[0], signal.SIGKILL)
+
+    try:
+        result = split_solve(GAME, GAME.new_position(text), pool, 4, kill_one_worker)
+        assert killed, "no worker was killed while questions were out"
+        assert result.value == expected
+    finally:
+        pool.close()
+
+
+def test_the_command_line_splits_a_solve_over_a_local_dask_cluster() -> None:
+    pytest.importorskip("distributed")
+    command = [sys.executable, "-m", "negamax", "solve", "connect4:5x4", "--scheduler", "local", "--workers", "2"]
+    finished = subprocess.run([*command, "--split", "3"], capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.splitlines()[0].split()[:2] == ["value", "+0"]  # 5x4 is a draw
+    refused = subprocess.run(
+        [sys.executable, "-m", "negamax", "solve", "connect4", "--split", "3"], capture_output=True, text=True
+    )
+    assert refused.returncode == 2 and "give --scheduler" in refused.stderr
