@@ -81,7 +81,7 @@ def main() -> None:
         if not isinstance(position, PlacementPosition):
             print(f"{size:<7}  (too large for the compiled solver)")
             continue
-        bits = max(20, placement_table.min_table_bits(game.geometry.bits))  # 8 MiB, 128 for 64-bit keys
+        bits = max(20, placement_table.min_table_bits(game.geometry.bits))  # 64 MiB, 128 for 64-bit keys
         if bits not in solvers:
             solvers[bits] = CompiledSolver(threads=1, prefault=True, hash_mib=max(64, _mib(bits)))
         solver = solvers[bits]

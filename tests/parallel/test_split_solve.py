@@ -52,8 +52,23 @@ def test_a_split_solve_on_two_processes_of_another_board_gives_the_direct_value(
         result = split_solve(game, position, pool, 3, reports.append)
     finally:
         pool.close()
-    assert result.value == direct == 0  # 6x5 is a draw (Tromp)
-    assert result.questions > 0 and reports and reports[-1].asked >= reports[-1].answered
+    assert result.value == direct == 0 and result.score == 0  # 6x5 is a draw (Tromp)
+    thresholds = [report.threshold for report in reports]
+    assert thresholds[0] == 1 and thresholds[-1] == 0  # a win? then a draw or a loss? (probe_point)
+    assert result.questions > 0 and result.levels == [1, 3, 18, 78]  # distinct up to the mirror
+
+
+@pytest.mark.parametrize("plies", [1, 2, 3])
+def test_a_split_solve_of_tictactoe_gives_the_solve_score(plies: int) -> None:
+    """Another placement game, whose finished games' values come from the solver's own
+    scores, not the game's (tic-tac-toe's game score is the distance score)."""
+    from negamax.search import solve
+
+    game = get_game("tictactoe")
+    pool = serial_pool(BatchJob("tictactoe", solve=True))
+    for text in ("", "4", "40", "0123", "048", "4015"):
+        position = game.new_position(text)
+        assert split_solve(game, position, pool, plies).score == solve(position).score, text
 
 
 def test_a_finished_position_or_another_game_is_refused() -> None:
@@ -97,8 +112,10 @@ def test_the_command_line_splits_a_solve_over_a_local_dask_cluster() -> None:
     command = [sys.executable, "-m", "negamax", "solve", "connect4:5x4", "--scheduler", "local", "--workers", "2"]
     finished = subprocess.run([*command, "--split", "3"], capture_output=True, text=True, timeout=300)
     assert finished.returncode == 0, finished.stderr
-    assert finished.stdout.splitlines()[0].split()[:2] == ["value", "+0"]  # 5x4 is a draw
+    assert finished.stdout.splitlines()[0].split()[:2] == ["score", "0"]  # 5x4 is a draw
     refused = subprocess.run(
         [sys.executable, "-m", "negamax", "solve", "connect4", "--split", "3"], capture_output=True, text=True
     )
     assert refused.returncode == 2 and "give --scheduler" in refused.stderr
+    unused = subprocess.run([*command, "--hash", "8"], capture_output=True, text=True)
+    assert unused.returncode == 2 and "takes no --hash" in unused.stderr

@@ -20,7 +20,7 @@ from negamax.cli.searching import (
     solve_position,
 )
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
-from negamax.core.game import Position
+from negamax.core.game import PlacementPosition, Position
 from negamax.core.rules import Game, game_end, pv_text
 from negamax.core.score import WIN_THRESHOLD, describe
 from negamax.core.types import SearchLimits, SearchResult
@@ -87,12 +87,14 @@ def run_solve(arguments: argparse.Namespace) -> int:
     game = get_game(arguments.game)
     if arguments.check and not arguments.file:
         raise InvalidOptionError("--check compares a --file's expected scores; give --file")
+    if arguments.scheduler is None and (arguments.workers is not None or arguments.split is not None):
+        raise InvalidOptionError("--workers and --split are for a solve split over a cluster: give --scheduler")
+    if arguments.scheduler is not None and arguments.file:
+        raise InvalidOptionError("--scheduler splits one solve; for a file of positions use negamax batch --solve")
     if arguments.file:
         if arguments.position is not None:
             raise InvalidOptionError("give either a position or --file, not both")
         return _solve_file(arguments, game)
-    if arguments.scheduler is None and (arguments.workers is not None or arguments.split is not None):
-        raise InvalidOptionError("--workers and --split are for a solve split over a cluster: give --scheduler")
     position = game.new_position(arguments.position)
     search_options(arguments)  # a bad --algorithm or --hash fails here, before any search
     if arguments.scheduler is not None:
@@ -121,8 +123,24 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
 
     if arguments.workers is not None and arguments.scheduler != LOCAL_CLUSTER:
         raise InvalidOptionError("--workers is for --scheduler local; a Dask cluster has the workers it has")
-    if arguments.nodes is not None or arguments.time is not None or arguments.multipv != 1:
-        raise InvalidOptionError("a split solve takes no --nodes, --time or --multipv")
+    ignored = {
+        "--nodes": arguments.nodes is not None,
+        "--time": arguments.time is not None,
+        "--multipv": arguments.multipv != 1,
+        "--hash": arguments.hash is not None,
+        "--threads": arguments.threads is not None,
+        "--processes": arguments.processes,
+        "--backend": arguments.backend not in (None, "auto", "compiled"),
+        "--book": arguments.book is not None,
+        "--algorithm": arguments.algorithm != "auto",
+    }
+    given = [name for name, present in ignored.items() if present]
+    if given:
+        raise InvalidOptionError(f"a split solve (--scheduler) takes no {', '.join(given)}")
+    if not isinstance(position, PlacementPosition):
+        raise InvalidOptionError(f"{game.name}: a split solve needs a game the compiled solver takes (Connect 4)")
+    if position.is_terminal():
+        raise InvalidOptionError("the game is over in this position: nothing to solve")
     plies = arguments.split or DEFAULT_SPLIT_PLIES
     show = sys.stderr.isatty() and not arguments.json
 
@@ -149,7 +167,9 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
     record = {
         "game": game.name,
         "position": arguments.position or "",
-        "value": result.value,
+        "score": game.game_score(position, result.score),
+        "engine_score": result.score,
+        "score_text": describe(result.score),
         "split_plies": plies,
         "positions_per_ply": result.levels,
         "questions": result.questions,
@@ -161,10 +181,11 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
     if arguments.json:
         print(dumps(record))
         return EXIT_OK
-    print(f"value      {result.value:+d}  ({game.name}'s score for the side to move)")
+    print(f"score      {game.game_score(position, result.score)}  [{describe(result.score)}]")
     print(f"split      {plies} plies: positions per ply {result.levels}")
     print(
-        f"questions  {result.questions:,} answered on {pool.workers} workers ({result.cancelled} cancelled),"
+        f"questions  {result.questions:,} answered on {pool.workers} worker{'s' if pool.workers != 1 else ''}"
+        f" ({result.cancelled} cancelled),"
         f" {sum(result.cpu_seconds):.1f} CPU-s on the workers, {result.elapsed:.1f} s wall"
     )
     return EXIT_OK

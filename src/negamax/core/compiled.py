@@ -112,6 +112,9 @@ give it no array of its own."""
 cell_count = _stub("cell_count")
 """``cell_count(spec) -> int``: the number of cells; a full board is a draw."""
 
+NO_RULE_CEILING = 64
+"""What ``rule_ceiling`` returns when the rules prove nothing: above every score."""
+
 rule_ceiling = _stub("rule_ceiling")
 """``rule_ceiling(spec, current, mask, moves) -> int``: an upper bound on the position's
 value for the side to move, in the kernel's scores, that the game's rules prove without a
@@ -119,8 +122,9 @@ search (Connect 4: the second player's claimeven strategy): -1 or 0, or 64 (abov
 score) when they prove none. (The kernel asks only in the windows such a ceiling can cut.)"""
 
 position_key = _stub("position_key")
-"""``position_key(spec, current, mask) -> int``: a non-negative key, the same for positions
-equal up to the game's symmetries."""
+"""``position_key(spec, current, mask) -> int``: a key of ``spec.key_bits`` bits (as an
+int64: negative when it takes all 64), the same for positions equal up to the game's
+symmetries."""
 
 
 # The move-list protocol. The state is one int64 array the game lays out as it likes; the

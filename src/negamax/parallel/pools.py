@@ -149,7 +149,11 @@ def local_dask_pool(job: worker.BatchJob, workers: int) -> WorkerPool:
     cluster = distributed.LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
     )
-    client = distributed.Client(cluster)
+    try:
+        client = distributed.Client(cluster)
+    except BaseException:
+        cluster.close()
+        raise
 
     def close() -> None:
         client.close()
@@ -159,11 +163,15 @@ def local_dask_pool(job: worker.BatchJob, workers: int) -> WorkerPool:
 
 
 def _client_pool(job: worker.BatchJob, client: Any, close: Callable[[], None], start: float) -> WorkerPool:
-    slots = sum(client.nthreads().values())
-    if slots == 0:
+    address = client.scheduler.address
+    try:
+        slots = sum(client.nthreads().values())
+        if slots == 0:
+            raise InvalidOptionError(f"the Dask cluster at {address} has no workers")
+        client.run(worker.prepare, job)  # every worker loads the engine before the clock starts
+    except BaseException:
         close()
-        raise InvalidOptionError(f"the Dask cluster at {client.scheduler.address} has no workers")
-    client.run(worker.prepare, job)  # every worker loads the engine before the clock starts
+        raise
     pool = WorkerPool(client.get_executor(pure=False), slots, "dask", close)
     pool.client = client
     pool.startup_seconds = time.perf_counter() - start

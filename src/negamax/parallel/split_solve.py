@@ -2,15 +2,14 @@
 
 The tree's first ``plies`` plies stay here; each distinct position at that depth is a
 subproblem. The root's value is narrowed as the compiled solver narrows it (the same
-``probe_point`` policy): each step asks "is the root's value at least t?", which holds
-when some move's position has a value of at most -t, that is when not all of its values
-are at least 1 - t, and so on down to the subproblems, each asked one null-window question
-("at least u?") on a worker. The questions of a step are handed out together, in move
-order; the answers are combined as they come (true, false or not yet known, per node). The
-questions are asked in move order, a few per worker at a time, and only while the nodes
-they are for are still undecided: as alpha-beta does, a move that settles its node spares
-the questions of the moves after it. The step ends as soon as the root's answer is known;
-the questions still out are cancelled. Workers keep their tables from one question to the
+``probe_point`` policy): each step asks "is the root's value at least t?". That holds when
+some move's position has a value of at most -t, that is, not at least 1 - t; and so on
+down to the subproblems, each asked one null-window question ("at least u?") on a worker.
+The answers are combined as they come (true, false or not yet known, per node). The
+questions go out in move order, a few per worker at a time, and only while the nodes they
+are for are still undecided: as in alpha-beta, a move that settles its node spares the
+questions of the moves after it. The step ends as soon as the root's answer is known; the
+questions still out are cancelled. Workers keep their tables from one question to the
 next.
 
 Null-window questions cost far less than exact values (a refuted move is refuted, not
@@ -34,6 +33,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.game import PlacementPosition, Position
 from negamax.core.ranges import DEFAULT_SPLIT_PLIES, SPLIT_PLIES
 from negamax.core.rules import Game
+from negamax.core.score import pons_to_distance
 from negamax.games import get_game
 from negamax.parallel.pools import WorkerPool
 from negamax.search.searcher import Searcher
@@ -69,7 +69,10 @@ class SplitProgress:
 @dataclasses.dataclass(frozen=True)
 class SplitResult:
     value: int
-    """The root's exact value for the side to move, in the game's scores."""
+    """The root's exact value for the side to move, in the compiled solver's scores (Pons'
+    for Connect 4: ``game.game_score``)."""
+    score: int
+    """The same as a distance score (``win in 7``), as ``solve()`` gives it."""
     levels: list[int]
     """Distinct unfinished positions per ply below the root (0: the root)."""
     questions: int
@@ -77,8 +80,7 @@ class SplitResult:
     cancelled: int
     """Questions cancelled (or whose answers came after their step ended)."""
     cpu_seconds: list[float]
-    """Each answered question's CPU time on its worker."""
-    nodes: int
+    """Each answered question's CPU time on its worker (its thread's)."""
     elapsed: float
 
 
@@ -110,7 +112,7 @@ def split_solve(
     lower, upper = -((spec_cells - moves) // 2), (spec_cells + 1 - moves) // 2
     answers: dict[tuple[str, int], bool] = {}
     seconds: list[float] = []
-    counts = {"nodes": 0, "cancelled": 0}
+    counts = {"cancelled": 0}
     while lower < upper:
         if stop is not None and stop.is_set():
             raise KeyboardInterrupt
@@ -121,14 +123,23 @@ def split_solve(
             lower = threshold
         else:
             upper = threshold - 1
-    return SplitResult(
-        lower, levels, len(seconds), counts["cancelled"], seconds, counts["nodes"], time.perf_counter() - start
-    )
+    distance = pons_to_distance(lower, spec_cells, moves)
+    return SplitResult(lower, distance, levels, len(seconds), counts["cancelled"], seconds, time.perf_counter() - start)
 
 
 def _cells(position: PlacementPosition[Any]) -> tuple[int, int]:
     spec, _, _, moves = position.placement_form()
     return int(spec.width * spec.height), int(moves)
+
+
+def _finished_value(position: Position[Any]) -> int:
+    """A finished game's value for the side to move (who has lost, or drawn), in the
+    solver's scores: a loss to the ``n``-th stone is ``-((cells + 2 - n) // 2)``."""
+    if position.terminal_value() == 0:
+        return 0
+    assert isinstance(position, PlacementPosition)
+    cells, moves = _cells(position)
+    return -((cells + 2 - moves) // 2)
 
 
 def _tree(game: Game, position: Position[Any], plies: int) -> tuple[dict[str, _Node], str]:
@@ -144,7 +155,7 @@ def _tree(game: Game, position: Position[Any], plies: int) -> tuple[dict[str, _N
                 child = parent.copy()
                 child.play(move)
                 if child.is_terminal():
-                    node.known.append(-game.game_score(child, child.terminal_value()))
+                    node.known.append(-_finished_value(child))
                     continue
                 child_key = game.book_key(child)[0]
                 node.children.append(child_key)
@@ -190,10 +201,9 @@ def _step(
                 raise RuntimeError("the root is unknown and nothing is left to ask")  # a bug
             done, _ = concurrent.futures.wait(list(out), timeout=0.25, return_when="FIRST_COMPLETED")
             for future in done:
-                holds, used, searched = future.result()
+                holds, used = future.result()
                 answers[out.pop(future)] = holds
                 seconds.append(used)
-                counts["nodes"] += searched
                 answered += 1
             if on_progress is not None:
                 lower, upper, start = bounds
@@ -264,15 +274,15 @@ _searchers: dict[str, Searcher] = {}
 _searchers_lock = threading.Lock()
 
 
-def _answer(game_name: str, text: str, threshold: int) -> tuple[bool, float, int]:
-    """On a worker: whether the position's value is at least ``threshold``, the CPU time
-    the question took, and 0 nodes (the test does not count them). The worker's searcher
-    keeps its table for the next question."""
+def _answer(game_name: str, text: str, threshold: int) -> tuple[bool, float]:
+    """On a worker: whether the position's value is at least ``threshold``, and the CPU
+    time the question took (this thread's). The worker's searcher keeps its table for the
+    next question."""
     with _searchers_lock:
         searcher = _searchers.get(game_name)
         if searcher is None:
             searcher = _searchers[game_name] = Searcher("compiled", keep_tables=True, game=get_game(game_name))
     game = get_game(game_name)
-    start = time.process_time()
+    start = time.thread_time()
     holds = searcher.value_at_least(game.new_position(text), threshold)
-    return holds, time.process_time() - start, 0
+    return holds, time.thread_time() - start

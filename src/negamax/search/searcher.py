@@ -266,6 +266,8 @@ class Searcher:
         """
         if not isinstance(position, PlacementPosition):
             raise InvalidOptionError("value_at_least needs a game the compiled placement solver takes (Connect 4)")
+        if position.is_terminal():
+            raise InvalidOptionError("the game is over in this position: its value is the result")
         with self._lent(PLACEMENT, position) as solver:
             return bool(solver.probe(position, threshold - 1, threshold) >= threshold)
 

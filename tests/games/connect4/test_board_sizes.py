@@ -258,7 +258,7 @@ def test_the_unrolled_7x6_mirror_is_the_general_one() -> None:
 
 @pytest.mark.parametrize("size", ["5x4", "6x4", "4x6"])
 def test_the_claimeven_ceiling_never_falls_below_the_value_the_pure_python_search_finds(size: str) -> None:
-    """The solver's rule (``claimeven_ceiling``, step 7 of a node) against exact values from
+    """The solver's rule (``claimeven_ceiling``, step 6 of a node) against exact values from
     the pure-Python search, which knows nothing of it: never below the value, and sharp
     (equal to it) on most positions where it says anything."""
     from negamax.games.connect4.compiled import NO_CEILING, claimeven_ceiling

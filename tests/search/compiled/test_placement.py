@@ -276,3 +276,17 @@ def test_helpers_join_a_solve_that_starts_while_they_load(monkeypatch: pytest.Mo
         double.warm_up(position)
         assert double.solve_value(position)[0] == expected
         assert double.helper_nodes > 0
+
+
+@pytest.mark.parametrize("hash_mib", [1, 64])
+def test_games_with_narrow_keys_still_use_the_table(hash_mib: int) -> None:
+    """Tic-tac-toe's keys take 18 bits and 4x4's 20: the table is laid out for 49 at least,
+    so its stored quotient never has a negative width (which left the table unused)."""
+    from negamax.games import get_game
+
+    solver = CompiledSolver(hash_mib=hash_mib)
+    for name in ("tictactoe", "connect4:4x4"):
+        game = get_game(name)
+        result = solver.solve(game.new_position(None))
+        assert result.stats.tt_hits > 0 and result.stats.tt_cutoffs > 0, name
+    assert placement_table.bucket_index(12345, 23, 18) == placement_table.bucket_index(12345, 23, 49)

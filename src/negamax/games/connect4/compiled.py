@@ -113,7 +113,7 @@ def _cell_count(spec: Any) -> Any:
     return CELLS
 
 
-NO_CEILING = 64
+NO_CEILING = compiled.NO_RULE_CEILING
 """What ``claimeven_ceiling`` returns when it knows nothing: above every score."""
 
 

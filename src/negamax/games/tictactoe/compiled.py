@@ -63,7 +63,7 @@ def _cell_count(spec: Any) -> Any:
 
 @implements(compiled.rule_ceiling, TicTacToeSpec)
 def _rule_ceiling(spec: Any, current: Any, mask: Any, moves: Any) -> Any:
-    return 64  # no rule bounds a tic-tac-toe position
+    return compiled.NO_RULE_CEILING  # no rule bounds a tic-tac-toe position
 
 
 @implements(compiled.position_key, TicTacToeSpec)

@@ -24,15 +24,17 @@ The kernel reads and writes two int64 arrays (few arguments keep recursive calls
 * ``table``, shared by every worker thread: the split points and busy marks (``placement_layout``), then
   from ``TABLE_BASE`` the transposition table, ``2**bits`` entries in buckets of two (the
   caller chooses ``bits``: ``table_length(bits)``). A key of the game's ``key_bits`` bits
-  (its spec says how many) is scrambled by a multiplication modulo ``2**key_bits`` (a
+  (its spec says how many; at least 49 are laid out) is scrambled by a multiplication
+  modulo ``2**key_bits`` (a
   bijection); the top ``bits - 1`` bits of the product choose the bucket and the rest
   (``quotient``) is stored. An entry packs, from bit 0: the lower
   bound + 32 (6 bits), the upper bound + 32 (6 bits), the best move's slot + 1 (4 bits, 0:
   none), the work (5 bits: the bit length of the subtree's node count), the quotient and
   the solve's tag (``bits - 8`` bits, fewer for keys of more than 49 bits:
-  ``placement_table.tag_bits``; the sign bit stays clear). A new tag per solve empties the table without
-  rewriting it; an all-zero entry is empty. A position is stored where it already is,
-  else in the bucket's entry that holds less work (or another solve's); the entry of a
+  ``placement_table.tag_bits``; the sign bit stays clear). A new tag per solve empties the
+  table without rewriting it (with 64-bit keys the tag has one bit, and the table is
+  rewritten); an all-zero entry is empty. A position is stored where it already is, else
+  in the bucket's entry that holds less work (or another solve's); the entry of a
   position is merged with what it held. Each entry is one aligned 64-bit word, so threads
   writing at once never tear an entry (a lost update only costs time).
 * ``work``, one per worker: counters and controls at the ``STATE_*`` offsets below, then

@@ -6,7 +6,10 @@ worker's ``work`` counters and controls (``STATE_*``) and move buffers, and the 
 from __future__ import annotations
 
 MAX_KEY_BITS = 64
-"""A game's keys fit its spec's ``key_bits`` bits, at most these (any int64)."""
+"""A game's keys fit its spec's ``key_bits`` bits, at most these (any int64)..."""
+MIN_LAYOUT_KEY_BITS = 49
+"""...and the table is laid out for at least these (7x6's): narrower keys leave the stored
+quotient wider than they need, never of a negative width."""
 GOLDEN_RATIO_64 = 0x9E3779B97F4A7C15
 """2**64 divided by the golden ratio: its multiples spread consecutive numbers evenly."""
 KEY_FACTOR = GOLDEN_RATIO_64 & ((1 << 49) - 1) | 1
@@ -163,10 +166,12 @@ NEAR_ZERO = 6
 WIN_DRAW_LOSS_EMPTY = 28
 """...in positions with at least this many empty cells (in the middle game, Pons' order
 alone searched fewer nodes: Middle-Easy 409 against 488 per position)."""
-RULE_FLOOR_MOST = 1
-"""The highest floor a game's rule gives a node through a child's ceiling
-(``rule_ceiling``: Connect 4's claimeven caps a position at 0 or -1, so its parent at 0 or
-1): the kernel asks the rule only in windows it can cut."""
+RULE_CEILING_LEAST = -1
+"""The lowest ceiling a game's rule gives (``rule_ceiling``: Connect 4's claimeven caps a
+position at 0 or -1)..."""
+RULE_FLOOR_MOST = -RULE_CEILING_LEAST
+"""...and so the highest floor it gives a parent through a child: the kernel asks the rule
+only in windows these can cut."""
 ETC_EMPTY_CELLS = 12
 """Enhanced transposition cut-offs are tried only while more cells than this are empty:
 near the end of the game a search is cheaper than the table look-ups."""

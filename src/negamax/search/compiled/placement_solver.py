@@ -23,6 +23,7 @@ from negamax.search.compiled.placement_layout import (
     FORCED,
     LOOKS,
     MAX_SLOTS,
+    RULE_CEILING_LEAST,
     RULE_FLOOR_MOST,
     SCORE_OFFSET,
     STATE_BETA_CUTOFFS,
@@ -103,7 +104,7 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         return False, -cells, alpha, beta, 1, FORCED, 0, opponent_winning
 
     # Step 6. What the game's rules prove without a search (Connect 4: claimeven).
-    if beta > -RULE_FLOOR_MOST:  # (no ceiling is lower: not worth a look below)
+    if beta > RULE_CEILING_LEAST:  # (no ceiling is lower: not worth a look below)
         ceiling = rule_ceiling(spec, current, mask, moves)
         if ceiling < beta:
             beta = ceiling

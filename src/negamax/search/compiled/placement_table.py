@@ -12,6 +12,7 @@ from negamax.search.compiled.placement_layout import (
     KEY_FACTOR,
     MAX_KEY_BITS,
     MAX_SLOTS,
+    MIN_LAYOUT_KEY_BITS,
     PLY_BUFFERS,
     SCORE_OFFSET,
     SCRATCH,
@@ -36,10 +37,17 @@ def table_length(bits: int) -> int:
     return TABLE_BASE + (1 << bits)
 
 
+def layout_key_bits(key_bits: int) -> int:
+    """The key width the table is laid out for: the game's, but at least
+    ``MIN_LAYOUT_KEY_BITS``, so that the stored quotient never has a negative width (a
+    3x3 game's 18-bit keys in a table of 2**23 entries)."""
+    return max(key_bits, MIN_LAYOUT_KEY_BITS)
+
+
 def table_shift_for(bits: int, key_bits: int) -> int:
     """``work[STATE_TABLE_SHIFT]`` for a table of ``2**bits`` entries and keys of
     ``key_bits`` bits."""
-    return key_bits + 1 - bits
+    return layout_key_bits(key_bits) + 1 - bits
 
 
 def bucket_index(key: int, bits: int, key_bits: int) -> int:
@@ -55,15 +63,16 @@ def tag_bits(bits: int, key_bits: int) -> int:
 
 
 def max_tag(bits: int, key_bits: int) -> int:
-    """The last tag a table of ``2**bits`` entries can tell apart (0: none, the table is
-    too small for keys of ``key_bits`` bits: ``min_table_bits``)."""
-    return max(0, (1 << tag_bits(bits, key_bits)) - 1)
+    """The last tag a table of ``2**bits`` entries can tell apart for keys of ``key_bits``
+    bits (at least ``min_table_bits(key_bits)``). With one tag bit (64-bit keys in a table
+    of 2**24 entries) every new tag empties the table by rewriting it."""
+    return (1 << tag_bits(bits, key_bits)) - 1
 
 
 def min_table_bits(key_bits: int) -> int:
     """The smallest table (as bits) whose entries keep a tag beside the quotient of keys of
     ``key_bits`` bits: 64-bit keys need ``2**24`` entries (128 MiB)."""
-    return key_bits + 1 + IDENTITY_SHIFT - ENTRY_BITS + 1
+    return layout_key_bits(key_bits) + 1 + IDENTITY_SHIFT - ENTRY_BITS + 1
 
 
 @njit(cache=True, inline="always")
@@ -153,5 +162,5 @@ def set_table_shift(spec, table, work):  # type: ignore[no-untyped-def]
     bits = 0
     while TABLE_BASE + (2 << bits) <= table.shape[0]:
         bits += 1
-    work[STATE_TABLE_SHIFT] = spec.key_bits + 1 - bits  # table_shift_for(bits, key_bits)
+    work[STATE_TABLE_SHIFT] = max(spec.key_bits, MIN_LAYOUT_KEY_BITS) + 1 - bits  # table_shift_for(bits, key_bits)
     work[STATE_BUCKET_MASK] = (1 << (bits - 1)) - 1
