@@ -12,7 +12,7 @@ import dataclasses
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError
@@ -20,7 +20,7 @@ from negamax.core.game import Position
 from negamax.core.ranges import BOOK_PLIES, MAX_BOOK_POSITIONS
 from negamax.core.rules import Game
 from negamax.core.score import from_node
-from negamax.parallel.batch import BatchProgress, BatchSummary, Sink, run_batch
+from negamax.parallel.batch import BatchProgress, BatchSummary, run_batch
 from negamax.parallel.book import Book, BookRow, BookSink
 from negamax.parallel.cases import Case
 from negamax.parallel.pools import WorkerPool
@@ -146,14 +146,11 @@ def build_book(
     on_stage: Callable[[str], None] | None = None,
     stop: threading.Event | None = None,
     levels: list[Level] | None = None,
-    sinks: Sequence[Sink] = (),
 ) -> BuildSummary:
     """Solve the level ``plies`` below ``roots`` on ``pool`` into ``book``, then back up
     every position whose children are all known: a build whose solves hit their limits
     keeps what it solved and says what is left (``unsolved``, ``unknown``). ``levels``:
-    what ``enumerate_levels`` gave for these roots and plies, if the caller has it.
-    ``sinks``: more outputs for the solves' records (each record has the position's
-    nodes and CPU time)."""
+    what ``enumerate_levels`` gave for these roots and plies, if the caller has it."""
     if levels is None:
         levels = enumerate_levels(game, roots, plies)
     sizes = [len(level.positions) for level in levels]
@@ -165,14 +162,14 @@ def build_book(
     sample = random.Random(len(leaves)).sample(leaves, min(len(leaves), ESTIMATE_SAMPLE * pool.workers))
     if on_stage is not None and len(leaves) > len(sample):
         # a first few solves (kept in the book) say roughly how long the rest will take
-        timed = run_batch(job, sample, [BookSink(book), *sinks], pool, chunk_size, None, on_error, stop)
+        timed = run_batch(job, sample, [BookSink(book)], pool, chunk_size, None, on_error, stop)
         if timed.completed and not timed.stopped:
             seconds = timed.busy_seconds / timed.completed * (len(leaves) - len(sample)) / pool.workers
             on_stage(
                 f"{len(leaves):,} positions to solve; {timed.completed} of them took {timed.elapsed:.1f} s,"
                 f" so the rest should take roughly {_duration(seconds)} (progress follows)"
             )
-    solved = run_batch(job, leaves, [BookSink(book), *sinks], pool, chunk_size, on_progress, on_error, stop)
+    solved = run_batch(job, leaves, [BookSink(book)], pool, chunk_size, on_progress, on_error, stop)
     if solved.stopped:
         return BuildSummary(sizes, solved, 0, 0.0, [])
     unsolved = len(leaves) - len(book.known_keys(levels[-1].positions))
