@@ -127,6 +127,11 @@ DEFAULT_SPLIT_PLIES: Final = 4
 MAX_BOOK_POSITIONS: Final = 500_000
 """The most positions a book build enumerates over all its plies (counting them takes
 about 50 microseconds each, and a ply's positions are held in memory)."""
+SKILL: Final = Range("skill level", 0, 20)
+"""A playing strength below the engine's best (20: full strength), as Stockfish's ``Skill
+Level`` option numbers it."""
+LEVEL: Final = Range("level", 1, 8)
+"""The page's playing levels, as lichess numbers its computer opponents (8: full strength)."""
 TRACE_NODES: Final = Range("max nodes", 1, 200_000)
 """The most nodes a recorded search keeps: a trace is for reading, and each node costs
 hundreds of bytes."""

@@ -29,6 +29,10 @@ class Game(Protocol):
     """False for games whose exact value is out of reach from most positions (chess,
     draughts): the command line then solves them only within a time or node limit."""
 
+    evaluation_unit: int
+    """What a small advantage is worth in ``evaluate``'s scores: a pawn in chess (100), a
+    man in draughts. The playing levels measure how far from the best a move may be in it."""
+
     def new_position(self, text: str | None = None) -> Position[Any]:
         """The start position, or the position ``text`` describes.
 
@@ -82,6 +86,7 @@ class BaseGame:
     (empty: the game's own name)."""
     position_help = ""
     solvable = True
+    evaluation_unit = 1
 
     def game_score(self, position: Position[Any], score: int) -> int:
         return score

@@ -8,6 +8,7 @@ text, so the same engine can sit behind another protocol or a test.
 from __future__ import annotations
 
 import dataclasses
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from negamax.engines.time_plan import TimePlan
 from negamax.search import DEFAULT_HASH_MIB, Searcher, choose_backend, search
 from negamax.search.params import options_for
 from negamax.search.searcher import MULTIPV
+from negamax.search.strength import Strength
 
 CHECK_EVERY_NODES = 64
 """Slow games (chess on python-chess: a few thousand nodes a second) must look at the
@@ -120,13 +122,24 @@ class Engine:
     not yet on disk is compiled by another process while the pure-Python search answers.
     """
 
-    def __init__(self, game: Game, hash_mib: float = DEFAULT_HASH_MIB, backend: str = "auto", threads: int = 1) -> None:
+    def __init__(
+        self,
+        game: Game,
+        hash_mib: float = DEFAULT_HASH_MIB,
+        backend: str = "auto",
+        threads: int = 1,
+        seed: int | None = None,
+    ) -> None:
         self.game = game
         self.position: Position[Any] = game.new_position(None)
         self.backend = choose_backend(self.position, backend, solving=False)
         self.searcher = self._new_searcher(hash_range().check(hash_mib), int(THREADS.check(threads)))
         self.multipv = 1
         """Root moves each search scores (UCI's ``MultiPV``)."""
+        self.strength = Strength()
+        """How well it plays (``Skill Level``, ``UCI_Elo``): full strength unless set."""
+        self.generator = random.Random(seed)
+        """Where a weakened strength draws its choices from (``seed``: the same games again)."""
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
 
@@ -171,6 +184,7 @@ class Engine:
         other = Engine(self.game, self.hash_mib, backend, self.threads)
         other.position = self.position
         other.multipv = self.multipv
+        other.strength, other.generator = self.strength, self.generator
         other.warm_up_in_background()
         return other
 
@@ -248,7 +262,8 @@ class Engine:
         )
         if search_limits.depth is None and search_limits.nodes is None and search_limits.time is None:
             search_limits = dataclasses.replace(search_limits, depth=64)  # "go infinite": until stopped
-        elif _forced(self.position, search_limits, limits.search_moves) and self.multipv == 1:
+        search_limits = self.strength.limits(search_limits)
+        if _forced(self.position, search_limits, limits.search_moves) and self.multipv == 1:
             # one legal move: play it at once (a depth-1 search gives its score), and keep
             # the clock for the moves that need it
             search_limits = dataclasses.replace(search_limits, depth=1)
@@ -265,6 +280,8 @@ class Engine:
                 result = searched(search_limits)
                 if result.best_move is None:
                     result = _move_anyway(position, result, root_moves)
+                legal = list(position.legal_moves() if root_moves is None else root_moves)
+                result = self.strength.choose(result, legal, self.generator, self.game.evaluation_unit)
             except Exception as error:  # a move is owed whatever happened (a GUI waits for it)
                 if on_error is not None:
                     on_error(f"the search failed ({type(error).__name__}: {error}); playing a quick move")
@@ -323,7 +340,8 @@ class Engine:
         """Search ``position`` in this thread with the engine's tables (what ``go`` runs),
         the root restricted to ``root_moves`` if given: on the compiled kernel once it is
         ready, on the python backend until then."""
-        return self.searcher.search(position, limits, multipv=self.multipv, root_moves=root_moves, on_iteration=on_info)
+        multipv = self.strength.multipv(self.multipv)
+        return self.searcher.search(position, limits, multipv=multipv, root_moves=root_moves, on_iteration=on_info)
 
     def stop(self) -> None:
         """End the search now; its ``on_done`` still runs, with the best move so far."""

@@ -20,14 +20,16 @@ from typing import Any, TextIO
 
 from negamax import __version__
 from negamax.core.errors import InvalidOptionError, NegamaxError
-from negamax.core.ranges import DEPTH, MAX_DEPTH, NODES, THREADS, TIME, Range, hash_range
+from negamax.core.ranges import DEPTH, MAX_DEPTH, NODES, SKILL, THREADS, TIME, Range, hash_range
 from negamax.core.score import WIN, Bound, is_decisive
 from negamax.core.types import SearchResult
+from negamax.engines.chess_levels import LEVEL_ELO, UCI_ELO, skill_for_elo
 from negamax.engines.engine import Engine, GoLimits
 from negamax.engines.session import clipped, parsed, protocol_lines, serve
 from negamax.games import get_game
 from negamax.search import DEFAULT_HASH_MIB
 from negamax.search.searcher import MULTIPV
+from negamax.search.strength import FULL_SKILL, Strength
 
 NAME = f"negamax {__version__}"
 AUTHOR = "the negamax developers"
@@ -76,6 +78,9 @@ class UciSession:
         self._infinite = False
         self._stopped = threading.Event()
         self._start = 0.0
+        self._skill = FULL_SKILL
+        self._limit_strength = False
+        self._elo = LEVEL_ELO[-1]
 
     def send(self, line: str) -> None:
         with self._lock:
@@ -126,6 +131,9 @@ class UciSession:
         self.send(f"option name Threads type spin default 1 min 1 max {THREADS.high:g}")
         self.send(f"option name MultiPV type spin default 1 min 1 max {MULTIPV.high:g}")
         self.send("option name Backend type combo default compiled var compiled var python")
+        self.send(f"option name Skill Level type spin default {FULL_SKILL} min 0 max {FULL_SKILL}")
+        self.send("option name UCI_LimitStrength type check default false")
+        self.send(f"option name UCI_Elo type spin default {LEVEL_ELO[-1]} min {LEVEL_ELO[0]} max {LEVEL_ELO[-1]}")
         self.send("uciok")
 
     def _isready(self, arguments: list[str]) -> None:
@@ -171,10 +179,22 @@ class UciSession:
             self.engine.set_hash(parsed(hash_range(), value, "setoption Hash"))
         elif option == "multipv":
             self.engine.set_multipv(int(parsed(MULTIPV, value, "setoption MultiPV")))
+        elif option == "skill level":
+            self._skill = int(parsed(SKILL, value, "setoption Skill Level"))
+        elif option == "uci_elo":
+            self._elo = int(parsed(UCI_ELO, value, "setoption UCI_Elo"))
+        elif option == "uci_limitstrength":
+            if value.strip().lower() not in ("true", "false"):
+                raise UciProtocolError(f"UCI_LimitStrength must be true or false, not {clipped(value.strip(), 40)!r}")
+            self._limit_strength = value.strip().lower() == "true"
         else:
             raise UciProtocolError(
-                f"unknown option {clipped(name.strip(), 40)!r} (options: Hash, Threads, MultiPV, Backend)"
+                f"unknown option {clipped(name.strip(), 40)!r}"
+                " (options: Hash, Threads, MultiPV, Backend, Skill Level, UCI_LimitStrength, UCI_Elo)"
             )
+        # as Stockfish: a limited strength plays at UCI_Elo, else at the skill level
+        skill = skill_for_elo(self._elo) if self._limit_strength else self._skill
+        self.engine.strength = Strength(skill)
 
     def _position(self, arguments: list[str]) -> None:
         if not arguments or arguments[0] not in ("startpos", "fen"):
@@ -274,9 +294,10 @@ class UciSession:
         seldepth = f" seldepth {result.stats.seldepth}" if result.stats.seldepth else ""
         speed = f"nps {int(result.nodes / elapsed)} time {int(elapsed * 1000)}"
         common = f"nodes {result.nodes} {speed} hashfull {hashfull}"
-        if len(result.lines) > 1:
+        lines = result.lines[: self.engine.multipv]  # a weakened strength scores more than were asked for
+        if len(lines) > 1:
             # as Stockfish prints MultiPV: one line a move, numbered best first
-            for number, line in enumerate(result.lines, start=1):
+            for number, line in enumerate(lines, start=1):
                 pv = " ".join(move.uci() for move in line.pv)
                 self.send(
                     f"info depth {result.depth}{seldepth} multipv {number} score {score_text(line.score)}"

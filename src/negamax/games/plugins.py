@@ -116,6 +116,7 @@ class PositionClassGame:
     def __init__(self, position_class: type) -> None:
         self.position_class = position_class
         self.name = position_class.__name__
+        self.evaluation_unit = 1
         self.position_help = (
             f"the moves from {position_class.__name__}()'s start, each as it prints (str(move)), separated by"
             " spaces, or 'start'"
@@ -147,7 +148,10 @@ class PositionClassGame:
 
 
 def _complete(game: Any) -> bool:
-    names = ("name", "description", "position_help", "solvable", "position_text", "render", "game_score", "book_key")
+    names = (
+        *("name", "description", "position_help", "solvable", "evaluation_unit"),
+        *("position_text", "render", "game_score", "book_key"),
+    )
     return all(hasattr(game, attribute) for attribute in (*names, "symmetric_move_text"))
 
 
@@ -161,6 +165,8 @@ class PluginGame:
         self.description: str = getattr(game, "description", None) or (doc.splitlines()[0] if doc else name)
         self.position_help: str = getattr(game, "position_help", None) or "see the game's documentation"
         self.solvable: bool = bool(getattr(game, "solvable", True))
+        unit = getattr(game, "evaluation_unit", 1)
+        self.evaluation_unit: int = unit if isinstance(unit, int) and not isinstance(unit, bool) and unit > 0 else 1
 
     def new_position(self, text: str | None = None) -> Position[Any]:
         position: Position[Any] = self._game.new_position(text)

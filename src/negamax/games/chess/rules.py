@@ -282,6 +282,7 @@ class ChessGame(BaseGame):
     description = "chess (python-chess rules), moves in UCI notation such as e2e4"
     position_help = "a FEN, 'startpos', optionally followed by 'moves e2e4 e7e5 ...'"
     solvable = False
+    evaluation_unit = 100  # centipawns
 
     def new_position(self, text: str | None = None) -> ChessPosition:
         """``startpos`` or a FEN, optionally followed by ``moves`` and UCI moves."""

@@ -210,6 +210,7 @@ class DraughtsGame(BaseGame):
     """One of py-draughts' variants (see ``VARIANTS``); international by default."""
 
     solvable = False
+    evaluation_unit = 100  # a man
 
     def __init__(self, variant: str = "draughts") -> None:
         if variant not in VARIANTS:
