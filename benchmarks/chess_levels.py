@@ -24,10 +24,9 @@ import chess.engine
 from chess_ladder import find_stockfish, pgn_game, play_game
 from ladder_elo import estimate
 from match_tally import parse_clock
-from vs_sunfish import OPENINGS, negamax_command
-
-from negamax.engines.chess_levels import LEVEL_ELO
+from negamax.games.chess.levels import LEVEL_ELO
 from negamax.search.strength import LEVEL_SKILLS
+from vs_sunfish import OPENINGS, negamax_command
 
 LOWEST, HIGHEST = 1350, 2850
 """Stockfish 15.1's ``UCI_Elo`` range."""
@@ -88,7 +87,9 @@ def main() -> None:
                 rated.append((elo, score if ours_white else 1 - score))
                 names = (f"negamax level {level}", f"Stockfish UCI_Elo {elo}")
                 names = names if ours_white else names[::-1]
-                print(pgn_game(board, result, *names, f"negamax levels, {arguments.clock}", ending), file=pgn, end="\n\n")
+                print(
+                    pgn_game(board, result, *names, f"negamax levels, {arguments.clock}", ending), file=pgn, end="\n\n"
+                )
                 pgn.flush()
                 extra = f", {ending}" if ending else ""
                 print(

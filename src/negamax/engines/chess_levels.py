@@ -1,16 +1,14 @@
-"""The chess engine's strength on Stockfish's ``UCI_Elo`` scale, level by level, as
-measured by ``benchmarks/chess_levels.py`` (the table and how it was run are in
-``BENCHMARKS.md``): what ``UCI_Elo`` reads, and what the page says of each level."""
+"""``UCI_Elo``: the skill that plays at a given rating on Stockfish's scale, from each
+level's measured rating (``negamax.games.chess.levels``)."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from negamax.core.ranges import Range
+from negamax.games.chess.levels import LEVEL_ELO
 from negamax.search.strength import LEVEL_SKILLS
 
-LEVEL_ELO: Final = (1300, 1450, 1600, 1750, 1900, 2050, 2200, 2370)
-"""The measured rating of each level from 1 to 8 (the skills ``LEVEL_SKILLS`` names)."""
 UCI_ELO: Final = Range("UCI_Elo", LEVEL_ELO[0], LEVEL_ELO[-1])
 
 

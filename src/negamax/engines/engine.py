@@ -262,7 +262,7 @@ class Engine:
         )
         if search_limits.depth is None and search_limits.nodes is None and search_limits.time is None:
             search_limits = dataclasses.replace(search_limits, depth=64)  # "go infinite": until stopped
-        search_limits = self.strength.limits(search_limits)
+        search_limits = self.strength.limits(search_limits, self.generator)
         if _forced(self.position, search_limits, limits.search_moves) and self.multipv == 1:
             # one legal move: play it at once (a depth-1 search gives its score), and keep
             # the clock for the moves that need it

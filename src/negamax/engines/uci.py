@@ -23,10 +23,11 @@ from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.ranges import DEPTH, MAX_DEPTH, NODES, SKILL, THREADS, TIME, Range, hash_range
 from negamax.core.score import WIN, Bound, is_decisive
 from negamax.core.types import SearchResult
-from negamax.engines.chess_levels import LEVEL_ELO, UCI_ELO, skill_for_elo
+from negamax.engines.chess_levels import UCI_ELO, skill_for_elo
 from negamax.engines.engine import Engine, GoLimits
 from negamax.engines.session import clipped, parsed, protocol_lines, serve
 from negamax.games import get_game
+from negamax.games.chess.levels import LEVEL_ELO
 from negamax.search import DEFAULT_HASH_MIB
 from negamax.search.searcher import MULTIPV
 from negamax.search.strength import FULL_SKILL, Strength

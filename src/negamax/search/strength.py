@@ -1,6 +1,7 @@
 """Playing below full strength, the way people expect a weaker opponent to play: it looks
-fewer plies ahead, it takes a move close to the best one about as often as the best, and at
-the lowest levels it now and then plays a move at random. It never weakens by thinking
+fewer plies ahead, and at the lower levels now and then a ply less still (it overlooks the
+answer to its move), it takes a move close to the best one about as often as the best, and
+at the lowest levels it now and then plays a move at random. It never weakens by thinking
 less than its time allows at a given depth, so a weak level still answers at its own pace.
 
 One number says how strong: the skill, 0 to 20 (20: full strength), as Stockfish's ``Skill
@@ -69,16 +70,27 @@ class Strength:
         return 0.6 * ((FULL_SKILL - self.skill) / FULL_SKILL) ** 2
 
     @property
+    def oversight_chance(self) -> float:
+        """The chance of a move searched a ply less deep (at least one): 40 % at skill 0,
+        falling evenly to none from skill 10 on. It is how a weak player misses a threat
+        that a search of its usual depth would see."""
+        return max(0.0, 0.04 * (10 - self.skill))
+
+    @property
     def blunder_chance(self) -> float:
         """The chance of a move picked at random among all legal moves: 6 % at skill 0,
         none from skill 4 on."""
         return max(0.0, (4 - self.skill) * 0.015)
 
-    def limits(self, limits: SearchLimits) -> SearchLimits:
-        """``limits`` with the depth capped at this strength's."""
+    def limits(self, limits: SearchLimits, generator: random.Random | None = None) -> SearchLimits:
+        """``limits`` with the depth capped at this strength's, a ply less by chance (an
+        oversight) when ``generator`` is given."""
         if self.depth is None:
             return limits
-        depth = self.depth if limits.depth is None else min(limits.depth, self.depth)
+        depth = self.depth
+        if generator is not None and generator.random() < self.oversight_chance:
+            depth = max(1, depth - 1)
+        depth = depth if limits.depth is None else min(limits.depth, depth)
         return dataclasses.replace(limits, depth=depth)
 
     def multipv(self, asked: int = 1) -> int:

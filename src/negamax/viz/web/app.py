@@ -6,7 +6,8 @@ so a page can be reloaded, shared as a URL, or served by another process.
 * ``GET /api/games``: the games served;
 * ``POST /api/state``: the board, the legal moves and the result after the moves;
 * ``POST /api/think``: the engine's search, streamed as Server-Sent Events (``iteration``
-  events, then ``done`` or ``error``), with ``lines`` root moves scored (1-8);
+  events, then ``done`` or ``error``), with ``lines`` root moves scored (1-8), at a
+  ``level`` from 1 to 8 (``negamax.search.strength``; 8, the default: full strength);
 * ``POST /api/solution``: every legal move's exact value (Connect 4's solution mode);
 * ``POST /api/trace``: the search tree, node by node.
 
@@ -30,6 +31,7 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from importlib import resources
 from typing import Annotated, Any, Literal
 
@@ -42,9 +44,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from negamax.core.errors import GameDefinitionError, NegamaxError, UnknownGameError
 from negamax.core.game import Position
-from negamax.core.ranges import DEPTH, NODES, TIME, Range
+from negamax.core.ranges import DEPTH, LEVEL, NODES, TIME, Range
 from negamax.core.rules import Game, game_end
 from negamax.games import get_game
+from negamax.games.chess.levels import LEVEL_ELO
 from negamax.search.searcher import MULTIPV
 from negamax.search.trace import TraceLimitExceeded
 from negamax.viz.web import boards, pgn
@@ -117,6 +120,8 @@ def _checked_by(rule: Range, name: str, high: float, low: float | None = None) -
 class ThinkRequest(PositionRequest):
     seconds: Annotated[float, _checked_by(TIME, "seconds", MAX_SECONDS)] = 1.0
     lines: Annotated[int, _checked_by(MULTIPV, "lines", MAX_LINES)] = 1
+    level: Annotated[int, _checked_by(LEVEL, "level", LEVEL.high)] = int(LEVEL.high)
+    """How well the engine plays its move (``negamax.search.strength``; 8: full strength)."""
 
 
 class TraceRequest(PositionRequest):
@@ -202,6 +207,7 @@ def create_app(
                 "position_help": game.position_help,
                 "kind": boards.kind_of(game),
                 "solvable": game.solvable,
+                "level_elo": list(LEVEL_ELO) if boards.kind_of(game) == "chess" else None,
             }
             for name, game in games.items()
         ]
@@ -297,7 +303,8 @@ def create_app(
 
         def run(granted: float) -> None:
             try:
-                done = searches.think(game, position, granted, stop, lambda item: put("iteration", item), request.lines)
+                report = partial(put, "iteration")
+                done = searches.think(game, position, granted, stop, report, request.lines, request.level)
                 put("done", {**done, "granted": round(granted, 3)})
             except NegamaxError as error:
                 put("error", {"error": _one_line(str(error))})

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,6 +26,7 @@ from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe, from_node
 from negamax.core.types import Line, SearchLimits, SearchResult
 from negamax.search import Searcher, search, solve, warmup
 from negamax.search.params import options_for
+from negamax.search.strength import Strength
 from negamax.search.trace import SearchTrace, TraceLimitExceeded
 from negamax.viz.labels import move_labels, pruned_labels, value_text, window_text
 from negamax.viz.steps import visit_steps
@@ -57,6 +59,9 @@ SOLVE_SHARE = 0.3
 """The part of its time an engine move spends trying to solve the position first (games
 with a solver), before it searches to a horizon for the rest."""
 
+LEVELS = 8
+"""The page's levels go from 1 to 8 (``negamax.core.ranges.LEVEL``); 8 is full strength."""
+
 OnReport = Callable[[dict[str, Any]], None]
 """What the page is sent for each iteration (a search result as the page shows it)."""
 OpenBook = Callable[[Game], AbstractContextManager[Any]]
@@ -83,6 +88,8 @@ class Searches:
         self._games: dict[str, _GameSearchers] = {}
         self._games_lock = threading.Lock()
         self._python_options = dataclasses.replace(options_for("auto"), check_every=PYTHON_CHECK_EVERY)
+        self._generator = random.Random()
+        """The weaker levels' choices (a page's game is not meant to be replayed)."""
 
     def _searchers(self, game: Game) -> _GameSearchers:
         with self._games_lock:
@@ -166,13 +173,23 @@ class Searches:
         stop: threading.Event,
         on_iteration: OnReport,
         lines: int = 1,
+        level: int = LEVELS,
     ) -> dict[str, Any]:
         """The engine's move: its best search for ``seconds``, each iteration reported;
-        ``lines`` root moves scored, best first (``multipv``)."""
+        ``lines`` root moves scored, best first (``multipv``); below level 8 the move a
+        weaker player picks (``negamax.search.strength``)."""
         limits = SearchLimits(time=seconds, nodes=MAX_NODES, stop=stop)
         report = _reporter(game, position, on_iteration)
         started = time.perf_counter()
         pair = self._searchers(game)
+        strength = Strength.of_level(level)
+        if not strength.full:
+            # no solve first: a weaker player looks a few plies ahead, whatever the game
+            result = pair.thinking.search(
+                position, strength.limits(limits, self._generator), multipv=strength.multipv(lines), on_iteration=report
+            )
+            chosen = strength.choose(result, list(position.legal_moves()), self._generator, game.evaluation_unit)
+            return {**record(game, position, chosen), "lines": record(game, position, result)["lines"][:lines]}
         if seconds <= QUICK_SECONDS:
             # its time ran out while others searched: one ply, which dozens at once still
             # finish in time (a search stopped by the clock ends only at its next look, and

@@ -201,7 +201,8 @@ async function think(playing) {
     const response = await fetch("/api/think", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ ...position(), seconds: Number($("seconds").value), lines: Number($("lines").value) }),
+      // a level weakens the moves the engine plays; Analyse shows its best
+      body: JSON.stringify({ ...position(), seconds: Number($("seconds").value), lines: Number($("lines").value), level: playing ? Number($("level").value) : 8 }),
       signal: controller.signal,
     });
     if (!response.ok) {
@@ -396,7 +397,8 @@ async function trace() {
 function writeUrl() {
   const encode = encodeURIComponent;
   const flipped = game.flipped ? "&flipped=1" : "";
-  const hash = `#game=${encode(game.name)}&start=${encode(game.start)}&moves=${game.moves.map(encode).join(",")}${flipped}`;
+  const level = $("level").value !== "8" ? `&level=${$("level").value}` : "";
+  const hash = `#game=${encode(game.name)}&start=${encode(game.start)}&moves=${game.moves.map(encode).join(",")}${flipped}${level}`;
   history.replaceState(null, "", hash);
   $("share").href = location.href;
 }
@@ -411,6 +413,8 @@ function readUrl() {
   game.moves = (fields.get("moves") || "").split(",").filter(Boolean).map(decodeURIComponent);
   game.byEngine = game.moves.map(() => false);
   game.flipped = fields.get("flipped") === "1" && FLIPPABLE.has(games.get(game.name).kind);
+  const level = Number(fields.get("level") || 8);
+  $("level").value = Number.isInteger(level) && level >= 1 && level <= 8 ? String(level) : "8";
 }
 
 // Only boards with a side at the bottom turn round (chess, draughts); each game starts the
@@ -427,6 +431,11 @@ function chooseGame(name) {
   $("start").value = game.start;
   $("start").placeholder = chosen.position_help;
   $("solution-toggle").hidden = !chosen.solvable;
+  // chess levels carry their measured rating on Stockfish's scale
+  for (const option of $("level").options) {
+    const elo = chosen.level_elo && chosen.level_elo[Number(option.value) - 1];
+    option.textContent = elo ? `${option.value} (${elo})` : option.value;
+  }
   $("legal").open = chosen.kind === "text";
 }
 
@@ -455,6 +464,7 @@ async function main() {
   $("go").addEventListener("click", () => think(true));
   $("analyse").addEventListener("click", () => think(false));
   $("hints").addEventListener("change", render);
+  $("level").addEventListener("change", writeUrl);
   $("solution").addEventListener("change", () => load());
   $("trace").addEventListener("click", trace);
   $("pgn").addEventListener("click", openPgn);
