@@ -126,3 +126,22 @@ def test_the_python_backend_answers_while_the_kernel_compiles(monkeypatch: pytes
     assert engine.hashfull() == 0  # the python table's, without touching the kernel
     release.set()
     engine.close()
+
+
+def test_a_weak_skill_searches_shallow_and_plays_other_moves_than_full_strength() -> None:
+    from negamax.search.strength import Strength
+
+    game = get_game("chess")
+    openings = ["startpos", "startpos moves e2e4", "startpos moves d2d4 d7d5", "startpos moves e2e4 c7c5 g1f3"]
+    full, weak = Engine(game, backend="python", seed=1), Engine(game, backend="python", seed=1)
+    weak.strength = Strength(0)
+    differ = 0
+    for opening in openings * 3:
+        for engine in (full, weak):
+            engine.set_position(opening)
+        best, _ = run(full, GoLimits(depth=2))
+        chosen, infos = run(weak, GoLimits(depth=2))
+        assert chosen.best_move in weak.position.legal_moves()
+        assert max(info.depth for info in infos) <= 2
+        differ += chosen.best_move != best.best_move
+    assert differ >= 3  # noise on close moves: the weak skill does not play the same game

@@ -14,6 +14,7 @@ import chess.engine
 import pytest
 
 from negamax.core.ranges import max_hash_mib
+from negamax.games.chess.levels import LEVEL_ELO
 
 pytestmark = pytest.mark.kernels("chess")
 
@@ -51,7 +52,8 @@ def engine(running_engine: chess.engine.SimpleEngine) -> Iterator[chess.engine.S
     """One engine process for the module, as a GUI keeps one, each test starting with every
     option at its default (the tests that need a fresh process start their own)."""
     defaults = {name: option.default for name, option in running_engine.options.items()}
-    running_engine.configure({name: defaults[name] for name in ("Hash", "Threads", "Backend")})
+    reset = ("Hash", "Threads", "Backend", "Skill Level", "UCI_LimitStrength", "UCI_Elo")
+    running_engine.configure({name: defaults[name] for name in reset})
     yield running_engine
 
 
@@ -289,3 +291,33 @@ def test_an_overlong_line_gets_one_info_string_and_is_not_read() -> None:
     after = output[output.index("uciok") + 1 :]
     assert after[0].startswith("info string a line of 5000024 bytes is over the limit of 65536")
     assert after[1] == "readyok" and after[-1].split()[1] in {move.uci() for move in chess.Board().legal_moves}
+
+
+def test_strength_options_as_stockfish_has_them(engine: chess.engine.SimpleEngine) -> None:
+    options = engine.options
+    assert (options["Skill Level"].min, options["Skill Level"].max, options["Skill Level"].default) == (0, 20, 20)
+    assert options["UCI_LimitStrength"].type == "check" and options["UCI_LimitStrength"].default is False
+    assert (options["UCI_Elo"].min, options["UCI_Elo"].max) == (LEVEL_ELO[0], LEVEL_ELO[-1])
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": LEVEL_ELO[0]})
+    board = chess.Board()
+    for _ in range(16):  # the weakest rating plays a legal game, shallow, one line a search
+        with engine.analysis(board, chess.engine.Limit(depth=8)) as analysis:  # capped at 2
+            infos = list(analysis)
+            best = analysis.wait().move
+        assert best in board.legal_moves
+        depths = [info["depth"] for info in infos if "depth" in info]
+        assert depths and max(depths) <= 2 and all("multipv" not in info for info in infos)
+        board.push(best)
+        if board.is_game_over():
+            break
+
+
+def test_strength_options_out_of_range_get_an_info_string() -> None:
+    output = uci_session(
+        "uci\nsetoption name UCI_Elo value 3000\nsetoption name Skill Level value -1\n"
+        "setoption name UCI_LimitStrength value maybe\nisready\nquit\n"
+    )
+    strings = [line for line in output if line.startswith("info string")]
+    assert len(strings) == 3, strings
+    assert f"from {LEVEL_ELO[0]} to {LEVEL_ELO[-1]}" in strings[0] and "from 0 to 20" in strings[1]
+    assert "true or false" in strings[2] and output[-1] == "readyok"

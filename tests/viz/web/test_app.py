@@ -15,6 +15,7 @@ import pytest
 
 from negamax.core.types import SearchLimits
 from negamax.games import get_game
+from negamax.games.chess.levels import LEVEL_ELO
 from negamax.parallel.book import Book, BookRow
 from negamax.search import solve
 from negamax.viz.web.app import create_app
@@ -120,6 +121,8 @@ def test_the_engine_scores_several_lines_best_first(web: Web) -> None:
         ("/api/think", {"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]}, "the game is over"),
         ("/api/think", {"game": "tictactoe", "lines": 0}, "lines must be"),
         ("/api/think", {"game": "tictactoe", "lines": 9}, "lines must be"),
+        ("/api/think", {"game": "chess", "level": 0}, "level must be a whole number from 1 to 8"),
+        ("/api/think", {"game": "chess", "level": 2.5}, "level must be"),
         ("/api/trace", {"game": "nim", "max_nodes": 10**6}, "max_nodes"),
         ("/api/trace", {"game": "nim", "algorithm": "mtdf"}, "algorithm"),
         ("/api/solution", {"game": "chess"}, "cannot be solved exactly"),
@@ -353,3 +356,15 @@ def test_pgn_refuses_what_it_cannot_read(web: Web) -> None:
         assert status == 400 and "\n" not in answer["error"], (body["pgn"][:20], answer)
     status, answer = web.post("/api/pgn", {"game": "connect4", "moves": ["4"]})
     assert status == 400 and answer["error"] == "PGN is for chess; connect4 has no PGN"
+
+
+def test_a_level_plays_a_weaker_players_move_and_analysis_keeps_full_strength(web: Web) -> None:
+    # tic-tac-toe after X in a corner: O must take the centre; level 8 always does, level 1
+    # looks two plies ahead at most and by chance plays elsewhere
+    body = {"game": "tictactoe", "moves": ["0"], "seconds": 0.5}
+    full = {web.events(body)[-1][1]["best"] for _ in range(4)}
+    weak = [web.events({**body, "level": 1})[-1][1] for _ in range(20)]
+    assert full == {"4"}
+    assert {done["best"] for done in weak} - {"4"} and all(done["depth"] <= 2 for done in weak)
+    names = {game["name"]: game for game in web.get("/api/games")[1]}
+    assert names["chess"]["level_elo"] == list(LEVEL_ELO) and names["connect4"]["level_elo"] is None

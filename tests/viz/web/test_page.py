@@ -350,3 +350,24 @@ def test_a_chess_game_out_and_in_as_pgn(page: Any, web: Web) -> None:
     page.click("#pgn-load")
     page.wait_for_function(f"{PLAYED} === 5")
     assert moves_in_url(page) == ["d2d4", "d7d5", "c2c4", "e7e6", "b1c3"] and not page.is_visible("#pgn-dialog")
+
+
+def test_a_chess_game_at_the_lowest_level(page: Any, web: Web) -> None:
+    open_game(page, web, "chess")
+    assert page.evaluate("[...document.querySelectorAll('#level option')].map(o => o.textContent)")[0].startswith("1 (")
+    page.select_option("#level", "1")
+    page.select_option("#seconds", "0.5")
+    assert "level=1" in page.evaluate("location.hash")  # the link keeps the level
+    page.click("#legal summary")
+    for played in range(2, 12, 2):  # five moves of ours, each answered by level 1
+        page.click("#moves button >> nth=0")
+        page.wait_for_function(f"{PLAYED} === {played}", timeout=30_000)
+        page.wait_for_function("document.getElementById('turn').textContent === 'White to move: your turn'")
+        if page.text_content("#result"):
+            break
+    board = chess.Board()
+    for move in moves_in_url(page):
+        board.push_uci(move)  # every reply legal
+    assert len(board.move_stack) >= 6
+    assert re.match(r"depth [12] ", page.text_content("#stats"))  # it looked two plies ahead at most
+    screenshot(page, "chess-level-1")
