@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from negamax.cli.progress import progress_callback, stop_on_interrupt
@@ -29,6 +31,7 @@ from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import refuse_replacing, refuse_special_input, replaced_whole
 from negamax.search import warmup
 from negamax.search.params import SearchOptions, options_for
+from negamax.search.textbook import TEXTBOOK
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
 
@@ -66,7 +69,7 @@ def run_analyze(arguments: argparse.Namespace) -> int:
     position = game.new_position(arguments.position)
     search_options(arguments)  # a bad --algorithm fails here, before any search
     with open_book(arguments, game) as book, stop_on_interrupt() as stop:
-        answer = book_answer(book, game, position)
+        answer = book_answer(book, game, position, arguments.multipv)
         if answer is not None:
             _print_result(arguments, game, position, arguments.position or "", answer)
             return EXIT_OK
@@ -100,7 +103,7 @@ def run_solve(arguments: argparse.Namespace) -> int:
     if arguments.scheduler is not None:
         return _split_solve(arguments, game, position)
     with open_book(arguments, game) as book, stop_on_interrupt() as stop:
-        answer = book_answer(book, game, position)
+        answer = book_answer(book, game, position, arguments.multipv)
         if answer is not None:
             _print_result(arguments, game, position, arguments.position or "", answer)
             return EXIT_OK
@@ -373,7 +376,8 @@ def run_trace(arguments: argparse.Namespace) -> int:
 
     game = get_game(arguments.game)
     position = game.new_position(arguments.position)
-    options_for(arguments.algorithm)  # an unknown name fails here, before any search
+    if arguments.algorithm != TEXTBOOK:
+        options_for(arguments.algorithm)  # an unknown name fails here, before any search
     if arguments.output:
         refuse_replacing("--output", arguments.output, arguments.overwrite)
     trace = SearchTrace(max_nodes=arguments.max_nodes)
@@ -429,15 +433,21 @@ def run_serve(arguments: argparse.Namespace) -> int:
     extra_games = tuple(dict.fromkeys(arguments.game or ()))
     for name in extra_games:
         get_game(name)  # an unknown or broken game fails here, in one line, not in the page
-    open_book = None
+    open_book: Callable[[Game], contextlib.AbstractContextManager[Any]] | None = None
     if arguments.book:
         from negamax.parallel.book import Book
 
         path = arguments.book
         Book(path, get_game("connect4"), create=False).close()  # not a book: one line now, not a 500 later
 
-        def open_book(game: Game) -> Book:
+        def given_book(game: Game) -> contextlib.AbstractContextManager[Any]:
             return Book(path, game, create=False)
+
+        open_book = given_book
+    elif not arguments.no_book:
+        from negamax.parallel.book import open_shipped_book
+
+        open_book = open_shipped_book
 
     try:
         listening = server.bind(arguments.host, arguments.port)

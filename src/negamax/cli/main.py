@@ -79,7 +79,14 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
         help="score the K best moves, each with its own line (K at least the moves: every move)",
     )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
-    command.add_argument("--book", metavar="FILE", help="answer from this book of solved positions when it knows")
+    books = command.add_mutually_exclusive_group()
+    books.add_argument(
+        "--book",
+        metavar="FILE",
+        help="answer from this book of solved positions when it knows (default: the book shipped for the game,"
+        " Connect 4's first five plies)",
+    )
+    books.add_argument("--no-book", action="store_true", help="search every position, even those a book knows")
 
 
 def _add_pool_options(command: argparse.ArgumentParser) -> None:
@@ -207,7 +214,13 @@ def build_parser() -> argparse.ArgumentParser:
     trace.set_defaults(handler=commands.run_trace)
     trace.add_argument("game")
     trace.add_argument("position", nargs="?", default=None)
-    trace.add_argument("--algorithm", "-a", default="alphabeta", metavar="NAME", help="default: alphabeta")
+    trace.add_argument(
+        "--algorithm",
+        "-a",
+        default="alphabeta",
+        metavar="NAME",
+        help="default: alphabeta; textbook: the moves in order, a cut-off only past beta (as CS188 grades)",
+    )
     trace.add_argument("--depth", "-d", type=_in(DEPTH), help="search this many plies (default: to the end)")
     trace.add_argument("--format", "-f", default="text", choices=("text", "json", "dot", "svg", "html"))
     trace.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
@@ -243,7 +256,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="serve this game too (openspiel:NAME, module:Class, file.py:Class, a plug-in); repeatable",
     )
-    serve.add_argument("--book", metavar="FILE", help="answer the solution mode from this book where it knows")
+    books = serve.add_mutually_exclusive_group()
+    books.add_argument(
+        "--book",
+        metavar="FILE",
+        help="answer the solution mode from this book where it knows (default: the books shipped with the package)",
+    )
+    books.add_argument("--no-book", action="store_true", help="solve every position, even those a book knows")
 
     batch = subcommands.add_parser(
         "batch", help="analyse or solve every position of a file on all cores or a Dask cluster (resumable)"

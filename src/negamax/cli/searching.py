@@ -17,11 +17,12 @@ from negamax.cli.progress import announcer, stop_on_interrupt
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import PlacementPosition, Position
 from negamax.core.rules import Game
-from negamax.core.score import Bound
-from negamax.core.types import SearchLimits, SearchResult
+from negamax.core.score import Bound, from_node
+from negamax.core.types import Line, SearchLimits, SearchResult
 from negamax.search import Searcher, search, solve
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.searcher import refuse_unbounded_solve
+from negamax.search.textbook import TEXTBOOK, textbook_search
 
 DEFAULT_ANALYSIS_SECONDS = 1.0
 
@@ -41,25 +42,39 @@ def search_options(arguments: argparse.Namespace) -> SearchOptions:
 
 @contextlib.contextmanager
 def open_book(arguments: argparse.Namespace, game: Game) -> Iterator[Any]:
-    """The book ``--book`` names (it must exist), or ``None``."""
-    if getattr(arguments, "book", None) is None:
+    """The book ``--book`` names (it must exist), else the one the package ships for
+    ``game`` unless ``--no-book``, or ``None``."""
+    from negamax.parallel.book import Book, shipped_book_path
+
+    path = getattr(arguments, "book", None)
+    if path is None and not getattr(arguments, "no_book", False):
+        path = shipped_book_path(game)
+    if path is None:
         yield None
         return
-    from negamax.parallel.book import Book
-
-    with Book(arguments.book, game, create=False) as book:
+    with Book(path, game, create=False) as book:
         yield book
 
 
-def book_answer(book: Any, game: Game, position: Position[Any]) -> SearchResult[Any] | None:
-    """The book's exact value and best move for ``position`` as a search result, or ``None``."""
+def book_answer(book: Any, game: Game, position: Position[Any], multipv: int = 1) -> SearchResult[Any] | None:
+    """The book's exact value and best move for ``position`` as a search result, or ``None``;
+    with ``multipv`` above 1, the best moves' values too (``None`` unless the book knows
+    every move's child)."""
     if book is None:
         return None
     start_cpu, start_wall = time.process_time(), time.perf_counter()
     entry = book.lookup(position)
     if entry is None:
         return None
+    lines: tuple[Line[Any], ...] = ()
+    if multipv > 1:
+        known = _book_lines(book, position)
+        if known is None:
+            return None
+        lines = known[:multipv]
     move = game.parse_move(position, entry.best_move) if entry.best_move is not None else None
+    if lines:
+        move = lines[0].move  # among equals, the line the lines start with
     return SearchResult(
         best_move=move,
         score=entry.score,
@@ -72,7 +87,28 @@ def book_answer(book: Any, game: Game, position: Position[Any]) -> SearchResult[
         algorithm=f"book ({entry.method})",
         lower=entry.score,
         upper=entry.score,
+        lines=lines,
     )
+
+
+def _book_lines(book: Any, position: Position[Any]) -> tuple[Line[Any], ...] | None:
+    """Every move's exact value from the book's entries for the children, best first
+    (``None`` if one of them is not in the book)."""
+    lines = []
+    for move in position.legal_moves():
+        child = position.copy()
+        child.play(move)
+        if child.is_terminal():
+            value = -child.terminal_value()
+        else:
+            entry = book.lookup(child)
+            if entry is None:
+                return None
+            value = -entry.score
+        score = from_node(value, 1)
+        lines.append(Line(move, score, Bound.EXACT, (move,), score, score))
+    lines.sort(key=lambda line: -line.score)
+    return tuple(lines)
 
 
 def command_searcher(arguments: argparse.Namespace, game: Game) -> Searcher:
@@ -179,6 +215,8 @@ def heuristic_search(
 
 
 def search_or_solve(position: Position[Any], algorithm: str, depth: int | None, trace: Any = None) -> SearchResult[Any]:
+    if algorithm == TEXTBOOK:
+        return textbook_search(position, SearchLimits(depth=depth), trace)
     if depth is None:
         return solve(position, algorithm=algorithm, trace=trace)
     return search(position, SearchLimits(depth=depth), algorithm=algorithm, trace=trace)

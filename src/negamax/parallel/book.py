@@ -19,7 +19,9 @@ in one transaction.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import importlib.resources
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -272,3 +274,25 @@ class BookSink:
         ]
         if rows:
             self.book.store(rows)
+
+
+SHIPPED_BOOKS = {"connect4": ("negamax.games.connect4", "opening.book")}
+"""The books that come with the package, by game name: (package, file). Connect 4's holds
+every position of the first five plies, built by ``negamax book build connect4 --plies 5``
+(the recipe is in ``docs/guide.md``)."""
+
+
+def shipped_book_path(game: Game) -> str | None:
+    """The book the package ships for ``game`` (Connect 4 on its 7x6 board), if any."""
+    place = SHIPPED_BOOKS.get(game.name)
+    if place is None:
+        return None
+    path = importlib.resources.files(place[0]) / place[1]
+    return str(path) if path.is_file() else None
+
+
+def open_shipped_book(game: Game) -> contextlib.AbstractContextManager[Book | None]:
+    """The book the package ships for ``game``, opened for reading (``None`` inside the
+    ``with`` for a game without one)."""
+    path = shipped_book_path(game)
+    return contextlib.nullcontext(None) if path is None else Book(path, game, create=False)

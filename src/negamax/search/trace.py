@@ -68,6 +68,8 @@ class SearchTrace:
 
     def __init__(self, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         self.max_nodes = max_nodes
+        self.strict_cutoffs = False
+        """Set by a search that cuts off only past beta, not at it (``search.textbook``)."""
         self.nodes: list[TracedNode] = []
         self._open: list[int] = []
         self._path: list[Hashable] = []

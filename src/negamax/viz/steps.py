@@ -76,15 +76,19 @@ def visit_steps(trace: SearchTrace, labels: Mapping[int, str], pruned: Mapping[i
                 alpha = best
                 text += f"; alpha rises to {value_text(alpha)}"
             last = child_index == node.children[-1]
-            cut = windowed and beta is not None and best >= beta and last and node.index in pruned
+            reached = beta is not None and (best > beta if trace.strict_cutoffs else best >= beta)
+            sign = ">" if trace.strict_cutoffs else ">="
+            cut = windowed and reached and last and node.index in pruned
             if cut:
                 skipped = list(pruned[node.index])
                 text += (
-                    f". Cut-off: {value_text(best)} >= beta {_bound_text(beta)}, so the opponent avoids {name};"
+                    f". Cut-off: {value_text(best)} {sign} beta {_bound_text(beta)}, so the opponent avoids {name};"
                     f" {len(skipped)} move{'s' if len(skipped) != 1 else ''} pruned ({' '.join(skipped)})"
                 )
-            elif windowed and beta is not None and best >= beta and last:
+            elif windowed and reached and last:
                 text += f"; it reaches beta {_bound_text(beta)}, with no move left to prune"
+            elif windowed and trace.strict_cutoffs and beta is not None and best == beta and not last:
+                text += f"; it equals beta {_bound_text(beta)}: the textbook cuts only past beta, so the search goes on"
             steps.append(
                 Step(child.index, "return", text, _bound_text(alpha), _bound_text(beta), value_text(best), cut)
             )

@@ -20,6 +20,7 @@ import pytest
 from negamax.core.score import from_node
 from negamax.core.types import SearchLimits
 from negamax.games import get_game
+from negamax.parallel.book import open_shipped_book
 from negamax.search import solve
 
 pytest.importorskip("fastapi")
@@ -79,10 +80,10 @@ class Web:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read())
 
-    def events(self, body: Any, timeout: float = 60) -> list[tuple[str, Any]]:
-        """The Server-Sent Events a think request streams, in order."""
+    def events(self, body: Any, timeout: float = 60, path: str = "api/think") -> list[tuple[str, Any]]:
+        """The Server-Sent Events a request streams (a think by default), in order."""
         request = urllib.request.Request(
-            self.url + "api/think", json.dumps(body).encode(), {"Content-Type": "application/json"}
+            self.url + path, json.dumps(body).encode(), {"Content-Type": "application/json"}
         )
         with urllib.request.urlopen(request, timeout=timeout) as response:
             text = response.read().decode()
@@ -96,7 +97,7 @@ class Web:
 
 @pytest.fixture(scope="session")
 def web() -> Iterator[Web]:
-    app = create_app()
+    app = create_app(book=open_shipped_book)  # as negamax serve: Connect 4's first plies answered at once
     with BackgroundServer(app) as server:
         searches: Searches = app.app.state.searches
         for name in COMPILED:  # as the page opening each game would

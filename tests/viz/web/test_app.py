@@ -368,3 +368,28 @@ def test_a_level_plays_a_weaker_players_move_and_analysis_keeps_full_strength(we
     assert {done["best"] for done in weak} - {"4"} and all(done["depth"] <= 2 for done in weak)
     names = {game["name"]: game for game in web.get("/api/games")[1]}
     assert names["chess"]["level_elo"] == list(LEVEL_ELO) and names["connect4"]["level_elo"] is None
+
+
+def test_the_solution_streams_each_score_as_it_is_solved(web: Web) -> None:
+    start, _ = end_game_cases(3)[2]
+    events = web.events({"game": "connect4", "start": start}, path="api/solution/stream")
+    names = [name for name, _ in events]
+    assert names[-1] == "done" and set(names[:-1]) == {"scores"} and len(names) >= 3
+    first = events[0][1]["moves"]
+    assert all(item["source"] in ("solving", "end") for item in first)  # at once: nothing solved yet
+    known = [sum(item["score"] is not None for item in data["moves"]) for _, data in events]
+    assert known == sorted(known)  # one more move known at each event
+    done = {item["move"]: item["score"] for item in events[-1][1]["moves"]}
+    assert done == column_scores(start)
+
+
+def test_the_first_plies_come_from_the_shipped_book_at_once(web: Web) -> None:
+    for moves in ([], ["4"], ["4", "4"], ["4", "3", "5", "5"]):
+        events = web.events({"game": "connect4", "moves": moves}, path="api/solution/stream")
+        first = events[0][1]["moves"]
+        assert {item["source"] for item in first} == {"book"}, moves
+    empty = {
+        item["move"]: item["score"]
+        for item in web.events({"game": "connect4"}, path="api/solution/stream")[0][1]["moves"]
+    }
+    assert empty == dict(zip("1234567", (-2, -1, 0, 1, 0, -1, -2), strict=True))  # Pons' scores of the empty board

@@ -19,10 +19,10 @@ SCORES = f"{LABELS}.map(t => t.childNodes[0]?.nodeValue ?? '')"
 PLAYED = "document.querySelectorAll('#history button').length"
 
 
-def open_game(page: Any, web: Web, game: str, start: str = "", moves: str = "") -> None:
+def open_game(page: Any, web: Web, game: str, start: str = "", moves: str = "", board: str = "#board svg") -> None:
     page.goto("about:blank")  # a new document, not just a new hash on the same one
     page.goto(f"{web.url}#game={game}&start={urllib.parse.quote(start)}&moves={moves}")
-    page.wait_for_selector("#board svg")
+    page.wait_for_selector(board)
 
 
 def moves_in_url(page: Any) -> list[str]:
@@ -31,7 +31,7 @@ def moves_in_url(page: Any) -> list[str]:
 
 
 def solution_shown(page: Any) -> dict[str, int]:
-    page.wait_for_function(f"{SCORES}.some(text => text !== '')", timeout=30_000)
+    page.wait_for_function(f"{SCORES}.some(text => text !== '') && !{SCORES}.includes('…')", timeout=30_000)
     columns = page.evaluate(f"{LABELS}.map(t => [t.dataset.move, t.childNodes[0]?.nodeValue ?? ''])")
     return {column: int(score) for column, score in columns if score not in ("", "?")}
 
@@ -371,3 +371,34 @@ def test_a_chess_game_at_the_lowest_level(page: Any, web: Web) -> None:
     assert len(board.move_stack) >= 6
     assert re.match(r"depth [12] ", page.text_content("#stats"))  # it looked two plies ahead at most
     screenshot(page, "chess-level-1")
+
+
+def test_a_typed_tree_graded_in_textbook_mode(page: Any, web: Web) -> None:
+    # min's first leaf equals alpha there: the textbook searches on (CS188), alpha-beta cuts
+    tree = "[[3,12,8],[3,4,6],[2,5,14]]"
+    open_game(page, web, "tree", tree, board="#board pre")
+    page.select_option("#trace-algorithm", "textbook")
+    page.click("#trace")
+    page.wait_for_selector("#grade:not([hidden])")
+    page.fill("#grade-answer", "3 12 8 3 2")  # alpha-beta's answer, cutting at equality
+    page.click("#grade button")
+    assert page.get_attribute("#grade-result", "class") == "wrong"
+    assert page.text_content("#grade-result") == (
+        "Not quite: leaf 5 is 4 (you wrote 2); step through the search to see why."
+    )
+    page.fill("#grade-answer", "3 12 8 3 4 6 2")
+    page.click("#grade button")
+    assert page.get_attribute("#grade-result", "class") == "right"
+    # the step where min's value equals beta says why the search goes on
+    total = int((page.text_content("#step-count") or "0").replace(",", ""))
+    texts = []
+    page.click("#step-first")
+    for _ in range(total):
+        page.click("#step-forward")
+        texts.append(page.text_content("#step-text") or "")
+    assert any("the textbook cuts only past beta, so the search goes on" in text for text in texts), texts
+    assert any(". Cut-off: " in text and "> beta" in text and ">= beta" not in text for text in texts)
+    screenshot(page, "textbook-graded")
+    page.select_option("#trace-algorithm", "alphabeta")
+    page.click("#trace")
+    page.wait_for_selector("#grade[hidden]", state="attached")

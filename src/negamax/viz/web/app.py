@@ -9,6 +9,7 @@ so a page can be reloaded, shared as a URL, or served by another process.
   events, then ``done`` or ``error``), with ``lines`` root moves scored (1-8), at a
   ``level`` from 1 to 8 (``negamax.search.strength``; 8, the default: full strength);
 * ``POST /api/solution``: every legal move's exact value (Connect 4's solution mode);
+  ``POST /api/solution/stream``: the same as Server-Sent Events, each score as it comes;
 * ``POST /api/trace``: the search tree, node by node.
 
 Every input has a size limit, every search a time and node cap, and a search stops when
@@ -59,13 +60,14 @@ from negamax.viz.web.searches import (
     MAX_SECONDS,
     MAX_TRACE_DEPTH,
     SOLUTION_SECONDS,
+    SOLUTION_STREAM_SECONDS,
     TRACE_MAX_NODES,
     TRACE_SECONDS,
     OpenBook,
     Searches,
 )
 
-BUILT_IN_GAMES = ("connect4", "chess", "draughts", "tictactoe", "nim", "checkers")
+BUILT_IN_GAMES = ("connect4", "chess", "draughts", "tictactoe", "nim", "checkers", "tree")
 BUILT_IN_NEEDS = {"draughts": ("draughts", "draughts"), "checkers": ("draughts", "draughts")}
 """The built-in games that need an optional package: its import name and the extra that
 installs it (py-draughts). Without it the game is left out of the menu, and serve says so."""
@@ -127,7 +129,7 @@ class ThinkRequest(PositionRequest):
 class TraceRequest(PositionRequest):
     max_nodes: Annotated[int, _checked_by(NODES, "max_nodes", TRACE_MAX_NODES, low=10)] = 1_000
     depth: Annotated[int | None, _checked_by(DEPTH, "depth", MAX_TRACE_DEPTH)] = None
-    algorithm: Literal["alphabeta-tt", "alphabeta", "pvs", "negamax"] = "alphabeta-tt"
+    algorithm: Literal["alphabeta-tt", "alphabeta", "pvs", "negamax", "textbook"] = "alphabeta-tt"
 
 
 def create_app(
@@ -313,24 +315,7 @@ def create_app(
                 put("error", {"error": "the search failed (a bug: the server's log says more)"})
 
         searches.scheduler.submit(run, request.seconds, arrived)  # Busy (429) before the stream starts
-
-        async def stream() -> AsyncIterator[str]:
-            watcher = asyncio.create_task(_watch_disconnect(http, stop))
-            try:
-                while True:
-                    try:
-                        event, data = await asyncio.wait_for(events.get(), HEARTBEAT_SECONDS)
-                    except TimeoutError:
-                        yield ": thinking\n\n"
-                        continue
-                    yield f"event: {event}\ndata: {json.dumps(data)}\n\n"
-                    if event != "iteration":
-                        return
-            finally:
-                stop.set()  # the stream ended or the page went away: stop thinking
-                watcher.cancel()
-
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return _event_stream(http, events, stop, "iteration")
 
     @app.post("/api/solution")
     async def solution(request: PositionRequest, http: Request) -> dict[str, Any]:
@@ -344,6 +329,35 @@ def create_app(
         )
         scores = await _run(http, stop, work)
         return {"moves": scores, "seconds": SOLUTION_SECONDS}
+
+    @app.post("/api/solution/stream")
+    async def solution_stream(request: PositionRequest, http: Request) -> StreamingResponse:
+        """The solution's scores as they come: a ``scores`` event with every move (``null``
+        where not known yet) each time one more is known, the book's and the game's ends
+        first, then ``done`` (or ``error``)."""
+        arrived = time.perf_counter()
+        game, position = await replayed(request)
+        if not game.solvable:
+            raise BadRequest(f"{game.name} cannot be solved exactly here; ask the engine to think instead")
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        stop = threading.Event()
+
+        def put(event: str, data: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(events.put_nowait, (event, data))
+
+        def run(granted: float) -> None:
+            try:
+                scores = searches.solution(game, position, granted, stop, lambda moves: put("scores", {"moves": moves}))
+                put("done", {"moves": scores, "seconds": round(granted, 3)})
+            except NegamaxError as error:
+                put("error", {"error": _one_line(str(error))})
+            except Exception:
+                log.exception("a solution failed")
+                put("error", {"error": "the solve failed (a bug: the server's log says more)"})
+
+        searches.scheduler.submit(run, SOLUTION_STREAM_SECONDS, arrived)
+        return _event_stream(http, events, stop, "scores")
 
     @app.post("/api/trace")
     async def trace(request: TraceRequest, http: Request) -> dict[str, Any]:
@@ -382,6 +396,32 @@ def _check_size(game: Game, position: Position[Any]) -> None:
         heaps = list(getattr(position, "heaps", []))
         if len(heaps) > MAX_NIM_HEAPS or any(size > MAX_NIM_HEAP for size in heaps):
             raise BadRequest(f"nim here has at most {MAX_NIM_HEAPS} heaps of at most {MAX_NIM_HEAP} objects")
+
+
+def _event_stream(
+    http: Request, events: asyncio.Queue[tuple[str, dict[str, Any]]], stop: threading.Event, going_on: str
+) -> StreamingResponse:
+    """Server-Sent Events from ``events`` until one that is not ``going_on`` (``done``,
+    ``error``); a comment line when nothing new comes for a while, and the search stopped
+    once the stream ends or the page goes away."""
+
+    async def stream() -> AsyncIterator[str]:
+        watcher = asyncio.create_task(_watch_disconnect(http, stop))
+        try:
+            while True:
+                try:
+                    event, data = await asyncio.wait_for(events.get(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    yield ": working\n\n"
+                    continue
+                yield f"event: {event}\ndata: {json.dumps(data)}\n\n"
+                if event != going_on:
+                    return
+        finally:
+            stop.set()
+            watcher.cancel()
+
+    return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
 
 async def _run(http: Request, stop: threading.Event, work: Any) -> Any:

@@ -27,6 +27,7 @@ from negamax.core.types import Line, SearchLimits, SearchResult
 from negamax.search import Searcher, search, solve, warmup
 from negamax.search.params import options_for
 from negamax.search.strength import Strength
+from negamax.search.textbook import TEXTBOOK, textbook_search
 from negamax.search.trace import SearchTrace, TraceLimitExceeded
 from negamax.viz.labels import move_labels, pruned_labels, value_text, window_text
 from negamax.viz.steps import visit_steps
@@ -50,6 +51,8 @@ QUICK_SAFETY_SECONDS = 0.25
 MAX_SHOWN_DEPTH = 1_000
 """A traced node's depth left above this is a solve's sentinel, shown as "to the end"."""
 SOLUTION_SECONDS = 5.0
+SOLUTION_STREAM_SECONDS = 15.0
+"""A streamed solution may take longer: its scores show as they come, the first at once."""
 REPORT_SECONDS = 0.1
 MAX_LINE = 24
 """The most moves of a principal variation the page shows."""
@@ -211,12 +214,18 @@ class Searches:
         return record(game, position, result)
 
     def solution(
-        self, game: Game, position: Position[Any], seconds: float, stop: threading.Event
+        self,
+        game: Game,
+        position: Position[Any],
+        seconds: float,
+        stop: threading.Event,
+        on_scores: Callable[[list[dict[str, Any]]], None] | None = None,
     ) -> list[dict[str, Any]]:
         """Every legal move's exact value, as Pascal Pons' solver shows Connect 4's columns:
         from the book where it knows, else solved (every move on one table, the time left
         given to the moves still unknown), within ``seconds`` in all (a move not solved in
-        time has none)."""
+        time has none). ``on_scores`` is given the list so far, first with what the book
+        and the game's ends know, then each time one more move is solved."""
         moves = list(position.legal_moves())
         known: dict[int, tuple[int, str]] = {}
         with _open_book(self.book, game) as book:
@@ -229,24 +238,37 @@ class Searches:
                     known[index] = (_parent_value(entry.score), "book")
         unknown = tuple(move for index, move in enumerate(moves) if index not in known)
         solved: dict[Any, int] = {}
+
+        def scores(pending: str) -> list[dict[str, Any]]:
+            listed = []
+            for index, move in enumerate(moves):
+                value, source = known.get(index) or ((solved[move], "solver") if move in solved else (None, pending))
+                listed.append(
+                    {
+                        "move": game.move_text(position, move),
+                        "score": None if value is None else game.game_score(position, value),
+                        "text": None if value is None else describe(value),
+                        "source": source,
+                    }
+                )
+            return listed
+
+        if on_scores is not None:
+            on_scores(scores("solving"))
+
+        def report(result: SearchResult[Any]) -> None:
+            found = {line.move: line.score for line in result.lines if line.bound == Bound.EXACT}
+            if on_scores is not None and found.keys() - solved.keys():
+                solved.update(found)
+                on_scores(scores("solving"))
+
         if unknown and not stop.is_set():
             limits = SearchLimits(time=seconds, nodes=MAX_NODES, stop=stop)
             result = self._searchers(game).solving.solve(
-                position, limits, multipv=len(unknown), root_moves=unknown, pv_plies=0
+                position, limits, multipv=len(unknown), root_moves=unknown, pv_plies=0, on_iteration=report
             )
             solved = {line.move: line.score for line in result.lines if line.bound == Bound.EXACT}
-        scores: list[dict[str, Any]] = []
-        for index, move in enumerate(moves):
-            value, source = known.get(index) or ((solved[move], "solver") if move in solved else (None, "timeout"))
-            scores.append(
-                {
-                    "move": game.move_text(position, move),
-                    "score": None if value is None else game.game_score(position, value),
-                    "text": None if value is None else describe(value),
-                    "source": source,
-                }
-            )
-        return scores
+        return scores("timeout")
 
     def trace(
         self,
@@ -279,7 +301,10 @@ class Searches:
                 break  # the whole game fitted
             trace = SearchTrace(max_nodes=max_nodes)
             try:
-                if attempt is None:
+                if algorithm == TEXTBOOK:
+                    left = seconds - (time.perf_counter() - started)
+                    result = textbook_search(position, dataclasses.replace(limits, time=left, depth=attempt), trace)
+                elif attempt is None:
                     result = solve(position, limits, algorithm=algorithm, trace=trace)
                 else:
                     left = seconds - (time.perf_counter() - started)
@@ -433,8 +458,15 @@ def _tree(
         }
         for node in trace.nodes
     ]
+    leaves = [
+        # a leaf's value from the root player's side, as textbooks write their trees
+        {"index": node.index, "value": value_text(node.value if len(node.path) % 2 == 0 else -node.value)}
+        for node in trace.nodes
+        if not node.children and not node.tt_cutoff and node.value is not None
+    ]
     return {
         "nodes": nodes,
+        "leaves": leaves,
         "pv": trace.principal_variation(),
         "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned)],
         "value": describe(result.score),

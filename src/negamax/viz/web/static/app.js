@@ -22,6 +22,33 @@ async function post(path, body, signal) {
   return data;
 }
 
+// A POST answered with Server-Sent Events: each event's name and data go to onEvent as they
+// arrive; an "error" event, or a refused request, throws.
+async function streamEvents(path, body, signal, onEvent) {
+  const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    throw new Error(data.error || `the server answered ${response.status}`);
+  }
+  const reader = response.body.getReader(), decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const name = /^event: (.*)$/m.exec(block), data = /^data: (.*)$/m.exec(block);
+      if (!name || !data) continue;
+      const item = JSON.parse(data[1]);
+      if (name[1] === "error") throw new Error(item.error);
+      onEvent(name[1], item);
+    }
+  }
+}
+
 function showError(message) {
   $("error").hidden = !message;
   $("error").textContent = message || "";
@@ -198,35 +225,13 @@ async function think(playing) {
   $("score").textContent = "thinking…";
   let finished = null;
   try {
-    const response = await fetch("/api/think", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      // a level weakens the moves the engine plays; Analyse shows its best
-      body: JSON.stringify({ ...position(), seconds: Number($("seconds").value), lines: Number($("lines").value), level: playing ? Number($("level").value) : 8 }),
-      signal: controller.signal,
+    // a level weakens the moves the engine plays; Analyse shows its best
+    const body = { ...position(), seconds: Number($("seconds").value), lines: Number($("lines").value), level: playing ? Number($("level").value) : 8 };
+    await streamEvents("/api/think", body, controller.signal, (name, item) => {
+      if (mine !== generation) return;
+      showSearch(item);
+      if (name === "done") finished = item;
     });
-    if (!response.ok) {
-      const data = await response.json().catch(() => ({}));
-      throw new Error(data.error || `the server answered ${response.status}`);
-    }
-    const reader = response.body.getReader(), decoder = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let cut;
-      while ((cut = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const name = /^event: (.*)$/m.exec(block), data = /^data: (.*)$/m.exec(block);
-        if (!name || !data || mine !== generation) continue;
-        const item = JSON.parse(data[1]);
-        if (name[1] === "error") throw new Error(item.error);
-        showSearch(item);
-        if (name[1] === "done") finished = item;
-      }
-    }
   } catch (error) {
     if (error.name !== "AbortError" && mine === generation) showError(error.message);
   } finally {
@@ -274,13 +279,17 @@ async function askForSolution(mine) {
   const controller = new AbortController();
   solving = controller;
   $("solution-detail").textContent = "solving every move…";
-  try {
-    const answer = await post("/api/solution", position(), controller.signal);
+  // the scores come as they are known: the book's at once, then each move the solver finishes
+  const show = (name, answer) => {
     if (mine !== generation) return;
     solution = new Map(answer.moves.map((item) => [item.move, item]));
     const open = answer.moves.filter((item) => item.score === null).length;
-    $("solution-detail").textContent = open ? `${open} not solved within ${answer.seconds} s (?)` : "";
+    if (name === "done") $("solution-detail").textContent = open ? `${open} not solved within ${answer.seconds} s (?)` : "";
+    else $("solution-detail").textContent = open ? `solving ${open} of ${answer.moves.length} moves…` : "";
     render();
+  };
+  try {
+    await streamEvents("/api/solution/stream", position(), controller.signal, show);
   } catch (error) {
     if (error.name !== "AbortError" && mine === generation) showError(error.message);
   }
@@ -385,10 +394,36 @@ async function trace() {
     $("stepper").hidden = !answer.steps.length;
     $("step-count").textContent = answer.steps.length.toLocaleString();
     $("step-number").max = answer.steps.length;
+    graded = answer.leaves;
+    $("grade").hidden = body.algorithm !== "textbook";
+    $("grade-result").textContent = "";
     const parts = [`value ${answer.value}`, `${answer.nodes.length.toLocaleString()} nodes`, `${answer.seconds} s`];
     $("tree-note").textContent = (answer.note ? answer.note + "; " : "") + parts.join(", ");
   } catch (error) {
     $("tree-note").textContent = error.message;
+  }
+}
+
+// A textbook exercise: the student lists the leaves the search evaluates, in order (as
+// Berkeley's CS188 asks), and the page says whether that is the search's order, or where not.
+let graded = [];
+
+function grade(event) {
+  event.preventDefault();
+  const typed = $("grade-answer").value.split(/[\s,]+/).filter(Boolean);
+  const wanted = graded.map((leaf) => leaf.value);
+  const first = wanted.findIndex((value, at) => typed[at] !== value);
+  const result = $("grade-result");
+  if (first < 0 && typed.length === wanted.length) {
+    result.textContent = `Right: the search evaluates these ${wanted.length} leaves, in this order.`;
+    result.className = "right";
+  } else if (first < 0) {
+    result.textContent = `Not quite: the search evaluates only ${wanted.length} leaves (${wanted.join(" ")}); the rest are pruned.`;
+    result.className = "wrong";
+  } else {
+    const said = typed[first] === undefined ? "you stopped there" : `you wrote ${typed[first]}`;
+    result.textContent = `Not quite: leaf ${first + 1} is ${wanted[first]} (${said}); step through the search to see why.`;
+    result.className = "wrong";
   }
 }
 
@@ -467,6 +502,7 @@ async function main() {
   $("level").addEventListener("change", writeUrl);
   $("solution").addEventListener("change", () => load());
   $("trace").addEventListener("click", trace);
+  $("grade").addEventListener("submit", grade);
   $("pgn").addEventListener("click", openPgn);
   $("pgn-load").addEventListener("click", loadPgn);
   wireStepper();

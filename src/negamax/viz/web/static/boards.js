@@ -145,9 +145,10 @@ function connect4(container, state, { play, hints, solution, animate, explain })
       const answer = solution.get(move);
       const label = element("text", { x: column * cell + cell / 2, y: height * cell + 28, "font-size": 20, "font-weight": 600, "text-anchor": "middle", class: "solution", "data-move": move }, svg);
       if (answer === undefined) continue;
-      label.textContent = answer.score === null ? "?" : String(answer.score);
+      const pending = answer.score === null && answer.source === "solving";  // still being solved
+      label.textContent = answer.score === null ? (pending ? "…" : "?") : String(answer.score);
       label.setAttribute("fill", answer.score === null ? "#98a2b3" : answer.score > 0 ? "#15803d" : answer.score < 0 ? "#b91c1c" : "#475467");
-      const said = `column ${move}: ${answer.text ?? "not solved in time"}`;
+      const said = `column ${move}: ${answer.text ?? (pending ? "being solved" : "not solved in time")}`;
       element("title", {}, label).textContent = said;
       label.addEventListener("click", () => explain && explain(said));  // a tap, where there is no hover
     }
