@@ -31,7 +31,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from functools import partial
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -296,26 +296,16 @@ def create_app(
     async def think(request: ThinkRequest, http: Request) -> StreamingResponse:
         arrived = time.perf_counter()  # the time asked for counts from here, replaying included
         game, position = await replayed(request)
-        loop = asyncio.get_running_loop()
-        events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
         stop = threading.Event()
 
-        def put(event: str, data: dict[str, Any]) -> None:
-            loop.call_soon_threadsafe(events.put_nowait, (event, data))
+        def work(granted: float, put: Put) -> dict[str, Any]:
+            report = partial(put, "iteration")
+            done = searches.think(game, position, granted, stop, report, request.lines, request.level)
+            return {**done, "granted": round(granted, 3)}
 
-        def run(granted: float) -> None:
-            try:
-                report = partial(put, "iteration")
-                done = searches.think(game, position, granted, stop, report, request.lines, request.level)
-                put("done", {**done, "granted": round(granted, 3)})
-            except NegamaxError as error:
-                put("error", {"error": _one_line(str(error))})
-            except Exception:
-                log.exception("a search failed")
-                put("error", {"error": "the search failed (a bug: the server's log says more)"})
-
-        searches.scheduler.submit(run, request.seconds, arrived)  # Busy (429) before the stream starts
-        return _event_stream(http, events, stop, "iteration")
+        events = _events_of(work, "search")
+        searches.scheduler.submit(events.run, request.seconds, arrived)  # Busy (429) before the stream starts
+        return _event_stream(http, events.queue, stop, "iteration")
 
     @app.post("/api/solution")
     async def solution(request: PositionRequest, http: Request) -> dict[str, Any]:
@@ -339,25 +329,15 @@ def create_app(
         game, position = await replayed(request)
         if not game.solvable:
             raise BadRequest(f"{game.name} cannot be solved exactly here; ask the engine to think instead")
-        loop = asyncio.get_running_loop()
-        events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
         stop = threading.Event()
 
-        def put(event: str, data: dict[str, Any]) -> None:
-            loop.call_soon_threadsafe(events.put_nowait, (event, data))
+        def work(granted: float, put: Put) -> dict[str, Any]:
+            scores = searches.solution(game, position, granted, stop, lambda moves: put("scores", {"moves": moves}))
+            return {"moves": scores, "seconds": round(granted, 3)}
 
-        def run(granted: float) -> None:
-            try:
-                scores = searches.solution(game, position, granted, stop, lambda moves: put("scores", {"moves": moves}))
-                put("done", {"moves": scores, "seconds": round(granted, 3)})
-            except NegamaxError as error:
-                put("error", {"error": _one_line(str(error))})
-            except Exception:
-                log.exception("a solution failed")
-                put("error", {"error": "the solve failed (a bug: the server's log says more)"})
-
-        searches.scheduler.submit(run, SOLUTION_STREAM_SECONDS, arrived)
-        return _event_stream(http, events, stop, "scores")
+        events = _events_of(work, "solve")
+        searches.scheduler.submit(events.run, SOLUTION_STREAM_SECONDS, arrived)
+        return _event_stream(http, events.queue, stop, "scores")
 
     @app.post("/api/trace")
     async def trace(request: TraceRequest, http: Request) -> dict[str, Any]:
@@ -396,6 +376,40 @@ def _check_size(game: Game, position: Position[Any]) -> None:
         heaps = list(getattr(position, "heaps", []))
         if len(heaps) > MAX_NIM_HEAPS or any(size > MAX_NIM_HEAP for size in heaps):
             raise BadRequest(f"nim here has at most {MAX_NIM_HEAPS} heaps of at most {MAX_NIM_HEAP} objects")
+
+
+Put = Callable[[str, dict[str, Any]], None]
+"""Sends an event (its name and data) to a stream, from a search thread."""
+
+
+@dataclasses.dataclass
+class _Events:
+    """The events of a search run on a thread, for ``_event_stream`` to send."""
+
+    queue: asyncio.Queue[tuple[str, dict[str, Any]]]
+    run: Callable[[float], None]
+    """What the scheduler runs: the work, its result as ``done``, a failure as ``error``."""
+
+
+def _events_of(work: Callable[[float, Put], dict[str, Any]], what: str) -> _Events:
+    """``work(granted, put)`` made a job whose events (the ones it puts, then ``done`` with
+    what it returns, or ``error``) reach the event loop's queue; called on the loop."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+
+    def put(event: str, data: dict[str, Any]) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, (event, data))
+
+    def run(granted: float) -> None:
+        try:
+            put("done", work(granted, put))
+        except NegamaxError as error:
+            put("error", {"error": _one_line(str(error))})
+        except Exception:
+            log.exception("a %s failed", what)
+            put("error", {"error": f"the {what} failed (a bug: the server's log says more)"})
+
+    return _Events(queue, run)
 
 
 def _event_stream(
