@@ -36,8 +36,8 @@ class Step:
         return dataclasses.asdict(self)
 
 
-def _bound_text(value: int | None) -> str:
-    return "" if value is None else bound_text(value)
+def _bound_text(value: int | None, unit: int) -> str:
+    return "" if value is None else bound_text(value, unit)
 
 
 def _name(node: TracedNode, labels: Mapping[int, str]) -> str:
@@ -46,19 +46,28 @@ def _name(node: TracedNode, labels: Mapping[int, str]) -> str:
     return labels.get(node.index, "?")
 
 
-def visit_steps(trace: SearchTrace, labels: Mapping[int, str], pruned: Mapping[int, Sequence[str]]) -> list[Step]:
+def visit_steps(
+    trace: SearchTrace, labels: Mapping[int, str], pruned: Mapping[int, Sequence[str]], unit: int = 1
+) -> list[Step]:
     """The steps of ``trace``: ``labels`` and ``pruned`` give its moves in the game's
-    notation (``viz.labels.move_labels`` and ``pruned_labels``)."""
+    notation (``viz.labels.move_labels`` and ``pruned_labels``), ``unit`` its values' unit
+    (the game's ``evaluation_unit``)."""
     steps: list[Step] = []
     if not trace.nodes:
         return steps
+
+    def shown(value: int | None) -> str:
+        return value_text(value, unit)
+
+    def edge(value: int | None) -> str:
+        return _bound_text(value, unit)
 
     def walk(node: TracedNode) -> None:
         name = _name(node, labels)
         alpha, beta = node.alpha, node.beta
         windowed = alpha is not None and beta is not None
-        window = f" with the window {window_text(node)}" if windowed else ""
-        steps.append(Step(node.index, "enter", f"enter {name}{window}", _bound_text(alpha), _bound_text(beta)))
+        window = f" with the window {window_text(node, unit)}" if windowed else ""
+        steps.append(Step(node.index, "enter", f"enter {name}{window}", edge(alpha), edge(beta)))
         best: int | None = None
         for child_index in node.children:
             child = trace.nodes[child_index]
@@ -68,13 +77,13 @@ def visit_steps(trace: SearchTrace, labels: Mapping[int, str], pruned: Mapping[i
             worth = -child.value
             move = labels.get(child.index, "?")
             table = " (the table's answer)" if child.tt_cutoff else ""
-            text = f"{move} is worth {value_text(child.value)}{table} to its player to move: {value_text(worth)} here"
+            text = f"{move} is worth {shown(child.value)}{table} to its player to move: {shown(worth)} here"
             if best is None or worth > best:
                 best = worth
                 text += ", the best so far"
             if windowed and alpha is not None and best > alpha:
                 alpha = best
-                text += f"; alpha rises to {value_text(alpha)}"
+                text += f"; alpha rises to {shown(alpha)}"
             last = child_index == node.children[-1]
             reached = beta is not None and (best > beta if trace.strict_cutoffs else best >= beta)
             sign = ">" if trace.strict_cutoffs else ">="
@@ -82,19 +91,27 @@ def visit_steps(trace: SearchTrace, labels: Mapping[int, str], pruned: Mapping[i
             if cut:
                 skipped = list(pruned[node.index])
                 text += (
-                    f". Cut-off: {value_text(best)} {sign} beta {_bound_text(beta)}, so the opponent avoids {name};"
+                    f". Cut-off: {shown(best)} {sign} beta {edge(beta)}, so the opponent avoids {name};"
                     f" {len(skipped)} move{'s' if len(skipped) != 1 else ''} pruned ({' '.join(skipped)})"
                 )
             elif windowed and reached and last:
-                text += f"; it reaches beta {_bound_text(beta)}, with no move left to prune"
+                text += f"; it reaches beta {edge(beta)}, with no move left to prune"
             elif windowed and trace.strict_cutoffs and beta is not None and best == beta and not last:
-                text += f"; it equals beta {_bound_text(beta)}: the textbook cuts only past beta, so the search goes on"
+                text += f"; it equals beta {edge(beta)}: the textbook cuts only past beta, so the search goes on"
             steps.append(
-                Step(child.index, "return", text, _bound_text(alpha), _bound_text(beta), value_text(best), cut)
+                Step(
+                    child.index,
+                    "return",
+                    text,
+                    edge(alpha),
+                    edge(beta),
+                    shown(best),
+                    cut,
+                )
             )
         if node.parent is None:
             how = "answered by the table" if node.tt_cutoff else "searched"
-            steps.append(Step(node.index, "return", f"the root is {how}: worth {value_text(node.value)}"))
+            steps.append(Step(node.index, "return", f"the root is {how}: worth {shown(node.value)}"))
 
     walk(trace.root)
     return steps

@@ -393,3 +393,14 @@ def test_the_first_plies_come_from_the_shipped_book_at_once(web: Web) -> None:
         for item in web.events({"game": "connect4"}, path="api/solution/stream")[0][1]["moves"]
     }
     assert empty == dict(zip("1234567", (-2, -1, 0, 1, 0, -1, -2), strict=True))  # Pons' scores of the empty board
+
+
+def test_a_chess_trace_writes_moves_in_san_and_values_in_pawns(web: Web) -> None:
+    body = {"game": "chess", "moves": ["e2e4", "e7e5"], "depth": 2, "max_nodes": 5000, "algorithm": "alphabeta"}
+    status, tree = web.post("/api/trace", body)
+    assert status == 200, tree
+    children = [tree["nodes"][index] for index in tree["nodes"][0]["children"]]
+    assert {"Nf3", "Qh5", "Bc4"} <= {node["label"] for node in children}  # SAN, as players write
+    assert {"g1f3", "d1h5", "f1c4"} <= {node["move"] for node in children}  # as the page replays them
+    assert all(re.fullmatch(r"-?\d+\.\d\d", node["value"]) for node in tree["nodes"]), tree["nodes"][:3]
+    assert any(" is worth " in step["text"] and "." in step["text"] for step in tree["steps"])

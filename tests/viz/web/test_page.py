@@ -401,4 +401,28 @@ def test_a_typed_tree_graded_in_textbook_mode(page: Any, web: Web) -> None:
     screenshot(page, "textbook-graded")
     page.select_option("#trace-algorithm", "alphabeta")
     page.click("#trace")
-    page.wait_for_selector("#grade[hidden]", state="attached")
+    page.wait_for_selector("#grade", state="hidden")  # the exercise is the textbook's only
+
+
+def test_a_chess_tree_labels_its_moves_in_san_without_overlap(page: Any, web: Web) -> None:
+    open_game(page, web, "chess", moves="e2e4,e7e5,g1f3,b8c6")
+    page.select_option("#trace-algorithm", "alphabeta")
+    page.select_option("#trace-depth", "2")
+    page.select_option("#trace-nodes", "5000")
+    page.click("#trace")
+    page.wait_for_selector("#stepper:not([hidden])")
+    assert not page.is_visible("#grade")
+    page.click("#fit")
+    labels = page.evaluate(
+        "[...document.querySelectorAll('#tree text.move:not(.pruned-label)')].map(t => {"
+        " const b = t.getBoundingClientRect(); return [t.textContent, b.left, b.top, b.right, b.bottom]; })"
+    )
+    texts = {label[0] for label in labels}
+    assert {"Bb5", "Bc4", "d4"} <= texts and not any(re.fullmatch(r"[a-h][1-8][a-h][1-8]", text) for text in texts)
+    for at, (text, left, top, right, bottom) in enumerate(labels):
+        for other, other_left, other_top, other_right, other_bottom in labels[at + 1 :]:
+            apart = right <= other_left or other_right <= left or bottom <= other_top or other_bottom <= top
+            assert apart, (text, other)
+    values = page.evaluate("[...document.querySelectorAll('#tree g.node circle + text')].map(t => t.textContent)")
+    assert all(re.fullmatch(r"-?\d+\.\d\d", value) for value in values), values[:5]  # pawns, as the engine panel
+    screenshot(page, "chess-tree")

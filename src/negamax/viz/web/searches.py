@@ -441,16 +441,19 @@ def _advantage(score: int) -> float:
 def _tree(
     game: Game, position: Position[Any], trace: SearchTrace, result: SearchResult[Any], note: str, seconds: float
 ) -> dict[str, Any]:
-    labels = move_labels(trace, game, position)
-    pruned = pruned_labels(trace, game, position)
+    unit = game.evaluation_unit
+    moves = move_labels(trace, game, position)  # as the game reads them: the page replays them
+    labels = move_labels(trace, game, position, partial(shown_move, game))  # as players write them: SAN
+    pruned = pruned_labels(trace, game, position, partial(shown_move, game))
     nodes = [
         {
             "index": node.index,
             "parent": node.parent,
-            "move": labels.get(node.index, ""),
+            "move": moves.get(node.index, ""),
+            "label": labels.get(node.index, ""),
             "depth": node.depth if node.depth <= MAX_SHOWN_DEPTH else None,  # a solve's: to the end
-            "window": window_text(node),
-            "value": value_text(node.value),
+            "window": window_text(node, unit),
+            "value": value_text(node.value, unit),
             "bound": node.bound.name.lower(),
             "table": node.tt_cutoff,
             "children": node.children,
@@ -460,7 +463,7 @@ def _tree(
     ]
     leaves = [
         # a leaf's value from the root player's side, as textbooks write their trees
-        {"index": node.index, "value": value_text(node.value if len(node.path) % 2 == 0 else -node.value)}
+        {"index": node.index, "value": value_text(node.value if len(node.path) % 2 == 0 else -node.value, unit)}
         for node in trace.nodes
         if not node.children and not node.tt_cutoff and node.value is not None
     ]
@@ -468,7 +471,7 @@ def _tree(
         "nodes": nodes,
         "leaves": leaves,
         "pv": trace.principal_variation(),
-        "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned)],
+        "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned, unit)],
         "value": describe(result.score),
         "note": note,
         "seconds": round(seconds, 3),

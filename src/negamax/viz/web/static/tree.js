@@ -29,6 +29,9 @@ export class TreeView {
     this.returned = new Map();
     this.steps.forEach((step, at) => (step.kind === "enter" ? this.entered : this.returned).set(step.node, at));
     this.pv = new Set(tree.pv);
+    // siblings sit far enough apart for their move labels (SAN's "Nxf7+") never to overlap
+    const longest = Math.max(0, ...this.nodes.map((node) => (node.label || node.move || "").length));
+    this.gapX = Math.max(GAP_X, 7 * longest + 14);
     this.sizes = new Map();
     for (let index = this.nodes.length - 1; index >= 0; index--) {
       const node = this.nodes[index];
@@ -52,7 +55,7 @@ export class TreeView {
       deepest = Math.max(deepest, level);
       const children = this.open.has(index) ? node.children : [];
       if (!children.length) {
-        places.set(index, { x: slot++ * GAP_X, y: level * GAP_Y });
+        places.set(index, { x: slot++ * this.gapX, y: level * GAP_Y });
         return;
       }
       for (const child of children) place(child, level + 1);
@@ -60,7 +63,7 @@ export class TreeView {
       places.set(index, { x: (first + last) / 2, y: level * GAP_Y });
     };
     place(0, 0);
-    return { places, width: Math.max(1, slot) * GAP_X, height: (deepest + 1) * GAP_Y };
+    return { places, width: Math.max(1, slot) * this.gapX, height: (deepest + 1) * GAP_Y };
   }
 
   render() {
@@ -75,12 +78,13 @@ export class TreeView {
         const from = places.get(node.parent);
         const pv = this.pv.has(index) && this.pv.has(node.parent);
         element("path", { d: `M${from.x} ${from.y + RADIUS}C${from.x} ${from.y + GAP_Y / 2} ${at.x} ${at.y - GAP_Y / 2} ${at.x} ${at.y - RADIUS}`, class: pv ? "edge pv" : "edge" }, edges);
-        const label = element("text", { x: (from.x + at.x) / 2 + 4, y: (from.y + at.y) / 2 + 3, class: "move" }, edges);
-        label.textContent = node.move;
+        // the move just above the node it leads to: one label per slot, none on another's
+        const label = element("text", { x: at.x, y: at.y - RADIUS - 4, class: "move" }, edges);
+        label.textContent = node.label || node.move;
       }
       if (node.pruned.length && this.open.has(index)) {
         // the moves a cut-off skipped: a dashed branch, with how many
-        const end = { x: at.x + GAP_X * 0.6, y: at.y + GAP_Y * 0.7 };
+        const end = { x: at.x + this.gapX * 0.6, y: at.y + GAP_Y * 0.7 };
         element("path", { d: `M${at.x + RADIUS * 0.7} ${at.y + RADIUS * 0.7}L${end.x} ${end.y}`, class: "edge pruned", "data-pruned": index }, edges);
         element("text", { x: end.x + 2, y: end.y + 10, class: "move pruned-label", "data-pruned": index }, edges).textContent = `${node.pruned.length} pruned`;
       }
@@ -162,9 +166,10 @@ export class TreeView {
 
   // -- what a node is -----------------------------------------------------------------------
 
-  path(index) {
+  // the moves from the root to a node: as the game reads them (to replay), or as players write them
+  path(index, written = false) {
     const moves = [];
-    for (let node = this.nodes[index]; node.parent !== null; node = this.nodes[node.parent]) moves.unshift(node.move);
+    for (let node = this.nodes[index]; node.parent !== null; node = this.nodes[node.parent]) moves.unshift(written ? node.label || node.move : node.move);
     return moves;
   }
 
@@ -174,7 +179,7 @@ export class TreeView {
   }
 
   describe(node) {
-    const moves = this.path(node.index);
+    const moves = this.path(node.index, true);
     const value = {
       exact: `worth exactly ${node.value} to the player to move`,
       lower: `worth at least ${node.value}: a move reached beta, a cut-off, so the opponent will avoid this node and its other moves were not searched`,
@@ -190,7 +195,7 @@ export class TreeView {
     if (node.pruned.length) lines.push(`pruned (never searched): ${node.pruned.join(" ")}`);
     if (node.children.length) lines.push(`${node.children.length} moves searched, ${this.sizes.get(node.index) - 1} nodes below`);
     this.info.innerHTML = `<p>${lines.join("<br>")}</p><div class="preview"></div>`;
-    this.preview(moves, this.info.querySelector(".preview"));
+    this.preview(this.path(node.index), this.info.querySelector(".preview"));
   }
 
   // -- zoom and pan -------------------------------------------------------------------------
@@ -213,7 +218,7 @@ export class TreeView {
   fit() {
     const box = this.svg.getBoundingClientRect();
     const k = Math.min(1.5, (box.width - 40) / this.extent.width, (box.height - 40) / this.extent.height);
-    this.view = { k, x: (box.width - this.extent.width * k) / 2 + (GAP_X / 2) * k, y: 30 };
+    this.view = { k, x: (box.width - this.extent.width * k) / 2 + (this.gapX / 2) * k, y: 30 };
     this.apply();
   }
 
