@@ -9,6 +9,11 @@ or loses every game at a rung is moved 200 Elo at a time. Every game goes to a P
 the end prints each level's rating and its 95 % interval, a table for ``BENCHMARKS.md``.
 
     python benchmarks/chess_levels.py --levels 1 2 3 4 5 6 7 --games 20 --clock 10+0.1
+
+``--rate FILE ...`` plays nothing: it rates each level from the games of earlier runs (their
+PGN files together), which is how runs made at different times add up.
+
+    python benchmarks/chess_levels.py --rate first.pgn second.pgn
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import time
 from pathlib import Path
 
 import chess.engine
+import chess.pgn
 
 from chess_ladder import find_stockfish, pgn_game, play_game
 from ladder_elo import estimate
@@ -46,6 +52,40 @@ def rung(rated: list[tuple[float, float]], guess: float) -> int:
     return int(min(HIGHEST, max(LOWEST, round(target / 50) * 50)))
 
 
+def table_row(level: int, rated: list[tuple[float, float]]) -> str:
+    """The level's line of the table: its rating with a 95 % interval, from its games."""
+    rating, error = estimate(rated)
+    points = sum(score for _, score in rated)
+    opponents = sorted({int(opponent_elo) for opponent_elo, _ in rated})
+    interval = "bound only (every game won or lost)" if math.isinf(error) else f"+- {1.96 * error:.0f}"
+    return (
+        f"| {level} | {LEVEL_SKILLS[level - 1]} | {rating:.0f} {interval} | {points:g}/{len(rated)} |"
+        f" {min(opponents)}-{max(opponents)} |"
+    )
+
+
+TABLE_HEAD = "| level | skill | Elo (95 %) | score | Stockfish UCI_Elo met |\n| ---: | ---: | --- | ---: | --- |"
+
+
+def rate(paths: list[Path]) -> None:
+    """Each level's rating from the games in ``paths``, written by this script."""
+    games: dict[int, list[tuple[float, float]]] = {}
+    for path in paths:
+        with path.open() as handle:
+            while (game := chess.pgn.read_game(handle)) is not None:
+                white, black = game.headers["White"], game.headers["Black"]
+                ours_white = white.startswith("negamax level ")
+                ours, theirs = (white, black) if ours_white else (black, white)
+                if not ours.startswith("negamax level ") or "UCI_Elo" not in theirs:
+                    continue
+                score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[game.headers["Result"]]
+                level, elo = int(ours.split()[-1]), float(theirs.split()[-1])
+                games.setdefault(level, []).append((elo, score if ours_white else 1 - score))
+    print(TABLE_HEAD)
+    for level in sorted(games):
+        print(table_row(level, games[level]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stockfish", help="the Stockfish command (default: stockfish on the PATH or /usr/games)")
@@ -53,7 +93,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per level (pairs, colours swapped)")
     parser.add_argument("--clock", default="10+0.1", help="BASE+INCREMENT seconds (default 10+0.1)")
     parser.add_argument("--pgn", type=Path, default=Path("chess_levels.pgn"), help="where the games go")
+    parser.add_argument("--rate", type=Path, nargs="+", metavar="PGN", help="rate the levels from these games only")
     arguments = parser.parse_args()
+    if arguments.rate:
+        rate(arguments.rate)
+        return
     stockfish = find_stockfish(arguments.stockfish)
     if stockfish is None:
         print("chess_levels: Stockfish not found; install it (Debian: apt-get install stockfish) or pass --stockfish")
@@ -97,19 +141,11 @@ def main() -> None:
                     f" {result} in {board.ply()} plies{extra}",
                     flush=True,
                 )
-            rating, error = estimate(rated)
-            points = sum(score for _, score in rated)
-            opponents = sorted({int(opponent_elo) for opponent_elo, _ in rated})
-            interval = "bound only (every game won or lost)" if math.isinf(error) else f"+- {1.96 * error:.0f}"
-            rows.append(
-                f"| {level} | {skill} | {rating:.0f} {interval} | {points:g}/{len(rated)} |"
-                f" {', '.join(map(str, opponents))} |"
-            )
+            rows.append(table_row(level, rated))
             print(rows[-1], flush=True)
     print()
     print(f"negamax-uci levels against Stockfish UCI_Elo, {arguments.clock}, {time.perf_counter() - started:.0f} s")
-    print("| level | skill | Elo (95 %) | score | Stockfish UCI_Elo met |")
-    print("| ---: | ---: | --- | ---: | --- |")
+    print(TABLE_HEAD)
     print("\n".join(rows))
     print(f"games in {arguments.pgn}")
 

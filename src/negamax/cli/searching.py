@@ -9,7 +9,6 @@ import contextlib
 import dataclasses
 import os
 import sys
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,8 +16,7 @@ from negamax.cli.progress import announcer, stop_on_interrupt
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import PlacementPosition, Position
 from negamax.core.rules import Game
-from negamax.core.score import Bound, from_node
-from negamax.core.types import Line, SearchLimits, SearchResult
+from negamax.core.types import SearchLimits, SearchResult
 from negamax.search import Searcher, search, solve
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.searcher import refuse_unbounded_solve
@@ -57,58 +55,9 @@ def open_book(arguments: argparse.Namespace, game: Game) -> Iterator[Any]:
 
 
 def book_answer(book: Any, game: Game, position: Position[Any], multipv: int = 1) -> SearchResult[Any] | None:
-    """The book's exact value and best move for ``position`` as a search result, or ``None``;
-    with ``multipv`` above 1, the best moves' values too (``None`` unless the book knows
-    every move's child)."""
-    if book is None:
-        return None
-    start_cpu, start_wall = time.process_time(), time.perf_counter()
-    entry = book.lookup(position)
-    if entry is None:
-        return None
-    lines: tuple[Line[Any], ...] = ()
-    if multipv > 1:
-        known = _book_lines(book, position)
-        if known is None:
-            return None
-        lines = known[:multipv]
-    move = game.parse_move(position, entry.best_move) if entry.best_move is not None else None
-    if lines:
-        move = lines[0].move  # among equals, the line the lines start with
-    return SearchResult(
-        best_move=move,
-        score=entry.score,
-        bound=Bound.EXACT,
-        pv=() if move is None else (move,),
-        depth=0,
-        nodes=0,
-        cpu_time=time.process_time() - start_cpu,
-        wall_time=time.perf_counter() - start_wall,
-        algorithm=f"book ({entry.method})",
-        lower=entry.score,
-        upper=entry.score,
-        lines=lines,
-    )
-
-
-def _book_lines(book: Any, position: Position[Any]) -> tuple[Line[Any], ...] | None:
-    """Every move's exact value from the book's entries for the children, best first
-    (``None`` if one of them is not in the book)."""
-    lines = []
-    for move in position.legal_moves():
-        child = position.copy()
-        child.play(move)
-        if child.is_terminal():
-            value = -child.terminal_value()
-        else:
-            entry = book.lookup(child)
-            if entry is None:
-                return None
-            value = -entry.score
-        score = from_node(value, 1)
-        lines.append(Line(move, score, Bound.EXACT, (move,), score, score))
-    lines.sort(key=lambda line: -line.score)
-    return tuple(lines)
+    """The book's answer for ``position`` (``Book.answer``), or ``None`` (no book, or the
+    book does not know)."""
+    return None if book is None else book.answer(position, multipv)
 
 
 def command_searcher(arguments: argparse.Namespace, game: Game) -> Searcher:

@@ -24,12 +24,15 @@ import dataclasses
 import importlib.resources
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.rules import Game
+from negamax.core.score import Bound, from_node
+from negamax.core.types import Line, SearchResult
 from negamax.parallel.cases import Case
 from negamax.parallel.files import foreign_sqlite, read_only_sqlite, refuse_special_input, refuse_special_output
 
@@ -167,6 +170,57 @@ class Book:
         score, game_score, best_move, method, nodes = row
         move = None if best_move is None else self.game.symmetric_move_text(best_move, symmetry)
         return BookEntry(score, game_score, move, method, nodes)
+
+    def answer(self, position: Position[Any], multipv: int = 1) -> SearchResult[Any] | None:
+        """What the book knows of ``position`` as a search result (exact value and best
+        move, ``algorithm`` ``book (...)``), or ``None``; with ``multipv`` above 1, the best
+        moves' values too (``None`` unless the book knows every move's child)."""
+        start_cpu, start_wall = time.process_time(), time.perf_counter()
+        entry = self.lookup(position)
+        if entry is None:
+            return None
+        lines: tuple[Line[Any], ...] = ()
+        if multipv > 1:
+            known = self._lines(position)
+            if known is None:
+                return None
+            lines = known[:multipv]
+        move = self.game.parse_move(position, entry.best_move) if entry.best_move is not None else None
+        if lines:
+            move = lines[0].move  # among equals, the move the lines start with
+        return SearchResult(
+            best_move=move,
+            score=entry.score,
+            bound=Bound.EXACT,
+            pv=() if move is None else (move,),
+            depth=0,
+            nodes=0,
+            cpu_time=time.process_time() - start_cpu,
+            wall_time=time.perf_counter() - start_wall,
+            algorithm=f"book ({entry.method})",
+            lower=entry.score,
+            upper=entry.score,
+            lines=lines,
+        )
+
+    def _lines(self, position: Position[Any]) -> tuple[Line[Any], ...] | None:
+        """Every move's exact value from the book's entries for the children, best first
+        (``None`` if one of them is not in the book)."""
+        lines = []
+        for move in position.legal_moves():
+            child = position.copy()
+            child.play(move)
+            if child.is_terminal():
+                value = -child.terminal_value()
+            else:
+                entry = self.lookup(child)
+                if entry is None:
+                    return None
+                value = -entry.score
+            score = from_node(value, 1)
+            lines.append(Line(move, score, Bound.EXACT, (move,), score, score))
+        lines.sort(key=lambda line: -line.score)
+        return tuple(lines)
 
     def score_of_key(self, key: str) -> tuple[int, str | None] | None:
         """(score, best move in the key's orientation) for a book key, or ``None``."""

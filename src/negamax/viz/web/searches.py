@@ -186,6 +186,12 @@ class Searches:
         started = time.perf_counter()
         pair = self._searchers(game)
         strength = Strength.of_level(level)
+        if strength.full and lines == 1:
+            with _open_book(self.book, game) as book:
+                answer = None if book is None else book.answer(position)
+            if answer is not None and answer.best_move is not None:
+                report(answer)
+                return record(game, position, answer, solved=True)
         if not strength.full:
             # no solve first: a weaker player looks a few plies ahead, whatever the game
             result = pair.thinking.search(
