@@ -1,0 +1,63 @@
+"""Textbook alpha-beta: the value plain negamax finds, the moves in the game's order, and
+the cut-offs of the exercises (only past beta, never at equality)."""
+
+from __future__ import annotations
+
+import pytest
+
+from negamax.core.errors import InvalidOptionError
+from negamax.core.types import SearchLimits
+from negamax.games import get_game
+from negamax.games.random_tree import RandomTree, TreeShape
+from negamax.games.tree import ExplicitTree
+from negamax.search import search, solve
+from negamax.search.textbook import textbook_search
+from negamax.search.trace import SearchTrace
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_value_is_plain_negamax_on_random_trees(seed: int) -> None:
+    shape = TreeShape(branching=3, depth=5, seed=seed, low=-3, high=3, variable=True, leaves=10)
+    plain = solve(RandomTree(shape), algorithm="negamax")
+    textbook = textbook_search(RandomTree(shape))
+    assert textbook.score == plain.score
+    assert textbook.nodes <= plain.nodes  # it prunes, if less than alpha-beta at equality
+    assert textbook.nodes >= solve(RandomTree(shape), algorithm="alphabeta").nodes
+
+
+def test_depth_limited_values_are_plain_negamax_on_tic_tac_toe() -> None:
+    game = get_game("tictactoe")
+    for moves in ("", "4", "40", "0438"):
+        position = game.new_position(moves)
+        for depth in (1, 2, 3):
+            plain = search(position, SearchLimits(depth=depth), algorithm="negamax", backend="python")
+            assert textbook_search(position, SearchLimits(depth=depth)).score == plain.score, (moves, depth)
+    assert textbook_search(game.new_position(None)).score == 0  # to the end: a draw
+
+
+def leaves_evaluated(tree: list[object]) -> list[int]:
+    trace = SearchTrace()
+    textbook_search(ExplicitTree(tree), trace=trace)  # type: ignore[arg-type]
+    return [
+        node.value if len(node.path) % 2 == 0 else -node.value  # type: ignore[operator]
+        for node in trace.nodes
+        if not node.children
+    ]
+
+
+def test_a_cut_off_only_past_beta_as_cs188_grades() -> None:
+    # AIMA's figure 5.2: 4 and 6 are pruned (2 < 3 at the second min node)
+    assert leaves_evaluated([[3, 12, 8], [2, 4, 6], [14, 5, 2]]) == [3, 12, 8, 2, 14, 5, 2]
+    # a min node whose first leaf equals alpha: the textbook searches on, alpha-beta stops
+    assert leaves_evaluated([[3, 12, 8], [3, 4, 6]]) == [3, 12, 8, 3, 4, 6]
+    trace = SearchTrace()
+    solve(ExplicitTree([[3, 12, 8], [3, 4, 6]]), algorithm="alphabeta", trace=trace)
+    assert [node.value for node in trace.nodes if not node.children] == [3, 12, 8, 3]  # 4 and 6 cut
+    # the same at a max node, two levels down
+    assert leaves_evaluated([[[5, 1], [5, 9]], [[0, 0]]]) == [5, 1, 5, 9, 0, 0]
+
+
+def test_limits_end_it_with_a_clear_error() -> None:
+    shape = TreeShape(branching=4, depth=8, seed=1)
+    with pytest.raises(InvalidOptionError, match="stopped at its limit after 1,001 nodes"):
+        textbook_search(RandomTree(shape), SearchLimits(nodes=1000))
