@@ -12,7 +12,7 @@ from typing import Any
 import chess
 import pytest
 
-from tests.viz.web.conftest import CONNECT4, Compiling, Web, column_scores, end_game_cases, screenshot
+from tests.viz.web.conftest import CONNECT4, DATA, Compiling, Web, column_scores, end_game_cases, screenshot
 
 LABELS = "[...document.querySelectorAll('#board text.solution')]"
 SCORES = f"{LABELS}.map(t => t.childNodes[0]?.nodeValue ?? '')"
@@ -34,6 +34,41 @@ def solution_shown(page: Any) -> dict[str, int]:
     page.wait_for_function(f"{SCORES}.some(text => text !== '') && !{SCORES}.includes('…')", timeout=30_000)
     columns = page.evaluate(f"{LABELS}.map(t => [t.dataset.move, t.childNodes[0]?.nodeValue ?? ''])")
     return {column: int(score) for column, score in columns if score not in ("", "?")}
+
+
+def first_plies_cases(count: int) -> dict[str, dict[str, int]]:
+    """Positions of Pons' Begin-Hard set a column after a position of at most 4 plies:
+    parent moves -> {column: the column's score at the parent, minus the child's}."""
+    cases: dict[str, dict[str, int]] = {}
+    for line in (DATA / "Test_L1_R3").read_text().split("\n"):
+        if line and len(line.split()[0]) <= 5:
+            moves, score = line.split()
+            cases.setdefault(moves[:-1], {})[moves[-1]] = -int(score)
+    return dict(sorted(cases.items(), key=lambda case: (len(case[0]), case[0]))[:count])
+
+
+def test_connect4_first_plies_answered_from_the_shipped_book_as_pons(page: Any, web: Web) -> None:
+    cases = first_plies_cases(8)
+    assert min(len(moves) for moves in cases) <= 2 and len(cases) == 8
+    for moves, columns in cases.items():
+        open_game(page, web, "connect4", moves=",".join(moves))
+        page.uncheck("#autoplay")
+        page.check("#solution")
+        shown = solution_shown(page)
+        assert len(shown) == 7 and all(shown[column] == score for column, score in columns.items()), moves
+    open_game(page, web, "connect4")  # the very first move
+    page.check("#solution")
+    assert solution_shown(page) == dict(zip("1234567", (-2, -1, 0, 1, 0, -1, -2), strict=True))
+    screenshot(page, "connect4-solution-first-move")
+
+
+@pytest.mark.timing
+def test_connect4_first_plies_scores_appear_within_a_second_and_a_half(page: Any, web: Web) -> None:
+    for moves in [*first_plies_cases(6), ""]:
+        open_game(page, web, "connect4", moves=",".join(moves))
+        page.uncheck("#autoplay")
+        page.check("#solution")
+        page.wait_for_function(f"{SCORES}.filter(text => /^-?[0-9]+$/.test(text)).length === 7", timeout=1500)
 
 
 def test_connect4_played_by_clicking_columns_with_the_solution(page: Any, web: Web) -> None:
@@ -248,8 +283,13 @@ def test_a_banner_counts_down_while_the_engine_compiles_and_goes_once_it_is_read
 def test_a_phone_never_scrolls_sideways_and_the_tree_opens_with_its_root_in_view(browser: Any, web: Web) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
+        mid_game = {"connect4": "4,4,3,5", "chess": "e2e4,c7c5,g1f3", "draughts": "32-28,19-23", "tictactoe": "4,0"}
         for name in ("connect4", "chess", "draughts", "tictactoe", "nim"):
-            open_game(page, web, name)
+            open_game(page, web, name, moves=mid_game.get(name, ""))
+            if name == "connect4":
+                page.uncheck("#autoplay")
+                page.check("#solution")
+                solution_shown(page)
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, (name, width)
             screenshot(page, f"phone-{name}")
