@@ -78,7 +78,7 @@ def rate(paths: list[Path]) -> None:
                 ours, theirs = (white, black) if ours_white else (black, white)
                 if not ours.startswith("negamax level ") or "UCI_Elo" not in theirs:
                     continue
-                score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[game.headers["Result"]]
+                score = {"1-0": 1.0, "0-1": 0.0}.get(game.headers["Result"], 0.5)  # as main() scores it
                 level, elo = int(ours.split()[-1]), float(theirs.split()[-1])
                 games.setdefault(level, []).append((elo, score if ours_white else 1 - score))
     print(TABLE_HEAD)

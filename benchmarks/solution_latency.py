@@ -46,7 +46,10 @@ def main() -> None:
     game = get_game("connect4")
     searches = Searches(book=open_shipped_book)
     searches.prepare(game)
+    deadline = time.perf_counter() + 300
     while not searches.ready(game.name):
+        if time.perf_counter() > deadline:
+            raise SystemExit("solution_latency: the Connect 4 kernel was not ready within 300 s")
         time.sleep(0.1)
     rng = random.Random(arguments.seed)
     print("| plies | positions | first scores (median) | all scores (median, max) | columns unknown at 15 s |")

@@ -76,7 +76,7 @@ def test_engines_agree_and_the_choice_is_checked() -> None:
     assert compiled["score"] == python["score"] == -1
     # auto: a position this quick is answered before the compiled kernel is even loaded
     assert run_json("solve", "connect4", "2252576253462244111563365343671351441")["algorithm"] == "auto"
-    assert run_json("solve", "connect4", "4453", "--nodes", "100000")["algorithm"] == "compiled"
+    assert run_json("solve", "connect4", "4453", "--nodes", "100000", "--no-book")["algorithm"] == "compiled"
     assert run_json("solve", "tictactoe", "--backend", "compiled")["score"] == 0
 
 
@@ -120,7 +120,7 @@ def test_solve_file_without_check_prints_scores(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("limit", [["--depth", "5"], ["--time", "0.3"], ["--nodes", "3000"]])
 def test_analyze_with_each_limit(limit: list[str]) -> None:
-    record = run_json("analyze", "connect4", "4453", *limit)
+    record = run_json("analyze", "connect4", "4453", "--no-book", *limit)
     assert record["best_move"] in list("1234567")
     assert isinstance(record["nodes"], int) and record["nodes"] > 0
     if limit[0] == "--depth":
@@ -326,3 +326,21 @@ def test_serve_opened_to_other_machines_says_so() -> None:
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_the_shipped_book_answers_the_first_plies_at_once() -> None:
+    empty = run_json("solve", "connect4")
+    assert empty["score"] == 1 and empty["nodes"] == 0 and empty["algorithm"].startswith("book")
+    every = run_json("solve", "connect4", "--multipv", "7")
+    assert {line["move"]: line["score"] for line in every["lines"]} == dict(
+        zip("1234567", (-2, -1, 0, 1, 0, -1, -2), strict=True)
+    )  # Pons' scores of the empty board
+    assert every["best_move"] == "4" and every["nodes"] == 0
+    analysed = run_json("analyze", "connect4", "4453", "--depth", "3")
+    assert (
+        analysed["algorithm"].startswith("book")
+        and analysed["score"] == run_json("solve", "connect4", "4453", "--no-book")["score"]
+    )
+    searched = run_json("analyze", "connect4", "4453", "--depth", "3", "--no-book")
+    assert searched["nodes"] > 0 and searched["depth"] == 3
+    assert run_json("solve", "connect4:6x5", "44")["algorithm"] != "book"  # Connect 4 on 7x6 only

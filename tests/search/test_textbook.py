@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from negamax.core.errors import InvalidOptionError
+from negamax.core.score import INF
 from negamax.core.types import SearchLimits
 from negamax.games import get_game
 from negamax.games.random_tree import RandomTree, TreeShape
@@ -57,7 +57,8 @@ def test_a_cut_off_only_past_beta_as_cs188_grades() -> None:
     assert leaves_evaluated([[[5, 1], [5, 9]], [[0, 0]]]) == [5, 1, 5, 9, 0, 0]
 
 
-def test_limits_end_it_with_a_clear_error() -> None:
+def test_a_limit_ends_it_with_nothing_proven() -> None:
     shape = TreeShape(branching=4, depth=8, seed=1)
-    with pytest.raises(InvalidOptionError, match="stopped at its limit after 1,001 nodes"):
-        textbook_search(RandomTree(shape), SearchLimits(nodes=1000))
+    result = textbook_search(RandomTree(shape), SearchLimits(nodes=1000))
+    assert not result.completed and result.nodes == 1001 and (result.lower, result.upper) == (-INF, INF)
+    assert result.best_move is None and result.pv == ()

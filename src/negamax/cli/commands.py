@@ -30,7 +30,7 @@ from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import refuse_replacing, refuse_special_input, replaced_whole
 from negamax.search import warmup
-from negamax.search.params import SearchOptions, options_for
+from negamax.search.params import ALGORITHMS, SearchOptions, options_for
 from negamax.search.textbook import TEXTBOOK
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
@@ -376,8 +376,9 @@ def run_trace(arguments: argparse.Namespace) -> int:
 
     game = get_game(arguments.game)
     position = game.new_position(arguments.position)
-    if arguments.algorithm != TEXTBOOK:
-        options_for(arguments.algorithm)  # an unknown name fails here, before any search
+    if arguments.algorithm != TEXTBOOK and arguments.algorithm not in ALGORITHMS:  # before any search
+        names = ", ".join([*ALGORITHMS, TEXTBOOK])
+        raise InvalidOptionError(f"unknown algorithm {arguments.algorithm!r}; choose one of {names}")
     if arguments.output:
         refuse_replacing("--output", arguments.output, arguments.overwrite)
     trace = SearchTrace(max_nodes=arguments.max_nodes)

@@ -70,16 +70,23 @@ class ExplicitTree:
         return clone
 
 
-def _check_tree(tree: object, text: str) -> Tree:
+MAX_TREE_DEPTH = 64
+"""The deepest tree read: more is no textbook exercise, and the searches recurse a level
+a ply."""
+
+
+def _check_tree(tree: object, text: str, depth: int = 0) -> Tree:
+    if depth > MAX_TREE_DEPTH:
+        raise InvalidPositionError(f"tree {text[:40]!r}...: deeper than {MAX_TREE_DEPTH} levels")
     if isinstance(tree, bool) or not isinstance(tree, int | list):
-        raise InvalidPositionError(f"tree {text!r}: {tree!r} is neither a list nor a whole number")
+        raise InvalidPositionError(f"tree {text[:60]!r}: {tree!r} is neither a list nor a whole number")
     if isinstance(tree, int):
         if abs(tree) >= WIN_THRESHOLD:
-            raise InvalidPositionError(f"tree {text!r}: leaf {tree} is too large (keep |value| < {WIN_THRESHOLD})")
+            raise InvalidPositionError(f"tree {text[:60]!r}: leaf {tree} is too large (keep |value| < {WIN_THRESHOLD})")
         return tree
     if not tree:
-        raise InvalidPositionError(f"tree {text!r}: a node has no children")
-    return [_check_tree(child, text) for child in tree]
+        raise InvalidPositionError(f"tree {text[:60]!r}: a node has no children")
+    return [_check_tree(child, text, depth + 1) for child in tree]
 
 
 class ChildIndexMoves:
@@ -105,7 +112,9 @@ class TreeGame(ChildIndexMoves, BaseGame):
         try:
             tree = json.loads(text)
         except json.JSONDecodeError as error:
-            raise InvalidPositionError(f"tree {text!r}: not a nested list ({error.msg})") from None
+            raise InvalidPositionError(f"tree {text[:60]!r}: not a nested list ({error.msg})") from None
+        except RecursionError:  # nested past what the reader can follow
+            raise InvalidPositionError(f"tree {text[:40]!r}...: deeper than {MAX_TREE_DEPTH} levels") from None
         return ExplicitTree(_check_tree(tree, text))
 
     def position_text(self, position: Position[Any]) -> str:

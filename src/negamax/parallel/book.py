@@ -333,7 +333,7 @@ class BookSink:
 SHIPPED_BOOKS = {"connect4": ("negamax.games.connect4", "opening.book")}
 """The books that come with the package, by game name: (package, file). Connect 4's holds
 every position of the first five plies, built by ``negamax book build connect4 --plies 5``
-(the recipe is in ``docs/guide.md``)."""
+(the recipe is in ``docs/web-app.md``)."""
 
 
 def shipped_book_path(game: Game) -> str | None:

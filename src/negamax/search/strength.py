@@ -6,7 +6,8 @@ less than its time allows at a given depth, so a weak level still answers at its
 
 One number says how strong: the skill, 0 to 20 (20: full strength), as Stockfish's ``Skill
 Level``. The page's levels 1 to 8 are eight skills; ``negamax-uci``'s ``UCI_Elo`` picks
-the skill whose measured rating is nearest (``BENCHMARKS.md`` has the table).
+the skill by straight lines between the levels' measured ratings (``BENCHMARKS.md`` has
+the table).
 
 The search itself is the same at every strength: a ``Strength`` narrows the limits of the
 search asked for (``limits``) and chooses among the root moves it scored (``choose``), so
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from negamax.core.ranges import LEVEL, SKILL
-from negamax.core.score import WIN_THRESHOLD
+from negamax.core.score import INF, WIN_THRESHOLD, Bound
 from negamax.core.types import SearchLimits, SearchResult
 
 FULL_SKILL: Final = int(SKILL.high)
@@ -127,7 +128,17 @@ def _weight(best: int, score: int, scale: float) -> float:
 
 
 def _playing(result: SearchResult[Any], move: Any) -> SearchResult[Any]:
+    """``result`` playing ``move``: with its own line's score and bounds where it was
+    scored; a move picked at random was not, so nothing is proven of it."""
     line = next((line for line in result.lines if line.move == move), None)
     if line is None:
-        return dataclasses.replace(result, best_move=move, pv=(move,))
-    return dataclasses.replace(result, best_move=move, pv=line.pv or (move,), score=line.score, bound=line.bound)
+        return dataclasses.replace(result, best_move=move, pv=(move,), bound=Bound.LOWER, lower=-INF, upper=INF)
+    return dataclasses.replace(
+        result,
+        best_move=move,
+        pv=line.pv or (move,),
+        score=line.score,
+        bound=line.bound,
+        lower=line.lower,
+        upper=line.upper,
+    )

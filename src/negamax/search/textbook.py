@@ -22,7 +22,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.score import INF, Bound, from_node
 from negamax.core.types import SearchLimits, SearchResult
@@ -48,9 +47,8 @@ def textbook_search(
 ) -> SearchResult[Any]:
     """The value of ``position`` by textbook alpha-beta: to the end of the game, or to
     ``limits.depth`` plies (the game's ``evaluate`` at the horizon), recorded in ``trace``.
-
-    :raises InvalidOptionError: when a time, node or stop limit ends the search first (a
-        textbook search is exact or nothing; ``MAX_NODES`` unless ``limits.nodes`` says).
+    A time, node (``MAX_NODES`` unless ``limits.nodes`` says) or stop limit that ends it
+    first gives a result with ``completed=False`` and no value proven (bounds -inf, +inf).
     """
     limits = limits or SearchLimits()
     depth = TO_THE_END if limits.depth is None else limits.depth
@@ -97,25 +95,25 @@ def textbook_search(
 
     if trace is not None:
         trace.strict_cutoffs = True
+    completed = True
     try:
         score = node(depth, -INF, INF, 0)
     except StopSearch:
         if trace is not None:
             trace.abandon()
-        raise InvalidOptionError(
-            f"the textbook search stopped at its limit after {nodes:,} nodes; give it a smaller tree or a depth"
-        ) from None
-    line = best_line.get(0, ())
+        completed, score = False, 0
+    line = best_line.get(0, ()) if completed else ()
     return SearchResult(
         best_move=line[0] if line else None,
         score=score,
-        bound=Bound.EXACT,
+        bound=Bound.EXACT if completed else Bound.LOWER,
         pv=line,
         depth=depth if limits.depth is not None else 0,
         nodes=nodes,
         cpu_time=time.process_time() - started_cpu,
         wall_time=time.perf_counter() - started_wall,
-        algorithm="textbook",
-        lower=score,
-        upper=score,
+        algorithm=TEXTBOOK,
+        lower=score if completed else -INF,
+        upper=score if completed else INF,
+        completed=completed,
     )

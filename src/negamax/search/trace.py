@@ -109,9 +109,11 @@ class SearchTrace:
         self._open.pop()
         node.value = value
         if node.alpha is not None and node.beta is not None:
-            if value <= node.alpha:
+            # a search that cuts only past beta proves a bound only past the window
+            strict = self.strict_cutoffs
+            if value < node.alpha or (value == node.alpha and not strict):
                 node.bound = Bound.UPPER
-            elif value >= node.beta:
+            elif value > node.beta or (value == node.beta and not strict):
                 node.bound = Bound.LOWER
         node.tt_cutoff = table_answered and not node.children
         searched = {self.nodes[child].move for child in node.children}

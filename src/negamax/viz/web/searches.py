@@ -68,8 +68,8 @@ LEVELS = 8
 OnReport = Callable[[dict[str, Any]], None]
 """What the page is sent for each iteration (a search result as the page shows it)."""
 OpenBook = Callable[[Game], AbstractContextManager[Any]]
-"""Opens a book of solved positions for a game: anything with ``lookup(position)``
-returning an entry with a ``score`` (``negamax.parallel.book.Book``), or None."""
+"""Opens a book of solved positions for a game (``negamax.parallel.book.Book``: its
+``lookup`` and ``answer`` are used), or gives None."""
 
 
 @dataclasses.dataclass
@@ -83,7 +83,13 @@ class _GameSearchers:
 class Searches:
     """The server's searches, on each game's searchers."""
 
-    def __init__(self, backend: str = "auto", book: OpenBook | None = None, max_searches: int = MAX_SEARCHES) -> None:
+    def __init__(
+        self,
+        backend: str = "auto",
+        book: OpenBook | None = None,
+        max_searches: int = MAX_SEARCHES,
+        seed: int | None = None,
+    ) -> None:
         self.backend = backend
         self.book = book
         self.scheduler = Scheduler(max_searches)
@@ -91,8 +97,9 @@ class Searches:
         self._games: dict[str, _GameSearchers] = {}
         self._games_lock = threading.Lock()
         self._python_options = dataclasses.replace(options_for("auto"), check_every=PYTHON_CHECK_EVERY)
-        self._generator = random.Random()
-        """The weaker levels' choices (a page's game is not meant to be replayed)."""
+        self._generator = random.Random(seed)
+        """The weaker levels' choices (``seed``: the same choices again, for one request at
+        a time; requests at once draw from it in turn)."""
 
     def _searchers(self, game: Game) -> _GameSearchers:
         with self._games_lock:
@@ -194,8 +201,9 @@ class Searches:
                 return record(game, position, answer, solved=True)
         if not strength.full:
             # no solve first: a weaker player looks a few plies ahead, whatever the game
+            # no iterations reported: they would show the best move and the candidates
             result = pair.thinking.search(
-                position, strength.limits(limits, self._generator), multipv=strength.multipv(lines), on_iteration=report
+                position, strength.limits(limits, self._generator), multipv=strength.multipv(lines)
             )
             chosen = strength.choose(result, list(position.legal_moves()), self._generator, game.evaluation_unit)
             return {**record(game, position, chosen), "lines": record(game, position, result)["lines"][:lines]}
@@ -309,6 +317,8 @@ class Searches:
             try:
                 if algorithm == TEXTBOOK:
                     left = seconds - (time.perf_counter() - started)
+                    if left <= 0:
+                        break
                     result = textbook_search(position, dataclasses.replace(limits, time=left, depth=attempt), trace)
                 elif attempt is None:
                     result = solve(position, limits, algorithm=algorithm, trace=trace)
@@ -478,7 +488,7 @@ def _tree(
         "leaves": leaves,
         "pv": trace.principal_variation(),
         "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned, unit)],
-        "value": describe(result.score),
+        "value": _score_text(game, result.score),  # chess in pawns, as the engine panel
         "note": note,
         "seconds": round(seconds, 3),
     }

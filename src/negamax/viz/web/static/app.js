@@ -291,6 +291,12 @@ async function askForSolution(mine) {
   try {
     await streamEvents("/api/solution/stream", position(), controller.signal, show);
   } catch (error) {
+    if (mine === generation && solution) {
+      // the moves still being solved are not going to be: shown unknown, not "…" for ever
+      for (const item of solution.values()) if (item.score === null) item.source = "timeout";
+      $("solution-detail").textContent = "";
+      render();
+    }
     if (error.name !== "AbortError" && mine === generation) showError(error.message);
   }
 }
@@ -386,6 +392,7 @@ async function trace() {
   };
   if ($("trace-depth").value) body.depth = Number($("trace-depth").value);
   $("tree-note").textContent = "tracing…";
+  $("grade").hidden = true;  // until this trace's leaves are known
   try {
     const answer = await post("/api/trace", body);
     traced = { game: body.game, start: body.start, moves: body.moves };
@@ -412,7 +419,8 @@ function grade(event) {
   event.preventDefault();
   const typed = $("grade-answer").value.split(/[\s,]+/).filter(Boolean);
   const wanted = graded.map((leaf) => leaf.value);
-  const first = wanted.findIndex((value, at) => typed[at] !== value);
+  const same = (mine, theirs) => mine !== undefined && (mine === theirs || Number(mine) === Number(theirs));
+  const first = wanted.findIndex((value, at) => !same(typed[at], value));
   const result = $("grade-result");
   if (first < 0 && typed.length === wanted.length) {
     result.textContent = `Right: the search evaluates these ${wanted.length} leaves, in this order.`;
