@@ -4,6 +4,7 @@ Connect 4's solution against known values, and the search tree."""
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import socket
 import time
@@ -378,7 +379,7 @@ def test_the_solution_streams_each_score_as_it_is_solved(web: Web) -> None:
     first = events[0][1]["moves"]
     assert all(item["source"] in ("solving", "end") for item in first)  # at once: nothing solved yet
     known = [sum(item["score"] is not None for item in data["moves"]) for _, data in events[:-1]]
-    assert all(later > earlier for earlier, later in zip(known, known[1:], strict=False))  # one more each time
+    assert all(later > earlier for earlier, later in itertools.pairwise(known))  # one more each time
     done = {item["move"]: item["score"] for item in events[-1][1]["moves"]}
     assert done == column_scores(start)
 
