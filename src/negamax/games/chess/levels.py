@@ -7,5 +7,5 @@ from __future__ import annotations
 
 from typing import Final
 
-LEVEL_ELO: Final = (1300, 1450, 1600, 1750, 1900, 2050, 2200, 2370)
+LEVEL_ELO: Final = (1150, 1500, 1600, 1800, 1950, 2000, 2150, 2400)
 """The measured rating of each level from 1 to 8."""
