@@ -58,6 +58,9 @@ MAX_LINE = 24
 """The most moves of a principal variation the page shows."""
 MAX_LINES = 8
 """The most root moves an engine search scores for the page (``multipv``)."""
+WEAK_THINKING_SHARE = 0.4
+"""The part of its time a level below 8 takes before it plays, however soon its shallow
+search ends."""
 SOLVE_SHARE = 0.3
 """The part of its time an engine move spends trying to solve the position first (games
 with a solver), before it searches to a horizon for the rest."""
@@ -206,6 +209,8 @@ class Searches:
                 position, strength.limits(limits, self._generator), multipv=strength.multipv(lines)
             )
             chosen = strength.choose(result, list(position.legal_moves()), self._generator, game.evaluation_unit)
+            # a person across the board takes a moment: an instant reply reads as a machine's
+            stop.wait(max(0.0, WEAK_THINKING_SHARE * seconds - (time.perf_counter() - started)))
             return {**record(game, position, chosen), "lines": record(game, position, result)["lines"][:lines]}
         if seconds <= QUICK_SECONDS:
             # its time ran out while others searched: one ply, which dozens at once still
