@@ -41,11 +41,16 @@ def search_options(arguments: argparse.Namespace) -> SearchOptions:
 @contextlib.contextmanager
 def open_book(arguments: argparse.Namespace, game: Game) -> Iterator[Any]:
     """The book ``--book`` names (it must exist), else the one the package ships for
-    ``game`` unless ``--no-book``, or ``None``."""
+    ``game`` unless ``--no-book`` or a search of its own was asked for (``--algorithm``,
+    ``--backend``: to see that search run), or ``None``."""
     from negamax.parallel.book import Book, shipped_book_path
 
     path = getattr(arguments, "book", None)
-    if path is None and not getattr(arguments, "no_book", False):
+    own_search = getattr(arguments, "algorithm", "auto") != "auto" or getattr(arguments, "backend", None) not in (
+        None,
+        "auto",
+    )
+    if path is None and not getattr(arguments, "no_book", False) and not own_search:
         path = shipped_book_path(game)
     if path is None:
         yield None
