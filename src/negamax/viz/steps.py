@@ -97,7 +97,9 @@ def visit_steps(
             elif windowed and reached and last:
                 text += f"; it reaches beta {edge(beta)}, with no move left to prune"
             elif windowed and trace.strict_cutoffs and beta is not None and best == beta and not last:
-                text += f"; it equals beta {edge(beta)}: the textbook cuts only past beta, so the search goes on"
+                text += (
+                    f"; it equals beta {edge(beta)}: CS188's alpha-beta cuts only past beta (>), so the search goes on"
+                )
             steps.append(
                 Step(
                     child.index,

@@ -183,7 +183,7 @@ export class TreeView {
     const value = {
       exact: `worth exactly ${node.value} to the player to move`,
       lower: `worth at least ${node.value}: a move reached beta, a cut-off, so the opponent will avoid this node and its other moves were not searched`,
-      upper: `worth at most ${node.value}: no move reached alpha, so the player to move has something better elsewhere`,
+      upper: `worth at most ${node.value}: no move beat alpha, so the player to move has something better elsewhere`,
     }[node.bound];
     const lines = [
       `<b>${moves.length ? moves.join(" ") : "the position searched (the root)"}</b>`,
