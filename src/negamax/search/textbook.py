@@ -1,8 +1,8 @@
-"""Alpha-beta as the textbook exercises grade it: the children in the game's own order,
-nothing reordered and no table, and a cut-off only when a value goes *past* beta, not when it
-equals it (Berkeley's CS188 grader, and AIMA's pseudocode read strictly). A student's
-answer to "which leaves are evaluated?" matches this search's, which the optimised search
-(it cuts at equality and reorders the moves) need not.
+"""Alpha-beta as Berkeley's CS188 exercises grade it: the children in the game's own
+order, nothing reordered and no table, and a cut-off only when a value goes *past* beta,
+not when it equals it (AIMA's pseudocode cuts at equality, as the optimised search does). A
+student's answer to "which leaves are evaluated?" matches this search's, which the
+optimised search (it also reorders the moves) need not.
 
 The search is negamax with a fail-soft window, like the library's others, so a value is
 always from the side to move; a tree's leaves are written from the root player's view, as
