@@ -168,6 +168,9 @@ def test_every_algorithm_agrees_on_the_command_line() -> None:
         (["analyze", "connect4", "--hash", "0"], "--hash"),
         (["analyze", "connect4", "--depth", "two"], "depth must be a whole number from 1 to 1000 (plies), not two"),
         (["frobnicate"], "invalid choice"),
+        (["solve", "tictactoe", "¹"], "is not a cell 0-8"),  # a digit to isdigit(), not to int()
+        (["solve", "connect4:²x4"], "WIDTHxHEIGHT"),
+        (["analyze", "tree", "[[1,2],[3,4]] moves ²", "--depth", "1"], "tree"),
         (["solve", "nim", "--backend", "compiled"], "no compiled backend to solve"),
         (["analyze", "nim", "--backend", "compiled"], "no compiled backend to search"),
         (["analyze", "chess", "--backend", "compiled", "-a", "mtdf"], "needs the python backend"),

@@ -94,9 +94,10 @@ class ChildIndexMoves:
 
     def parse_move(self, position: Position[Any], text: str) -> int:
         moves = position.legal_moves()
-        if not text.strip().isdigit() or int(text) not in moves:
+        word = text.strip()
+        if not (word.isascii() and word.isdigit()) or int(word) not in moves:  # "²".isdigit() is true
             raise IllegalMoveError(f"{text!r} is not a child index; choose 0-{len(moves) - 1}")
-        return int(text)
+        return int(word)
 
     def move_text(self, position: Position[Any], move: Hashable) -> str:
         return str(move)

@@ -88,10 +88,15 @@ def geometry(width: int, height: int) -> Geometry:
     return Geometry(width, height)
 
 
+def _ascii_number(text: str) -> bool:
+    """Whether ``text`` is a whole number int() reads ("²".isdigit() is true; int() refuses it)."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_size(text: str) -> Geometry:
     """A size written ``WIDTHxHEIGHT`` (``6x7``: 6 columns, 7 rows)."""
     width_text, separator, height_text = text.strip().lower().partition("x")
-    if not separator or not width_text.isdigit() or not height_text.isdigit():
+    if not separator or not _ascii_number(width_text) or not _ascii_number(height_text):
         raise InvalidOptionError(f"connect4 size {text!r}: write it as WIDTHxHEIGHT, e.g. 6x7 (6 columns, 7 rows)")
     return geometry(int(width_text), int(height_text))
 

@@ -135,7 +135,7 @@ class TicTacToeGame(BaseGame):
             return self._from_board(text)
         position = TicTacToe()
         for index, char in enumerate(text):
-            if not char.isdigit() or char == "9":
+            if char not in "012345678":  # ASCII only: "¹".isdigit() is true, and int() refuses it
                 raise InvalidPositionError(
                     f"tictactoe position {text!r}: character {index + 1} ({char!r}) is not a cell 0-8"
                 )
