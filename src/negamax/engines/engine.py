@@ -280,8 +280,9 @@ class Engine:
                 result = searched(search_limits)
                 if result.best_move is None:
                     result = _move_anyway(position, result, root_moves)
-                legal = list(position.legal_moves() if root_moves is None else root_moves)
-                result = self.strength.choose(result, legal, self.generator, self.game.evaluation_unit)
+                if not self.strength.full:  # the legal moves only where a weaker player may pick among them
+                    legal = list(position.legal_moves() if root_moves is None else root_moves)
+                    result = self.strength.choose(result, legal, self.generator, self.game.evaluation_unit)
             except Exception as error:  # a move is owed whatever happened (a GUI waits for it)
                 if on_error is not None:
                     on_error(f"the search failed ({type(error).__name__}: {error}); playing a quick move")
