@@ -21,6 +21,7 @@ from functools import partial
 from typing import Any
 
 from negamax.core.game import Position
+from negamax.core.ranges import LEVEL
 from negamax.core.rules import Game, pv_text
 from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe, from_node
 from negamax.core.types import Line, SearchLimits, SearchResult
@@ -64,9 +65,6 @@ search ends."""
 SOLVE_SHARE = 0.3
 """The part of its time an engine move spends trying to solve the position first (games
 with a solver), before it searches to a horizon for the rest."""
-
-LEVELS = 8
-"""The page's levels go from 1 to 8 (``negamax.core.ranges.LEVEL``); 8 is full strength."""
 
 OnReport = Callable[[dict[str, Any]], None]
 """What the page is sent for each iteration (a search result as the page shows it)."""
@@ -186,7 +184,7 @@ class Searches:
         stop: threading.Event,
         on_iteration: OnReport,
         lines: int = 1,
-        level: int = LEVELS,
+        level: int = int(LEVEL.high),
     ) -> dict[str, Any]:
         """The engine's move: its best search for ``seconds``, each iteration reported;
         ``lines`` root moves scored, best first (``multipv``); below level 8 the move a
@@ -211,7 +209,8 @@ class Searches:
             chosen = strength.choose(result, list(position.legal_moves()), self._generator, game.evaluation_unit)
             # a person across the board takes a moment: an instant reply reads as a machine's
             stop.wait(max(0.0, WEAK_THINKING_SHARE * seconds - (time.perf_counter() - started)))
-            return {**record(game, position, chosen), "lines": record(game, position, result)["lines"][:lines]}
+            scored = [_line_record(game, position, line, False) for line in result.lines[:lines]]
+            return {**record(game, position, chosen), "lines": scored}
         if seconds <= QUICK_SECONDS:
             # its time ran out while others searched: one ply, which dozens at once still
             # finish in time (a search stopped by the clock ends only at its next look, and
@@ -286,7 +285,7 @@ class Searches:
             result = self._searchers(game).solving.solve(
                 position, limits, multipv=len(unknown), root_moves=unknown, pv_plies=0, on_iteration=report
             )
-            solved = {line.move: line.score for line in result.lines if line.bound == Bound.EXACT}
+            solved.update({line.move: line.score for line in result.lines if line.bound == Bound.EXACT})
         return scores("timeout")
 
     def trace(
