@@ -69,7 +69,7 @@ def run_analyze(arguments: argparse.Namespace) -> int:
     position = game.new_position(arguments.position)
     search_options(arguments)  # a bad --algorithm fails here, before any search
     with open_book(arguments, game) as book, stop_on_interrupt() as stop:
-        answer = book_answer(book, game, position, arguments.multipv)
+        answer = book_answer(book, position, arguments.multipv)
         if answer is not None:
             _print_result(arguments, game, position, arguments.position or "", answer)
             return EXIT_OK
@@ -103,7 +103,7 @@ def run_solve(arguments: argparse.Namespace) -> int:
     if arguments.scheduler is not None:
         return _split_solve(arguments, game, position)
     with open_book(arguments, game) as book, stop_on_interrupt() as stop:
-        answer = book_answer(book, game, position, arguments.multipv)
+        answer = book_answer(book, position, arguments.multipv)
         if answer is not None:
             _print_result(arguments, game, position, arguments.position or "", answer)
             return EXIT_OK
@@ -215,7 +215,7 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
                 print(f"line {number}: {one_line(str(error))}", file=sys.stderr)
                 continue
             limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
-            answer = book_answer(book, game, position)
+            answer = book_answer(book, position)
             if answer is not None:
                 result = answer
             else:
@@ -335,7 +335,7 @@ def _play_game(
                 return EXIT_OK
         else:
             # a copy searches from here on: the game's own history is not the search's
-            result = book_answer(book, game, position) or _engine_move(arguments, game, position.copy())
+            result = book_answer(book, position) or _engine_move(arguments, game, position.copy())
             move = result.best_move
             line = " ".join(pv_text(game, position, result.pv))
             who = names[position.player()]

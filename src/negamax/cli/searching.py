@@ -59,7 +59,7 @@ def open_book(arguments: argparse.Namespace, game: Game) -> Iterator[Any]:
         yield book
 
 
-def book_answer(book: Any, game: Game, position: Position[Any], multipv: int = 1) -> SearchResult[Any] | None:
+def book_answer(book: Any, position: Position[Any], multipv: int = 1) -> SearchResult[Any] | None:
     """The book's answer for ``position`` (``Book.answer``), or ``None`` (no book, or the
     book does not know)."""
     return None if book is None else book.answer(position, multipv)
