@@ -4,6 +4,7 @@ from negamax.games.tictactoe.rules import TicTacToe, TicTacToeGame
 from negamax.games.tree import ExplicitTree
 from negamax.search import reference
 from negamax.search.reference import NodeCounter
+from tests import oracle
 
 # Seed 001: plain negamax at depth 9, first best move in move order, from each position.
 SEED_GAME = [0, 4, 1, 2, 6, 3, 5, 7, 8]
@@ -66,3 +67,23 @@ def test_fail_hard_clamps_and_agrees_inside_the_window() -> None:
     assert reference.alphabeta_fail_hard(tree, 2, 4, 10) == 4  # true value 3 <= alpha: returns alpha
     assert reference.alphabeta_fail_hard(tree, 2, -10, 2) == 2  # >= beta: returns beta
     assert reference.alphabeta(tree, 2, 4, 10) <= 4  # fail-soft: an upper bound, maybe lower
+
+
+def test_every_seed_follows_the_player_who_moves_twice() -> None:
+    """Kalah: after a move that ends in the mover's store the same player moves again, and
+    each seed's search gives the max/min oracle's value, which never negates."""
+    for pits, seeds, moves in oracle.positions()[:6]:
+        position = oracle.kalah(pits, seeds, moves)
+        color = 1 if position.player() == 0 else -1
+        for depth in (1, 2, 3, 5):
+            expected = oracle.minimax(position, depth)
+            assert reference.negamax(position, depth) == expected, (pits, seeds, moves, depth)
+            assert reference.negamax_with_color(position, depth, color) == expected
+            assert reference.negmax(position, depth).score == expected
+            assert reference.negamax_notebook(position, depth)[0] == expected
+            assert reference.alphabeta(position, depth) == expected
+            assert reference.alphabeta_tt(position, depth) == expected
+            assert reference.think(position, depth)[1] == expected
+            assert reference.negamax_with_quiescence(position, depth) == expected  # no noisy moves
+            clamped = reference.alphabeta_fail_hard(position, depth, -1, 1)
+            assert clamped == min(max(expected, -1), 1)

@@ -13,6 +13,7 @@ from negamax.games.tree import ExplicitTree
 from negamax.search import search, solve
 from negamax.search.textbook import textbook_search
 from negamax.search.trace import SearchTrace
+from tests import oracle
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -33,6 +34,18 @@ def test_depth_limited_values_are_plain_negamax_on_tic_tac_toe() -> None:
             plain = search(position, SearchLimits(depth=depth), algorithm="negamax", backend="python")
             assert textbook_search(position, SearchLimits(depth=depth)).score == plain.score, (moves, depth)
     assert textbook_search(game.new_position(None)).score == 0  # to the end: a draw
+
+
+def test_a_player_who_moves_twice_keeps_the_value_and_the_window() -> None:
+    for pits, seeds, moves in oracle.positions()[:6]:
+        position = oracle.kalah(pits, seeds, moves)
+        trace = SearchTrace(max_nodes=200_000)
+        assert textbook_search(position, trace=trace).score == oracle.minimax(position)
+        for depth in (1, 3):
+            assert textbook_search(position, SearchLimits(depth=depth)).score == oracle.minimax(position, depth)
+    # the trace says whose turn each node is: some child has its parent's player to move
+    again = [node for node in trace.nodes[1:] if node.player == trace.nodes[node.parent or 0].player]
+    assert again and all(trace.from_parent(node) == node.value for node in again)
 
 
 def leaves_evaluated(tree: list[object]) -> list[int]:

@@ -4,11 +4,13 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from negamax.core.types import SearchLimits
+from negamax.games import get_game
 from negamax.games.tictactoe.rules import TicTacToeGame
 from negamax.games.tree import TreeGame
 from negamax.search import search
 from negamax.search.trace import SearchTrace
 from negamax.viz.render import FORMATS, render
+from tests import oracle
 
 GAME = TreeGame()
 POSITION = GAME.new_position("[[3,12,8],[2,4,6],[14,5,2]]")
@@ -26,6 +28,17 @@ def test_text_tree_shows_windows_values_and_pruning() -> None:
     assert lines[0] == "root: 3  [-inf, +inf]"
     assert "    pruned: 1 2" in lines
     assert lines[-1] == "11 nodes, 2 moves pruned"
+
+
+def test_a_node_whose_player_moves_again_says_so() -> None:
+    game = get_game(f"{oracle.EXAMPLE}:Kalah")
+    position = game.new_position("start")
+    trace = SearchTrace()
+    search(position, SearchLimits(depth=2), algorithm="alphabeta", trace=trace)
+    lines = render(trace, game, position, "text").splitlines()
+    assert any(line.startswith("  3: ") and "(moves again)" in line for line in lines)  # a child of the root
+    players = [node["player"] for node in json.loads(render(trace, game, position, "json"))["nodes"]]
+    assert players[0] == 0 and set(players) == {0, 1}
 
 
 def test_json_carries_every_node() -> None:

@@ -9,6 +9,7 @@ from negamax.search import search
 from negamax.search.trace import SearchTrace
 from negamax.viz.labels import move_labels, pruned_labels
 from negamax.viz.steps import Step, visit_steps
+from tests import oracle
 
 
 def textbook_steps(algorithm: str) -> tuple[SearchTrace, list[Step]]:
@@ -42,3 +43,19 @@ def test_plain_negamax_has_no_window_and_no_cut_off() -> None:
     _, steps = textbook_steps("negamax")
     assert all(step.alpha == step.beta == "" and not step.cut for step in steps)
     assert len(steps) == 2 * 13  # the whole tree: the root, 3 inner nodes, 9 leaves
+
+
+def test_a_player_who_moves_again_keeps_the_value() -> None:
+    # Kalah: pit 3 of 4 seeds ends in the mover's store, who moves again
+    game = get_game(f"{oracle.EXAMPLE}:Kalah")
+    position = game.new_position("start")
+    trace = SearchTrace()
+    search(position, SearchLimits(depth=3), algorithm="negamax", trace=trace)
+    steps = visit_steps(trace, move_labels(trace, game, position), pruned_labels(trace, game, position))
+    again = [step for step in steps if "who moves again" in step.text]
+    assert any(step.text.startswith("3 is worth ") for step in again)
+    for node in trace.nodes:  # each value backs up unnegated exactly where the player stays
+        if node.children:
+            children = [trace.nodes[index] for index in node.children]
+            worth = [child.value if child.player == node.player else -(child.value or 0) for child in children]
+            assert node.value == max(worth)

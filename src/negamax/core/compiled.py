@@ -162,6 +162,12 @@ static_value = _stub("static_value")
 state_key = _stub("state_key")
 """``state_key(spec, state) -> int``: the position's hash key."""
 
+player_to_move = _stub("player_to_move")
+"""``player_to_move(spec, state) -> int``: the player to move, 0 or 1, where the same player
+may move twice in a row (a child position with its parent's player is searched with the
+parent's window and not negated); -1 for a game whose players always alternate, so that
+the kernel, compiled with that constant, negates every ply without asking."""
+
 game_result = _stub("game_result")
 """``game_result(spec, state) -> int``: ``ONGOING`` (``negamax.core.score``) while the game
 goes on, else its value for the side to move (``-WIN``, ``DRAW``, ``WIN`` or a plain score),

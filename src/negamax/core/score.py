@@ -101,6 +101,37 @@ def to_node(score: int, ply: int) -> int:
     return score
 
 
+def from_child(score: int, same_player: bool) -> int:
+    """A child's score, from its own side to move and relative to the child, as its parent's
+    (one ply further): negated, unless the child's player to move is the parent's (a player
+    who moves twice, as in Kalah), whose score it already is. Every search and every
+    backed-up value (books, several lines of a solve) follows this one rule.
+
+    >>> describe(from_child(-WIN, False)), describe(from_child(-WIN, True)), from_child(7, False)
+    ('win in 1', 'loss in 1', -7)
+    """
+    return from_node(score if same_player else -score, 1)
+
+
+def from_child_bounds(lower: int, upper: int, same_player: bool) -> tuple[int, int]:
+    """A child's proven ``[lower, upper]`` as its parent's (``from_child`` of each; a
+    negation swaps them), the infinite bounds kept infinite."""
+    if not same_player:
+        lower, upper = -upper, -lower
+    return (from_node(lower, 1) if lower > -INF else -INF), (from_node(upper, 1) if upper < INF else INF)
+
+
+def child_window(alpha: int, beta: int, same_player: bool) -> tuple[int, int]:
+    """The window a child is searched with, for its parent's ``(alpha, beta)``: the same
+    window when the same player moves again there, else the window negated and swapped.
+    Plain arithmetic (the compiled kernels compile it): the child's value comes back through
+    ``from_child``'s sign, ``child if same_player else -child``.
+    """
+    if same_player:
+        return alpha, beta
+    return -beta, -alpha
+
+
 def mate_distance_window(alpha: int, beta: int, ply: int, has_a_move: bool) -> tuple[int, int]:
     """(alpha, beta) narrowed to what a node at ``ply`` can be worth: at best a win with its
     side's next move; at worst a loss right here, or, once the node is known to have a

@@ -17,8 +17,9 @@ calls of other plain functions of the same module):
 ``key(state)``                    an integer identity of the position (below 2**63)
 ``noisy_moves(state, moves)``     optional: the moves a quiescence search looks at
 ``canonical_key(state)``          optional: a key shared by symmetric positions
-``player(state)``                 optional: 0 or 1, the side to move (default: taken
-                                  from the number of moves played)
+``player(state)``                 optional: 0 or 1, the side to move, where the same
+                                  player may move twice (default: the players
+                                  alternate, the first to move at the start is 0)
 ================================  ======================================================
 
 The pure-Python protocol runs the same functions in Python over a NumPy array (for
@@ -59,8 +60,8 @@ RULE_PARAMETERS = {
     "player": ("state",),
 }
 REQUIRED = ("start", "legal_moves", "play", "undo", "outcome", "evaluate", "key")
-COMPILED = ("legal_moves", "play", "undo", "outcome", "evaluate", "key", "noisy_moves", "canonical_key")
-"""The rules the compiled search calls (``start`` and ``player`` run in Python only)."""
+COMPILED = ("legal_moves", "play", "undo", "outcome", "evaluate", "key", "noisy_moves", "canonical_key", "player")
+"""The rules the compiled search calls (``start`` runs in Python only)."""
 CHECK_GAMES = 12
 CHECK_PLIES = 2_000
 """The self-check plays this many random games, of at most this many plies in all..."""

@@ -5,6 +5,9 @@ flags of its moves are pure functions of the seed and the node, so a tree needs 
 and the same node always looks the same. With ``transpositions=K`` there are only ``K``
 identities per level, so many paths meet in the same node, which exercises transposition
 tables; depth is part of the node, so a node is always met at the same remaining depth.
+With ``again=P``, P percent of the nodes have their player to move drawn at random (a pure
+function of the node, like the rest) instead of alternating by depth: there the same player
+may move twice in a row, as in Kalah.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ def mix(*values: int) -> int:
     return state ^ (state >> 27)
 
 
-SALT_CHILD, SALT_LEAF, SALT_EVAL, SALT_BRANCH, SALT_EARLY, SALT_NOISY = range(1, 7)
+SALT_CHILD, SALT_LEAF, SALT_EVAL, SALT_BRANCH, SALT_EARLY, SALT_NOISY, SALT_PLAYER = range(1, 8)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,14 +54,17 @@ class TreeShape:
     """Percent chance that an inner node is a leaf already."""
     noisy: int = 0
     """Percent of moves that are noisy (searched by quiescence)."""
+    again: int = 0
+    """Percent of nodes below the root whose player to move is drawn at random rather than
+    alternating by depth (so a player may move twice in a row)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.branching <= 64 or not 0 <= self.depth <= 40:
             raise InvalidPositionError("random tree: branching must be 1-64 and depth 0-40")
         if self.low > self.high:
             raise InvalidPositionError("random tree: values low..high needs low <= high")
-        if self.transpositions < 0 or not 0 <= self.leaves <= 100 or not 0 <= self.noisy <= 100:
-            raise InvalidPositionError("random tree: transpositions >= 0, leaves and noisy are percents")
+        if self.transpositions < 0 or not all(0 <= percent <= 100 for percent in (self.leaves, self.noisy, self.again)):
+            raise InvalidPositionError("random tree: transpositions >= 0, leaves, noisy and again are percents")
 
 
 class RandomTree:
@@ -123,7 +129,11 @@ class RandomTree:
         return self.stack[-1]
 
     def player(self) -> int:
-        return len(self.stack) % 2 ^ 1
+        depth, identity = self.stack[-1]
+        shape = self.shape
+        if shape.again and depth > 0 and mix(shape.seed, SALT_PLAYER, depth, identity) % 100 < shape.again:
+            return mix(shape.seed, SALT_PLAYER, identity, depth) & 1
+        return depth & 1
 
     def copy(self) -> RandomTree:
         clone = RandomTree(self.shape)
@@ -141,6 +151,7 @@ FIELDS = {
     "variable": "variable",
     "leaves": "leaves",
     "noisy": "noisy",
+    "again": "again",
 }
 
 
@@ -178,6 +189,7 @@ class RandomTreeGame(ChildIndexMoves, BaseGame):
         return (
             f"branching={shape.branching},depth={shape.depth},seed={shape.seed},values={shape.low}..{shape.high},"
             f"transpositions={shape.transpositions},variable={int(shape.variable)},leaves={shape.leaves},noisy={shape.noisy}"
+            f",again={shape.again}"
         )
 
     def render(self, position: Position[Any]) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.rules import Game
-from negamax.core.score import Bound, from_node
+from negamax.core.score import Bound, from_child
 from negamax.core.types import Line, SearchResult
 from negamax.parallel.cases import Case
 from negamax.parallel.files import foreign_sqlite, read_only_sqlite, refuse_special_input, refuse_special_output
@@ -207,17 +207,18 @@ class Book:
         """Every move's exact value from the book's entries for the children, best first
         (``None`` if one of them is not in the book)."""
         lines = []
+        mover = position.player()
         for move in position.legal_moves():
             child = position.copy()
             child.play(move)
             if child.is_terminal():
-                value = -child.terminal_value()
+                value = child.terminal_value()
             else:
                 entry = self.lookup(child)
                 if entry is None:
                     return None
-                value = -entry.score
-            score = from_node(value, 1)
+                value = entry.score
+            score = from_child(value, child.player() == mover)
             lines.append(Line(move, score, Bound.EXACT, (move,), score, score))
         lines.sort(key=lambda line: -line.score)
         return tuple(lines)

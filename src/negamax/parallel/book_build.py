@@ -19,7 +19,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.ranges import BOOK_PLIES, MAX_BOOK_POSITIONS
 from negamax.core.rules import Game
-from negamax.core.score import from_node
+from negamax.core.score import from_child
 from negamax.parallel.batch import BatchProgress, BatchSummary, run_batch
 from negamax.parallel.book import Book, BookRow, BookSink
 from negamax.parallel.cases import Case
@@ -111,6 +111,7 @@ def back_up(game: Game, book: Book, level: Level) -> tuple[int, int]:
             continue
         position = game.new_position(text)
         best_value, best_move = None, None
+        mover = position.player()
         for move in position.legal_moves():
             child = position.copy()
             child.play(move)
@@ -122,7 +123,7 @@ def back_up(game: Game, book: Book, level: Level) -> tuple[int, int]:
                     best_value = None
                     break
                 child_value = stored[0]
-            value = from_node(-child_value, 1)  # one ply further from the child's mover
+            value = from_child(child_value, child.player() == mover)
             if best_value is None or value > best_value:
                 best_value, best_move = value, game.move_text(position, move)
         if best_value is None:

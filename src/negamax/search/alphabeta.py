@@ -9,6 +9,11 @@ closures: in CPython that is what makes a node cheap. The drivers in ``driver.py
 Window contract of ``node(depth, alpha, beta, ply)`` (fail-soft), for the true value ``v``
 of the position searched ``depth`` plies deep: a result ``r <= alpha`` means ``v <= r``;
 ``r >= beta`` means ``v >= r``; otherwise ``r == v``. Requires ``alpha < beta``.
+
+The player to move is ``player()``, read after every move: a child whose player is its
+parent's (a player who moves twice, as in Kalah) is searched with the parent's own window
+and its value is not negated; any other child with the negated window, negated. Every
+node counts one ``player()`` call; a game that alternates searches the same nodes either way.
 """
 
 from __future__ import annotations
@@ -64,6 +69,8 @@ class NodeSearch:
         self.killers = KillerTable()
         self.history = HistoryTable()
         self.pv_table: list[tuple[Any, ...]] = [EMPTY_PV] * PV_PLIES
+        self.movers: list[int] = [0] * PV_PLIES
+        """The player to move at each ply of the line being searched."""
         self.start_wall = time.perf_counter()
         self.start_cpu = time.process_time()
         self._build(position, options, limits, table, trace, root_moves)
@@ -82,6 +89,7 @@ class NodeSearch:
         legal_moves = checked_moves(position.legal_moves)
         play = position.play
         undo = position.undo
+        player = position.player
         is_terminal = position.is_terminal
         terminal_value = checked_terminal_value(position.terminal_value)
         evaluate = checked_evaluation(position.evaluate)
@@ -105,6 +113,8 @@ class NodeSearch:
         history_table = self.history if options.history else None
         reorder = use_tt or killer_table is not None or history_table is not None
         pv_table = self.pv_table
+        movers = self.movers
+        movers[0] = player()
         node_limit = limits.nodes
         start_wall = self.start_wall
         check_every = options.check_every
@@ -152,13 +162,16 @@ class NodeSearch:
                 return best
             if best > alpha:
                 alpha = best
+            mover = movers[ply]
             for move in noisy_moves():  # type: ignore[misc]
                 nodes += 1
                 quiescence_nodes += 1
                 if nodes >= next_check:
                     check_limits()
                 play(move)
-                score = -quiesce(-beta, -alpha, ply + 1)
+                child_mover = movers[ply + 1] = player()
+                # the same player moving again keeps its value and its window
+                score = quiesce(alpha, beta, ply + 1) if child_mover == mover else -quiesce(-beta, -alpha, ply + 1)
                 undo(move)
                 if score > best:
                     best = score
@@ -273,9 +286,20 @@ class NodeSearch:
             alpha_original = alpha
             hits_before = horizon_hits
             child_depth = depth - 1
+            mover = movers[ply]
             for index, move in enumerate(moves):
                 play(move)
-                if index == 0 or not use_pvs:
+                child_mover = movers[ply + 1] = player()
+                if child_mover == mover:
+                    # the same player moves again: the child is this node's own turn
+                    if index == 0 or not use_pvs:
+                        score = node(child_depth, alpha, beta, ply + 1)
+                    else:
+                        score = node(child_depth, alpha, alpha + 1, ply + 1)
+                        if alpha < score < beta:
+                            researches += 1
+                            score = node(child_depth, alpha, beta, ply + 1)
+                elif index == 0 or not use_pvs:
                     score = -node(child_depth, -beta, -alpha, ply + 1)
                 else:
                     score = -node(child_depth, -alpha - 1, -alpha, ply + 1)
@@ -329,11 +353,13 @@ class NodeSearch:
                 horizon_hits += 1
                 return evaluate()
             best = -INF
+            mover = movers[ply]
             for move in legal_moves():
                 if ply == 0 and allowed is not None and move not in allowed:
                     continue
                 play(move)
-                score = -plain(depth - 1, ply + 1)
+                child_mover = movers[ply + 1] = player()
+                score = plain(depth - 1, ply + 1) if child_mover == mover else -plain(depth - 1, ply + 1)
                 undo(move)
                 if score > best:
                     best = score
@@ -391,14 +417,14 @@ class NodeSearch:
                 trace.unmoved()
 
             def node(depth: int, alpha: int, beta: int, ply: int) -> int:
-                record = trace.enter(depth, alpha, beta, list(legal_moves()))
+                record = trace.enter(depth, alpha, beta, list(legal_moves()), player())
                 cutoffs_before = tt_cutoffs
                 value = untraced_node(depth, alpha, beta, ply)
                 trace.leave(record, value, tt_cutoffs > cutoffs_before)
                 return value
 
             def plain(depth: int, ply: int) -> int:
-                record = trace.enter(depth, None, None, list(legal_moves()))
+                record = trace.enter(depth, None, None, list(legal_moves()), player())
                 value = untraced_plain(depth, ply)
                 trace.leave(record, value, False)
                 return value

@@ -1,11 +1,14 @@
 """The seeds' pseudocode, runnable: small, slow, obviously right. These are the oracles.
 
 Each function follows one source document closely (see ``docs/seeds.md`` in the project's
-history for the summaries). Two deviations apply to all of them, so that they agree with
+history for the summaries). Three deviations apply to all of them, so that they agree with
 the optimised engine to the point:
 
 * terminal values are shifted by their ply (``score.from_node``), so wins and losses carry
   their distance; the seeds return a bare utility;
+* the player to move is ``player()``: a child whose player is its parent's (a player who
+  moves twice) is worth to the parent what it is worth to itself, searched with the
+  parent's own window; the seeds negate every ply, as their games alternate;
 * an optional ``NodeCounter`` counts every call, the way the seed notebook counts nodes.
 
 >>> from negamax.games.tictactoe.rules import TicTacToe
@@ -38,6 +41,11 @@ def _count(counter: NodeCounter | None) -> None:
         counter.nodes += 1
 
 
+def _moved_again(position: Position[Any], mover: int) -> bool:
+    """Whether ``mover``, who has just played, is still to move in ``position``."""
+    return position.player() == mover
+
+
 def _leaf_value(position: Position[Any], ply: int) -> int:
     """The terminal value (distance-adjusted) or the heuristic evaluation, side to move."""
     if position.is_terminal():
@@ -65,9 +73,13 @@ def negamax_with_color(
         heuristic_for_player_a = side * _leaf_value(position, ply)
         return color * heuristic_for_player_a
     value = -INF
+    mover = position.player()
     for move in list(position.legal_moves()):
         position.play(move)
-        value = max(value, -negamax_with_color(position, depth - 1, -color, ply + 1, counter))
+        if _moved_again(position, mover):
+            value = max(value, negamax_with_color(position, depth - 1, color, ply + 1, counter))
+        else:
+            value = max(value, -negamax_with_color(position, depth - 1, -color, ply + 1, counter))
         position.undo(move)
     return value
 
@@ -81,9 +93,11 @@ def negamax(position: Position[Any], depth: int, ply: int = 0, counter: NodeCoun
     if depth == 0 or position.is_terminal():
         return _leaf_value(position, ply)
     value = -INF
+    mover = position.player()
     for move in list(position.legal_moves()):
         position.play(move)
-        value = max(value, -negamax(position, depth - 1, ply + 1, counter))
+        child = negamax(position, depth - 1, ply + 1, counter)
+        value = max(value, child if _moved_again(position, mover) else -child)
         position.undo(move)
     return value
 
@@ -92,9 +106,11 @@ def think(position: Position[MoveT], depth: int) -> tuple[MoveT | None, int]:
     """The root driver: play each move, keep the one with the largest ``-negamax(child)``."""
     best_move: MoveT | None = None
     best_value = -INF
+    mover = position.player()
     for move in list(position.legal_moves()):
         position.play(move)
-        value = -negamax(position, depth - 1, 1)
+        child = negamax(position, depth - 1, 1)
+        value = child if _moved_again(position, mover) else -child
         position.undo(move)
         if value > best_value:
             best_move, best_value = move, value
@@ -125,9 +141,13 @@ def alphabeta(
     if order is not None:
         moves = order(position, moves)
     value = -INF
+    mover = position.player()
     for move in moves:
         position.play(move)
-        value = max(value, -alphabeta(position, depth - 1, -beta, -alpha, ply + 1, order, counter))
+        if _moved_again(position, mover):
+            value = max(value, alphabeta(position, depth - 1, alpha, beta, ply + 1, order, counter))
+        else:
+            value = max(value, -alphabeta(position, depth - 1, -beta, -alpha, ply + 1, order, counter))
         position.undo(move)
         alpha = max(alpha, value)
         if alpha >= beta:
@@ -148,9 +168,13 @@ def alphabeta_fail_hard(
     _count(counter)
     if depth == 0 or position.is_terminal():
         return min(max(_leaf_value(position, ply), alpha), beta)
+    mover = position.player()
     for move in list(position.legal_moves()):
         position.play(move)
-        score = -alphabeta_fail_hard(position, depth - 1, -beta, -alpha, ply + 1, counter)
+        if _moved_again(position, mover):
+            score = alphabeta_fail_hard(position, depth - 1, alpha, beta, ply + 1, counter)
+        else:
+            score = -alphabeta_fail_hard(position, depth - 1, -beta, -alpha, ply + 1, counter)
         position.undo(move)
         if score >= beta:
             return beta
@@ -199,9 +223,13 @@ def alphabeta_tt(
     if depth == 0 or position.is_terminal():
         return _leaf_value(position, ply)
     value = -INF
+    mover = position.player()
     for move in list(position.legal_moves()):
         position.play(move)
-        value = max(value, -alphabeta_tt(position, depth - 1, -beta, -alpha, table, ply + 1, counter))
+        if _moved_again(position, mover):
+            value = max(value, alphabeta_tt(position, depth - 1, alpha, beta, table, ply + 1, counter))
+        else:
+            value = max(value, -alphabeta_tt(position, depth - 1, -beta, -alpha, table, ply + 1, counter))
         position.undo(move)
         alpha = max(alpha, value)
         if alpha >= beta:
@@ -228,9 +256,11 @@ def negamax_notebook(
     if game.is_terminal() or depth_left == 0:
         return _leaf_value(game, ply), None
     best_value, best_move = -INF, None
+    mover = game.player()
     for move in list(game.legal_moves()):
         game.play(move)
-        value = -negamax_notebook(game, depth_left - 1, counter, ply + 1)[0]
+        child = negamax_notebook(game, depth_left - 1, counter, ply + 1)[0]
+        value = child if _moved_again(game, mover) else -child
         game.undo(move)
         if value > best_value:
             best_value, best_move = value, move
@@ -252,12 +282,14 @@ def negmax(position: Position[MoveT], ply: int, depth_from_root: int = 0) -> Mov
     if ply == 0 or position.is_terminal():
         return MoveEvaluation(None, _leaf_value(position, depth_from_root))
     best: MoveEvaluation[MoveT] = MoveEvaluation(None, -INF)
+    mover = position.player()
     for move in list(position.legal_moves()):
         position.play(move)
         child = negmax(position, ply - 1, depth_from_root + 1)
+        score = child.score if _moved_again(position, mover) else -child.score
         position.undo(move)
-        if -child.score > best.score:
-            best = MoveEvaluation(move, -child.score)
+        if score > best.score:
+            best = MoveEvaluation(move, score)
     return best
 
 
@@ -271,9 +303,11 @@ def quiescence_value(position: Position[Any], ply: int, counter: NodeCounter | N
         return from_node(position.terminal_value(), ply)
     value = position.evaluate()
     noisy: Sequence[Any] = position.noisy_moves() if isinstance(position, HasNoisyMoves) else ()
+    mover = position.player()
     for move in list(noisy):
         position.play(move)
-        value = max(value, -quiescence_value(position, ply + 1, counter))
+        child = quiescence_value(position, ply + 1, counter)
+        value = max(value, child if _moved_again(position, mover) else -child)
         position.undo(move)
     return value
 
@@ -288,8 +322,10 @@ def negamax_with_quiescence(
     if position.is_terminal():
         return from_node(position.terminal_value(), ply)
     value = -INF
+    mover = position.player()
     for move in list(position.legal_moves()):
         position.play(move)
-        value = max(value, -negamax_with_quiescence(position, depth - 1, ply + 1, counter))
+        child = negamax_with_quiescence(position, depth - 1, ply + 1, counter)
+        value = max(value, child if _moved_again(position, mover) else -child)
         position.undo(move)
     return value

@@ -35,7 +35,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.game import HasLength, MoveListPosition, PlacementPosition, Position, checked_terminal_value
 from negamax.core.ranges import THREADS, Range, hash_range
 from negamax.core.rules import Game
-from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
+from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_child, from_child_bounds
 from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
 from negamax.search import driver, warmup
 from negamax.search.params import SearchOptions
@@ -695,6 +695,7 @@ class Searcher:
         child_request = dataclasses.replace(request, table=table)
         name = request.algorithm if kind == PYTHON else "compiled"
         children = []
+        mover = position.player()
         for move in moves:
             child = position.copy()
             child.play(move)
@@ -707,8 +708,9 @@ class Searcher:
                 ]
                 for order, index in enumerate(waiting):
                     child = children[index]
+                    same_player = child.player() == mover
                     if child.is_terminal():
-                        value = from_node(-checked_terminal_value(child.terminal_value)(), 1)
+                        value = from_child(checked_terminal_value(child.terminal_value)(), same_player)
                         values[index] = (value, value, Bound.EXACT, ())
                         continue
                     left = None if deadline is None else deadline - time.perf_counter()
@@ -722,8 +724,7 @@ class Searcher:
                         lent[kind], child, child_limits, child_request, None, child_plies, fresh_table=False
                     )
                     nodes += result.nodes
-                    lower = from_node(-result.upper, 1) if result.upper < INF else -INF
-                    upper = from_node(-result.lower, 1) if result.lower > -INF else INF
+                    lower, upper = from_child_bounds(result.lower, result.upper, same_player)
                     bound = Bound.EXACT if result.completed and lower == upper else Bound.UPPER
                     values[index] = (lower, upper, bound, tuple(result.pv))
                     if on_iteration is not None:

@@ -5,7 +5,8 @@ student's answer to "which leaves are evaluated?" matches this search's, which t
 optimised search (it also reorders the moves) need not.
 
 The search is negamax with a fail-soft window, like the library's others, so a value is
-always from the side to move; a tree's leaves are written from the root player's view, as
+always from the side to move (``player()``: a child with its parent's player to move keeps
+its value and the window); a tree's leaves are written from the root player's view, as
 textbooks draw them (``negamax.games.tree``).
 
 >>> from negamax.games.tree import ExplicitTree
@@ -67,7 +68,8 @@ def textbook_search(
         if deadline is not None and time.perf_counter() > deadline:
             raise StopSearch
         moves = list(board.legal_moves())
-        record = None if trace is None else trace.enter(left, alpha, beta, moves)
+        mover = board.player()
+        record = None if trace is None else trace.enter(left, alpha, beta, moves, mover)
         best_line[ply] = ()
         if board.is_terminal() or not moves:
             value = from_node(board.terminal_value(), ply)
@@ -79,7 +81,10 @@ def textbook_search(
                 board.play(move)
                 if trace is not None:
                     trace.moved(move)
-                score = -node(left - 1, -beta, -alpha, ply + 1)
+                if board.player() == mover:  # the same player moves again: its value, its window
+                    score = node(left - 1, alpha, beta, ply + 1)
+                else:
+                    score = -node(left - 1, -beta, -alpha, ply + 1)
                 if trace is not None:
                     trace.unmoved()
                 board.undo(move)

@@ -50,6 +50,8 @@ class TracedNode:
     """The window on entry (``None`` for plain negamax, which has no window)."""
     beta: int | None
     legal: list[Hashable] = dataclasses.field(default_factory=list)
+    player: int | None = None
+    """The player to move here (``player()``); ``None`` where the search did not say."""
     value: int | None = None
     bound: Bound = Bound.EXACT
     tt_cutoff: bool = False
@@ -82,7 +84,9 @@ class SearchTrace:
     def unmoved(self) -> None:
         self._path.pop()
 
-    def enter(self, depth: int, alpha: int | None, beta: int | None, legal: list[Hashable]) -> TracedNode:
+    def enter(
+        self, depth: int, alpha: int | None, beta: int | None, legal: list[Hashable], player: int | None = None
+    ) -> TracedNode:
         if len(self.nodes) >= self.max_nodes:
             raise TraceLimitExceeded(
                 f"the search visited more than {self.max_nodes:,} nodes; trace a smaller search "
@@ -98,6 +102,7 @@ class SearchTrace:
             alpha=alpha,
             beta=beta,
             legal=legal,
+            player=player,
         )
         self.nodes.append(node)
         if parent is not None:
@@ -136,11 +141,19 @@ class SearchTrace:
         line = [0] if self.nodes else []
         while line and self.nodes[line[-1]].children:
             node = self.nodes[line[-1]]
-            best = [child for child in node.children if self.nodes[child].value == _negated(node.value)]
+            best = [child for child in node.children if self.from_parent(self.nodes[child]) == node.value]
             if not best:
                 break
             line.append(best[0])
         return line
+
+    def from_parent(self, child: TracedNode) -> int | None:
+        """What ``child``'s value is worth to its parent's player to move: the same value when
+        that player moves again (``player()`` unchanged), else negated."""
+        if child.value is None or child.parent is None:
+            return child.value
+        same = child.player is not None and child.player == self.nodes[child.parent].player
+        return child.value if same else -child.value
 
     def as_dicts(self) -> list[dict[str, Any]]:
         return [
@@ -150,6 +163,7 @@ class SearchTrace:
                 "move": node.move,
                 "path": list(node.path),
                 "depth": node.depth,
+                "player": node.player,
                 "alpha": node.alpha,
                 "beta": node.beta,
                 "value": node.value,
@@ -160,7 +174,3 @@ class SearchTrace:
             }
             for node in self.nodes
         ]
-
-
-def _negated(value: int | None) -> int | None:
-    return None if value is None else -value

@@ -62,7 +62,10 @@ def _node_caption(trace: SearchTrace, index: int) -> str:
     node = trace.nodes[index]
     bound = "" if node.bound.name == "EXACT" else (" (lower)" if node.bound.name == "LOWER" else " (upper)")
     table = " TT" if node.tt_cutoff else ""
-    return f"{value_text(node.value)}{bound}{table}"
+    parent = None if node.parent is None else trace.nodes[node.parent]
+    # where a player moves twice, the value is that same player's: say so, it is not negated
+    again = " (moves again)" if parent is not None and node.player is not None and node.player == parent.player else ""
+    return f"{value_text(node.value)}{bound}{table}{again}"
 
 
 def to_text(trace: SearchTrace, game: Game, position: Position[Any], title: str = "") -> str:

@@ -3,7 +3,8 @@ window, each value backed up to the parent, the parent's best and alpha as they 
 and each cut-off with its reason in words. The page's stepper walks these forward and back.
 
 The search is negamax: a child's value is the other player's, so it counts for the parent
-negated. With a window, the parent's alpha rises to its best value so far, and once the best
+negated (unless the same player moves again there, as in Kalah: then it counts as it is).
+With a window, the parent's alpha rises to its best value so far, and once the best
 reaches beta the moves not yet searched are pruned (the opponent, who chose beta's bound
 elsewhere, never lets the game come here).
 """
@@ -74,10 +75,14 @@ def visit_steps(
             walk(child)
             if child.value is None:
                 continue  # a search stopped inside this child
-            worth = -child.value
+            worth = trace.from_parent(child)
+            assert worth is not None
             move = labels.get(child.index, "?")
             table = " (the table's answer)" if child.tt_cutoff else ""
-            text = f"{move} is worth {shown(child.value)}{table} to its player to move: {shown(worth)} here"
+            if child.player is not None and child.player == node.player:
+                text = f"{move} is worth {shown(child.value)}{table} to the same player, who moves again"
+            else:
+                text = f"{move} is worth {shown(child.value)}{table} to its player to move: {shown(worth)} here"
             if best is None or worth > best:
                 best = worth
                 text += ", the best so far"

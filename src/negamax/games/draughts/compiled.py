@@ -727,6 +727,11 @@ def _in_check(spec: Any, state: Any) -> Any:
     return False
 
 
+@implements(compiled.player_to_move, DraughtsSpec)
+def _player_to_move(spec: Any, state: Any) -> Any:
+    return -1  # the players alternate, every move
+
+
 @implements(compiled.no_moves_lose, DraughtsSpec)
 def _no_moves_lose(spec: Any, state: Any) -> Any:
     return True

@@ -64,8 +64,9 @@ RULE_SIGNATURES: dict[str, tuple[Any, ...]] = {
     "evaluate": (STATE,),
     "key": (STATE,),
     "canonical_key": (STATE,),
+    "player": (STATE,),
 }
-RETURNS_INTEGER = frozenset(("legal_moves", "noisy_moves", "outcome", "evaluate", "key", "canonical_key"))
+RETURNS_INTEGER = frozenset(("legal_moves", "noisy_moves", "outcome", "evaluate", "key", "canonical_key", "player"))
 
 
 def cache_root() -> Path:
@@ -214,6 +215,7 @@ def bind_rules(
             "rules_outcome": jitted["outcome"],
             "rules_evaluate": jitted["evaluate"],
             "rules_key": jitted.get("canonical_key", jitted["key"]),
+            "rules_player": jitted.get("player", namespace["players_alternate"]),
             "MAX_MOVES": max_moves,
         }
     )

@@ -49,6 +49,7 @@ STUBS = (
     "static_value",
     "state_key",
     "game_result",
+    "player_to_move",
     "drawn_by_rule",
     "noisy_order",
     "noisy_moves_forced",
@@ -60,7 +61,7 @@ STUBS = (
     "losing_capture",
     "gives_check",
 )
-HELPERS = ("fail", "mixed", "no_noisy_moves")
+HELPERS = ("fail", "mixed", "no_noisy_moves", "players_alternate")
 
 # Bound per game by families.bind_rules; these placeholders only document the names.
 MAX_MOVES = 0
@@ -71,6 +72,7 @@ rules_undo: Any = None
 rules_outcome: Any = None
 rules_evaluate: Any = None
 rules_key: Any = None
+rules_player: Any = None
 
 
 def fail(state: Any, work: Any, error: int, value: int) -> None:
@@ -97,6 +99,11 @@ def mixed(key: int) -> int:
 
 def no_noisy_moves(state: Any, moves: Any) -> int:
     return 0
+
+
+def players_alternate(state: Any) -> int:
+    """The player of a game without a ``player`` rule: they alternate (-1, see ``player_to_move``)."""
+    return -1
 
 
 def generate_moves(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> int:
@@ -157,6 +164,10 @@ def state_key(spec: Any, state: Any) -> int:
 
 def game_result(spec: Any, state: Any) -> int:
     return rules_outcome(state)
+
+
+def player_to_move(spec: Any, state: Any) -> int:
+    return rules_player(state)
 
 
 def drawn_by_rule(spec: Any, state: Any) -> bool:

@@ -11,7 +11,10 @@ One idea per module: the work array's layout, the features and the policies' con
 histories (``move_list_ordering``), and here the node itself (``search``) and the root.
 
 Scores are the library's (``negamax.core.score``): from the side to move, a mate found at
-ply ``p`` scores ``WIN - p``. Window contract of ``search`` (fail-soft, as in
+ply ``p`` scores ``WIN - p``. A child whose player to move is its parent's (``player_to_move``:
+a player who moves twice) is searched with the parent's own window and not negated
+(``score.child_window``); a game whose players always alternate says so with -1, a constant
+the kernel is compiled with, so its nodes neither ask nor test. Window contract of ``search`` (fail-soft, as in
 ``alphabeta.py``): for the value ``v`` this search computes, ``r <= alpha`` means
 ``v <= r``, ``r >= beta`` means ``v >= r``, otherwise ``r == v``. Null-move pruning and
 late-move reductions make ``v`` a heuristic value, not the fixed-depth minimax value;
@@ -56,6 +59,7 @@ from negamax.core.compiled import (
     null_move_safe,
     play_move,
     play_null_move,
+    player_to_move,
     pruning_unit,
     search_function,
     state_key,
@@ -144,6 +148,7 @@ from negamax.search.compiled.move_list_layout import (
     W_TT_CUTOFFS,
     W_TT_HITS,
     W_TT_PROBES,
+    child_window,
     from_node,
     mate_distance_window,
     to_node,
@@ -335,6 +340,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         for index in range(start, end):
             work[SCORES - MOVES + index] = noisy_order(spec, state, work[index])
         evaded = False
+        mover = player_to_move(spec, state)
         delta = features & DELTA_PRUNING and not forced and not evading
         exchange = features & STATIC_EXCHANGE and not forced and not evading
         for index in range(start, end):
@@ -350,7 +356,11 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             if quiescence_table:
                 _prefetch_entry(table, state_key(spec, state))
             evaded = True
-            score = -search(spec, state, table, work, quiescence_depth, -beta, -alpha, ply + 1)
+            same = mover >= 0 and player_to_move(spec, state) == mover
+            child_alpha, child_beta = child_window(alpha, beta, same)
+            score = search(spec, state, table, work, quiescence_depth, child_alpha, child_beta, ply + 1)
+            if not same:
+                score = -score
             unplay_move(spec, state, move)
             if work[W_ABORTED] != 0:
                 return 0
@@ -426,9 +436,11 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         return static
 
     # Step 7. Null-move pruning: if passing still holds beta, a real move will too.
+    mover = player_to_move(spec, state)
     if (
         features & NULL_MOVE
         and prunable
+        and mover < 0  # passing the turn is a null move only where the players alternate
         and excluded == 0
         and depth >= 3
         and -WIN_THRESHOLD < beta < WIN_THRESHOLD
@@ -569,6 +581,11 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             unplay_move(spec, state, move)
             continue
         legal += 1
+        # the same player to move again: the child is searched with this node's window and
+        # its value is this node's (sign 1); otherwise both are negated
+        same = mover >= 0 and player_to_move(spec, state) == mover
+        sign = 1 if same else -1
+        flip = 0 if same else 1
         move_extension = extension if extension != 0 and _move_key(move) == tt_move else 0
         move_depth = new_depth + move_extension
         work[DOUBLE_EXTENSIONS + ply + 1] = work[DOUBLE_EXTENSIONS + ply] + (1 if move_extension == 2 else 0)
@@ -579,15 +596,17 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         if use_table and unit > 0:
             _prefetch_entry(table, state_key(spec, state))
         # a child is expected to fail high (a cut node) unless this node is expected to
-        # (as in Stockfish: the expectations alternate down the tree)
-        work[CUT_NODES + ply + 1] = 0 if cut_node else 1
+        # (as in Stockfish: the expectations alternate down the tree, with the players)
+        work[CUT_NODES + ply + 1] = (1 if cut_node else 0) ^ flip
         at_horizon = horizon_children and move_depth == 0
+        full_alpha, full_beta = child_window(alpha, beta, same)
         if legal == 1 or not use_pvs:
             if at_horizon:
-                score = -_horizon_node(spec, state, work, -beta, -alpha, ply + 1)
+                score = sign * _horizon_node(spec, state, work, full_alpha, full_beta, ply + 1)
             else:
-                score = -search(spec, state, table, work, move_depth, -beta, -alpha, ply + 1)
+                score = sign * search(spec, state, table, work, move_depth, full_alpha, full_beta, ply + 1)
         else:
+            null_alpha, null_beta = child_window(alpha, alpha + 1, same)
             reduction = 0
             if reducible:
                 if unit > 0:
@@ -613,20 +632,20 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                 if reduction > 0:
                     work[W_REDUCED] += 1
             if reduction > 0:
-                work[CUT_NODES + ply + 1] = 1  # a reduced late move is expected to fail low
+                work[CUT_NODES + ply + 1] = flip  # a reduced late move is expected to fail low
             if at_horizon:  # never reduced: a reduction leaves at least a ply
-                score = -_horizon_node(spec, state, work, -alpha - 1, -alpha, ply + 1)
+                score = sign * _horizon_node(spec, state, work, null_alpha, null_beta, ply + 1)
             else:
-                score = -search(spec, state, table, work, move_depth - reduction, -alpha - 1, -alpha, ply + 1)
+                score = sign * search(spec, state, table, work, move_depth - reduction, null_alpha, null_beta, ply + 1)
             if reduction > 0 and score > alpha and work[W_ABORTED] == 0:
-                work[CUT_NODES + ply + 1] = 0 if cut_node else 1
-                score = -search(spec, state, table, work, move_depth, -alpha - 1, -alpha, ply + 1)
+                work[CUT_NODES + ply + 1] = (1 if cut_node else 0) ^ flip
+                score = sign * search(spec, state, table, work, move_depth, null_alpha, null_beta, ply + 1)
             if alpha < score < beta and work[W_ABORTED] == 0:
                 work[W_RESEARCHES] += 1
                 if at_horizon:
-                    score = -_horizon_node(spec, state, work, -beta, -alpha, ply + 1)
+                    score = sign * _horizon_node(spec, state, work, full_alpha, full_beta, ply + 1)
                 else:
-                    score = -search(spec, state, table, work, move_depth, -beta, -alpha, ply + 1)
+                    score = sign * search(spec, state, table, work, move_depth, full_alpha, full_beta, ply + 1)
         unplay_move(spec, state, move)
         if work[W_ABORTED] != 0:
             return 0

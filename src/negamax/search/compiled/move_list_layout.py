@@ -17,6 +17,7 @@ from negamax.core.game import MOVE_LIST_MAX_MOVES
 from_node = njit(cache=True, inline="always")(score.from_node)
 to_node = njit(cache=True, inline="always")(score.to_node)
 mate_distance_window = njit(cache=True, inline="always")(score.mate_distance_window)
+child_window = njit(cache=True, inline="always")(score.child_window)
 
 MAX_PLY = 96
 """The deepest ply, quiescence included; a node there is evaluated."""

@@ -472,6 +472,7 @@ def _tree(
             "move": moves.get(node.index, ""),
             "label": labels.get(node.index, ""),
             "depth": node.depth if node.depth <= MAX_SHOWN_DEPTH else None,  # a solve's: to the end
+            "player": node.player,  # whose turn: the same player may move twice (Kalah)
             "window": window_text(node, unit),
             "value": value_text(node.value, unit),
             "bound": node.bound.name.lower(),
@@ -481,9 +482,10 @@ def _tree(
         }
         for node in trace.nodes
     ]
+    root_player = trace.root.player
     leaves = [
         # a leaf's value from the root player's side, as textbooks write their trees
-        {"index": node.index, "value": value_text(node.value if len(node.path) % 2 == 0 else -node.value, unit)}
+        {"index": node.index, "value": value_text(node.value if node.player == root_player else -node.value, unit)}
         for node in trace.nodes
         if not node.children and not node.tt_cutoff and node.value is not None
     ]

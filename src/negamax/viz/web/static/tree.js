@@ -88,7 +88,7 @@ export class TreeView {
         element("path", { d: `M${at.x + RADIUS * 0.7} ${at.y + RADIUS * 0.7}L${end.x} ${end.y}`, class: "edge pruned", "data-pruned": index }, edges);
         element("text", { x: end.x + 2, y: end.y + 10, class: "move pruned-label", "data-pruned": index }, edges).textContent = `${node.pruned.length} pruned`;
       }
-      const classes = ["node", node.bound, this.pv.has(index) ? "pv" : "", node.table ? "table" : "", index === this.selected ? "selected" : ""];
+      const classes = ["node", node.bound, node.player === 1 ? "second" : "", this.pv.has(index) ? "pv" : "", node.table ? "table" : "", index === this.selected ? "selected" : ""];
       const group = element("g", { class: classes.join(" "), transform: `translate(${at.x},${at.y})`, "data-index": index }, nodes);
       element("circle", { r: RADIUS }, group);
       element("text", { y: 4 }, group).textContent = node.value;
@@ -191,6 +191,11 @@ export class TreeView {
       node.depth === null ? "searched to the end of the game" : `depth left: ${node.depth}`,
       value,
     ];
+    if (node.player !== null && node.player !== undefined) {
+      const parent = node.parent === null ? null : this.nodes[node.parent];
+      const again = parent && parent.player === node.player ? ", who moves again (the value is not negated)" : "";
+      lines.splice(1, 0, `player ${node.player + 1} to move${again}`);
+    }
     if (node.table) lines.push("answered by the transposition table, without searching a move");
     if (node.pruned.length) lines.push(`pruned (never searched): ${node.pruned.join(" ")}`);
     if (node.children.length) lines.push(`${node.children.length} moves searched, ${this.sizes.get(node.index) - 1} nodes below`);
