@@ -63,7 +63,8 @@ def take_away_rules(**changes: Any) -> dict[str, Any]:
 
 
 def take_away(name: str = "TakeAway", **changes: Any) -> type[CompiledGame]:
-    namespace = {"state_size": 2, "max_moves": 3, **take_away_rules(**changes)}
+    """The take-away game; state[1] counts the moves played, which the key leaves out."""
+    namespace = {"state_size": 2, "max_moves": 3, "key_cells": 1, **take_away_rules(**changes)}
     return type(name, (CompiledGame,), namespace)
 
 
