@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from negamax.core.errors import GameDefinitionError
-from negamax.core.game import Position
+from negamax.core.game import Position, checked_evaluation, checked_moves, checked_terminal_value
 
 PLAYOUTS = 8
 """Lines played side by side from two positions with one key..."""
@@ -44,6 +44,8 @@ QUICK_POSITIONS = 200
 """The quick check before a search: about this many positions from its root..."""
 QUICK_FIRST_PLIES = 60
 """...every one of the first plies while they hold no more than this many..."""
+QUICK_TRUSTED_KEYS = 50
+"""...a class is not checked again once such a check met this many keys..."""
 QUICK_COMPARISONS = 12
 """...and this many pairs with one key played side by side (within as many moves again)."""
 
@@ -65,10 +67,15 @@ class Seen:
 
 
 def seen(position: Position[Any]) -> Seen:
+    """What a search sees of ``position``, its answers checked as the search checks them.
+
+    :raises GameDefinitionError: for a value or a list of moves the search would refuse.
+    """
     key, player = position.key(), position.player()
     if position.is_terminal():
-        return Seen(key, player, True, position.terminal_value(), ())
-    return Seen(key, player, False, position.evaluate(), tuple(position.legal_moves()))
+        return Seen(key, player, True, checked_terminal_value(position.terminal_value)(), ())
+    moves = tuple(checked_moves(position.legal_moves)())
+    return Seen(key, player, False, checked_evaluation(position.evaluate)(), moves)
 
 
 def shown_line(line: Sequence[Any]) -> str:
@@ -82,15 +89,21 @@ def _moves_text(moves: Sequence[Any]) -> str:
     return f"[{shown}{', ...' if len(moves) > 12 else ''}]"
 
 
+def _short(value: Any, limit: int = 100) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def difference(first: Seen, second: Seen) -> str:
     """How a search sees two positions differently, whose turn aside ("": alike)."""
     if first.terminal != second.terminal:
         return f"is_terminal() {first.terminal} and {second.terminal}"
-    if first.terminal:
-        return f"terminal_value() {first.value!r} and {second.value!r}" if first.value != second.value else ""
-    if set(first.moves) != set(second.moves):
+    if not first.terminal and set(first.moves) != set(second.moves):
         return f"legal_moves() {_moves_text(first.moves)} and {_moves_text(second.moves)}"
-    return f"evaluate() {first.value!r} and {second.value!r}" if first.value != second.value else ""
+    if first.value == second.value:
+        return ""
+    rule = "terminal_value()" if first.terminal else "evaluate()"
+    return f"{rule} {_short(first.value)} and {_short(second.value)}"
 
 
 @dataclass(frozen=True)
@@ -120,7 +133,7 @@ class KeyCollision:
             whose = f" (player() {self.players[0]} and {self.players[1]})" if turns else ""
             how = f"they play differently{whose}: {shown_line(self.further)} on both, {self.difference}"
         return (
-            f"key() gave {self.key!r} to two positions a search must tell apart, {where}; {how}. A transposition"
+            f"key() gave {_short(self.key)} to two positions a search must tell apart, {where}; {how}. A transposition"
             " table takes one for the other: the key leaves out part of the position (whose turn it is? a score?)"
         )
 
@@ -244,7 +257,10 @@ class KeyExplorer:
         if self.found.positions >= self.limit:
             raise _Stop
         self.found.positions += 1
-        view = seen(position)
+        try:
+            view = seen(position)
+        except GameDefinitionError as error:
+            raise GameDefinitionError(f"{error} ({shown_line(line)})") from None
         if self.inspect is not None and not self.inspect(position, view, line):
             return None
         if view.key in earlier:
@@ -342,7 +358,7 @@ class KeyExplorer:
             return -1
         found = self._path_of.get((path, move))
         if found is None:
-            if len(self._paths) >= 2 * self.kept:
+            if len(self._paths) >= self.kept:
                 return -1
             found = len(self._paths)
             self._paths.append((path, move))
@@ -373,15 +389,14 @@ def _own_repr(position: Position[Any] | None) -> str:
     """A position's ``repr``, when its class has one of its own."""
     if position is None or type(position).__repr__ is object.__repr__:
         return ""
-    text = repr(position)
-    return text if len(text) <= 200 else text[:197] + "..."
+    return _short(position, 200)
 
 
 def check_keys(position: Position[Any]) -> None:
     """The quick key check a search with a transposition table runs first: about
     ``QUICK_POSITIONS`` positions from ``position`` (milliseconds for a small game). A
-    class whose keys pass a check that reached its limit is not checked again in this
-    process; one whose games from here are shorter is checked at each call. The
+    class whose keys pass a check that met ``QUICK_TRUSTED_KEYS`` keys is not checked again
+    in this process; one checked from positions with fewer ahead is checked at each call. The
     library's own games are not: their tests check them (``negamax check``'s fuller check).
 
     :raises GameDefinitionError: naming the two positions one key confuses.
@@ -402,7 +417,7 @@ def check_keys(position: Position[Any]) -> None:
         raise GameDefinitionError(
             f"{found.collisions[0].text()} (found before searching; negamax check explores further)"
         )
-    if found.positions >= QUICK_POSITIONS:
+    if found.distinct >= QUICK_TRUSTED_KEYS:
         _checked_classes.add(kind)
 
 

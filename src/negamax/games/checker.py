@@ -9,10 +9,14 @@ The checks here play random games and compare, at every position met:
 
 * ``undo`` after ``play`` restores the state exactly (the first differing cell is named,
   with the moves that led there);
-* equal states have equal keys, and equal keys belong to equal states, over all the
-  positions seen (a collision is reported with both states; a game whose state holds more
-  than the position, a move count or a stack of what ``undo`` needs, says how many leading
-  cells the key stands for: ``CompiledGame.key_cells``);
+* equal states have equal keys, and equal keys belong to equal states (and players, for
+  a game with a ``player`` rule), over all the positions seen (a collision is reported
+  with both states; a game whose state holds more than the position, a move count or a
+  stack of what ``undo`` needs, says how many leading cells the key stands for:
+  ``CompiledGame.key_cells``);
+* for a plain position, whose state it cannot see, positions with one key look alike to a
+  search and play alike (``negamax.core.keys``: the first plies visited exhaustively, then
+  the random games; a collision is reported with both positions and the moves to them);
 * the move count is within ``max_moves`` and the moves are non-negative, and a game that
   goes on has a move;
 * the outcome and the evaluation are integers within the score range;
@@ -35,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from negamax.core.errors import GameDefinitionError
 from negamax.core.game import MOVE_LIST_MOVE_LIMIT, Position
 from negamax.core.keys import KeyExplorer, Seen, shown_line
 from negamax.core.rules import Game
@@ -53,8 +58,9 @@ FIRST_POSITIONS = 5_000
 than this many in all (tic-tac-toe: to ply 4; chess: to ply 2)..."""
 KEY_COMPARISONS = 2_000
 """...and at most this many pairs of positions with one key are played side by side."""
-MAX_KEY_COLLISIONS = 3
-"""A check of a plain game stops once it has found this many key collisions."""
+MAX_KEY_COLLISIONS = 1
+"""A check of a plain game stops once it has found this many key collisions (the same
+mistake, met again and again)."""
 
 
 @dataclass(frozen=True)
@@ -136,8 +142,8 @@ def check_rules(
     buffer = np.zeros(rules.max_moves, dtype=np.int64)
     compiled_buffer = np.zeros(rules.max_moves, dtype=np.int64)
     problems = _Problems()
-    key_of_state: dict[bytes, int] = {}
-    state_of_key: dict[int, bytes] = {}
+    key_of_state: dict[tuple[bytes, int | None], int] = {}
+    state_of_key: dict[int, tuple[bytes, int | None]] = {}
     functions = rules.functions
     positions = played = 0
 
@@ -166,19 +172,17 @@ def check_rules(
                 if problem is not None:
                     problems.add(f"{problem} ({where})")
         key = int(call("key", state))
-        image = state[: getattr(rules, "key_cells", len(state))].tobytes()
+        image = rules.key_image(state, int(call("player", state)) if "player" in functions else None)
         if len(key_of_state) < MAX_KEPT_STATES:
             known_key = key_of_state.setdefault(image, key)
             if known_key != key:
                 problems.add(f"key gave {key} and {known_key} for equal states ({where})")
             known_state = state_of_key.setdefault(key, image)
             if known_state != image:
-                other = np.frombuffer(known_state, dtype=state.dtype)
-                this = np.frombuffer(image, dtype=state.dtype)
                 problems.add(
-                    f"key collision: {key} for the states {other.tolist()} and {this.tolist()} ({where});"
-                    " the search would take one position for the other (if the cells that differ are"
-                    " not the position, say how many are: key_cells)"
+                    f"key collision: {key} for {rules.image_text(known_state)} and {rules.image_text(image)}"
+                    f" ({where}); the search would take one position for the other (if the cells that differ"
+                    " are not the position, say how many are: key_cells)"
                 )
         if compiled is not None:
             compare_compiled(compiled, state, moves)
@@ -244,7 +248,8 @@ def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> Ch
     a game whose positions are plain Python objects, and check what a search relies on:
     ``key()`` telling apart the positions the search must (``negamax.core.keys``), ``undo``
     restoring the key and the moves, ``copy()`` independent of the original, values that
-    are integers within the score range."""
+    are integers within the score range (the first value the search would refuse ends the
+    check, named as the search names it)."""
     generator = random.Random(seed)
     problems = _Problems()
 
@@ -256,13 +261,7 @@ def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> Ch
             problems.add(f"key() returned {type(view.key).__name__}, which is not hashable ({where})")
             return False
         if view.terminal:
-            problem = _value_problem("terminal_value", view.value, -WIN, WIN)
-            if problem is not None:
-                problems.add(f"{problem} ({where})")
             return True
-        problem = _value_problem("evaluate", view.value, -WIN_THRESHOLD + 1, WIN_THRESHOLD - 1)
-        if problem is not None:
-            problems.add(f"{problem} ({where})")
         moves = list(view.moves)
         if not moves:
             problems.add(f"legal_moves is empty, but is_terminal says the game goes on ({where})")
@@ -293,6 +292,9 @@ def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> Ch
     try:
         found = explorer.explore(games, FIRST_POSITIONS)
     except _Found:
+        found = explorer.found
+    except GameDefinitionError as error:  # a value or a list of moves a search refuses
+        problems.found.append(str(error))
         found = explorer.found
     for collision in found.collisions:
         problems.found.append(collision.text())

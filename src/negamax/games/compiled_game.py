@@ -168,6 +168,12 @@ class GameRules:
         game with a ``player`` rule (``player``: what it returned, ``None`` without one)."""
         return state[: self.key_cells].tobytes(), player
 
+    def image_text(self, image: tuple[bytes, int | None]) -> str:
+        """A ``key_image`` as the checks show it."""
+        cells, player = image
+        shown = f"the state {np.frombuffer(cells, dtype=np.int64).tolist()}"
+        return shown if player is None else f"{shown} with player {player} to move"
+
     def _check_undo(self, state: Any, move: int, where: str, keys: _KeyImages, line: list[int]) -> None:
         before = state.copy()
         key = int(self.call("key", state))
@@ -212,16 +218,10 @@ class _KeyImages:
         known, known_where = self.seen.setdefault(key, (image, where))
         if known != image:
             raise GameDefinitionError(
-                f"{rules.name}.key gave {key} to two different positions, {_image_text(known, state)}{known_where}"
-                f" and {_image_text(image, state)}{where}: a search would take one for the other (if the cells"
+                f"{rules.name}.key gave {key} to two different positions, {rules.image_text(known)}{known_where}"
+                f" and {rules.image_text(image)}{where}: a search would take one for the other (if the cells"
                 " that differ are not part of the position, say how many leading cells are: key_cells)"
             )
-
-
-def _image_text(image: tuple[bytes, int | None], state: Any) -> str:
-    cells, player = image
-    shown = f"the state {np.frombuffer(cells, dtype=state.dtype).tolist()}"
-    return shown if player is None else f"{shown} with player {player} to move"
 
 
 def _check_result(name: str, result: int, where: str) -> None:
