@@ -41,13 +41,15 @@ long game, draughts, a pair can cost as much as a hundred positions)."""
 MAX_PLIES = 400
 """A line longer than this is cut short (a check must end)."""
 QUICK_POSITIONS = 200
-"""The quick check before a search: about this many positions from its root..."""
+"""The quick check before a search visits this many positions from its root..."""
 QUICK_FIRST_PLIES = 60
-"""...every one of the first plies while they hold no more than this many..."""
-QUICK_TRUSTED_KEYS = 50
-"""...a class is not checked again once such a check met this many keys..."""
+"""...every one of the first plies while they hold no more than this many in all..."""
 QUICK_COMPARISONS = 12
-"""...and this many pairs with one key played side by side (within as many moves again)."""
+"""...and plays this many pairs with one key side by side (within as many moves again as
+it visits positions). Measured: 2-11 ms for the small games of the tests, 7 ms for the
+plain Breakthrough of ``examples/``, 74 ms for its plain Othello (0.4 ms a position)."""
+QUICK_TRUSTED_KEYS = 50
+"""A class is not checked again in the process once a check met this many keys."""
 
 _checked_classes: set[type] = set()
 """The position classes whose keys passed a whole quick check in this process."""
