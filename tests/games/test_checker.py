@@ -12,6 +12,7 @@ from negamax import ONGOING, WIN, CompiledGame, get_game
 from negamax.cli.main import main
 from negamax.games.checker import check_positions, check_rules
 from negamax.games.nim import Nim, NimGame
+from tests.core.test_keys import PartisanGame, Points, TurnKeyedPoints
 from tests.games.test_compiled_game import take_away_rules
 
 
@@ -167,3 +168,58 @@ def test_the_command_checks_a_game_file_and_exits_1_on_a_problem(
     output = capsys.readouterr().out
     assert "undo did not restore the state after move 1 (at the start): cell 1 was 0, is 1" in output
     assert main(["check", "tictactoe", "--games", "0"]) == 2
+
+
+def test_a_plain_key_that_forgets_whose_turn_it_is_is_named_with_both_positions() -> None:
+    report = check_positions(PartisanGame(), games=50)
+    assert not report.ok
+    problem = report.problems[0]
+    assert problem.startswith("key() gave 7 to two positions a search must tell apart"), problem
+    assert "Partisan(7, turn=1) (after the moves [2])" in problem and "(after the moves [1, 1])" in problem
+    assert "every position to ply" in report.text()
+
+
+def test_a_plain_key_that_forgets_a_score_s_owner_is_found_by_playing_on() -> None:
+    class PointsGame(PartisanGame):
+        def new_position(self, text: str | None = None) -> Any:
+            return Points(12)
+
+    report = check_positions(PointsGame(), games=50)
+    assert report.problems and "they play differently (player() " in report.problems[0], report.text()
+    sound = type("TurnKeyedPointsGame", (PartisanGame,), {"new_position": lambda self, text=None: TurnKeyedPoints(12)})
+    assert check_positions(sound(), games=50).ok
+
+
+def test_the_command_names_a_plain_key_that_confuses_positions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "tests.core.test_keys:PartisanGame", "--games", "20"]) == 1
+    output = capsys.readouterr().out
+    assert "partisan: " in output and "key() gave 7 to two positions" in output
+    assert main(["check", "tests.core.test_keys:TurnKeyedPartisanGame", "--games", "20"]) == 0
+    assert "pairs with one key played side by side): no problem found" in capsys.readouterr().out
+
+
+def test_a_compiled_key_that_forgets_the_player_is_a_collision() -> None:
+    def player(state: Any) -> int:
+        return int(state[1]) & 1  # the moves played: the key does not say whose turn it is
+
+    report = stones(player=player)().check(games=50)
+    collisions = [problem for problem in report.problems if problem.startswith("key collision: ")]
+    assert collisions and "with player 0 to move" in collisions[0] and "with player 1" in collisions[0], report
+
+
+class HalfNim(Nim):
+    def evaluate(self) -> Any:
+        return 0.5 if sum(self.heaps) < 10 else 0
+
+    def copy(self) -> HalfNim:
+        return HalfNim(self.heaps, self.turn)
+
+
+def test_a_plain_value_the_search_would_refuse_is_named_as_the_search_names_it() -> None:
+    class HalfNimGame(NimGame):
+        def new_position(self, text: str | None = None) -> HalfNim:
+            return HalfNim([3, 4, 5])
+
+    report = check_positions(HalfNimGame(), games=5)
+    assert len(report.problems) == 1 and report.problems[0].startswith("evaluate() returned 0.5 (float)"), report
+    assert report.problems[0].endswith("(after the moves [(0, 3)])"), report

@@ -63,7 +63,8 @@ def take_away_rules(**changes: Any) -> dict[str, Any]:
 
 
 def take_away(name: str = "TakeAway", **changes: Any) -> type[CompiledGame]:
-    namespace = {"state_size": 2, "max_moves": 3, **take_away_rules(**changes)}
+    """The take-away game; state[1] counts the moves played, which the key leaves out."""
+    namespace = {"state_size": 2, "max_moves": 3, "key_cells": 1, **take_away_rules(**changes)}
     return type(name, (CompiledGame,), namespace)
 
 
@@ -176,6 +177,66 @@ def test_a_contract_broken_deep_in_the_search_is_reported_from_compiled_code() -
     game.rules._checked = True  # as if the random games had not met the bug
     with pytest.raises(GameDefinitionError, match=r"DeepBug: legal_moves returned no move.*in the state \[2, "):
         solve(game.new_position())
+
+
+def partisan_rules(**changes: Any) -> dict[str, Any]:
+    """A partisan take-away game: the first player takes 1 or 2 of state[0] stones, the
+    second 1 or 3; who cannot move loses. state[1] is the player to move, which the key
+    forgets."""
+
+    def legal_moves(state: Any, moves: Any) -> int:
+        count = 0
+        for take in (1, 2 if state[1] == 0 else 3):
+            if take <= state[0]:
+                moves[count] = take
+                count += 1
+        return count
+
+    def play(state: Any, move: int) -> None:
+        state[0] -= move
+        state[1] ^= 1
+
+    def undo(state: Any, move: int) -> None:
+        state[0] += move
+        state[1] ^= 1
+
+    return take_away_rules(legal_moves=legal_moves, play=play, undo=undo, **changes)
+
+
+def partisan(name: str, **namespace: Any) -> CompiledGame:
+    return type(name, (CompiledGame,), {"state_size": 2, "max_moves": 2, **partisan_rules(), **namespace})()
+
+
+def test_a_key_that_forgets_the_player_is_refused_before_any_search() -> None:
+    # the player in the state: two states, one key
+    with pytest.raises(GameDefinitionError, match=r"Partisan\.key gave \d+ to two different positions, the state \["):
+        solve(partisan("Partisan").new_position())
+
+    def player(state: Any) -> int:
+        return int(state[1])
+
+    # the state declared to be the stones alone, the player a rule of its own
+    game = partisan("PartisanPlayer", key_cells=1, player=staticmethod(player))
+    with pytest.raises(GameDefinitionError, match=r"PartisanPlayer\.key gave \d+ .* with player (0|1) to move"):
+        solve(game.new_position(), backend="python")
+
+
+@pytest.mark.compiles
+def test_a_compiled_solve_that_meets_a_confused_key_names_the_key() -> None:
+    pytest.importorskip("numba")
+    game = partisan("ConfusedPartisan")
+    game.rules._checked = True  # as if the random games had not met two positions with one key
+    refused = 0
+    for text in ("start", "1", "1 1", "2 1", "1 3"):
+        position = game.new_position(text)
+        expected = solve(position, backend="python", algorithm="alphabeta").score  # no table: no key
+        try:
+            assert solve(position, backend="compiled").score == expected
+        except GameDefinitionError as error:
+            assert "two searches of the same position contradict each other" in str(error)
+            assert "key()" in str(error) and str(error).startswith("ConfusedPartisan: ")
+            refused += 1
+    assert refused
 
 
 @pytest.fixture(scope="module")

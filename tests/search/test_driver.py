@@ -3,7 +3,7 @@ from typing import Any
 
 import pytest
 
-from negamax.core.errors import InvalidOptionError
+from negamax.core.errors import GameDefinitionError, InvalidOptionError
 from negamax.core.score import WIN, WIN_THRESHOLD, Bound
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games.chess.rules import ChessGame
@@ -11,6 +11,8 @@ from negamax.games.connect4.rules import Connect4Game
 from negamax.games.random_tree import RandomTree, TreeShape
 from negamax.games.tictactoe.rules import TicTacToeGame
 from negamax.search import TranspositionTable, search, solve
+from negamax.search.driver import solve as solve_here
+from tests.core.test_keys import Partisan, value
 
 GAME = Connect4Game()
 
@@ -103,3 +105,24 @@ def test_a_search_stopped_inside_its_first_iteration_plays_a_move_of_the_root() 
         result = search(position, SearchLimits(nodes=nodes), backend="python")
         assert result.depth == 0 and not result.completed
         assert result.best_move in position.legal_moves()
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "mtdf"])
+def test_a_search_that_meets_a_confused_key_raises_naming_the_key(algorithm: str) -> None:
+    # the driver itself, without the searcher's check of the keys first: two searches of
+    # the root that contradict each other are an error naming the key (some solves meet
+    # none and return a wrong value: what the searcher's check is for)
+    refused = 0
+    for stones in range(3, 14):
+        try:
+            solve_here(Partisan(stones), algorithm=algorithm)
+        except GameDefinitionError as error:
+            assert "two searches of the same position contradict each other" in str(error)
+            assert "key()" in str(error) and "transposition table" in str(error)
+            refused += 1
+    assert refused >= 3
+
+
+def test_without_a_table_a_confused_key_is_harmless() -> None:
+    for stones in range(3, 14):
+        assert solve_here(Partisan(stones), algorithm="alphabeta").score == value(Partisan(stones))

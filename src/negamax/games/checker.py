@@ -9,10 +9,14 @@ The checks here play random games and compare, at every position met:
 
 * ``undo`` after ``play`` restores the state exactly (the first differing cell is named,
   with the moves that led there);
-* equal states have equal keys, and equal keys belong to equal states, over all the
-  positions seen (a collision is reported with both states; a game whose state holds more
-  than the position, a move count or a stack of what ``undo`` needs, says how many leading
-  cells the key stands for: ``CompiledGame.key_cells``);
+* equal states have equal keys, and equal keys belong to equal states (and players, for
+  a game with a ``player`` rule), over all the positions seen (a collision is reported
+  with both states; a game whose state holds more than the position, a move count or a
+  stack of what ``undo`` needs, says how many leading cells the key stands for:
+  ``CompiledGame.key_cells``);
+* for a plain position, whose state it cannot see, positions with one key look alike to a
+  search and play alike (``negamax.core.keys``: the first plies visited exhaustively, then
+  the random games; a collision is reported with both positions and the moves to them);
 * the move count is within ``max_moves`` and the moves are non-negative, and a game that
   goes on has a move;
 * the outcome and the evaluation are integers within the score range;
@@ -29,13 +33,15 @@ The checks here play random games and compare, at every position met:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from negamax.core.game import MOVE_LIST_MOVE_LIMIT
+from negamax.core.errors import GameDefinitionError
+from negamax.core.game import MOVE_LIST_MOVE_LIMIT, Position
+from negamax.core.keys import KeyExplorer, Seen, shown_line
 from negamax.core.rules import Game
 from negamax.core.score import DRAW, ONGOING, WIN, WIN_THRESHOLD
 
@@ -47,6 +53,14 @@ MAX_PROBLEMS = 10
 """A check stops once it has found this many problems."""
 MAX_KEPT_STATES = 200_000
 """Past this many distinct positions, new ones are no longer kept for the key checks."""
+FIRST_POSITIONS = 5_000
+"""Every position of a plain game's first plies is visited, as long as they hold no more
+than this many in all (tic-tac-toe: to ply 4; chess: to ply 2)..."""
+KEY_COMPARISONS = 2_000
+"""...and at most this many pairs of positions with one key are played side by side."""
+MAX_KEY_COLLISIONS = 1
+"""A check of a plain game stops once it has found this many key collisions (the same
+mistake, met again and again)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +72,8 @@ class CheckReport:
     positions: int
     distinct_positions: int
     problems: tuple[str, ...] = field(default=())
+    explored: str = ""
+    """What was explored, in words, where it says more than the counts."""
 
     @property
     def ok(self) -> bool:
@@ -65,10 +81,10 @@ class CheckReport:
 
     def text(self) -> str:
         """The report as the command line prints it."""
-        head = (
-            f"{self.game}: {self.games:,} random games, {self.positions:,} positions"
-            f" ({self.distinct_positions:,} distinct)"
+        head = self.explored or (
+            f"{self.games:,} random games, {self.positions:,} positions ({self.distinct_positions:,} distinct)"
         )
+        head = f"{self.game}: {head}"
         if self.ok:
             return f"{head}: no problem found"
         return "\n".join([f"{head}: {len(self.problems)} problem(s)", *(f"  - {problem}" for problem in self.problems)])
@@ -87,11 +103,6 @@ class _Problems:
             self.found.append(text)
         if len(self.found) >= MAX_PROBLEMS:
             raise _Found
-
-
-def _where(line: list[Any]) -> str:
-    shown = line if len(line) <= 30 else ["...", *line[-30:]]
-    return f"after the moves {shown}" if line else "at the start"
 
 
 def _first_difference(before: Any, after: Any) -> str:
@@ -131,8 +142,8 @@ def check_rules(
     buffer = np.zeros(rules.max_moves, dtype=np.int64)
     compiled_buffer = np.zeros(rules.max_moves, dtype=np.int64)
     problems = _Problems()
-    key_of_state: dict[bytes, int] = {}
-    state_of_key: dict[int, bytes] = {}
+    key_of_state: dict[tuple[bytes, int | None], int] = {}
+    state_of_key: dict[int, tuple[bytes, int | None]] = {}
     functions = rules.functions
     positions = played = 0
 
@@ -161,19 +172,17 @@ def check_rules(
                 if problem is not None:
                     problems.add(f"{problem} ({where})")
         key = int(call("key", state))
-        image = state[: getattr(rules, "key_cells", len(state))].tobytes()
+        image = rules.key_image(state, int(call("player", state)) if "player" in functions else None)
         if len(key_of_state) < MAX_KEPT_STATES:
             known_key = key_of_state.setdefault(image, key)
             if known_key != key:
                 problems.add(f"key gave {key} and {known_key} for equal states ({where})")
             known_state = state_of_key.setdefault(key, image)
             if known_state != image:
-                other = np.frombuffer(known_state, dtype=state.dtype)
-                this = np.frombuffer(image, dtype=state.dtype)
                 problems.add(
-                    f"key collision: {key} for the states {other.tolist()} and {this.tolist()} ({where});"
-                    " the search would take one position for the other (if the cells that differ are"
-                    " not the position, say how many are: key_cells)"
+                    f"key collision: {key} for {rules.image_text(known_state)} and {rules.image_text(image)}"
+                    f" ({where}); the search would take one position for the other (if the cells that differ"
+                    " are not the position, say how many are: key_cells)"
                 )
         if compiled is not None:
             compare_compiled(compiled, state, moves)
@@ -203,7 +212,7 @@ def check_rules(
             state = rules.new_state()
             line: list[int] = []
             for _ply in range(MAX_PLIES):
-                where = _where(line)
+                where = shown_line(line)
                 positions += 1
                 outcome = call("outcome", state)
                 problem = _outcome_problem(outcome)
@@ -235,50 +244,59 @@ def check_rules(
 
 
 def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> CheckReport:
-    """Play ``games`` random games of a game whose positions are plain Python objects and
-    check what a search relies on: ``undo`` restoring the key and the moves, ``copy()``
-    independent of the original, values that are integers within the score range."""
+    """Visit every position of a game's first plies, then play ``games`` random games, for
+    a game whose positions are plain Python objects, and check what a search relies on:
+    ``key()`` telling apart the positions the search must (``negamax.core.keys``), ``undo``
+    restoring the key and the moves, ``copy()`` independent of the original, values that
+    are integers within the score range (the first value the search would refuse ends the
+    check, named as the search names it)."""
     generator = random.Random(seed)
     problems = _Problems()
-    seen: set[Hashable] = set()
-    positions = played = 0
-    where = "at the start"
+
+    def inspect(position: Position[Any], view: Seen, line: list[Any]) -> bool:
+        where = shown_line(line)
+        try:
+            hash(view.key)
+        except TypeError:
+            problems.add(f"key() returned {type(view.key).__name__}, which is not hashable ({where})")
+            return False
+        if view.terminal:
+            return True
+        moves = list(view.moves)
+        if not moves:
+            problems.add(f"legal_moves is empty, but is_terminal says the game goes on ({where})")
+            return False
+        move = generator.choice(moves)
+        copy = position.copy()
+        copy.play(move)
+        if position.key() != view.key or list(position.legal_moves()) != moves:
+            problems.add(f"playing {move!r} on a copy changed the original: copy() shares its state ({where})")
+            return False
+        for tried in moves if len(line) < 2 else [move]:
+            position.play(tried)
+            position.undo(tried)
+            if position.key() != view.key or list(position.legal_moves()) != moves:
+                problems.add(f"undo of {tried!r} did not restore the key and the moves ({where})")
+                return False
+        return True
+
+    explorer = KeyExplorer(
+        lambda: game.new_position(None),
+        seed=seed,
+        positions=games * MAX_PLIES + FIRST_POSITIONS,
+        kept=MAX_KEPT_STATES,
+        comparisons=KEY_COMPARISONS,
+        collisions=MAX_KEY_COLLISIONS,
+        inspect=inspect,
+    )
     try:
-        for _ in range(games):
-            played += 1
-            position = game.new_position(None)
-            line: list[Any] = []
-            for _ply in range(MAX_PLIES):
-                where = _where(line)
-                positions += 1
-                key = position.key()
-                seen.add(key)
-                if position.is_terminal():
-                    problem = _value_problem("terminal_value", position.terminal_value(), -WIN, WIN)
-                    if problem is not None:
-                        problems.add(f"{problem} ({where})")
-                    break
-                problem = _value_problem("evaluate", position.evaluate(), -WIN_THRESHOLD + 1, WIN_THRESHOLD - 1)
-                if problem is not None:
-                    problems.add(f"{problem} ({where})")
-                moves = list(position.legal_moves())
-                if not moves:
-                    problems.add(f"legal_moves is empty, but is_terminal says the game goes on ({where})")
-                    break
-                move = generator.choice(moves)
-                copy = position.copy()
-                copy.play(move)
-                if position.key() != key or list(position.legal_moves()) != moves:
-                    problems.add(f"playing {move!r} on a copy changed the original: copy() shares its state ({where})")
-                    break
-                for tried in moves if len(line) < 2 else [move]:
-                    position.play(tried)
-                    position.undo(tried)
-                    if position.key() != key or list(position.legal_moves()) != moves:
-                        problems.add(f"undo of {tried!r} did not restore the key and the moves ({where})")
-                        break
-                position.play(move)
-                line.append(move)
+        found = explorer.explore(games, FIRST_POSITIONS)
     except _Found:
-        pass
-    return CheckReport(getattr(game, "name", type(game).__name__), played, positions, len(seen), tuple(problems.found))
+        found = explorer.found
+    except GameDefinitionError as error:  # a value or a list of moves a search refuses
+        problems.found.append(str(error))
+        found = explorer.found
+    for collision in found.collisions:
+        problems.found.append(collision.text())
+    name = getattr(game, "name", type(game).__name__)
+    return CheckReport(name, found.games, found.positions, found.distinct, tuple(problems.found), found.text())

@@ -124,8 +124,9 @@ class GameRules:
 
     def check(self) -> None:
         """Play random games through the rules in Python and check their contract: moves in
-        range, ``undo`` restoring ``play``, a move whenever the game goes on, values in range.
-        Done once per game and process, before the first compiled search.
+        range, ``undo`` restoring ``play``, a move whenever the game goes on, values in range,
+        one key for one position (``key_cells`` and the player). Done once per game and
+        process, before the first compiled search.
 
         :raises GameDefinitionError: naming the rule that broke the contract.
         """
@@ -133,13 +134,15 @@ class GameRules:
             return
         generator = random.Random(0)
         buffer = np.zeros(self.max_moves, dtype=np.int64)
+        keys = _KeyImages(self)
         plies = 0
         for _ in range(CHECK_GAMES):
             state = self.new_state()
             line: list[int] = []
             while plies < CHECK_PLIES:
                 plies += 1
-                where = f" (after the moves {line})" if line else " (at the start)"
+                where = _where(line)
+                keys.add(state, where)
                 result = int(self.call("outcome", state))
                 if result != ONGOING:
                     _check_result(self.name, result, where)
@@ -156,15 +159,27 @@ class GameRules:
                 move = generator.choice(moves)
                 # every move near the start of each game, then the ones played
                 for tried in moves if len(line) < CHECK_EVERY_MOVE_PLIES else [move]:
-                    self._check_undo(state, tried, where)
+                    self._check_undo(state, tried, where, keys, line)
                 self.call("play", state, move)
                 line.append(move)
         self._checked = True
 
-    def _check_undo(self, state: Any, move: int, where: str) -> None:
+    def key_image(self, state: Any, player: int | None) -> tuple[bytes, int | None]:
+        """What a key stands for: the state's leading ``key_cells``, and the player for a
+        game with a ``player`` rule (``player``: what it returned, ``None`` without one)."""
+        return state[: self.key_cells].tobytes(), player
+
+    def image_text(self, image: tuple[bytes, int | None]) -> str:
+        """A ``key_image`` as the checks show it."""
+        cells, player = image
+        shown = f"the state {np.frombuffer(cells, dtype=np.int64).tolist()}"
+        return shown if player is None else f"{shown} with player {player} to move"
+
+    def _check_undo(self, state: Any, move: int, where: str, keys: _KeyImages, line: list[int]) -> None:
         before = state.copy()
         key = int(self.call("key", state))
         self.call("play", state, move)
+        keys.add(state, _where([*line, move]))
         self.call("undo", state, move)
         if not np.array_equal(state, before) or int(self.call("key", state)) != key:
             raise GameDefinitionError(f"{self.name}.undo did not restore the state after move {move}{where}")
@@ -183,6 +198,31 @@ class GameRules:
             noisy = self.moves(state, buffer, "noisy_moves")
             if not set(noisy) <= set(moves):
                 raise GameDefinitionError(f"{self.name}.noisy_moves returned moves that are not legal{where}")
+
+
+def _where(line: list[int]) -> str:
+    return f" (after the moves {line})" if line else " (at the start)"
+
+
+class _KeyImages:
+    """The positions a game's keys stood for in its check: one key, one position."""
+
+    def __init__(self, rules: GameRules) -> None:
+        self.rules = rules
+        self.seen: dict[int, tuple[tuple[bytes, int | None], str]] = {}
+
+    def add(self, state: Any, where: str) -> None:
+        rules = self.rules
+        key = int(rules.call("key", state))
+        player = int(rules.call("player", state)) if "player" in rules.functions else None
+        image = rules.key_image(state, player)
+        known, known_where = self.seen.setdefault(key, (image, where))
+        if known != image:
+            raise GameDefinitionError(
+                f"{rules.name}.key gave {key} to two different positions, {rules.image_text(known)}{known_where}"
+                f" and {rules.image_text(image)}{where}: a search would take one for the other (if the cells"
+                " that differ are not part of the position, say how many leading cells are: key_cells)"
+            )
 
 
 def _check_result(name: str, result: int, where: str) -> None:

@@ -12,8 +12,9 @@ import dataclasses
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from negamax.core.errors import InvalidOptionError
+from negamax.core.errors import GameDefinitionError, InvalidOptionError
 from negamax.core.game import HasSafeMoves, Position, checked_moves, checked_terminal_value
+from negamax.core.keys import contradiction
 from negamax.core.score import INF, MAX_PLY, WIN, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import OnIteration, SearchLimits, SearchResult
 from negamax.search.alphabeta import NodeSearch, SearchAborted
@@ -120,6 +121,10 @@ class _Run:
         self.search.set_root_hint(self.best_move)
         return self.result(value, Bound.EXACT, depth, value, value, self.search.pv())
 
+    def inconsistent(self, detail: str) -> GameDefinitionError:
+        """The error for two searches of the root that contradict each other."""
+        return contradiction(detail, self.search.table is not None and self.options.transposition_table)
+
     # -- drivers -----------------------------------------------------------------------
 
     def full_window(self, depth: int) -> SearchResult[Any]:
@@ -149,6 +154,8 @@ class _Run:
             else:
                 lower = value
                 best_move = self.search.best_root_move()
+            if lower > upper:
+                raise self.inconsistent(f"worth at least {lower} and at most {upper}")
         self.best_move = _first_known(best_move, self.best_move)
         result = self.principal_variation(depth, value)
         self.finished(before)
@@ -170,6 +177,8 @@ class _Run:
                 lower = value
                 best_move = self.search.best_root_move()
                 self.best_move = best_move
+            if lower > upper:
+                raise self.inconsistent(f"worth at least {lower} and at most {upper}")
             if lower < upper:
                 bound = Bound.LOWER if value > middle else Bound.UPPER
                 self.report(self.result(value, bound, depth, lower, upper, (), completed=False))
@@ -183,7 +192,8 @@ class _Run:
         self.search.forget_root_move()
         found = self.root(depth, value - 1, value + 1)
         self.search.set_pv_node_cutoffs(not self.options.pvs)
-        assert found == value, (found, value)
+        if found != value:
+            raise self.inconsistent(f"worth {value}, then {found}")
         self.best_move = _first_known(self.search.best_root_move(), saved)
         return self.result(value, Bound.EXACT, depth, value, value, self.search.pv())
 

@@ -33,12 +33,13 @@ from typing import Any
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import HasLength, MoveListPosition, PlacementPosition, Position, checked_terminal_value
+from negamax.core.keys import check_keys
 from negamax.core.ranges import THREADS, Range, hash_range
 from negamax.core.rules import Game
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_child, from_child_bounds
 from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
 from negamax.search import driver, warmup
-from negamax.search.params import SearchOptions
+from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
 
@@ -249,6 +250,7 @@ class Searcher:
         kind = self._kind(position, solving=False, request=request)
         if position.is_terminal():
             return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
+        self._check_keys(kind, position, request)
         root_moves = _checked_root_moves(position, root_moves)
         if multipv == 1:
             with self._lent(kind, position) as compiled:
@@ -308,6 +310,7 @@ class Searcher:
         kind = self._kind(position, solving=True, request=request)
         if position.is_terminal():
             return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
+        self._check_keys(kind, position, request)
         plies = self.pv_plies if pv_plies is None else pv_plies
         moves = _checked_root_moves(position, root_moves)
         if multipv == 1 and moves is None:
@@ -341,6 +344,17 @@ class Searcher:
             self.prepare_in_background()
             return PYTHON  # the first run after installing: answered while another process compiles
         return kind
+
+    def _check_keys(self, kind: str, position: Position[Any], request: _Request) -> None:
+        """The quick check of a plain game's keys (``negamax.core.keys``) before a
+        pure-Python search that keys a table by them (a compiled game's keys are checked
+        with its rules, ``GameRules.check``).
+
+        :raises GameDefinitionError: naming two positions one key confuses.
+        """
+        options = request.options or self.python_options or options_for(request.algorithm)
+        if kind == PYTHON and options.transposition_table:
+            check_keys(position)
 
     # -- compiled searchers ----------------------------------------------------------------
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from negamax.core.errors import GameDefinitionError, InvalidOptionError, NegamaxError
 from negamax.core.game import CompiledRules, MoveListPosition
+from negamax.core.keys import contradiction
 from negamax.core.numba_cache import all_cached, compiling_allowed, load_from_cache
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import OnIteration, SearchLimits, SearchResult, SearchStats
@@ -280,6 +281,8 @@ class CompiledSearcher:
                 else:
                     lower = value
                     best_code = int(work[layout.W_BEST_MOVE]) or best_code
+                if lower > upper:
+                    self._contradicted(bound, f"worth at least {lower} and at most {upper}")
                 if lower < upper and on_iteration is not None:
                     on_iteration(self._bounds(position, lower, upper, best_code, probes, start_wall, start_cpu))
             if lower < upper:
@@ -287,7 +290,10 @@ class CompiledSearcher:
             # the line: one search just around the value, whose PV nodes are never cut short
             nodes = int(work[layout.W_NODES])
             found = self._root(bound, layout.SOLVE_DEPTH, lower - 1, lower + 1)
-            line = self._line() if not work[layout.W_ABORTED] and found == lower else []
+            aborted = bool(work[layout.W_ABORTED])
+            if not aborted and found != lower:
+                self._contradicted(bound, f"worth {lower}, then {found}")
+            line = self._line() if not aborted and found == lower else []
             work[layout.W_NODES] = nodes  # the line's search is not part of the solve's count
         if not line and best_code:
             line = [best_code]
@@ -309,6 +315,16 @@ class CompiledSearcher:
         if not codes:
             raise InvalidOptionError("none of the root moves to search is legal here")
         return codes
+
+    def _contradicted(self, bound: _Bound, detail: str) -> None:
+        """Two searches of the root that contradict each other: for a game written as rules,
+        an error naming its key; the built-in games' line falls back on the best move.
+
+        :raises GameDefinitionError:
+        """
+        if bound.rules is not None:
+            self.clear()  # entries of positions the key confused
+            raise contradiction(detail, game=bound.rules.name)
 
     def _check_exact(self, position: MoveListPosition[Any]) -> None:
         if self.work[layout.W_HORIZON]:
