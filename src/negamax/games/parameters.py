@@ -128,10 +128,11 @@ def constructor_signature(cls: type) -> inspect.Signature:
 
 def takes_text(cls: type) -> str:
     """What ``cls`` takes, for a message: ``Kalah takes (pits=6, seeds=4)``."""
-    signature = constructor_signature(cls)
-    if not signature.parameters:
+    parameters = constructor_signature(cls).parameters.values()
+    if not parameters:
         return f"{cls.__name__} takes no arguments"
-    return f"{cls.__name__} takes {signature}"
+    plain = inspect.Signature([parameter.replace(annotation=inspect.Parameter.empty) for parameter in parameters])
+    return f"{cls.__name__} takes {plain}"
 
 
 def parameters_text(cls: type, arguments: tuple[Any, ...], keywords: dict[str, Any]) -> str:

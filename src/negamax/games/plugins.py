@@ -110,10 +110,12 @@ def as_game(target: Any, name: str, call: Call | None = None, shown: str | None 
     except TypeError as error:
         raise UnknownGameError(f"{shown!r}: {error}") from None
     # named with its parameters, so that two sizes never share a book or a searcher: by its
-    # class's name, or, without one, by the reference (which then names it again)
-    full_name = named(getattr(target, "name", None) or name, text)
+    # class's name, or, without one, by the reference (which then names it again); a
+    # position class by its class, as without parameters
     if _is_position_class(target):
+        full_name = named(getattr(target, "name", None) or target.__name__, text)
         return PluginGame(PositionClassGame(target, arguments, keywords, full_name), full_name)
+    full_name = named(getattr(target, "name", None) or name, text)
     try:
         game: Any = target(*arguments, **keywords)
     except GameDefinitionError:
