@@ -317,7 +317,12 @@ class CompiledGame(BaseGame):
 
     def __new__(cls, *arguments: Any, **keywords: Any) -> Self:
         game = super().__new__(cls)
-        text = parameters_text(cls, arguments, keywords)  # a TypeError saying what it takes, as Python's
+        try:
+            text = parameters_text(cls, arguments, keywords)
+        except TypeError:
+            if not arguments and not keywords:
+                return game  # unpickled (its __init__ is not run), or __init__ says what it misses
+            raise
         if text:
             game.name = named(cls.name, text)
             if not cls.kernel_name:
