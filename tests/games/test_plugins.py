@@ -201,6 +201,9 @@ def test_a_registered_game_takes_its_arguments_too(plugin_directory: Path) -> No
     assert game.name == "takeaway(stones=9,most=3)" and solve(game.new_position()).score > 0
     with pytest.raises(UnknownGameError, match=r"takes no arguments: too many positional arguments"):
         get_game("stones(9)")
+    # a colon in a string argument is not a reference's: the registered class gets the string
+    with pytest.raises(UnknownGameError, match=r"TakeAway\(most='a:b'\) failed \(TypeError"):
+        get_game("takeaway(most='a:b')")
 
 
 @pytest.mark.parametrize(

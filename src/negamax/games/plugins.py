@@ -43,8 +43,14 @@ REQUIRED = ("new_position", "parse_move", "move_text")
 
 def is_reference(name: str) -> bool:
     """Whether ``name`` points at an object (``module:Attribute`` or ``file.py:Attribute``,
-    with or without arguments)."""
-    return ":" in name and not name.lower().startswith("openspiel:")
+    with or without arguments; a colon inside the arguments does not count)."""
+    if name.lower().startswith("openspiel:"):
+        return False
+    try:
+        base, _ = split_call(name)
+    except UnknownGameError:
+        base = name  # malformed: load_reference says how, if it is a reference
+    return ":" in base
 
 
 def load_reference(reference: str) -> Game:
