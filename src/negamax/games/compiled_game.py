@@ -54,7 +54,7 @@ from negamax.core.errors import GameDefinitionError, IllegalMoveError
 from negamax.core.game import MOVE_LIST_MAX_MOVES, MOVE_LIST_MOVE_LIMIT, Position
 from negamax.core.rules import BaseGame, play_move_texts
 from negamax.core.score import DRAW, ONGOING, WIN, WIN_THRESHOLD
-from negamax.games.parameters import constructor_signature, named, parameters_text
+from negamax.games.parameters import named, parameters_text
 
 RULE_PARAMETERS = {
     "start": ("state",),
@@ -312,8 +312,8 @@ class CompiledGame(BaseGame):
     position_class: ClassVar[type[RulesPosition]]
     _functions: ClassVar[dict[str, Callable[..., Any]]]
     _class_rules: ClassVar[GameRules | None]
-    """The rules every instance shares, for a class whose sizes are its own and whose
-    ``start`` is static (``None`` otherwise: each instance makes its own)."""
+    """The rules every instance shares, for a class without an ``__init__`` (its sizes are
+    its own) and whose ``start`` is static (``None`` otherwise: each instance makes its own)."""
 
     def __new__(cls, *arguments: Any, **keywords: Any) -> Self:
         game = super().__new__(cls)
@@ -335,7 +335,7 @@ class CompiledGame(BaseGame):
         cls.description = cls.description or (inspect.getdoc(cls) or cls.name).splitlines()[0]
         cls._functions = _rule_functions(cls)
         cls._class_rules = None
-        if not constructor_signature(cls).parameters:  # sizes are the class's: checked as it is defined
+        if not _has_init(cls):  # sizes are the class's: checked as it is defined
             _check_sizes(cls.__name__, cls.state_size, cls.max_moves, cls.key_cells)
             if not _start_is_method(cls):
                 cls._class_rules = _game_rules(
@@ -413,6 +413,12 @@ class CompiledGame(BaseGame):
     def render(self, position: Position[Any]) -> str:
         assert isinstance(position, RulesPosition)
         return f"state {position.state.tolist()}, player {position.player() + 1} to move"
+
+
+def _has_init(cls: type) -> bool:
+    """Whether the game class (or a game class it derives from) has an ``__init__``, which
+    may set the instance's sizes (from its parameters, or its base's)."""
+    return any("__init__" in vars(klass) for klass in cls.__mro__ if klass is not CompiledGame and klass is not object)
 
 
 def _check_sizes(owner: str, state_size: Any, max_moves: Any, key_cells: Any, where: str = "") -> None:
