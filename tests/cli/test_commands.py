@@ -170,6 +170,9 @@ def test_every_algorithm_agrees_on_the_command_line() -> None:
         (["frobnicate"], "invalid choice"),
         (["solve", "tictactoe", "¹"], "is not a cell 0-8"),  # a digit to isdigit(), not to int()
         (["solve", "connect4:²x4"], "WIDTHxHEIGHT"),
+        (["solve", "tictactoe(4)"], "the built-in game tictactoe takes no arguments"),
+        (["solve", "nofile.py:Game(3,"], "malformed arguments ('(' was never closed)"),
+        (["solve", "nofile.py:Game(size=four)"], "size (four) must be a number, a string in quotes"),
         (["analyze", "tree", "[[1,2],[3,4]] moves ²", "--depth", "1"], "tree"),
         (["solve", "nim", "--backend", "compiled"], "no compiled backend to solve"),
         (["analyze", "nim", "--backend", "compiled"], "no compiled backend to search"),

@@ -68,6 +68,115 @@ def take_away(name: str = "TakeAway", **changes: Any) -> type[CompiledGame]:
     return type(name, (CompiledGame,), namespace)
 
 
+class TakeAwayUpTo(CompiledGame):
+    """Take 1 to ``most`` stones; whoever takes the last one wins (a game with parameters:
+    ``most`` is in the state, which ``start`` fills, so every size has the same rules)."""
+
+    def __init__(self, stones: int = 9, most: int = 3) -> None:
+        self.stones, self.most = stones, most
+        self.state_size = 2
+        self.max_moves = most
+
+    def start(self, state: Any) -> None:
+        state[0] = self.stones
+        state[1] = self.most
+
+    @staticmethod
+    def legal_moves(state: Any, moves: Any) -> int:
+        count = 0
+        for take in range(min(state[0], state[1]), 0, -1):
+            moves[count] = take
+            count += 1
+        return count
+
+    @staticmethod
+    def play(state: Any, take: int) -> None:
+        state[0] -= take
+
+    @staticmethod
+    def undo(state: Any, take: int) -> None:
+        state[0] += take
+
+    @staticmethod
+    def outcome(state: Any) -> int:
+        return -WIN if state[0] == 0 else ONGOING
+
+    @staticmethod
+    def evaluate(state: Any) -> int:
+        return 0
+
+    @staticmethod
+    def key(state: Any) -> int:
+        return int(state[0])
+
+
+def take_away_value(stones: int, most: int) -> int:
+    """The side to move's value by brute force: +1 a win, -1 a loss (the known answer: a
+    loss exactly when ``stones`` is a multiple of ``most + 1``)."""
+    values = [-1]
+    for left in range(1, stones + 1):
+        values.append(max(-values[left - take] for take in range(1, min(most, left) + 1)))
+    return values[stones]
+
+
+def test_a_game_with_parameters_has_its_sizes_and_name_per_instance() -> None:
+    small, large = TakeAwayUpTo(9, 2), TakeAwayUpTo(most=5, stones=30)
+    assert (small.name, large.name) == ("takeawayupto(stones=9,most=2)", "takeawayupto(stones=30,most=5)")
+    assert TakeAwayUpTo().name == "takeawayupto(stones=9,most=3)" and TakeAwayUpTo.name == "takeawayupto"
+    assert (small.rules.max_moves, large.rules.max_moves) == (2, 5)
+    assert small.new_position().legal_moves() == [2, 1] and large.new_position("5").legal_moves() == [5, 4, 3, 2, 1]
+    for stones, most in ((9, 2), (30, 5), (12, 3), (13, 3)):
+        result = solve(TakeAwayUpTo(stones, most).new_position(), backend="python")
+        assert (result.score > 0) - (result.score < 0) == take_away_value(stones, most)
+    with pytest.raises(TypeError, match=r"TakeAwayUpTo takes \(stones=9, most=3\): too many"):
+        TakeAwayUpTo(1, 2, 3)
+    with pytest.raises(TypeError, match="TakeAway takes no arguments"):
+        take_away()(3)
+    with pytest.raises(GameDefinitionError, match=r"max_moves must be an integer from 1 to 256, not 0 \(in take"):
+        TakeAwayUpTo(9, 0).new_position()
+
+
+def test_the_sizes_of_a_game_share_one_compiled_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("numba")
+    from negamax.search.compiled import families, move_list_kernel
+
+    monkeypatch.setattr(families, "_families", {})  # nothing made in this process yet
+    monkeypatch.setattr(families, "_rules_keys", {})
+    compiled: list[str] = []
+    compile_rules = families.compile_rules
+
+    def counted(name: str, functions: Any, cache: Any) -> Any:
+        compiled.append(name)
+        return compile_rules(name, functions, cache)
+
+    monkeypatch.setattr(families, "compile_rules", counted)
+    small, large = TakeAwayUpTo(9, 2), TakeAwayUpTo(30, 5)
+    family, small_spec = families.kernels_for(move_list_kernel, small.rules)
+    again, large_spec = families.kernels_for(move_list_kernel, large.rules)
+    # one family, compiled once; each size passes its own most moves to it
+    assert again is family and compiled == ["TakeAwayUpTo"] and (small_spec, large_spec) == (2, 5)
+    # other rules never share it (what it compiled is another game's)
+    assert families.rules_digest(take_away()().rules) != families.rules_digest(small.rules)
+
+
+@pytest.mark.compiles
+def test_every_size_of_a_game_is_solved_on_the_one_kernel() -> None:
+    pytest.importorskip("numba")
+    from negamax.search.compiled import families
+
+    def solved(stones: int, most: int) -> None:
+        result = solve(TakeAwayUpTo(stones, most).new_position())
+        assert result.algorithm == "compiled"
+        assert (result.score > 0) - (result.score < 0) == take_away_value(stones, most)
+        assert result.score == solve(TakeAwayUpTo(stones, most).new_position(), backend="python").score
+
+    solved(9, 2)  # the smallest most moves first: the kernel must not keep the first size's
+    made = families.family_count()
+    for stones, most in ((30, 5), (25, 4), (40, 7)):
+        solved(stones, most)
+    assert families.family_count() == made
+
+
 def test_the_pure_protocol_runs_the_rules_in_python() -> None:
     game = take_away()()
     position = game.new_position("3 2")

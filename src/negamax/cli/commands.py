@@ -52,7 +52,8 @@ def run_games(arguments: argparse.Namespace) -> int:
         print(f"{name:<10} {game.description}\n{'':<10} position: {game.position_help}")
     print(
         "\nalso: openspiel:NAME for OpenSpiel's two-player games (pip install 'negamax[openspiel]'),"
-        "\n      module.path:GameClass or path/to/file.py:GameClass for a game of your own"
+        "\n      module.path:GameClass or path/to/file.py:GameClass for a game of your own, with the arguments"
+        "\n      its class takes, if any, in quotes: 'path/to/file.py:GameClass(3, size=4)'"
     )
     return EXIT_OK
 

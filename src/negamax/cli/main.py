@@ -37,6 +37,11 @@ EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 BACKEND_CHOICES = ("auto", "compiled", "python")
+GAME_HELP = (
+    "a built-in game (negamax games), connect4:WIDTHxHEIGHT, openspiel:NAME, or a game of your own,"
+    " module.path:GameClass or path/to/file.py:GameClass, with the arguments its class takes, if any, in quotes"
+    " (the shell reads parentheses): 'kalah.py:Kalah(3, seeds=3)'"
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -138,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="negamax",
         description="Negamax search for two-player, zero-sum, perfect-information games.",
         epilog="Examples: negamax solve connect4 44455554221 | negamax analyze tictactoe 04 --depth 5"
-        " | negamax play nim 3,4,5",
+        " | negamax play nim 3,4,5 | negamax solve 'kalah.py:Kalah(3, 3)' (a game of your own with its class's"
+        " arguments, in quotes for the shell)",
     )
     from negamax import __version__
 
@@ -151,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     analyze = subcommands.add_parser("analyze", help="search a position to a depth, time or node limit")
     analyze.set_defaults(handler=commands.run_analyze)
-    analyze.add_argument("game")
+    analyze.add_argument("game", help=GAME_HELP)
     analyze.add_argument("position", nargs="?", default=None)
     analyze.add_argument(
         "--threads",
@@ -163,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     solve = subcommands.add_parser("solve", help="search to the end of the game: the exact value")
     solve.set_defaults(handler=commands.run_solve)
-    solve.add_argument("game")
+    solve.add_argument("game", help=GAME_HELP)
     solve.add_argument("position", nargs="?", default=None)
     solve.add_argument("--file", "-f", help="solve every '<position> [expected score]' line of a file")
     solve.add_argument("--check", action="store_true", help="with --file: compare with the expected scores")
@@ -204,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = subcommands.add_parser("play", help="play against the engine in the terminal")
     play.set_defaults(handler=commands.run_play)
-    play.add_argument("game")
+    play.add_argument("game", help=GAME_HELP)
     play.add_argument("position", nargs="?", default=None)
     play.add_argument("--side", choices=("first", "second"), default="first", help="the side you play")
     play.add_argument("--self", dest="self_play", action="store_true", help="let the engine play both sides")
@@ -212,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     trace = subcommands.add_parser("trace", help="record a search node by node and draw it")
     trace.set_defaults(handler=commands.run_trace)
-    trace.add_argument("game")
+    trace.add_argument("game", help=GAME_HELP)
     trace.add_argument("position", nargs="?", default=None)
     trace.add_argument(
         "--algorithm",
@@ -234,7 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     compare = subcommands.add_parser("compare", help="the same position under several algorithms")
     compare.set_defaults(handler=commands.run_compare)
-    compare.add_argument("game")
+    compare.add_argument("game", help=GAME_HELP)
     compare.add_argument("position", nargs="?", default=None)
     compare.add_argument(
         "--algorithms", default="negamax,alphabeta,alphabeta-tt,pvs,mtdf,auto", help="comma-separated names"
@@ -254,7 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--game",
         action="append",
         metavar="NAME",
-        help="serve this game too (openspiel:NAME, module:Class, file.py:Class, a plug-in); repeatable",
+        help="serve this game too, named as the page will name it (openspiel:NAME, module:Class, file.py:Class, a"
+        " plug-in; a class's arguments in quotes: --game 'kalah.py:Kalah(3, 3)'); repeatable",
     )
     books = serve.add_mutually_exclusive_group()
     books.add_argument(
@@ -268,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
         "batch", help="analyse or solve every position of a file on all cores or a Dask cluster (resumable)"
     )
     batch.set_defaults(handler=bulk.run_batch_command)
-    batch.add_argument("game")
+    batch.add_argument("game", help=GAME_HELP)
     batch.add_argument("input", help="one position a line, optionally followed by its expected score")
     batch.add_argument("--out", "-o", metavar="FILE", help="results: .jsonl, .csv or .sqlite (re-running resumes)")
     batch.add_argument("--book", metavar="FILE", help="with --solve: store the exact values in this book too")
@@ -285,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     book_commands.required = True
     build = book_commands.add_parser("build", help="solve every position N plies below a root, then back up")
     build.set_defaults(handler=bulk.run_book_build)
-    build.add_argument("game")
+    build.add_argument("game", help=GAME_HELP)
     build.add_argument("--root", action="append", metavar="POSITION", help="a root (repeatable; default: the start)")
     build.add_argument(
         "--plies", type=_in(BOOK_PLIES), required=True, help="solve the positions this many plies below the root"
@@ -297,12 +304,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_pool_options(build)
     stats = book_commands.add_parser("stats", help="what a book holds")
     stats.set_defaults(handler=bulk.run_book_stats)
-    stats.add_argument("game")
+    stats.add_argument("game", help=GAME_HELP)
     stats.add_argument("--book", required=True, metavar="FILE")
     stats.add_argument("--json", action="store_true")
     export = book_commands.add_parser("export", help="every position of a book as JSON Lines")
     export.set_defaults(handler=bulk.run_book_export)
-    export.add_argument("game")
+    export.add_argument("game", help=GAME_HELP)
     export.add_argument("--book", required=True, metavar="FILE")
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
     export.add_argument("--overwrite", action="store_true", help="replace the --output file if it exists")
@@ -326,7 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
         "check", help="play random games through a game's rules and report what a search would get wrong"
     )
     check.set_defaults(handler=commands.run_check)
-    check.add_argument("game", help="a game: file.py:GameClass, module.path:GameClass, or a built-in name")
+    check.add_argument("game", help=GAME_HELP)
     check.add_argument("--games", type=int, default=1000, help="random games to play (default 1000)")
     check.add_argument("--seed", type=int, default=0, help="the random games' seed")
     check.add_argument(

@@ -1,7 +1,8 @@
 """The games, looked up by name: the built-in ones (each module imported only when used;
 Connect 4 on any board, ``connect4:WIDTHxHEIGHT``), OpenSpiel's (``openspiel:NAME``), and
 games from outside (``module.path:GameClass``, ``path/to/file.py:GameClass``, or
-registered by an installed package; see ``plugins``)."""
+registered by an installed package; see ``plugins``), with the arguments a game class
+takes, if any (``path/to/file.py:GameClass(3, size=4)``; see ``parameters``)."""
 
 from __future__ import annotations
 
@@ -43,9 +44,11 @@ def get_game(name: str) -> Game:
     """The game ``name`` names: a built-in game, Connect 4 on another board
     (``connect4:WIDTHxHEIGHT``), ``openspiel:GAME`` (with OpenSpiel's
     parameters, ``openspiel:breakthrough(rows=6,columns=6)``), a game an installed package
-    registers, or ``module.path:GameClass`` / ``path/to/file.py:GameClass``.
+    registers, or ``module.path:GameClass`` / ``path/to/file.py:GameClass``; a game
+    class that takes parameters with its arguments (``file.py:Kalah(3, seeds=3)``,
+    ``registered_name(pits=4)``).
 
-    :raises UnknownGameError: if there is none.
+    :raises UnknownGameError: if there is none, or the arguments do not fit its class.
     """
     found = _REGISTRY.get(name.lower())
     if found is not None:
@@ -70,8 +73,13 @@ def get_game(name: str) -> Game:
     registered = plugins.load_entry_point(name)
     if registered is not None:
         return registered
+    base = name.partition("(")[0].strip().lower()
+    if base in _REGISTRY:
+        raise UnknownGameError(
+            f"{name!r}: the built-in game {base} takes no arguments (Connect 4 on another board: connect4:WIDTHxHEIGHT)"
+        )
     known = ", ".join([*_REGISTRY, *installed_games()])
     raise UnknownGameError(
         f"unknown game {name!r}; known games: {known}; or connect4:WIDTHxHEIGHT, openspiel:NAME, module.path:GameClass,"
-        " path/to/file.py:GameClass"
+        " path/to/file.py:GameClass, with its arguments if it takes any: path/to/file.py:GameClass(3, size=4)"
     )

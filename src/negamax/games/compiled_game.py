@@ -31,14 +31,23 @@ through some random games in Python, so that a broken contract is reported as a
 The text side (``new_position``, ``parse_move``, ``move_text``, ``render``) has defaults
 (a position is the moves played from the start, a move is its number) that a subclass may
 override like any ``Game`` method.
+
+A game with parameters (a board's size) takes them in its ``__init__``, which sets the
+instance's ``state_size`` and ``max_moves``; its ``start`` is then a method,
+``start(self, state)``, which writes the parameters into the state, where the compiled
+rules read them. The rules' code is the same for every size, so one compiled kernel serves
+them all (``negamax.search.compiled.families``). An instance is named with its parameters,
+``kalah(pits=3,seeds=3)`` (``negamax.games.parameters``).
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import random
+import types
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Self, cast
 
 import numpy as np
 
@@ -46,6 +55,7 @@ from negamax.core.errors import GameDefinitionError, IllegalMoveError
 from negamax.core.game import MOVE_LIST_MAX_MOVES, MOVE_LIST_MOVE_LIMIT, Position
 from negamax.core.rules import BaseGame, play_move_texts
 from negamax.core.score import DRAW, ONGOING, WIN, WIN_THRESHOLD
+from negamax.games.parameters import named, parameters_text
 
 RULE_PARAMETERS = {
     "start": ("state",),
@@ -327,43 +337,77 @@ class CompiledGame(BaseGame):
     ``Game`` protocol), and its positions run on the compiled search by default."""
 
     name = ""
-    """The game's name (default: the class name in lower case)."""
+    """The game's name (default: the class name in lower case; an instance made with
+    parameters adds them: ``kalah(pits=3,seeds=3)``)."""
     description = ""
     position_help = "the moves played from the start, separated by spaces, or 'start'"
-    state_size: ClassVar[int] = 0
-    """How many int64 values the state array holds."""
-    max_moves: ClassVar[int] = 0
-    """The most legal moves any position can have (at most 256)."""
-    key_cells: ClassVar[int | None] = None
+    state_size: int = 0
+    """How many int64 values the state array holds (a class attribute, or set by
+    ``__init__`` for a game with parameters)."""
+    max_moves: int = 0
+    """The most legal moves any position can have (at most 256; as ``state_size``)."""
+    key_cells: int | None = None
     """How many leading cells of the state make the position the key stands for (default:
     all of them). The cells after them (a count of moves, a stack of what ``undo`` needs)
     are left out when ``check()`` compares keys with states."""
-    rules: ClassVar[GameRules]
     position_class: ClassVar[type[RulesPosition]]
+    _functions: ClassVar[dict[str, Callable[..., Any]]]
+    _class_rules: ClassVar[GameRules | None]
+    """The rules every instance shares, for a class without an ``__init__`` (its sizes are
+    its own) and whose ``start`` is static (``None`` otherwise: each instance makes its own)."""
+
+    def __new__(cls, *arguments: Any, **keywords: Any) -> Self:
+        game = super().__new__(cls)
+        try:
+            text = parameters_text(cls, arguments, keywords)
+        except TypeError:
+            if not arguments and not keywords:
+                return game  # unpickled (its __init__ is not run), or __init__ says what it misses
+            raise
+        if text:
+            game.name = named(cls.name, text)
+            if not cls.kernel_name:
+                game.kernel_name = cls.name  # every size runs on the same kernels
+        return game
 
     def __init_subclass__(cls, **keywords: Any) -> None:
         super().__init_subclass__(**keywords)
         cls.name = cls.__dict__.get("name") or cls.__name__.lower()
         cls.description = cls.description or (inspect.getdoc(cls) or cls.name).splitlines()[0]
-        functions = _rule_functions(cls)
-        if not isinstance(cls.state_size, int) or cls.state_size < 1:
-            raise GameDefinitionError(f"{cls.__name__}.state_size must be a positive integer, not {cls.state_size!r}")
-        if not isinstance(cls.max_moves, int) or not 1 <= cls.max_moves <= MOVE_LIST_MAX_MOVES:
-            raise GameDefinitionError(
-                f"{cls.__name__}.max_moves must be an integer from 1 to {MOVE_LIST_MAX_MOVES}, not {cls.max_moves!r}"
-            )
-        if cls.key_cells is not None and not (isinstance(cls.key_cells, int) and 1 <= cls.key_cells <= cls.state_size):
-            raise GameDefinitionError(
-                f"{cls.__name__}.key_cells must be an integer from 1 to state_size, not {cls.key_cells!r}"
-            )
-        cls.rules = GameRules(cls.__name__, cls.state_size, cls.max_moves, functions)
-        cls.rules.key_cells = cls.key_cells or cls.state_size
+        cls._functions = _rule_functions(cls)
+        cls._class_rules = None
+        if not _has_init(cls):  # sizes are the class's: checked as it is defined
+            _check_sizes(cls.__name__, cls.state_size, cls.max_moves, cls.key_cells)
+            if not _start_is_method(cls):
+                cls._class_rules = _game_rules(
+                    cls.__name__, cls.state_size, cls.max_moves, cls.key_cells, cls._functions
+                )
         bases: tuple[type, ...] = (RulesPosition,)
-        if "noisy_moves" in functions:
+        if "noisy_moves" in cls._functions:
             bases += (_NoisyMoves,)
-        if "canonical_key" in functions:
+        if "canonical_key" in cls._functions:
             bases += (_CanonicalKey,)
         cls.position_class = type(f"{cls.__name__}Position", bases, {"__slots__": (), "__module__": cls.__module__})
+
+    @functools.cached_property
+    def rules(self) -> GameRules:
+        """The game's rules with this instance's sizes, and its ``start`` if that is a method.
+
+        :raises GameDefinitionError: for sizes out of range.
+        """
+        cls = type(self)
+        shared = cls._class_rules
+        if shared is not None and (self.state_size, self.max_moves, self.key_cells) == (
+            cls.state_size,
+            cls.max_moves,
+            cls.key_cells,
+        ):
+            return shared
+        _check_sizes(cls.__name__, self.state_size, self.max_moves, self.key_cells, f" (in {self.name})")
+        functions = dict(cls._functions)
+        if _start_is_method(cls):
+            functions["start"] = types.MethodType(functions["start"], self)
+        return _game_rules(cls.__name__, self.state_size, self.max_moves, self.key_cells, functions)
 
     # -- the Game protocol ----------------------------------------------------------------
 
@@ -412,12 +456,46 @@ class CompiledGame(BaseGame):
         return f"state {position.state.tolist()}, player {position.player() + 1} to move"
 
 
+def _has_init(cls: type) -> bool:
+    """Whether the game class (or a game class it derives from) has an ``__init__``, which
+    may set the instance's sizes (from its parameters, or its base's)."""
+    return any("__init__" in vars(klass) for klass in cls.__mro__ if klass is not CompiledGame and klass is not object)
+
+
+def _check_sizes(owner: str, state_size: Any, max_moves: Any, key_cells: Any, where: str = "") -> None:
+    if not isinstance(state_size, int) or state_size < 1:
+        raise GameDefinitionError(f"{owner}.state_size must be a positive integer, not {state_size!r}{where}")
+    if not isinstance(max_moves, int) or not 1 <= max_moves <= MOVE_LIST_MAX_MOVES:
+        raise GameDefinitionError(
+            f"{owner}.max_moves must be an integer from 1 to {MOVE_LIST_MAX_MOVES}, not {max_moves!r}{where}"
+        )
+    if key_cells is not None and not (isinstance(key_cells, int) and 1 <= key_cells <= state_size):
+        raise GameDefinitionError(
+            f"{owner}.key_cells must be an integer from 1 to state_size, not {key_cells!r}{where}"
+        )
+
+
+def _game_rules(
+    owner: str, state_size: int, max_moves: int, key_cells: int | None, functions: Mapping[str, Callable[..., Any]]
+) -> GameRules:
+    rules = GameRules(owner, state_size, max_moves, functions)
+    rules.key_cells = key_cells or state_size
+    return rules
+
+
+def _start_is_method(cls: type) -> bool:
+    """Whether ``start`` is written ``start(self, state)``, as a game with parameters writes
+    it to put them into the state (it runs in Python only, never compiled)."""
+    return isinstance(inspect.getattr_static(cls, "start", None), types.FunctionType)
+
+
 def _rule_functions(cls: type) -> dict[str, Callable[..., Any]]:
     """The rules a game class defines, unwrapped from ``staticmethod`` and checked for
-    their parameters."""
+    their parameters (``start`` may be a method: ``_start_is_method``)."""
     functions: dict[str, Callable[..., Any]] = {}
     for rule, parameters in RULE_PARAMETERS.items():
         found = inspect.getattr_static(cls, rule, None)
+        static = isinstance(found, staticmethod)
         if isinstance(found, staticmethod):
             found = found.__func__
         if found is None:
@@ -431,6 +509,9 @@ def _rule_functions(cls: type) -> dict[str, Callable[..., Any]]:
             count = len(inspect.signature(target).parameters)
         except (TypeError, ValueError):
             count = len(parameters)
+        if rule == "start" and not static and count == 2 and isinstance(target, types.FunctionType):
+            functions[rule] = target  # start(self, state): see _start_is_method
+            continue
         if count != len(parameters):
             hint = " (write the rules as @staticmethod functions, without self)" if count == len(parameters) + 1 else ""
             raise GameDefinitionError(

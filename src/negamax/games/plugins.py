@@ -1,5 +1,7 @@
 """Games from outside the package: ``module.path:GameClass``, ``path/to/file.py:GameClass``,
 and games that installed packages register under the ``negamax.games`` entry-point group.
+A game class that takes parameters is named with its arguments, ``file.py:Kalah(3, 3)``,
+``module.path:Hex(board_size=5)``, ``registered(pits=4)`` (``negamax.games.parameters``).
 
 A game is an object with the ``Game`` protocol's ``new_position``, ``parse_move`` and
 ``move_text`` (a ``negamax.CompiledGame`` subclass has them all), or a class whose
@@ -14,6 +16,7 @@ A package registers its games in its ``pyproject.toml``::
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -23,26 +26,43 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import Any, cast
 
-from negamax.core.errors import IllegalMoveError, InvalidPositionError, NegamaxError, UnknownGameError
+from negamax.core.errors import (
+    GameDefinitionError,
+    IllegalMoveError,
+    InvalidPositionError,
+    NegamaxError,
+    UnknownGameError,
+)
 from negamax.core.game import Position
 from negamax.core.rules import Game
+from negamax.games.parameters import Call, named, parameters_text, split_call
 
 ENTRY_POINT_GROUP = "negamax.games"
 REQUIRED = ("new_position", "parse_move", "move_text")
 
 
 def is_reference(name: str) -> bool:
-    """Whether ``name`` points at an object (``module:Attribute`` or ``file.py:Attribute``)."""
-    return ":" in name and not name.lower().startswith("openspiel:")
+    """Whether ``name`` points at an object (``module:Attribute`` or ``file.py:Attribute``,
+    with or without arguments; a colon inside the arguments does not count)."""
+    if name.lower().startswith("openspiel:"):
+        return False
+    try:
+        base, _ = split_call(name)
+    except UnknownGameError:
+        base = name  # malformed: load_reference says how, if it is a reference
+    return ":" in base
 
 
 def load_reference(reference: str) -> Game:
-    """The game ``module.path:Attribute`` or ``path/to/file.py:Attribute`` names.
+    """The game ``module.path:Attribute`` or ``path/to/file.py:Attribute`` names, with the
+    arguments it gives the class, if any (``file.py:Kalah(3, seeds=3)``).
 
-    :raises UnknownGameError: if the module, the file or the attribute cannot be found, or
-        the object is not a game.
+    :raises UnknownGameError: if the module, the file or the attribute cannot be found, the
+        object is not a game, or the arguments are malformed, do not fit the class, or make
+        its constructor raise.
     """
-    location, _, attribute = reference.rpartition(":")
+    base, call = split_call(reference)
+    location, _, attribute = base.rpartition(":")
     if not location or not attribute:
         raise UnknownGameError(f"{reference!r}: write a game as module.path:GameClass or path/to/file.py:GameClass")
     module = _module_from_file(location, reference) if location.endswith(".py") else _module(location, reference)
@@ -52,7 +72,7 @@ def load_reference(reference: str) -> Game:
             target = getattr(target, part)
         except AttributeError:
             raise UnknownGameError(f"{reference!r}: {location} has no {attribute!r}") from None
-    return as_game(target, reference)
+    return as_game(target, base, call, reference)
 
 
 def entry_point_games() -> dict[str, Any]:
@@ -63,32 +83,71 @@ def entry_point_games() -> dict[str, Any]:
 
 
 def load_entry_point(name: str) -> Game | None:
-    """The registered game ``name``, or ``None`` if no package registers it."""
-    entry = entry_point_games().get(name)
+    """The registered game ``name`` (with the arguments it gives the class, if any:
+    ``kalah(pits=4)``), or ``None`` if no package registers it."""
+    entry = entry_point_games().get(name.partition("(")[0].strip())
     if entry is None:
         return None
+    base, call = split_call(name)
     try:
         target = entry.load()
     except Exception as error:
         raise UnknownGameError(
-            f"game {name!r} (registered by {entry.value}) cannot be loaded: {type(error).__name__}: {error}"
+            f"game {base!r} (registered by {entry.value}) cannot be loaded: {type(error).__name__}: {error}"
         ) from None
-    return as_game(target, name)
+    return as_game(target, base, call, name)
 
 
-def as_game(target: Any, name: str) -> Game:
-    """``target`` as a game: an instance of a game class, the game itself, or a plain
-    position class (``PositionClassGame``: a position is the moves from its start)."""
-    if inspect.isclass(target) and _is_position_class(target):
-        return PluginGame(PositionClassGame(target), name)
-    if inspect.isclass(target):
-        try:
-            target = target()
-        except Exception as error:
+def as_game(target: Any, name: str, call: Call | None = None, shown: str | None = None) -> Game:
+    """``target`` as a game: an instance of a game class (made with ``call``'s arguments),
+    the game itself, or a plain position class (``PositionClassGame``: a position is the
+    moves from its start). ``name`` names it if it has no name of its own; ``shown`` is how
+    the user wrote it, for messages (default: ``name``)."""
+    shown = shown or name
+    if not inspect.isclass(target):
+        if call is not None:
             raise UnknownGameError(
-                f"{name!r}: {target.__name__}() failed ({type(error).__name__}: {error}); a game class must be"
-                " constructible without arguments"
-            ) from None
+                f"{shown!r}: {name.rpartition(':')[2]} is a game, not a class: it takes no arguments"
+            )
+        return _as_game_object(target, name)
+    arguments, keywords = (call.arguments, call.keywords) if call is not None else ((), {})
+    try:
+        text = parameters_text(target, arguments, keywords)
+    except TypeError as error:
+        raise UnknownGameError(f"{shown!r}: {error}") from None
+    # named with its parameters, so that two sizes never share a book or a searcher: by its
+    # class's name, or, without one, by the reference (which then names it again); a
+    # position class by its class, as without parameters
+    if _is_position_class(target):
+        full_name = named(getattr(target, "name", None) or target.__name__, text)
+        return PluginGame(PositionClassGame(target, arguments, keywords, full_name), full_name)
+    full_name = named(getattr(target, "name", None) or name, text)
+    try:
+        game: Any = target(*arguments, **keywords)
+    except GameDefinitionError:
+        raise
+    except Exception as error:
+        written = ", ".join([*map(repr, arguments), *(f"{key}={value!r}" for key, value in keywords.items())])
+        raise UnknownGameError(
+            f"{shown!r}: {target.__name__}({written}) failed ({type(error).__name__}: {error})"
+        ) from None
+    from negamax.games.compiled_game import CompiledGame
+
+    if isinstance(game, CompiledGame):
+        _ = game.rules  # sizes its __init__ set out of range: said now, not at the first position
+    # a name the instance made for itself is its own (a CompiledGame names itself so)
+    renamed = text and getattr(game, "name", None) in (None, "", getattr(target, "name", None))
+    if renamed:
+        with contextlib.suppress(AttributeError, TypeError):
+            game.name = full_name
+    found = _as_game_object(game, full_name)
+    if renamed and found.name != full_name:
+        found = PluginGame(game, full_name)
+        found.name = full_name
+    return found
+
+
+def _as_game_object(target: Any, name: str) -> Game:
     missing = [method for method in REQUIRED if not callable(getattr(target, method, None))]
     if missing:
         hint = ""
@@ -110,12 +169,21 @@ def _is_position_class(target: type) -> bool:
 
 class PositionClassGame:
     """A plain position class as a game, with a text notation of its own: a position is the
-    moves played from the class's start (``PositionClass()``), each written as it prints
-    (``str(move)``), separated by spaces; ``start`` or nothing is the start."""
+    moves played from the class's start (``PositionClass()``, or with the arguments the
+    game's name gives it), each written as it prints (``str(move)``), separated by spaces;
+    ``start`` or nothing is the start."""
 
-    def __init__(self, position_class: type) -> None:
+    def __init__(
+        self,
+        position_class: type,
+        arguments: tuple[Any, ...] = (),
+        keywords: dict[str, Any] | None = None,
+        name: str = "",
+    ) -> None:
         self.position_class = position_class
-        self.name = position_class.__name__
+        self.arguments = arguments
+        self.keywords = dict(keywords or {})
+        self.name = name or position_class.__name__
         self.evaluation_unit = 1
         self.position_help = (
             f"the moves from {position_class.__name__}()'s start, each as it prints (str(move)), separated by"
@@ -124,11 +192,11 @@ class PositionClassGame:
 
     def new_position(self, text: str | None = None) -> Position[Any]:
         try:
-            position: Position[Any] = self.position_class()
+            position: Position[Any] = self.position_class(*self.arguments, **self.keywords)
         except Exception as error:
             raise InvalidPositionError(
-                f"{self.name}() failed ({type(error).__name__}: {error}); a position class given as a game must"
-                " start a game when called without arguments"
+                f"{self.name} failed ({type(error).__name__}: {error}); a position class given as a game must"
+                " start a game when called with the arguments of its name"
             ) from None
         for word in (text or "").split():
             if word != "start":

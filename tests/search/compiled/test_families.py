@@ -194,3 +194,28 @@ def test_a_game_file_imported_under_another_module_name_compiles_its_rules_again
     script.write_text("import numpy as np\nTAKES = np.array([3, 2, 1])\n" + game)
     compile_rules_as(script, "negamax_game_take_away_1", environment)
     compile_rules_as(script, "take_away", environment)
+
+
+def rules_taking_up_to(most: int, state_size: int = 1, max_moves: int = 8) -> object:
+    """A take-away game's rules made for one largest take, held in their closure."""
+    from negamax.games.compiled_game import GameRules
+
+    def legal_moves(state: object, moves: object) -> int:
+        count = 0
+        for take in range(most, 0, -1):
+            moves[count] = take  # type: ignore[index]
+            count += 1
+        return count
+
+    return GameRules("TakeUpTo", state_size, max_moves, {"legal_moves": legal_moves})
+
+
+def test_a_family_is_keyed_by_what_numba_compiles_not_by_the_sizes() -> None:
+    from negamax.search.compiled import families
+
+    digest = families.rules_digest
+    # the sizes are the kernel's arguments: the same code and values, the same family
+    same = digest(rules_taking_up_to(3, state_size=4, max_moves=9))  # type: ignore[arg-type]
+    assert digest(rules_taking_up_to(3)) == same  # type: ignore[arg-type]
+    # a value numba freezes (here in a closure, as a module's constant) is compiled in: its own family
+    assert digest(rules_taking_up_to(3)) != digest(rules_taking_up_to(4))  # type: ignore[arg-type]

@@ -17,7 +17,9 @@ Two kinds of game:
 * rules written as plain functions (``negamax.CompiledGame``, the ``CompiledRules``
   protocol): the family's copies call adapters (``move_list_bindings``) in place of the
   stubs, and the adapters call the rules, which are compiled here too, with every plain
-  function of the game's module they call.
+  function of the game's module they call. Rules of the same code (``rules_digest``)
+  share one family: the sizes of a game with parameters, whose rules read the parameters
+  from the state, and whose most moves the kernel is passed as its spec.
 
 Importing this module imports numba.
 """
@@ -120,19 +122,30 @@ def kernel_parts(module: types.ModuleType) -> tuple[types.ModuleType, ...]:
     return parts
 
 
-_families: dict[Any, tuple[KernelFamily, Any]] = {}
+_families: dict[Any, KernelFamily] = {}
 _families_lock = threading.Lock()
 _family_locks: dict[Any, threading.Lock] = {}
+_rules_keys: dict[tuple[str, CompiledRules], Any] = {}
+"""Each rules object's family key (its digest), made once: the rules themselves are the
+key here, as an id could be reused."""
 
 
 def kernels_for(module: types.ModuleType, spec: Any) -> tuple[Any, Any]:
     """The kernels of ``module`` to run a game with ``spec`` on, and the spec to pass them:
     a family of the game's own, whether it is built in or not, so that loading one game's
-    kernel never reads (nor imports the modules of) another game's entries."""
+    kernel never reads (nor imports the modules of) another game's entries. Specs of one
+    type share a family, each with its own values (board sizes); rules of one code share
+    one, each with its own most moves (the spec the kernel is passed)."""
     if isinstance(spec, CompiledRules):
-        key: Any = (module.__name__, spec)  # the rules themselves: an id could be reused
-    else:
-        key = (module.__name__, type(spec))
+        key = _rules_keys.get((module.__name__, spec))
+        if key is None:
+            key = _rules_keys.setdefault((module.__name__, spec), (module.__name__, rules_digest(spec)))
+        family = _family(key, lambda: _rules_family(module, spec, key[1]))
+        return family, min(spec.max_moves, layout.MAX_MOVES)
+    return _family((module.__name__, type(spec)), lambda: _typed_family(module, spec)), spec
+
+
+def _family(key: Any, make: Callable[[], KernelFamily]) -> KernelFamily:
     found = _families.get(key)
     if found is None:
         with _families_lock:
@@ -140,14 +153,16 @@ def kernels_for(module: types.ModuleType, spec: Any) -> tuple[Any, Any]:
         with lock:  # one family at a time is made, without holding up the others (compiling rules takes seconds)
             found = _families.get(key)
             if found is None:
-                found = _rules_family(module, spec) if isinstance(spec, CompiledRules) else _typed_family(module, spec)
-                _families[key] = found
-    if isinstance(spec, CompiledRules):
-        return found
-    return found[0], spec  # specs of one type share the family, each with its own values (board sizes)
+                found = _families[key] = make()
+    return found
 
 
-def _typed_family(module: types.ModuleType, spec: Any) -> tuple[KernelFamily, Any]:
+def family_count() -> int:
+    """How many families this process has made (each compiled, or loaded from the disk cache)."""
+    return len(_families)
+
+
+def _typed_family(module: types.ModuleType, spec: Any) -> KernelFamily:
     spec_type = type(spec)
     name = f"{spec_type.__module__}.{spec_type.__qualname__}"
     digest = hashlib.sha256(name.encode())
@@ -159,18 +174,15 @@ def _typed_family(module: types.ModuleType, spec: Any) -> tuple[KernelFamily, An
         for source in sorted({spec_type.__module__, *implementation_modules.get(spec_type, ())}):
             digest.update(source.encode() + b"\0" + _module_source(source))
     location = _cache_location(f"{module.__name__.rpartition('.')[2]}-{name}", digest.hexdigest())
-    return KernelFamily(module, {}, location), spec
+    return KernelFamily(module, {}, location)
 
 
-def _rules_family(module: types.ModuleType, rules: CompiledRules) -> tuple[KernelFamily, Any]:
+def _rules_family(module: types.ModuleType, rules: CompiledRules, digest: str) -> KernelFamily:
     if module is not move_list_kernel:
         raise GameDefinitionError(f"{rules.name}: games written as rules run on the move-list search only")
-    functions = rules.rule_functions()
-    digest = rules_digest(rules)
     cache = _cache_location(f"{module.__name__}-{rules.name}", digest)
-    jitted = compile_rules(rules.name, functions, cache)
-    bindings = bind_rules(rules, jitted, cache)
-    return KernelFamily(module, bindings, cache), 0
+    jitted = compile_rules(rules.name, rules.rule_functions(), cache)
+    return KernelFamily(module, bind_rules(jitted, cache), cache)
 
 
 def compile_rules(
@@ -197,11 +209,9 @@ def compile_rules(
     return jitted
 
 
-def bind_rules(
-    rules: CompiledRules, jitted: Mapping[str, Dispatcher], cache: numba_cache.FamilyCache | None
-) -> dict[str, Dispatcher]:
-    """The kernel's stubs, each an adapter calling the compiled rules."""
-    max_moves = min(rules.max_moves, layout.MAX_MOVES)
+def bind_rules(jitted: Mapping[str, Dispatcher], cache: numba_cache.FamilyCache | None) -> dict[str, Dispatcher]:
+    """The kernel's stubs, each an adapter calling the compiled rules (the game's most
+    moves come as the spec, not compiled in: every size of a game shares the adapters)."""
     namespace = dict(vars(move_list_bindings))
     for helper in move_list_bindings.HELPERS:
         copy = _copy_function(getattr(move_list_bindings, helper), namespace, cache)
@@ -216,7 +226,6 @@ def bind_rules(
             "rules_evaluate": jitted["evaluate"],
             "rules_key": jitted.get("canonical_key", jitted["key"]),
             "rules_player": jitted.get("player", namespace["players_alternate"]),
-            "MAX_MOVES": max_moves,
         }
     )
     bound: dict[str, Dispatcher] = {}
@@ -232,9 +241,12 @@ def bind_rules(
 
 
 def rules_digest(rules: CompiledRules) -> str:
-    """A digest of the rules' code, the plain functions they call and the constants they
-    read, and of the game's sizes: the game's part of its kernels' cache stamp."""
-    digest = hashlib.sha256(f"{rules.state_size}:{rules.max_moves}".encode())
+    """A digest of the rules' code, the plain functions they call and the values numba
+    freezes into the compiled code (the module constants and closure variables they read):
+    the game's part of its kernels' cache stamp, and the key of the family its sizes
+    share. Not of the sizes, which the compiled code never sees (the state's length and
+    the most moves are the kernel's arguments)."""
+    digest = hashlib.sha256()
     seen: set[int] = set()
     for rule, function in sorted(rules.rule_functions().items()):
         digest.update(rule.encode())
@@ -253,15 +265,27 @@ def _digest_function(function: Any, digest: Any, seen: set[int]) -> None:
     digest.update(f"{function.__module__}\0".encode())
     _digest_code(function.__code__, digest)
     for name in sorted(_global_names(function.__code__)):
-        value = function.__globals__.get(name)
-        if _is_helper(value, function):
-            _digest_function(value, digest, seen)
-        elif isinstance(value, np.ndarray):
-            digest.update(f"{name}:{value.dtype}:{value.shape}".encode() + value.tobytes())
-        elif isinstance(value, types.ModuleType) and not _is_library(value):
-            digest.update(name.encode() + b"\0" + _module_source(value.__name__))  # a rule reads cfg.SIZE
-        elif isinstance(value, (bool, int, float, str, tuple, np.generic)):
-            digest.update(f"{name}={value!r}".encode())
+        _digest_value(name, function.__globals__.get(name), function, digest, seen)
+    # a rule made by a function for one size (def rules(size): ... return legal_moves)
+    # has the size in its closure, which numba freezes as it freezes a global
+    cells = zip(function.__code__.co_freevars, function.__closure__ or (), strict=True)
+    for name, cell in cells:
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        _digest_value(name, value, function, digest, seen)
+
+
+def _digest_value(name: str, value: Any, function: Any, digest: Any, seen: set[int]) -> None:
+    if _is_helper(value, function):
+        _digest_function(value, digest, seen)
+    elif isinstance(value, np.ndarray):
+        digest.update(f"{name}:{value.dtype}:{value.shape}".encode() + value.tobytes())
+    elif isinstance(value, types.ModuleType) and not _is_library(value):
+        digest.update(name.encode() + b"\0" + _module_source(value.__name__))  # a rule reads cfg.SIZE
+    elif isinstance(value, (bool, int, float, str, tuple, np.generic)):
+        digest.update(f"{name}={value!r}".encode())
 
 
 def _digest_code(code: types.CodeType, digest: Any) -> None:

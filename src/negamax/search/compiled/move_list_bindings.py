@@ -1,10 +1,11 @@
 """The move-list primitives of a game written as rules (``negamax.CompiledGame``).
 
 Templates, never compiled in this module: ``families.bind_rules`` copies each function into
-a namespace where the ``rules_*`` names are the game's compiled rules and ``MAX_MOVES`` its
-largest move count, and compiles the copies in place of the stubs of
-``negamax.core.compiled``. The search's move codes are the game's moves plus one (0 means
-no move there).
+a namespace where the ``rules_*`` names are the game's compiled rules, and compiles the
+copies in place of the stubs of ``negamax.core.compiled``. The spec the search passes them
+is the game's largest move count (``max_moves``), an argument rather than a constant, so
+that every size of a game with parameters runs on the same compiled code. The search's move
+codes are the game's moves plus one (0 means no move there).
 
 The adapters check what the search relies on and cannot check itself cheaply: a move count
 within the buffer, moves that are codes, and a game that goes on having a move. A breach is
@@ -64,7 +65,6 @@ STUBS = (
 HELPERS = ("fail", "mixed", "no_noisy_moves", "players_alternate")
 
 # Bound per game by families.bind_rules; these placeholders only document the names.
-MAX_MOVES = 0
 rules_legal_moves: Any = None
 rules_noisy_moves: Any = None
 rules_play: Any = None
@@ -107,9 +107,9 @@ def players_alternate(state: Any) -> int:
 
 
 def generate_moves(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> int:
-    end = start + MAX_MOVES
+    end = start + spec  # the spec: the game's max_moves
     count = rules_noisy_moves(state, out[start:end]) if noisy_only else rules_legal_moves(state, out[start:end])
-    if count < 0 or count > MAX_MOVES:
+    if count < 0 or count > spec:
         fail(state, out, ERROR_MOVE_COUNT, count)
         return start
     if count == 0 and not noisy_only:
