@@ -20,8 +20,8 @@ the same window and not negated (``docs/your-own-game.md``, "A player who moves 
 
 A move is the number of a pit, 1 to ``pits``, counted from the left of the mover's row.
 
-    negamax solve 'examples/kalah.py:Kalah(3,3)'
-    negamax analyze 'examples/kalah.py:CompiledKalah(6,4)' --depth 12
+    negamax solve 'examples/kalah.py:Kalah(3, 3)'
+    negamax analyze 'examples/kalah.py:CompiledKalah(6, 4)' --depth 12
 """
 
 from __future__ import annotations
@@ -117,7 +117,8 @@ class Kalah:
 
 
 # -- the compiled version: the same rules over an array --------------------------------
-# state[0]: the pits of a row; then the board as above (state[BOARD + ...]); then the side
+# Every size runs on one compiled kernel: the rules read the size from the state, where
+# start (Python only) writes it. state[0]: the pits of a row; then the board as above (state[BOARD + ...]); then the side
 # to move. A move code carries what undo needs besides the pit (its number, bits 0-3): the
 # mover (bit 4), the seeds the pit held (bits 8-23) and the seeds a capture took (from bit
 # 24), so the state keeps no stack.
@@ -170,16 +171,20 @@ class CompiledKalah(CompiledGame):
     """Kalah (Mancala): the last seed in one's own store earns another move."""
 
     name = "kalah"
-    state_size = TURN + 1
-    max_moves = MOST_PITS
     position_help = "the pits played from the start (1 is the leftmost of the mover's row), or 'start'"
 
-    @staticmethod
-    def start(state):
-        state[PITS] = 6
+    def __init__(self, pits: int = 6, seeds: int = 4) -> None:
+        if not 1 <= pits <= MOST_PITS or seeds < 1:
+            raise ValueError(f"Kalah takes 1 to {MOST_PITS} pits and at least one seed a pit")
+        self.pits, self.seeds = pits, seeds
+        self.state_size = TURN + 1
+        self.max_moves = pits
+
+    def start(self, state: Any) -> None:
+        state[PITS] = self.pits
         for player in range(2):
-            for pit in range(6):
-                state[BOARD + player * 7 + pit] = 4
+            for pit in range(self.pits):
+                state[BOARD + player * (self.pits + 1) + pit] = self.seeds
 
     @staticmethod
     def legal_moves(state, moves):

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from negamax import SearchLimits, Searcher
+from negamax import Searcher, SearchLimits
 from negamax.games import get_game
 from tests import oracle
 
@@ -40,6 +40,13 @@ def pairs(game: Any, count: int, seed: int, seeds_left: int) -> list[tuple[Any, 
             assert compiled.player() == plain.player()
             found.append((compiled, plain))
     return found
+
+
+def test_every_size_on_one_kernel_has_its_known_value() -> None:
+    searcher = Searcher("compiled")
+    for (pits, seeds), value in oracle.FIRST_PLAYER_VALUES.items():
+        game = get_game(f"{oracle.EXAMPLE}:CompiledKalah({pits}, {seeds})")
+        assert searcher.solve(game.new_position()).score == value == oracle.minimax(oracle.kalah(pits, seeds))
 
 
 def test_exact_values_are_the_oracles(kalah: Any) -> None:
