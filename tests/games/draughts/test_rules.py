@@ -83,6 +83,16 @@ def test_a_man_passing_the_last_row_in_a_capture_is_not_crowned() -> None:
     assert (russian.board.white_kings, russian.board.white_men) == (1 << 11, 0)
 
 
+def test_a_circle_run_either_way_round_is_one_move() -> None:
+    # a checkers king takes four men round a square back to where it started
+    king = DraughtsGame("checkers").new_position("W:WK26:B14,15,22,23")
+    assert king.legal_moves() in (["26x19x10x17x26"], ["26x17x10x19x26"])
+    # a Frisian man does so round three men, which py-draughts lists both ways round
+    frisian = DraughtsGame("frisian").new_position("start moves 31-27 17-22 33-28")
+    both = {"22x33x31x22", "22x31x33x22"}
+    assert both <= their_moves(frisian.board) and len(both & set(frisian.legal_moves())) == 1
+
+
 def test_a_man_ending_on_the_last_row_is_crowned_and_kings_fly() -> None:
     position = INTERNATIONAL.new_position("W:W7:B1,3")
     position.play(INTERNATIONAL.parse_move(position, "7-2"))
