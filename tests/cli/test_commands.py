@@ -304,8 +304,10 @@ def test_analyze_draughts_and_checkers() -> None:
     pytest.importorskip("draughts")
     shot = run_json("analyze", "draughts", "W:W27,28,32,33,37,38:B8,12,13,17,18", "--depth", "8", "--json")
     assert shot["algorithm"] == "compiled" and shot["depth"] >= 6 and int(shot["score"]) > 100  # type: ignore[call-overload]
-    checkers = run_json("analyze", "checkers", "--depth", "4", "--json")
-    assert checkers["best_move"] in {"21-17", "22-18", "23-19", "24-20", "22-17", "23-18", "24-19"}
+    checkers = run_json("analyze", "checkers", "--depth", "4", "--json")  # Black, on 1-12, moves first
+    assert checkers["best_move"] in {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
+    forced = run_json("analyze", "checkers", "start moves 11-15 22-18", "--depth", "4", "--json")
+    assert forced["best_move"] == "15x22"
 
 
 def test_serve_refuses_what_it_cannot_serve_in_one_line(tmp_path: Path) -> None:

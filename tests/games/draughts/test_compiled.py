@@ -1,6 +1,6 @@
-"""Draughts' compiled primitives on every variant: perft, every move list equal to
-py-draughts' own along random games, and the evaluation (its per-square sum and the
-regions' indices kept by make and unmake) and key."""
+"""Draughts' compiled primitives on every variant: every move list equal to the pure-Python
+rules' along random games, and the evaluation (its per-square sum and the regions' indices
+kept by make and unmake) and key. Perft against the published counts: ``test_perft``."""
 
 from __future__ import annotations
 
@@ -18,36 +18,6 @@ from negamax.games.draughts.rules import VARIANTS, DraughtsGame  # noqa: E402
 
 GAME = DraughtsGame("draughts")
 SPEC = draughts_compiled.SPEC
-
-
-@pytest.mark.parametrize(("depth", "count"), [(1, 9), (2, 81), (3, 658), (4, 4265), (5, 27117), (6, 167140)])
-def test_perft_from_the_start(depth: int, count: int) -> None:
-    # the published international draughts perft counts
-    state = draughts_compiled.new_state(GAME.new_position(None), SPEC)
-    buffer = np.zeros(256 * (depth + 1), dtype=np.int64)
-    assert draughts_compiled.perft(SPEC, state, depth, buffer, 0) == count
-
-
-@pytest.mark.parametrize(
-    ("variant", "counts"),
-    [
-        # py-draughts' own counts (its move lists, pushed and popped), on its rules: its
-        # American checkers keeps quiet moves legal next to captures, so from depth 3 on
-        # its counts exceed the published ones for checkers (7, 49, 302, 1469, ...)
-        ("checkers", (7, 49, 379, 2872, 23582, 189143)),
-        ("russian", (7, 49, 302, 1469, 7482, 37986)),
-        ("brazilian", (7, 49, 302, 1469, 7473, 37628)),
-        # Frisian from depth 4 on: men capture orthogonally too (py-draughts lists a capture
-        # once a route; these count each start, end and pieces taken once)
-        ("frisian", (9, 81, 658, 3874, 21265, 102431)),
-    ],
-)
-def test_perft_of_the_other_variants_equals_py_draughts(variant: str, counts: tuple[int, ...]) -> None:
-    spec = draughts_compiled.VARIANT_SPECS[variant]
-    state = draughts_compiled.new_state(DraughtsGame(variant).new_position(None), spec)
-    buffer = np.zeros(256 * (len(counts) + 1), dtype=np.int64)
-    for depth, count in enumerate(counts, 1):
-        assert draughts_compiled.perft(spec, state, depth, buffer, 0) == count
 
 
 @pytest.mark.parametrize(

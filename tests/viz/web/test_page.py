@@ -233,7 +233,7 @@ def test_every_game_mid_game(page: Any, web: Web) -> None:
         ("tictactoe", "4,0,8"),
         ("nim", "1:1,3:2"),
         ("connect4", "4,4,3,5,3"),
-        ("checkers", "22-18,11-15"),
+        ("checkers", "11-15,22-18"),
     ]:
         open_game(page, web, game, moves=moves)
         page.click("#analyse")

@@ -1,5 +1,7 @@
-"""Draughts on py-draughts' rules: the positions and games (``rules``), the evaluation and its fitted
-patterns (``evaluation``, ``patterns.npz``) and the compiled form for the kernels (``compiled``)."""
+"""Draughts on py-draughts' rules where they are right: the positions and games (``rules``),
+American checkers' own moves (``checkers``: py-draughts makes its captures optional), the
+evaluation and its fitted patterns (``evaluation``, ``patterns.npz``) and the compiled form
+for the kernels (``compiled``)."""
 
 from negamax.games.draughts.rules import (
     BrazilianGame,

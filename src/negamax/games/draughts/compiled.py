@@ -1,13 +1,13 @@
 """Draughts' compiled primitives for the compiled deepening kernel (imports numba), for
-every variant py-draughts plays: international and Frisian (10x10), Brazilian, Russian and
-American checkers (8x8). The rules are py-draughts' (the tests compare every move list with
-its own): captures are compulsory (optional in py-draughts' checkers), pieces taken are
-removed after the capture (none is jumped twice), a man is crowned when its move ends on
-the far row; men capture backwards, kings fly and only the longest capture is legal where
-the variant says so (``DraughtsSpec``); in Russian a man crowned during a capture goes on
-as a king, and a flying king that can go on taking from some square behind its victim
-must land there. Frisian captures orthogonally too, and only its captures of the most
-worth are legal (``frisian_captures``).
+every variant of ``rules.VARIANTS``: international and Frisian (10x10), Brazilian, Russian
+and American checkers (8x8). The rules are those of the pure-Python positions (the tests
+compare every move list with theirs, and both with the published perft counts): captures
+are compulsory, pieces taken are removed after the capture (none is jumped twice), a man
+is crowned when its move ends on the far row; men capture backwards, kings fly and only
+the longest capture is legal where the variant says so (``DraughtsSpec``); in Russian a
+man crowned during a capture goes on as a king, and a flying king that can go on taking
+from some square behind its victim must land there. Frisian captures orthogonally too,
+and only its captures of the most worth are legal (``frisian_captures``).
 
 The position is one int64 array (``new_state``):
 
@@ -30,7 +30,8 @@ The position is one int64 array (``new_state``):
 
 A move is ``from | to << 6 | taken << 12``: squares 0-49, and the set of squares whose
 pieces it takes as a 50-bit mask; ``CROWNED`` marks a Russian man crowned on the way.
-Two captures with the same start, end and pieces taken are one move, as in py-draughts.
+Two captures with the same start, end and pieces taken are one move, as in the pure-Python
+positions and the published perft counts.
 
 The evaluation is the pure-Python ``DraughtsPosition.evaluate`` exactly.
 """
@@ -68,8 +69,6 @@ class DraughtsSpec(NamedTuple):
     longest_capture: int = 1
     """Only the captures that rank highest are legal: those taking the most pieces
     (international, Brazilian), or the most worth (``frisian_captures``)."""
-    captures_optional: int = 0
-    """Quiet moves stay legal next to captures (py-draughts' American checkers)."""
     draw_clock: int = 50
     """Plies of king moves without a capture that draw (py-draughts' rules)."""
     endgame_clocks: int = 1
@@ -88,9 +87,9 @@ FMJD_ENDGAMES, FRISIAN_ENDGAMES = 1, 2
 SPEC = DraughtsSpec()
 VARIANT_SPECS = {
     "draughts": SPEC,
-    "brazilian": DraughtsSpec(32, 1, 1, 1, 0, 1, 0, 30, 0),
-    "russian": DraughtsSpec(32, 1, 1, 1, 1, 0, 0, 30, 0),
-    "checkers": DraughtsSpec(32, 1, 0, 0, 0, 0, 1, 40, 0),
+    "brazilian": DraughtsSpec(32, 1, 1, 1, 0, 1, 30, 0),
+    "russian": DraughtsSpec(32, 1, 1, 1, 1, 0, 30, 0),
+    "checkers": DraughtsSpec(32, 1, 0, 0, 0, 0, 40, 0),
     "frisian": DraughtsSpec(geometry=2, endgame_clocks=FRISIAN_ENDGAMES, frisian_captures=1),
 }
 """The spec of each variant the compiled kernel plays."""
@@ -184,8 +183,8 @@ each region's worth by its index with all ``FULL_MEN`` men on the board (phase 0
 none (phase 1)."""
 
 
-# Step 1. Move generation: captures (the longest only, where that is the rule), else (or
-# also, where captures are optional) quiet moves.
+# Step 1. Move generation: captures (the longest only, where that is the rule), else quiet
+# moves.
 
 
 @njit(cache=True)
@@ -441,7 +440,7 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
             _jumps(spec, state, out, square, box, none, flying, backward, none)
             state[box] = piece
     end = state[GENERATED]
-    if noisy_only or (end > start and not spec.captures_optional):
+    if noisy_only or end > start:
         return end
     for square in range(spec.squares):
         box = MAILBOX[geometry, square]
@@ -764,7 +763,7 @@ def _noisy_order(spec: Any, state: Any, move: Any) -> Any:
 
 @implements(compiled.noisy_moves_forced, DraughtsSpec)
 def _noisy_moves_forced(spec: Any) -> Any:
-    return spec.captures_optional == 0
+    return True
 
 
 @implements(compiled.material_gain, DraughtsSpec)
@@ -791,7 +790,7 @@ def _continuation_slot(spec: Any, state: Any, move: Any) -> Any:
 
 @implements(compiled.losing_capture, DraughtsSpec)
 def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
-    return False  # captures are compulsory (in checkers, optional but not measured): none is skipped
+    return False  # captures are compulsory: none is skipped
 
 
 @implements(compiled.gives_check, DraughtsSpec)

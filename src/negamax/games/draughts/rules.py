@@ -1,11 +1,18 @@
-"""Draughts on py-draughts' rules: international 10x10 (``draughts``), American checkers
-8x8 (``checkers``), and the other variants py-draughts plays (``russian``, ``brazilian``,
-``frisian``).
+"""Draughts: international 10x10 (``draughts``), American checkers 8x8 (``checkers``), and
+the other variants py-draughts plays (``russian``, ``brazilian``, ``frisian``).
 
 The rules (forced captures, the maximum-capture rule, flying kings, promotion during a
-capture, the draw rules) are py-draughts', used as they are: a position owns a
-py-draughts board and plays its moves by push/pop. Moves are their notation, ``32-28`` or
-``28x19x10`` (every square visited), which is hashable where py-draughts' ``Move`` is not.
+capture, the draw rules) are py-draughts', used as they are where they are right: a
+position owns a py-draughts board and plays its moves by push/pop. py-draughts' American
+checkers makes captures optional, so checkers' moves come from ``checkers`` instead
+(captures compulsory, any one of them). A capture with the same start, end and pieces taken
+as another (a circle run either way round, which py-draughts lists twice in Frisian) is one
+move, as in the published perft counts (``tests/games/draughts/test_perft.py``). Moves are
+their notation, ``32-28`` or ``28x19x10`` (every square visited), which is hashable where
+py-draughts' ``Move`` is not.
+
+American checkers follows its own conventions: Black, the side on squares 1-12, moves
+first (``11-15``, then White's ``22-18``); its start is ``B:W21,...,32:B1,...,12``.
 
 The evaluation, from the side to move, in hundredths of a man: men and kings, each man's
 bonus by the rows it has advanced (``ADVANCE``) and by its distance from the edge files
@@ -21,33 +28,44 @@ Needs the ``draughts`` extra: ``pip install 'negamax[draughts]'``.
 >>> position = game.new_position(None)
 >>> len(position.legal_moves()), position.evaluate() == TEMPO  # the side to move's bonus
 (9, True)
+>>> checkers = DraughtsGame("checkers")
+>>> checkers.position_text(checkers.new_position("start moves 11-15 22-18"))
+'B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15'
+>>> checkers.new_position("start moves 11-15 22-18").legal_moves()  # a capture is compulsory
+['15x22']
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Hashable, Sequence
+from functools import cache
 from typing import Any
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError, NegamaxError
 from negamax.core.game import Position
 from negamax.core.rules import BaseGame, repeated_in_search
 from negamax.core.score import WIN
+from negamax.games.draughts import checkers
 from negamax.games.draughts.evaluation import PATTERN_VARIANTS, TEMPO, weights_for
 
 VARIANTS = {
     "draughts": ("StandardBoard", "international draughts, 10x10, flying kings"),
-    "checkers": ("AmericanBoard", "American checkers (English draughts), 8x8"),
+    "checkers": ("AmericanBoard", "American checkers (English draughts), 8x8, Black (squares 1-12) moves first"),
     "russian": ("RussianBoard", "Russian draughts, 8x8"),
     "brazilian": ("BrazilianBoard", "Brazilian draughts, 8x8, international rules"),
     "frisian": ("FrisianBoard", "Frisian draughts, 10x10, orthogonal captures"),
 }
+
+BLACK_MOVES_FIRST = frozenset({"checkers"})
+"""The variants whose first move is Black's (py-draughts' boards start with White's)."""
 
 
 class DraughtsUnavailableError(NegamaxError, ValueError):
     """py-draughts is not installed."""
 
 
+@cache
 def _draughts_module() -> Any:
     try:
         module = importlib.import_module("draughts")
@@ -85,13 +103,38 @@ class DraughtsPosition:
         cached = self._moves
         if cached is not None and cached[0] == key:
             return cached[1]
-        moves = {str(move): move for move in self.board.legal_moves}
+        board = self.board
+        if self.variant == "checkers":
+            moves = self._checkers_moves()
+        else:
+            moves = {}
+            captures: set[tuple[int, int, frozenset[int]]] = set()
+            for move in board.legal_moves:
+                if move.captured_list:
+                    same = (move.square_list[0], move.square_list[-1], frozenset(move.captured_list))
+                    if same in captures:
+                        continue  # the same capture by another route
+                    captures.add(same)
+                moves[str(move)] = move
         self._moves = (key, moves)
+        return moves
+
+    def _checkers_moves(self) -> dict[str, Any]:
+        """American checkers' moves (``checkers``) as py-draughts' ``Move``s, to push."""
+        board = self.board
+        masks = (board.white_men, board.white_kings, board.black_men, board.black_kings)
+        move_class = _draughts_module().Move
+        moves = {}
+        for path, taken in checkers.legal_moves(*masks, white=board.turn == self.white):
+            # what each capture takes, for pop to put back (py-draughts: White's negative)
+            pieces = [_piece_code(masks, square) for square in taken]
+            move = move_class(list(path), list(taken), pieces)
+            moves[str(move)] = move
         return moves
 
     def legal_moves(self) -> list[str]:
         """Captures first, longer ones first (the variants without a maximum-capture rule
-        leave a choice, and py-draughts' American checkers makes captures optional)."""
+        leave a choice)."""
         moves = self._legal()
         return sorted(moves, key=lambda text: -text.count("x"))
 
@@ -206,8 +249,17 @@ class DraughtsPosition:
         return line
 
 
+def _piece_code(masks: tuple[int, int, int, int], square: int) -> int:
+    """py-draughts' code of the piece on ``square`` of the board of ``masks`` (White's men,
+    White's kings, Black's men, Black's kings): -1, -2, 1, 2."""
+    for mask, code in zip(masks, (-1, -2, 1, 2), strict=True):
+        if mask >> square & 1:
+            return code
+    return 0
+
+
 class DraughtsGame(BaseGame):
-    """One of py-draughts' variants (see ``VARIANTS``); international by default."""
+    """One of the variants of ``VARIANTS``; international by default."""
 
     solvable = False
     evaluation_unit = 100  # a man
@@ -218,9 +270,10 @@ class DraughtsGame(BaseGame):
         self.variant = variant
         self.name = variant
         self.kernel_name = "draughts"  # one kernel plays them all (``compiled``)
-        self.description = VARIANTS[variant][1] + " (py-draughts rules), moves such as 32-28 or 28x19x10"
+        first, example = ("11-15", "15x22") if variant == "checkers" else ("32-28", "28x19x10")
+        self.description = f"{VARIANTS[variant][1]}, moves such as {first} or {example}"
         self.position_help = (
-            "a FEN such as 'W:W31,32,...:B1,2,...' or 'start', optionally followed by 'moves 32-28 ...'"
+            f"a FEN such as 'W:W31,32,...:B1,2,...' or 'start', optionally followed by 'moves {first} ...'"
         )
 
     def board_class(self) -> Any:
@@ -233,7 +286,8 @@ class DraughtsGame(BaseGame):
         head, _, moves_text = text.partition(" moves")
         head = head.strip().removeprefix('[FEN "').removesuffix('"]')
         if head in ("", "start", "startpos"):
-            board = board_class()
+            module = _draughts_module()
+            board = board_class(turn=module.Color.BLACK if self.variant in BLACK_MOVES_FIRST else module.Color.WHITE)
         else:
             try:
                 board = board_class.from_fen(head)
