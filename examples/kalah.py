@@ -20,15 +20,16 @@ the same window and not negated (``docs/your-own-game.md``, "A player who moves 
 
 A move is the number of a pit, 1 to ``pits``, counted from the left of the mover's row.
 
-    negamax solve 'examples/kalah.py:Kalah(3, 3)'
-    negamax analyze 'examples/kalah.py:CompiledKalah(6, 4)' --depth 12
+    negamax solve 'examples/kalah.py:Kalah(3, 3)'             # plain Python
+    negamax analyze 'examples/kalah.py:CompiledKalah(6, 4)' --depth 12  # compiled
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from negamax import ONGOING, CompiledGame
+from negamax import ONGOING, CompiledGame, IllegalMoveError
+from negamax.core.rules import BaseGame, play_move_texts
 
 MOST_PITS = 8
 """The largest row the compiled version holds (the state array is sized for it)."""
@@ -37,18 +38,16 @@ MOST_PITS = 8
 # -- the plain Python version ---------------------------------------------------------
 
 
-class Kalah:
+class KalahPosition:
     """A Kalah position for the pure-Python search: the pits and stores in one list (the first
     player's pits, its store, the second player's pits, its store) and the side to move."""
 
     def __init__(self, pits: int = 6, seeds: int = 4) -> None:
-        if not 1 <= pits <= MOST_PITS or seeds < 1:
-            raise ValueError(f"Kalah takes 1 to {MOST_PITS} pits and at least one seed a pit")
         self.pits = pits
         self.board = ([seeds] * pits + [0]) * 2
         self.turn = 0
-        self.history: list[tuple[tuple[int, ...], int]] = []
-        """What each move played changed: the board and the turn before it, for ``undo``."""
+        self.history: list[tuple[tuple[int, ...], int, int]] = []
+        """Each move played from the start, with the board and the turn before it (for ``undo``)."""
 
     def _row(self, player: int) -> range:
         start = player * (self.pits + 1)
@@ -63,7 +62,7 @@ class Kalah:
         return [number for number, pit in enumerate(self._row(self.turn), start=1) if self.board[pit]]
 
     def play(self, move: int) -> None:
-        self.history.append((tuple(self.board), self.turn))
+        self.history.append((tuple(self.board), self.turn, move))
         board, mover = self.board, self.turn
         pit = self._row(mover)[move - 1]
         seeds, board[pit] = board[pit], 0
@@ -82,21 +81,18 @@ class Kalah:
         self.turn = 1 - mover
 
     def undo(self, move: int) -> None:
-        board, self.turn = self.history.pop()
+        board, self.turn, _ = self.history.pop()
         self.board = list(board)
 
-    def _final(self) -> tuple[int, int]:
-        """Each player's seeds: the store and, at the end, what is left in the row."""
-        return tuple(  # type: ignore[return-value]
-            self.board[self._store(player)] + sum(self.board[pit] for pit in self._row(player)) for player in (0, 1)
-        )
+    def _final(self, player: int) -> int:
+        """A player's seeds: the store and, at the end, what is left in the row."""
+        return self.board[self._store(player)] + sum(self.board[pit] for pit in self._row(player))
 
     def is_terminal(self) -> bool:
         return not any(self.board[pit] for pit in self._row(0)) or not any(self.board[pit] for pit in self._row(1))
 
     def terminal_value(self) -> int:
-        seeds = self._final()
-        return seeds[self.turn] - seeds[1 - self.turn]
+        return self._final(self.turn) - self._final(1 - self.turn)
 
     def evaluate(self) -> int:
         return self.board[self._store(self.turn)] - self.board[self._store(1 - self.turn)]
@@ -107,21 +103,58 @@ class Kalah:
     def player(self) -> int:
         return self.turn
 
-    def copy(self) -> Kalah:
-        twin = Kalah.__new__(Kalah)
+    def copy(self) -> KalahPosition:
+        twin = KalahPosition.__new__(KalahPosition)
         twin.pits, twin.board, twin.turn, twin.history = self.pits, list(self.board), self.turn, list(self.history)
         return twin
 
     def __repr__(self) -> str:
-        return f"Kalah(board={self.board}, turn={self.turn})"
+        return f"KalahPosition(board={self.board}, turn={self.turn})"
+
+
+class Kalah(BaseGame):
+    """Kalah (Mancala) in plain Python: the last seed in one's own store earns another move."""
+
+    position_help = "the pits played from the start (1 is the leftmost of the mover's row), or 'start'"
+
+    def __init__(self, pits: int = 6, seeds: int = 4) -> None:
+        if not 1 <= pits <= MOST_PITS or seeds < 1:
+            raise ValueError(f"Kalah takes 1 to {MOST_PITS} pits and at least one seed a pit")
+        self.pits, self.seeds = pits, seeds
+
+    def new_position(self, text: str | None = None) -> KalahPosition:
+        return play_move_texts(self, KalahPosition(self.pits, self.seeds), text)  # type: ignore[return-value]
+
+    def parse_move(self, position: Any, text: str) -> int:
+        if text.strip() not in [str(move) for move in position.legal_moves()]:
+            raise IllegalMoveError(f"{text!r} is not a pit with seeds of the side to move: {position.legal_moves()}")
+        return int(text)
+
+    def move_text(self, position: Any, move: Any) -> str:
+        return str(move)
+
+    def position_text(self, position: Any) -> str:
+        return " ".join(str(move) for _, _, move in position.history) or "start"
+
+    def render(self, position: Any) -> str:
+        return picture(position.board, position.pits, position.turn)
+
+
+def picture(board: list[int], pits: int, turn: int) -> str:
+    """The board as players see it: the second player's row on top, the stores at the ends."""
+    top = " ".join(f"{seeds:2}" for seeds in reversed(board[pits + 1 : 2 * pits + 1]))
+    bottom = " ".join(f"{seeds:2}" for seeds in board[:pits])
+    return (
+        f"   {top}\n{board[2 * pits + 1]:2}{' ' * (3 * pits)} {board[pits]:2}\n   {bottom}\nplayer {turn + 1} to move"
+    )
 
 
 # -- the compiled version: the same rules over an array --------------------------------
 # Every size runs on one compiled kernel: the rules read the size from the state, where
-# start (Python only) writes it. state[0]: the pits of a row; then the board as above (state[BOARD + ...]); then the side
-# to move. A move code carries what undo needs besides the pit (its number, bits 0-3): the
-# mover (bit 4), the seeds the pit held (bits 8-23) and the seeds a capture took (from bit
-# 24), so the state keeps no stack.
+# start (Python only) writes it. state[0]: the pits of a row; then the board as above
+# (state[BOARD + ...]); then the side to move. A move code carries what undo needs besides
+# the pit (its number, bits 0-3): the mover (bit 4), the seeds the pit held (bits 8-23) and
+# the seeds a capture took (from bit 24), so the state keeps no stack.
 
 PITS = 0
 BOARD = 1
@@ -281,10 +314,4 @@ class CompiledKalah(CompiledGame):
     def render(self, position: Any) -> str:
         state = [int(value) for value in position.state]
         pits = state[PITS]
-        board = state[BOARD : BOARD + 2 * (pits + 1)]
-        top = " ".join(f"{seeds:2}" for seeds in reversed(board[pits + 1 : 2 * pits + 1]))
-        bottom = " ".join(f"{seeds:2}" for seeds in board[:pits])
-        return (
-            f"   {top}\n{board[2 * pits + 1]:2}{' ' * (3 * pits)} {board[pits]:2}\n   {bottom}\n"
-            f"player {state[TURN] + 1} to move"
-        )
+        return picture(state[BOARD : BOARD + 2 * (pits + 1)], pits, state[TURN])

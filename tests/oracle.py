@@ -39,7 +39,7 @@ def example() -> ModuleType:
 
 def kalah(pits: int, seeds: int, moves: tuple[int, ...] = ()) -> Any:
     """The plain Kalah position after ``moves`` (pit numbers) from the start."""
-    position = example().Kalah(pits, seeds)
+    position = example().KalahPosition(pits, seeds)
     for move in moves:
         position.play(move)
     return position

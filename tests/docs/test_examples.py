@@ -12,9 +12,14 @@ import pytest
 
 from negamax import SearchLimits, get_game, search
 from negamax.games.checker import check_positions
+from tests import oracle
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-PLAIN = {"othello.py:Othello6": "OthelloPosition", "breakthrough.py:Breakthrough": "BreakthroughPosition"}
+PLAIN = {
+    "othello.py:Othello6": "OthelloPosition",
+    "breakthrough.py:Breakthrough": "BreakthroughPosition",
+    "kalah.py:CompiledKalah": "KalahPosition",
+}
 
 
 class PlainGame:
@@ -56,3 +61,29 @@ def test_othello_written_both_ways_searches_to_the_same_values() -> None:
             plain.play(move)
         limits = SearchLimits(depth=3)
         assert search(rules, limits, backend="python").score == search(plain, limits, backend="python").score
+
+
+def test_kalah_written_both_ways_moves_twice_alike_and_searches_to_the_oracles_values() -> None:
+    # the compiled version's rules run here in Python (its positions' own protocol)
+    game, plain_class = example("kalah.py:CompiledKalah")
+    generator = random.Random(7)
+    moved_again = 0
+    for _ in range(8):
+        rules, plain = game.new_position(), plain_class()
+        for _ply in range(generator.randrange(0, 30)):
+            if plain.is_terminal():
+                break
+            pit = generator.choice(plain.legal_moves())
+            assert [game.move_text(rules, move) for move in rules.legal_moves()] == [
+                str(m) for m in plain.legal_moves()
+            ]
+            mover = plain.player()
+            rules.play(game.parse_move(rules, str(pit)))
+            plain.play(pit)
+            moved_again += plain.player() == mover
+            assert rules.player() == plain.player() and rules.is_terminal() == plain.is_terminal()
+        for depth in (1, 3):
+            expected = oracle.minimax(plain, depth)
+            assert search(rules, SearchLimits(depth=depth), backend="python").score == expected
+            assert search(plain, SearchLimits(depth=depth), backend="python").score == expected
+    assert moved_again > 0

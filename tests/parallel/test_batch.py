@@ -19,6 +19,7 @@ from negamax.parallel.cases import read_cases
 from negamax.parallel.outputs import open_output, read_results
 from negamax.parallel.pools import WorkerPool, make_pool, serial_pool
 from negamax.parallel.worker import BatchJob, ChunkResult
+from tests import oracle
 
 pytestmark = pytest.mark.kernels("connect4")
 
@@ -255,3 +256,19 @@ def test_a_terminal_gets_a_progress_bar(tmp_path: Path) -> None:
     text = shown.decode()
     assert process.returncode == 0
     assert "/150" in text and "positions/s" in text and "ETA" in text
+
+
+def test_a_game_whose_player_moves_twice_gets_the_oracles_values(tmp_path: Path) -> None:
+    # Kalah, plain Python, on a pool of two processes: each worker loads the game by the
+    # command line's name, with its parameters; each line carries the oracle's value
+    job = BatchJob(f"{oracle.EXAMPLE}:Kalah(3, 3)", solve=True)
+    positions = ["start", "1", "1 2", "2", "3", "3 1", "1 3 1"]
+    expected = {
+        text: oracle.minimax(oracle.kalah(3, 3, tuple(int(pit) for pit in text.split() if pit != "start")))
+        for text in positions
+    }
+    cases = tmp_path / "kalah.txt"
+    cases.write_text("".join(f"{text}\t{value}\n" for text, value in expected.items()))
+    rows = batch(tmp_path, job, cases, "kalah.jsonl", make_pool(job, 2, None))  # every value checked
+    assert {row["position"]: row["score"] for row in rows} == expected
+    assert all(row["correct"] and row["bound"] == "exact" for row in rows)

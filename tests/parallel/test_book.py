@@ -21,6 +21,7 @@ from negamax.parallel.cases import Case
 from negamax.parallel.pools import serial_pool
 from negamax.parallel.worker import BatchJob
 from negamax.search.compiled.placement import CompiledSolver
+from tests import oracle
 
 pytestmark = pytest.mark.kernels("connect4")
 
@@ -295,3 +296,26 @@ def test_a_book_build_on_a_dask_cluster_survives_a_worker_killed_mid_way(tmp_pat
         assert killed[0] not in pool.client.run(os.getpid).values()  # a new worker took its place
     finally:
         pool.close()
+
+
+def test_a_book_of_a_game_whose_player_moves_twice_backs_up_the_oracles_values(tmp_path: Path) -> None:
+    reference = f"{oracle.EXAMPLE}:Kalah(3, 3)"
+    game = get_game(reference)
+    job = BatchJob(reference, solve=True)
+    with Book(str(tmp_path / "kalah.sqlite"), game) as book:
+        built = build_book(game, book, ["start"], 3, serial_pool(job), job)
+        assert [value for _, value in built.root_values] == [oracle.FIRST_PLAYER_VALUES[(3, 3)]]
+        for level in enumerate_levels(game, ["start"], 3):
+            for text in level.positions.values():
+                entry = book.lookup(game.new_position(text))
+                moves = tuple(int(pit) for pit in text.split() if pit != "start")
+                assert entry is not None and entry.score == oracle.minimax(oracle.kalah(3, 3, moves)), text
+        answer = book.answer(game.new_position("1"), multipv=3)  # pit 1 ends in the store: a move again
+        assert answer is not None and len(answer.lines) == 2
+        child = oracle.kalah(3, 3, (1,))
+        assert child.player() == 0
+        for line in answer.lines:
+            grandchild = child.copy()
+            grandchild.play(line.move)
+            value = oracle.minimax(grandchild)
+            assert line.score == (value if grandchild.player() == child.player() else -value)
