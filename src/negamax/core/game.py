@@ -2,7 +2,10 @@
 
 A *position* is a mutable game state with make/unmake (the seeds' ``make_move`` /
 ``unmake_move``, ``execute`` / ``undo``). Everything is seen from the side to move: the
-terminal value and the evaluation score the position for the player whose turn it is.
+terminal value and the evaluation score the position for the player whose turn it is,
+``player()``. A move usually passes the turn, but need not: where ``player()`` is the same
+after a move (Kalah's extra turn), the searches take the child as the same player's turn,
+searched with the parent's window and not negated (``score.from_child``).
 
 Optional capabilities are separate protocols. The search looks for them once, when it
 starts, and picks its strategy then; it never probes an attribute per node.
@@ -68,7 +71,7 @@ class Position(Protocol[MoveT]):
         ...
 
     def play(self, move: MoveT) -> None:
-        """Make ``move``; the opponent is then to move."""
+        """Make ``move``; then ``player()`` is to move: the opponent, or the same player again."""
         ...
 
     def undo(self, move: MoveT) -> None:
@@ -97,7 +100,8 @@ class Position(Protocol[MoveT]):
         ...
 
     def player(self) -> int:
-        """0 when the first player is to move, 1 when the second is."""
+        """0 when the first player is to move, 1 when the second is. The searches read it
+        after every move: the same player twice in a row is that player's second move."""
         ...
 
     def copy(self) -> Position[MoveT]:
@@ -119,7 +123,7 @@ class HasSafeMoves(Protocol[MoveT_co]):
     """Capability: immediate-win and immediate-loss knowledge (Connect 4, tic-tac-toe).
 
     A game offering it promises that its only terminal states are a win by the player who
-    just moved and a position without legal moves. The search never plays a winning move
+    just moved and a position without legal moves, and that every move passes the turn. The search never plays a winning move
     (it scores the win instead), so below the root it needs no win test at all.
     """
 
@@ -137,7 +141,7 @@ class HasSafeMoves(Protocol[MoveT_co]):
 @runtime_checkable
 class PlacementPosition(Position[MoveT], Protocol[MoveT]):
     """A position the compiled exact solver runs on: a game of placing stones on at most 62
-    cells, where a finished line wins (Connect 4, tic-tac-toe).
+    cells, where a finished line wins and every move passes the turn (Connect 4, tic-tac-toe).
 
     The solver works on bitboards: one bit per cell, ``current`` the stones of the side to
     move, ``mask`` every stone, ``moves`` the number of stones played. The game provides

@@ -74,6 +74,10 @@ class CheckReport:
     problems: tuple[str, ...] = field(default=())
     explored: str = ""
     """What was explored, in words, where it says more than the counts."""
+    moved_again: int = 0
+    """Moves after which the same player was to move again (``player()`` unchanged)."""
+    moves_played: int = 0
+    """The moves played through the random games (what ``moved_again`` counts among)."""
 
     @property
     def ok(self) -> bool:
@@ -85,9 +89,17 @@ class CheckReport:
             f"{self.games:,} random games, {self.positions:,} positions ({self.distinct_positions:,} distinct)"
         )
         head = f"{self.game}: {head}"
+        notes = []
+        if self.moved_again:
+            # not a problem: said so that a game meant to alternate sees it does not
+            notes.append(
+                f"  the same player was to move again after {self.moved_again:,} of {self.moves_played:,} moves"
+                " (player() unchanged): searched as that player's own turn"
+            )
         if self.ok:
-            return f"{head}: no problem found"
-        return "\n".join([f"{head}: {len(self.problems)} problem(s)", *(f"  - {problem}" for problem in self.problems)])
+            return "\n".join([f"{head}: no problem found", *notes])
+        lines = [f"{head}: {len(self.problems)} problem(s)", *(f"  - {problem}" for problem in self.problems)]
+        return "\n".join([*lines, *notes])
 
 
 class _Found(Exception):
@@ -145,7 +157,7 @@ def check_rules(
     key_of_state: dict[tuple[bytes, int | None], int] = {}
     state_of_key: dict[int, tuple[bytes, int | None]] = {}
     functions = rules.functions
-    positions = played = 0
+    positions = played = moves_played = moved_again = 0
 
     def call(rule: str, *arguments: Any) -> Any:
         try:
@@ -172,6 +184,10 @@ def check_rules(
                 if problem is not None:
                     problems.add(f"{problem} ({where})")
         key = int(call("key", state))
+        if "player" in functions:
+            problem = _value_problem("player", call("player", state), 0, 1)
+            if problem is not None:
+                problems.add(f"{problem} ({where})")
         image = rules.key_image(state, int(call("player", state)) if "player" in functions else None)
         if len(key_of_state) < MAX_KEPT_STATES:
             known_key = key_of_state.setdefault(image, key)
@@ -189,7 +205,7 @@ def check_rules(
         return moves
 
     def compare_compiled(compiled: Mapping[str, Callable[..., Any]], state: Any, moves: list[int]) -> None:
-        for rule in ("outcome", "evaluate", "key", "canonical_key"):
+        for rule in ("outcome", "evaluate", "key", "canonical_key", "player"):
             if rule in compiled and rule in functions:
                 python, fast = int(functions[rule](state.copy())), int(compiled[rule](state.copy()))
                 if python != fast:
@@ -236,11 +252,23 @@ def check_rules(
                             f"{_first_difference(before, state)}"
                         )
                         state[:] = before
+                mover = int(call("player", state)) if "player" in functions else None
                 call("play", state, move)
                 line.append(move)
+                moves_played += 1
+                if mover is not None and int(call("player", state)) == mover:
+                    moved_again += 1
     except _Found:
         pass
-    return CheckReport(rules.name, played, positions, len(key_of_state), tuple(problems.found))
+    return CheckReport(
+        rules.name,
+        played,
+        positions,
+        len(key_of_state),
+        tuple(problems.found),
+        moved_again=moved_again,
+        moves_played=moves_played,
+    )
 
 
 def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> CheckReport:
@@ -252,6 +280,7 @@ def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> Ch
     check, named as the search names it)."""
     generator = random.Random(seed)
     problems = _Problems()
+    counted = {"moves": 0, "again": 0}
 
     def inspect(position: Position[Any], view: Seen, line: list[Any]) -> bool:
         where = shown_line(line)
@@ -269,6 +298,9 @@ def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> Ch
         move = generator.choice(moves)
         copy = position.copy()
         copy.play(move)
+        counted["moves"] += 1
+        if copy.player() == position.player():
+            counted["again"] += 1
         if position.key() != view.key or list(position.legal_moves()) != moves:
             problems.add(f"playing {move!r} on a copy changed the original: copy() shares its state ({where})")
             return False
@@ -299,4 +331,13 @@ def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> Ch
     for collision in found.collisions:
         problems.found.append(collision.text())
     name = getattr(game, "name", type(game).__name__)
-    return CheckReport(name, found.games, found.positions, found.distinct, tuple(problems.found), found.text())
+    return CheckReport(
+        name,
+        found.games,
+        found.positions,
+        found.distinct,
+        tuple(problems.found),
+        found.text(),
+        moved_again=counted["again"],
+        moves_played=counted["moves"],
+    )

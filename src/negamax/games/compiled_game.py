@@ -9,7 +9,8 @@ calls of other plain functions of the same module):
 ``start(state)``                  set up the first position in a zeroed array
 ``legal_moves(state, moves)``     write the legal moves (integers >= 0) into ``moves``,
                                   best guess first; return how many
-``play(state, move)``             make ``move``; the opponent is then to move
+``play(state, move)``             make ``move`` (the opponent is then to move, or
+                                  the same player again: see ``player``)
 ``undo(state, move)``             take back ``move``, the last move played
 ``outcome(state)``                ``ONGOING``, or the result for the side to move:
                                   ``-WIN`` (it has lost), ``DRAW``, ``WIN`` or a score
