@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,6 +117,31 @@ def test_solve_file_without_check_prints_scores(tmp_path: Path) -> None:
     assert lines[0].split()[:2] == ["44455554221", "-15"]
     assert lines[1].split()[:2] == ["2252576253462244111563365343671351441", "-1"]
     assert lines[-1].startswith("2/2 solved")
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_a_solve_stopped_by_its_limit_prints_the_bounds_it_proved(backend: str) -> None:
+    moves = "2531276566711153"  # Pons' Middle-Medium set: a win in 23 (Pons' 2)
+    value = dict(line.split() for line in (DATA / "Test_L2_R2").read_text().splitlines())[moves]
+    arguments = ("solve", "connect4", moves, "--no-book", "--backend", backend, "--nodes", "10000")
+    done = run(*arguments)
+    assert done.returncode == 0, done.stderr  # the limit asked for was reached: no failure
+    score_line = done.stdout.splitlines()[0]
+    assert re.fullmatch(r"score +not proven: at least [+-]?\d+, at most [+-]?\d+", score_line), score_line
+    assert "win in" not in done.stdout and "bound)" not in done.stdout and "stopped" in done.stdout
+    record = run_json(*arguments)
+    assert record["completed"] is False and record["bound"] == "lower"
+    assert record["score"] == record["lower"] and record["lower"] < int(value) < record["upper"]
+    assert isinstance(record["score_text"], str) and record["score_text"].startswith("not proven: at least ")
+
+
+def test_a_chess_solve_stopped_before_any_bound_says_so() -> None:
+    done = run("solve", "chess", "--nodes", "3000")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "score      not proven: no bound yet"
+    assert "win in" not in done.stdout
+    record = run_json("solve", "chess", "--nodes", "3000")
+    assert [record[key] for key in ("score", "engine_score", "lower", "upper", "completed")] == [None] * 4 + [False]
 
 
 @pytest.mark.parametrize("limit", [["--depth", "5"], ["--time", "0.3"], ["--nodes", "3000"]])

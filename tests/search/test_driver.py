@@ -4,7 +4,7 @@ from typing import Any
 import pytest
 
 from negamax.core.errors import GameDefinitionError, InvalidOptionError
-from negamax.core.score import WIN, WIN_THRESHOLD, Bound
+from negamax.core.score import WIN, WIN_THRESHOLD, Bound, describe
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games.chess.rules import ChessGame
 from negamax.games.connect4.rules import Connect4Game
@@ -67,6 +67,9 @@ def test_interrupted_solve_reports_proven_bounds() -> None:
     assert not result.completed
     assert WIN_THRESHOLD <= result.lower <= exact.score <= result.upper < WIN  # a proven win, its distance open
     assert result.lower < result.upper
+    # what it states is what it proved: a win, at least this quick (no sentinel read as a distance)
+    assert result.bound == Bound.LOWER and result.score == result.lower
+    assert result.score_text == f"not proven: at least {describe(result.lower)}, at most {describe(result.upper)}"
 
 
 def test_game_over_position() -> None:

@@ -7,14 +7,17 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from negamax.core import score
-from negamax.core.score import INF, WIN, loss_in, win_in
-from negamax.core.types import SearchLimits
+from negamax.core.score import INF, WIN, Bound, loss_in, win_in
+from negamax.core.types import SearchLimits, SearchResult
 from negamax.games.chess.rules import ChessGame
-from negamax.search import search
+from negamax.games.connect4.rules import Connect4Game
+from negamax.search import search, solve
 from negamax.search.params import options_for
 from negamax.search.windows import ASPIRATION_GIVE_UP, aspiration_window, widened
 
@@ -91,3 +94,73 @@ def test_both_searches_prune_mate_distances_to_the_same_values(fen: str) -> None
         position = ChessGame().new_position(fen)
         python = search(position, SearchLimits(depth=depth), backend="python", options=options).score
         assert compiled.search(position, SearchLimits(depth=depth)).score == python, (fen, depth)
+
+
+LOSS_IN_14 = "1233722555341451114725221333"
+"""Pons' -1 in his Middle-Easy set (tests/data/Test_L2_R1): five probes to prove on each
+backend, a few thousand nodes."""
+SOLVERS = ["python", "move list", "placement"]
+
+
+def solver(kind: str) -> Callable[..., SearchResult[Any]]:
+    """A fresh solver of ``kind`` (so each call starts from an empty table), called as
+    ``solve(position, limits, on_iteration)``."""
+    if kind == "python":
+        return lambda position, limits=None, on_iteration=None: solve(
+            position, limits, backend="python", on_iteration=on_iteration
+        )
+    pytest.importorskip("numba")
+    if kind == "move list":
+        from negamax.search.compiled.move_list import CompiledSearcher
+
+        return CompiledSearcher(hash_mib=1).solve
+    from negamax.search.compiled.placement import CompiledSolver
+
+    return CompiledSolver().solve
+
+
+@pytest.mark.parametrize("kind", SOLVERS)
+def test_a_solve_stopped_before_any_probe_ends_claims_nothing(kind: str) -> None:
+    position = Connect4Game().new_position("4")  # minutes to solve on any backend
+    result = solver(kind)(position, SearchLimits(nodes=1_000))
+    assert not result.completed and result.unresolved
+    assert (result.lower, result.upper, result.score, result.bound) == (-INF, INF, -INF, Bound.LOWER)
+    assert result.score_text == "not proven: no bound yet"
+    assert result.best_move in position.legal_moves()
+
+
+@pytest.mark.parametrize("kind", SOLVERS)
+def test_a_solve_stopped_by_a_limit_keeps_what_its_probes_proved(kind: str) -> None:
+    game = Connect4Game()
+    position = game.new_position(LOSS_IN_14)
+    full = solver(kind)(position)
+    assert full.completed and game.game_score(position, full.score) == -1
+    probes = full.stats.iterations_nodes
+    # stopped in the second probe: the first one's bound stands, the other side is open
+    second = solver(kind)(position, SearchLimits(nodes=probes[0] + 1))
+    assert not second.completed and second.unresolved and second.bound == Bound.LOWER
+    assert second.score == second.lower and second.lower <= full.score <= second.upper
+    assert (second.lower > -INF) != (second.upper < INF)  # one probe: one side proven
+    assert second.score_text.startswith("not proven: at ") and "inf" not in second.score_text
+    # stopped once the probes have met, looking for the line: the value is proven
+    reports: list[SearchResult[Any]] = []
+    line = solver(kind)(position, SearchLimits(nodes=sum(probes) + 1), reports.append)
+    assert line.completed and line.bound == Bound.EXACT and line.score == full.score
+    assert reports[-1].completed and reports[-1].score == full.score
+    assert line.score_text == full.score_text and line.best_move in position.legal_moves()
+
+
+@pytest.mark.parametrize("kind", SOLVERS)
+def test_a_solve_reports_its_bounds_as_they_narrow_then_its_result(kind: str) -> None:
+    position = Connect4Game().new_position(LOSS_IN_14)
+    seen: list[SearchResult[Any]] = []
+    result = solver(kind)(position, None, seen.append)
+    assert seen and seen[-1].completed and seen[-1].score == result.score and seen[-1].bound == Bound.EXACT
+    lower, upper = -INF, INF
+    for report in seen[:-1]:
+        assert report.unresolved and report.score == report.lower and not report.completed
+        assert lower <= report.lower <= result.score <= report.upper <= upper  # never widens
+        lower, upper = report.lower, report.upper
+    if kind != "placement":  # its kernel runs all its probes in one call: it reports as they stand, timed
+        assert len(seen) == len(result.stats.iterations_nodes)  # each probe but the last, then the result
+        assert seen[0].lower == -INF and seen[0].upper <= 0  # the first asked "is it a win?": no

@@ -56,7 +56,7 @@ def progress_printer(game: Game, position: Position[Any], stream: TextIO, live: 
             if now < next_line:
                 return
             next_line = now + PROGRESS_LINE_SECONDS
-        if result.lower != result.upper and result.bound.name != "EXACT":
+        if result.unresolved:
             low, high = bound_text(game, position, result.lower), bound_text(game, position, result.upper)
             speed = f"{result.nodes_per_second:,.0f} n/s"
             window = ""

@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from negamax.core.game import Position
-from negamax.core.rules import Game, pv_text
-from negamax.core.score import INF, describe
+from negamax.core.rules import Game, game_score_or_none, pv_text
+from negamax.core.score import INF, describe, is_decisive, not_proven_text
 from negamax.core.types import Line, SearchResult
 
 
@@ -17,12 +17,7 @@ def result_record(game: Game, position: Position[Any], position_text: str, resul
         "game": game.name,
         "position": position_text,
         "algorithm": result.algorithm,
-        "score": game.game_score(position, result.score),
-        "engine_score": result.score,
-        "score_text": describe(result.score),
-        "bound": result.bound.name.lower(),
-        "lower": game.game_score(position, result.lower) if abs(result.lower) < INF else None,
-        "upper": game.game_score(position, result.upper) if abs(result.upper) < INF else None,
+        **_value_fields(game, position, result),
         "best_move": best,
         "pv": pv_text(game, position, result.pv),
         "depth": result.depth,
@@ -40,19 +35,28 @@ def line_record(game: Game, position: Position[Any], line: Line[Any]) -> dict[st
     """One root move's line of a search that scored several (``--multipv``)."""
     return {
         "move": game.move_text(position, line.move),
-        "score": game.game_score(position, line.score),
-        "engine_score": line.score,
-        "score_text": describe(line.score),
-        "bound": line.bound.name.lower(),
+        **_value_fields(game, position, line),
         "pv": pv_text(game, position, line.pv),
     }
 
 
+def _value_fields(game: Game, position: Position[Any], found: SearchResult[Any] | Line[Any]) -> dict[str, Any]:
+    """The value of a result or line: its score (for a solve cut short, the lower bound
+    it proved), what the score proves, and the proven bounds, in the game's own units
+    (``None``: no bound) and the search's."""
+    return {
+        "score": game_score_or_none(game, position, found.score),
+        "engine_score": found.score if abs(found.score) < INF else None,
+        "score_text": found.score_text,
+        "bound": found.bound.name.lower(),
+        "lower": game_score_or_none(game, position, found.lower),
+        "upper": game_score_or_none(game, position, found.upper),
+    }
+
+
 def result_text(record: dict[str, Any]) -> str:
-    bound = "" if record["bound"] == "exact" else f" ({record['bound']} bound)"
-    reading = "" if record["score_text"] == str(record["score"]) else f"  [{record['score_text']}]"
     lines = [
-        f"score      {record['score']}{bound}{reading}",
+        f"score      {_value_text(record, '  ')}",
         f"best move  {record['best_move'] if record['best_move'] is not None else '(game over)'}",
         f"pv         {' '.join(record['pv'])}",
         f"depth      {record['depth']}",
@@ -65,16 +69,28 @@ def result_text(record: dict[str, Any]) -> str:
         f" TT hits {stats['tt_hits']:,}/{stats['tt_probes']:,}"
     )
     for number, line in enumerate(record.get("lines", ()), start=1):
-        bound = "" if line["bound"] == "exact" else f" ({line['bound']} bound)"
-        reading = "" if line["score_text"] == str(line["score"]) else f" [{line['score_text']}]"
-        lines.append(f"line {number:<5} {line['score']}{bound}{reading}  {' '.join(line['pv'])}")
+        lines.append(f"line {number:<5} {_value_text(line, ' ')}  {' '.join(line['pv'])}")
     if not record["completed"]:
-        if record["lower"] != record["upper"]:
-            low = "-inf" if record["lower"] is None else record["lower"]
-            high = "+inf" if record["upper"] is None else record["upper"]
-            lines.append(f"proven     the value is between {low} and {high}")
         lines.append("stopped    before the search finished: what was proven so far is shown")
     return "\n".join(lines)
+
+
+def _value_text(record: dict[str, Any], gap: str) -> str:
+    """A record's value as the command prints it: ``'18  [win in 7]'`` (its reading after
+    ``gap``), ``'35 (lower bound)'``, or for a value only bounded (a solve cut short)
+    ``'not proven: at least 0, at most +3'``, in the game's own units."""
+    low, high = record["lower"], record["upper"]
+    if record["bound"] != "exact" and (low is None or high is None or low < high):
+        return not_proven_text(-INF if low is None else low, INF if high is None else high, _bound_text)
+    bound = "" if record["bound"] == "exact" else f" ({record['bound']} bound)"
+    reading = "" if record["score_text"] == str(record["score"]) else f"{gap}[{record['score_text']}]"
+    return f"{record['score']}{bound}{reading}"
+
+
+def _bound_text(value: int) -> str:
+    """A bound in the game's own units: ``'+3'``, ``'0'``, ``'-2'``; a game that scores in
+    the search's units shows its wins as such (``'win in 5'``)."""
+    return describe(value) if is_decisive(value) or value == 0 else f"{value:+d}"
 
 
 def duration_text(seconds: float) -> str:

@@ -123,8 +123,9 @@ class HasSafeMoves(Protocol[MoveT_co]):
     """Capability: immediate-win and immediate-loss knowledge (Connect 4, tic-tac-toe).
 
     A game offering it promises that its only terminal states are a win by the player who
-    just moved and a position without legal moves, and that every move passes the turn. The search never plays a winning move
-    (it scores the win instead), so below the root it needs no win test at all.
+    just moved and a position without legal moves, and that every move passes the turn.
+    The search never plays a winning move (it scores the win instead), so below the root
+    it needs no win test at all.
     """
 
     def winning_move_exists(self) -> bool:

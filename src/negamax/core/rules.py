@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.core.game import HasGameEnd, Position
+from negamax.core.score import INF
 
 
 class Game(Protocol):
@@ -128,6 +129,12 @@ def play_move_texts(game: Game, position: Position[Any], text: str | None, comma
             raise InvalidPositionError(f"{game.name} position {text!r}: move {number}: {error}") from None
         position.play(move)
     return position
+
+
+def game_score_or_none(game: Game, position: Position[Any], score: int) -> int | None:
+    """``game.game_score`` of a score or bound, ``None`` for no bound (``±INF``: a solve
+    cut short proves none on a side, and no game converts that)."""
+    return None if abs(score) >= INF else game.game_score(position, score)
 
 
 def pv_text(

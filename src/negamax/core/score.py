@@ -17,11 +17,14 @@ False
 True
 >>> describe(win_in(5)), describe(loss_in(4)), describe(-37)
 ('win in 5', 'loss in 4', '-37')
+>>> not_proven_text(0, win_in(7)), not_proven_text(-INF, 0)
+('not proven: at least 0, at most win in 7', 'not proven: at most 0')
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import Final
 
 INF: Final = 1_000_000
@@ -176,9 +179,22 @@ def distance_to_pons(score: int, cells: int, played: int) -> int:
 
 
 def describe(score: int) -> str:
-    """A short human reading of a score: ``'win in 5'``, ``'loss in 2'`` or the number."""
+    """A short human reading of a score: ``'win in 5'``, ``'loss in 2'`` or the number
+    (``'+inf'``, ``'-inf'`` for no bound)."""
+    if abs(score) >= INF:
+        return "+inf" if score > 0 else "-inf"
     if score >= WIN_THRESHOLD:
         return f"win in {WIN - score}"
     if score <= -WIN_THRESHOLD:
         return f"loss in {WIN + score}"
     return str(score)
+
+
+def not_proven_text(lower: int, upper: int, show: Callable[[int], str] = describe) -> str:
+    """What a result that only bounds the value says (a solve cut short): ``'not proven:
+    at least 0, at most win in 7'``, each bound written by ``show``; a side with no bound
+    (``±INF``) is left out."""
+    sides = [f"at least {show(lower)}"] if lower > -INF else []
+    if upper < INF:
+        sides.append(f"at most {show(upper)}")
+    return f"not proven: {', '.join(sides) or 'no bound yet'}"

@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.ranges import DEPTH, NODES, TIME
-from negamax.core.score import INF, Bound, describe
+from negamax.core.score import INF, Bound, describe, not_proven_text
 
 MoveT = TypeVar("MoveT", bound=Hashable)
 STOP_LATENCY = 0.02
@@ -136,7 +136,13 @@ class Line(Generic[MoveT]):
 
     @property
     def score_text(self) -> str:
-        return describe(self.score)
+        """As ``SearchResult.score_text``."""
+        return _score_text(self.score, self.bound, self.lower, self.upper)
+
+    @property
+    def unresolved(self) -> bool:
+        """Whether this move's value is only bounded (its solve was cut short)."""
+        return _unresolved(self.bound, self.lower, self.upper)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,6 +152,8 @@ class SearchResult(Generic[MoveT]):
     best_move: MoveT | None
     """The move to play (``None`` when the position is already over)."""
     score: int
+    """The value; for a solve cut short by a limit, the lower bound it proved (``-INF``
+    when none), with ``bound`` ``LOWER``: never a value it did not prove."""
     bound: Bound
     """``EXACT`` unless the search was stopped before it could prove the score."""
     pv: tuple[MoveT, ...]
@@ -159,11 +167,13 @@ class SearchResult(Generic[MoveT]):
     algorithm: str
     stats: SearchStats = SearchStats()
     lower: int = -INF
-    """The proven lower bound on the true value (``== score`` when exact)."""
+    """The proven lower bound on the true value (``== score`` when exact; ``-INF``: none
+    proven)."""
     upper: int = INF
-    """The proven upper bound on the true value."""
+    """The proven upper bound on the true value (``INF``: none proven)."""
     completed: bool = True
-    """False when a limit or the stop event cut the search short."""
+    """False when a limit or the stop event cut the search short (a solve whose value is
+    proven but whose line was cut short is complete: its line is its best move)."""
     window: tuple[int, int] | None = None
     """In a report from an exact solve that is narrowing its bounds: the window it is
     searching (a null window: is the value above the first?)."""
@@ -173,8 +183,16 @@ class SearchResult(Generic[MoveT]):
 
     @property
     def score_text(self) -> str:
-        """``'win in 5'``, ``'loss in 4'`` or the plain number."""
-        return describe(self.score)
+        """``'win in 5'``, ``'loss in 4'`` or the plain number; for a result that only
+        bounds the value (``unresolved``), ``'not proven: at least 0, at most win in 7'``."""
+        return _score_text(self.score, self.bound, self.lower, self.upper)
+
+    @property
+    def unresolved(self) -> bool:
+        """Whether the result only bounds the value (``lower < upper``, ``bound`` not
+        ``EXACT``): a solve cut short by a limit, a solve's progress report, or a search
+        stopped before its first iteration."""
+        return _unresolved(self.bound, self.lower, self.upper)
 
     @property
     def nodes_per_second(self) -> float:
@@ -190,6 +208,14 @@ class SearchResult(Generic[MoveT]):
         if self.depth > 0 and self.nodes > 0:
             return float(self.nodes ** (1.0 / self.depth))
         return 0.0
+
+
+def _unresolved(bound: Bound, lower: int, upper: int) -> bool:
+    return bound != Bound.EXACT and lower < upper
+
+
+def _score_text(score: int, bound: Bound, lower: int, upper: int) -> str:
+    return not_proven_text(lower, upper) if _unresolved(bound, lower, upper) else describe(score)
 
 
 OnIteration = Callable[[SearchResult[Any]], None]

@@ -19,8 +19,8 @@ from typing import Any
 
 from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.game import Position
-from negamax.core.rules import Game, pv_text
-from negamax.core.score import describe
+from negamax.core.rules import Game, game_score_or_none, pv_text
+from negamax.core.score import INF
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import get_game
 from negamax.parallel.cases import Case
@@ -114,14 +114,14 @@ class _Searcher:
 
     def record(self, case: Case, position: Position[Any], result: SearchResult[Any]) -> dict[str, Any]:
         game = self.game
-        score = game.game_score(position, result.score)
+        score = game_score_or_none(game, position, result.score)  # a solve cut short: its floor, if any
         best = game.move_text(position, result.best_move) if result.best_move is not None else None
         values = (
             case.line,
             case.text,
             score,
-            result.score,
-            describe(result.score),
+            result.score if abs(result.score) < INF else None,
+            result.score_text,
             result.bound.name.lower(),
             best,
             " ".join(pv_text(game, position, result.pv)),

@@ -101,7 +101,9 @@ def solve(
 ) -> SearchResult[Any]:
     """The game-theoretic value of ``position``: search to the end of the game. Wins and
     losses carry their distance. ``limits`` may bound nodes or time; a solve cut short
-    returns the bounds proven so far (``lower``/``upper``, ``completed=False``).
+    returns the bounds proven so far (``lower``/``upper``, ``completed=False``, the lower
+    bound as ``score``, ``score_text`` ``'not proven: ...'``). ``on_iteration`` gets the
+    bounds as they narrow, then the result.
     ``multipv=k``: the ``k`` best moves with their values (``result.lines``). The other
     arguments as for ``search()``; see ``Searcher.solve``.
 

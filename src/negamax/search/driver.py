@@ -3,7 +3,8 @@ null-window bisection that solves games exactly; limits, results and progress.
 
 Every driver reports each completed iteration (a depth, or one probe of the score range
 when solving) to an optional callback as a ``SearchResult``; a search stopped by a limit
-returns the last completed iteration's result with ``completed=False``.
+returns the last completed iteration's result with ``completed=False``, a solve the bounds
+its completed probes proved (``SearchResult.score`` and ``score_text`` say how they read).
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from typing import Any
 from negamax.core.errors import GameDefinitionError, InvalidOptionError
 from negamax.core.game import HasSafeMoves, Position, checked_moves, checked_terminal_value
 from negamax.core.keys import contradiction
-from negamax.core.score import INF, MAX_PLY, WIN, WIN_THRESHOLD, Bound, from_node
+from negamax.core.score import INF, MAX_PLY, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import OnIteration, SearchLimits, SearchResult
 from negamax.search.alphabeta import NodeSearch, SearchAborted
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
-from negamax.search.windows import aspirated, first_width, probe_point
+from negamax.search.windows import SOLVE_RANGE, aspirated, first_width, probe_point, proven_bounds
 
 SOLVE_DEPTH = MAX_PLY - 1
 """The depth a solve searches to: beyond the end of any game this library can describe."""
@@ -59,6 +60,8 @@ class _Run:
         self.last: SearchResult[Any] | None = None
         self.best_move: Any = None
         self.horizon_before = 0
+        self.proven = (-INF, INF)
+        """A solve's bounds on the value, as its completed probes left them."""
 
     def root(self, depth: int, alpha: int, beta: int) -> int:
         if not self.options.alpha_beta:
@@ -156,6 +159,7 @@ class _Run:
                 best_move = self.search.best_root_move()
             if lower > upper:
                 raise self.inconsistent(f"worth at least {lower} and at most {upper}")
+            self.proven = (lower, upper)  # read by a solve (depth-limited bounds prove nothing)
         self.best_move = _first_known(best_move, self.best_move)
         result = self.principal_variation(depth, value)
         self.finished(before)
@@ -163,7 +167,7 @@ class _Run:
 
     def bisection(self, depth: int) -> SearchResult[Any]:
         """Solve by null-window probes that halve the range of possible values (Pons)."""
-        lower, upper = -WIN + 1, WIN - 1
+        lower, upper = SOLVE_RANGE
         best_move = None
         while lower < upper:
             middle = probe_point(lower, upper)
@@ -179,10 +183,19 @@ class _Run:
                 self.best_move = best_move
             if lower > upper:
                 raise self.inconsistent(f"worth at least {lower} and at most {upper}")
+            self.proven = proven_bounds(lower, upper)
             if lower < upper:
-                bound = Bound.LOWER if value > middle else Bound.UPPER
-                self.report(self.result(value, bound, depth, lower, upper, (), completed=False))
+                self.report(self.unfinished_solve())
         return self.principal_variation(depth, lower)
+
+    def unfinished_solve(self) -> SearchResult[Any]:
+        """What a solve cut short has proven: its value if the bounds have met (only the
+        search for its line was cut short), else the bounds, the lower one as the score."""
+        lower, upper = self.proven
+        if lower == upper:
+            result = self.result(lower, Bound.EXACT, 0, lower, upper)
+            return dataclasses.replace(result, depth=len(result.pv))
+        return self.result(lower, Bound.LOWER, 0, lower, upper, completed=False)
 
     def principal_variation(self, depth: int, value: int) -> SearchResult[Any]:
         """Re-search a narrow window around a known value to collect the PV."""
@@ -304,7 +317,8 @@ def solve(
     """The game-theoretic value of ``position``: search to the end of the game.
 
     Wins and losses carry their distance. ``limits`` may bound nodes or time; a solve cut
-    short returns the bounds proven so far (``lower``/``upper``, ``completed=False``).
+    short returns the bounds proven so far (``lower``/``upper``, ``completed=False``, the
+    lower bound as ``score``). ``on_iteration`` gets each probe's bounds, then the result.
 
     :raises InvalidOptionError: if the algorithm is unknown or a depth limit is given.
     """
@@ -326,7 +340,10 @@ def solve(
         result = dataclasses.replace(result, depth=len(result.pv))
         run.report(result)
     except SearchAborted:
-        return _final(run, aborted=True)
+        result = run.unfinished_solve()
+        if result.completed:  # the value was proven, only its line cut short: as a full solve, reported
+            run.report(result)
+        return result
     except RecursionError:
         # a game that can go on for hundreds of plies (chess): one line outran Python's stack
         raise InvalidOptionError(

@@ -289,7 +289,9 @@ class Searcher:
     ) -> SearchResult[Any]:
         """The game-theoretic value of ``position``: a search to the end of the game. Wins
         and losses carry their distance. ``limits`` may bound nodes or time; a solve cut
-        short returns the bounds proven so far (``lower``/``upper``, ``completed=False``).
+        short returns the bounds proven so far (``lower``/``upper``, ``-INF``/``INF`` where
+        none is, ``completed=False``), the lower one as its ``score`` (``bound`` ``LOWER``).
+        ``on_iteration`` gets the bounds as they narrow, then the result.
 
         ``multipv=k``: the ``k`` best moves with their exact values (``result.lines``,
         best first; every move when ``k`` is at least their number), each move's child

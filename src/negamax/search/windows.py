@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from negamax.core.score import INF, WIN_THRESHOLD
+from negamax.core.score import INF, WIN, WIN_THRESHOLD
 
 ASPIRATION_WINDOW = 25
 """The half-width of an iteration's first window around the previous iteration's score
@@ -77,3 +77,16 @@ def probe_point(lower: int, upper: int) -> int:
     if lower < 0 == upper:
         return -1  # a draw, or a loss?
     return lower + (upper - lower) // 2
+
+
+SOLVE_RANGE = (-WIN + 1, WIN - 1)
+"""The range a solve's bisection starts from: every value a position with a move can have."""
+
+
+def proven_bounds(lower: int, upper: int) -> tuple[int, int]:
+    """A bisection's range as a result states it: a bound no probe has moved from
+    ``SOLVE_RANGE`` proves nothing, and is ``-INF`` or ``INF`` (unless the range has closed:
+    a win with the next move is worth ``SOLVE_RANGE[1]``)."""
+    if lower >= upper:
+        return lower, upper
+    return (-INF if lower <= SOLVE_RANGE[0] else lower), (INF if upper >= SOLVE_RANGE[1] else upper)

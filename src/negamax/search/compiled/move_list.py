@@ -33,7 +33,7 @@ from negamax.search.compiled import move_list_kernel as kernel
 from negamax.search.compiled import move_list_layout as layout
 from negamax.search.compiled.move_list_helper_pool import HelperSearches
 from negamax.search.params import check_threads
-from negamax.search.windows import aspirated, first_width, probe_point
+from negamax.search.windows import SOLVE_RANGE, aspirated, first_width, probe_point, proven_bounds
 
 NO_LIMIT = 1 << 62
 ENTRY_BYTES = 16
@@ -264,7 +264,7 @@ class CompiledSearcher:
             return self._game_over(position, from_node(position.terminal_value(), 0), start_wall, start_cpu)
         work = self.work
         self._prepare(limits, layout.SOLVE_FEATURES)
-        lower, upper = -WIN + 1, WIN - 1
+        lower, upper = SOLVE_RANGE
         best_code = 0
         probes: list[int] = []
         with self._watching(limits, start_wall):
@@ -465,14 +465,15 @@ class CompiledSearcher:
         start_wall: float,
         start_cpu: float,
     ) -> SearchResult[Any]:
-        """What a solve has proven so far: the value lies in [lower, upper]."""
+        """What a solve has proven so far: the value lies in [lower, upper] (the lower bound
+        is the score, as the pure-Python solve's)."""
         moves = list(position.moves_from_codes([best_code])) if best_code else []
         best = moves[0] if moves else next(iter(position.legal_moves()), None)
-        score = lower if lower > -WIN + 1 else upper
+        lower, upper = proven_bounds(lower, upper)
         return SearchResult(
             best_move=best,
-            score=score,
-            bound=Bound.LOWER if score == lower else Bound.UPPER,
+            score=lower,
+            bound=Bound.LOWER,
             pv=() if best is None else (best,),
             depth=0,
             nodes=self._nodes(),
@@ -480,8 +481,8 @@ class CompiledSearcher:
             wall_time=time.perf_counter() - start_wall,
             algorithm="compiled",
             stats=self._stats(probes),
-            lower=lower if lower > -WIN + 1 else -INF,
-            upper=upper if upper < WIN - 1 else INF,
+            lower=lower,
+            upper=upper,
             completed=False,
         )
 

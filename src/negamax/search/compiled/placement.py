@@ -28,7 +28,7 @@ from negamax.core import score as score_conversions
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import PlacementPosition
 from negamax.core.numba_cache import all_cached, load_from_cache
-from negamax.core.score import Bound
+from negamax.core.score import INF, Bound
 from negamax.core.types import OnIteration, SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families, placement_table
 from negamax.search.compiled import placement_kernel as kernel
@@ -293,7 +293,10 @@ class CompiledSolver:
         and the first ``pv_plies`` moves of its principal variation (by default the solver's
         ``pv_plies``, all of it unless set; ``0``: none, and the best move is the kernel's,
         which a bisection may leave unproven).
-        A solve cut short by a limit returns the bounds proven so far (``completed=False``).
+        A solve cut short by a limit returns the bounds proven so far (``completed=False``;
+        a bound no probe has moved is ``-INF``/``INF``, and the lower one is the score).
+        ``on_iteration`` gets the bounds as they stand every ``PROGRESS_SECONDS`` while the
+        kernel runs (it does not stop between its probes), then the result.
 
         ``nodes`` counts the value search only (by every worker), as Pons' benchmark does;
         the principal variation's null-window tests reuse the warm table and are not counted.
@@ -310,8 +313,7 @@ class CompiledSolver:
         node_limit = limits.nodes if limits.nodes is not None else NO_LIMIT
 
         tag = self._next_tag(fresh_table)
-        cells = spec.width * spec.height
-        proven = [-((cells - moves) // 2), (cells + 1 - moves) // 2]
+        proven = list(score_range(position))
 
         def snapshot() -> SearchResult[Any]:
             # The kernel starts over (with the full range) when the helpers join: report
@@ -332,7 +334,10 @@ class CompiledSolver:
             length = layout.MAX_PLIES if plies is None else plies
             pv = self._principal_variation(position, proven[0], length)
         result = self._result(position, pv, start_cpu, start_wall, (proven[0], proven[1]), not exact)
-        return dataclasses.replace(result, nodes=nodes, completed=exact)
+        result = dataclasses.replace(result, nodes=nodes, completed=exact)
+        if on_iteration is not None:
+            on_iteration(result)  # the kernel's probes are not seen one by one: the last, at least
+        return result
 
     def _search(
         self,
@@ -477,6 +482,10 @@ class CompiledSolver:
         if best_move is None:
             best_move = next(iter(position.legal_moves()), None)
         low, high = pons_to_distance(position, lower), pons_to_distance(position, upper)
+        if lower < upper:  # a bound still where the kernel starts proves nothing
+            first, last = score_range(position)
+            low = -INF if lower <= first else low
+            high = INF if upper >= last else high
         window = None
         testing = int(state[layout.STATE_WINDOW])
         if probing and lower <= testing < upper:
@@ -516,6 +525,13 @@ def _terminal_score(board: PlacementPosition[Any]) -> int:
         return 0
     cells: int = spec.width * spec.height
     return -((cells + 2 - int(moves)) // 2)
+
+
+def score_range(position: PlacementPosition[Any]) -> tuple[int, int]:
+    """Every value ``position`` can have, in Pons' units: where the kernel's bisection starts."""
+    spec, _, _, moves = position.placement_form()
+    cells: int = spec.width * spec.height
+    return -((cells - moves) // 2), (cells + 1 - moves) // 2
 
 
 def pons_to_distance(position: PlacementPosition[Any], score: int) -> int:

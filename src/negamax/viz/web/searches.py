@@ -22,8 +22,8 @@ from typing import Any
 
 from negamax.core.game import Position
 from negamax.core.ranges import LEVEL
-from negamax.core.rules import Game, pv_text
-from negamax.core.score import INF, WIN_THRESHOLD, Bound, describe, from_node
+from negamax.core.rules import Game, game_score_or_none, pv_text
+from negamax.core.score import WIN_THRESHOLD, Bound, describe, from_node, not_proven_text
 from negamax.core.types import Line, SearchLimits, SearchResult
 from negamax.search import Searcher, search, solve, warmup
 from negamax.search.params import options_for
@@ -396,13 +396,12 @@ def record(game: Game, position: Position[Any], result: SearchResult[Any], solve
     moves = result.pv[:MAX_LINE]
     pv = pv_text(game, position, moves)
     line = pv_text(game, position, moves, partial(shown_move, game)) if kind_of(game) == "chess" else pv
-    exact = result.lower == result.upper
     first_player = result.score if position.player() == 0 else -result.score
     return {
         "depth": result.depth,
-        "score": game.game_score(position, result.score),
-        "score_text": _score_text(game, result.score) if exact else _interval(result),
-        "advantage": _advantage(first_player),
+        "score": game_score_or_none(game, position, result.score),
+        "score_text": _result_text(game, result),
+        "advantage": 0.0 if result.unresolved else _advantage(first_player),
         "pv": pv,
         "line": line,
         "nodes": result.nodes,
@@ -422,11 +421,13 @@ def _line_record(game: Game, position: Position[Any], line: Line[Any], solved: b
     shown = pv_text(game, position, moves, partial(shown_move, game)) if kind_of(game) == "chess" else None
     exact = line.bound == Bound.EXACT
     text = _score_text(game, line.score)
-    if not exact:
+    if line.unresolved:
+        text = not_proven_text(line.lower, line.upper, partial(_score_text, game))
+    elif not exact:
         text = f"{'>=' if line.bound == Bound.LOWER else '<='} {text}"
     return {
         "move": game.move_text(position, line.move),
-        "score": game.game_score(position, line.score),
+        "score": game_score_or_none(game, position, line.score),
         "score_text": text,
         "exact": exact or solved,
         "line": shown if shown is not None else pv_text(game, position, moves),
@@ -443,10 +444,11 @@ def _score_text(game: Game, score: int) -> str:
     return describe(score)
 
 
-def _interval(result: SearchResult[Any]) -> str:
-    low = "-inf" if result.lower <= -INF else describe(result.lower)
-    high = "+inf" if result.upper >= INF else describe(result.upper)
-    return f"in [{low}, {high}]"
+def _result_text(game: Game, result: SearchResult[Any]) -> str:
+    """A result's value as players read it; for a solve cut short, the bounds it proved."""
+    if result.unresolved:
+        return not_proven_text(result.lower, result.upper, partial(_score_text, game))
+    return _score_text(game, result.score)
 
 
 def _advantage(score: int) -> float:
@@ -494,7 +496,7 @@ def _tree(
         "leaves": leaves,
         "pv": trace.principal_variation(),
         "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned, unit)],
-        "value": _score_text(game, result.score),  # chess in pawns, as the engine panel
+        "value": _result_text(game, result),  # chess in pawns, as the engine panel
         "note": note,
         "seconds": round(seconds, 3),
     }
