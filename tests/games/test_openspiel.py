@@ -81,17 +81,22 @@ def test_make_unmake_restores_the_state_with_undo_or_copies() -> None:
         assert game.position_text(position) == text
 
 
-def test_a_players_several_actions_make_one_move() -> None:
-    game = get_game("openspiel:amazons(board_size=6)")
-    assert game.multi_action
-    position = game.new_position()
-    move = position.legal_moves()[0]
-    assert isinstance(move, tuple) and len(move) == 3  # pick a queen, move it, shoot
-    player = position.player()
-    position.play(move)
-    assert position.player() == 1 - player
+def test_a_player_who_acts_again_is_searched_as_openspiel_plays_it() -> None:
+    # dots and boxes: completing a box earns another action, and OpenSpiel's current_player()
+    # says so; the exact value is the sign of OpenSpiel's own alpha-beta (a separate search)
+    for name in ("dots_and_boxes(num_rows=1,num_cols=2)", "dots_and_boxes(num_rows=2,num_cols=2)"):
+        game = get_game(f"openspiel:{name}")
+        value, _ = minimax.alpha_beta_search(game.spiel, maximizing_player_id=0)
+        score = solve(game.new_position()).score
+        assert (score > 0) - (score < 0) == value, name
+    # a box completed: the same player again, in the position and in its text
+    game = get_game("openspiel:dots_and_boxes(num_rows=1,num_cols=1)")
+    position = game.new_position("0 2 1")  # three sides of the only box
+    mover = position.player()
+    position.play(3)
+    assert position.is_terminal() or position.player() == mover
     text = game.position_text(position)
-    assert game.position_text(game.new_position(text)) == text and "+" in text
+    assert game.position_text(game.new_position(text)) == text == "0 2 1 3"
 
 
 @pytest.mark.parametrize(

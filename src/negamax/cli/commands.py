@@ -368,7 +368,7 @@ def _ask_move(game: Game, position: Position[Any]) -> Any:
 def run_bench(arguments: argparse.Namespace) -> int:
     from negamax.cli.bench import run
 
-    return run(as_json=arguments.json)
+    return run(as_json=arguments.json, compiled=arguments.compiled)
 
 
 def run_trace(arguments: argparse.Namespace) -> int:

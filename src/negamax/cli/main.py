@@ -343,6 +343,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench = subcommands.add_parser("bench", help="fixed searches; prints the node signature and speed")
     bench.set_defaults(handler=commands.run_bench)
     bench.add_argument("--json", action="store_true")
+    bench.add_argument(
+        "--compiled",
+        action="store_true",
+        help="also the compiled kernels: chess and draughts to a depth, Connect 4 solved (the first run compiles them)",
+    )
     return parser
 
 

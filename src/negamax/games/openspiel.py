@@ -10,10 +10,10 @@ minimax accepts).
 * The key is the state's own text and the player to move for games whose text describes
   the whole position (``BOARD_KEYED``), and the history of actions otherwise (correct for
   any game, but no transposition is ever recognised).
-* A turn is one action in most games. Where a player may act several times in a row
-  (amazons: pick, move, shoot; checkers: a multi-jump), a move is the tuple of actions of
-  one whole turn, written with ``+`` between them, since the search needs the turn to pass
-  after every move.
+* A move is one action, and the player to move is OpenSpiel's ``current_player()``: where
+  a player acts several times in a row (amazons: pick, move, shoot; checkers: a multi-jump;
+  dots and boxes: a completed box), the search takes each action as that player's own turn
+  again, as OpenSpiel's own algorithms do.
 * There is no evaluation (every unfinished position scores 0), so a search to a depth
   finds forced wins and losses within it; ``solve`` is for small games.
 
@@ -29,7 +29,7 @@ import random
 from collections.abc import Hashable, Iterator
 from typing import Any, cast
 
-from negamax.core.errors import IllegalMoveError, InvalidPositionError, UnknownGameError
+from negamax.core.errors import IllegalMoveError, UnknownGameError
 from negamax.core.game import Position
 from negamax.core.rules import BaseGame, play_move_texts
 from negamax.core.score import DRAW, WIN
@@ -42,14 +42,8 @@ SOLVABLE_LENGTH = 64
 SOLVABLE_ACTIONS = 64
 """Games no longer and no wider than this may be solved without a limit (tic-tac-toe,
 Connect Four, Nim); others (chess, go, hex 11x11) only within a time or node limit."""
-MULTI_ACTION = frozenset(("amazons", "checkers", "chinese_checkers", "dots_and_boxes"))
-"""Games known to let a player act several times in a row (the random probe may miss it)."""
 PROBE_GAMES = 4
 PROBE_PLIES = 300
-MAX_TURNS = 20_000
-"""The most whole turns a position of a game with several actions a turn may have."""
-
-Move = int | tuple[int, ...]
 
 
 def _pyspiel() -> Any:
@@ -104,8 +98,7 @@ class OpenSpielGame(BaseGame):
         self.solvable = self.spiel.max_game_length() <= SOLVABLE_LENGTH and (
             self.spiel.num_distinct_actions() <= SOLVABLE_ACTIONS
         )
-        self.undo_works, self.multi_action = _probe(self.spiel)
-        self.multi_action = self.multi_action or self.short_name in MULTI_ACTION
+        self.undo_works = _probe(self.spiel)
 
     def new_position(self, text: str | None = None) -> Position[Any]:
         return play_move_texts(self, OpenSpielPosition(self, self.spiel.new_initial_state()), text, commas=False)
@@ -117,41 +110,18 @@ class OpenSpielGame(BaseGame):
         text = text.strip()
         legal = position.legal_moves()
         for move in legal:
-            if text in (self.move_text(position, move), _number_text(move)):
+            if text in (self.move_text(position, move), str(move)):
                 return cast(Hashable, move)
         shown = ", ".join(self.move_text(position, move) for move in legal[:12])
         raise IllegalMoveError(f"{text!r} is not a legal move here; legal: {shown}{', ...' if len(legal) > 12 else ''}")
 
     def move_text(self, position: Position[Any], move: Hashable) -> str:
-        assert isinstance(position, OpenSpielPosition)
-        if isinstance(move, int):
-            return str(position.state.action_to_string(position.state.current_player(), move))
-        assert isinstance(move, tuple)
-        state = position.state.clone()
-        names = []
-        for action in move:
-            names.append(str(state.action_to_string(state.current_player(), action)))
-            state.apply_action(action)
-        return "+".join(names)
+        assert isinstance(position, OpenSpielPosition) and isinstance(move, int)
+        return str(position.state.action_to_string(position.state.current_player(), move))
 
     def position_text(self, position: Position[Any]) -> str:
         assert isinstance(position, OpenSpielPosition)
-        history = position.state.history()
-        if not self.multi_action:
-            return " ".join(str(action) for action in history) or "start"
-        # group the actions into turns again, as the moves that new_position reads
-        state = self.spiel.new_initial_state()
-        turns: list[list[int]] = []
-        previous = None
-        for action in history:
-            mover = state.current_player()
-            if turns and mover == previous:
-                turns[-1].append(action)
-            else:
-                turns.append([action])
-            state.apply_action(action)
-            previous = mover
-        return " ".join("+".join(map(str, turn)) if len(turn) > 1 else str(turn[0]) for turn in turns) or "start"
+        return " ".join(str(action) for action in position.state.history()) or "start"
 
     def render(self, position: Position[Any]) -> str:
         assert isinstance(position, OpenSpielPosition)
@@ -174,46 +144,24 @@ class OpenSpielPosition:
         """Whether ``solve()`` may search this game to its end without a limit."""
         return bool(self.game.solvable)
 
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[int]:
         if self.state.is_terminal():
             return []
-        if not self.game.multi_action:
-            return list(self.state.legal_actions())
-        turns: list[Any] = []
-        for turn in _whole_turns(self.state.clone(), self.state.current_player(), ()):
-            turns.append(turn[0] if len(turn) == 1 else turn)
-            if len(turns) > MAX_TURNS:
-                raise InvalidPositionError(f"{self.game.name}: more than {MAX_TURNS} whole turns in one position")
-        return turns
+        return list(self.state.legal_actions())
 
-    def play(self, move: Any) -> None:
-        actions = (move,) if isinstance(move, int) else move
-        mover = self.state.current_player()
+    def play(self, move: int) -> None:
+        self._movers.append(self.state.current_player())
         if self.game.undo_works:
-            for action in actions:
-                self._movers.append(self.state.current_player())
-                self.state.apply_action(action)
+            self.state.apply_action(move)
         else:
             self._stack.append(self.state)
-            state = self.state.clone()
-            for action in actions:
-                self._movers.append(state.current_player())
-                state.apply_action(action)
-            self.state = state
-        if not self.game.multi_action and not self.state.is_terminal() and self.state.current_player() == mover:
-            # the search's signs would be wrong from here on: refuse rather than mislead
-            raise InvalidPositionError(
-                f"{self.game.name}: a player acted twice in a row, which the random games played when"
-                " the game was loaded never showed; the search cannot go on"
-            )
+            self.state = self.state.child(move)
 
-    def undo(self, move: Any) -> None:
-        actions = (move,) if isinstance(move, int) else move
+    def undo(self, move: int) -> None:
+        mover = self._movers.pop()
         if self.game.undo_works:
-            for action in reversed(actions):
-                self.state.undo_action(self._movers.pop(), action)
+            self.state.undo_action(mover, move)
         else:
-            del self._movers[len(self._movers) - len(actions) :]
             self.state = self._stack.pop()
 
     def is_terminal(self) -> bool:
@@ -263,27 +211,11 @@ class OpenSpielPosition:
         return f"OpenSpielPosition({self.game.name}, history={list(self.state.history())})"
 
 
-def _whole_turns(state: Any, mover: int, prefix: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-    """Every sequence of actions by ``mover`` that ends its turn (or the game)."""
-    for action in state.legal_actions():
-        child = state.child(action)
-        turn = (*prefix, action)
-        if child.is_terminal() or child.current_player() != mover:
-            yield turn
-        else:
-            yield from _whole_turns(child, mover, turn)
-
-
-def _number_text(move: Any) -> str:
-    return str(move) if isinstance(move, int) else "+".join(map(str, move))
-
-
-def _probe(spiel: Any) -> tuple[bool, bool]:
+def _probe(spiel: Any) -> bool:
     """Random games through ``spiel``: whether ``undo_action`` restores every state it is
-    asked to, and whether a player ever acts twice in a row."""
+    asked to."""
     generator = random.Random(0)
     undo_works = True
-    multi_action = False
     with _quiet_stderr():
         for _ in range(PROBE_GAMES):
             state = spiel.new_initial_state()
@@ -295,9 +227,7 @@ def _probe(spiel: Any) -> tuple[bool, bool]:
                 if undo_works:
                     undo_works = _undo_restores(state, mover)
                 state.apply_action(action)
-                if not state.is_terminal() and state.current_player() == mover:
-                    multi_action = True
-    return undo_works, multi_action
+    return undo_works
 
 
 def _undo_restores(state: Any, mover: int) -> bool:

@@ -97,7 +97,7 @@ def test_compiled_perft_to_the_last_published_depth(variant: str) -> None:
 def test_checkers_captures_are_compulsory_and_black_moves_first() -> None:
     game = DraughtsGame("checkers")
     start = game.new_position(None)
-    assert game.position_text(start).startswith("B:") and start.player() == 1
+    assert game.position_text(start).startswith("B:") and start.player() == 0  # the first player
     assert sorted(start.legal_moves()) == ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]
     # 11-15 22-18: Black must take (py-draughts' AmericanBoard offers seven quiet moves too)
     assert game.new_position("start moves 11-15 22-18").legal_moves() == ["15x22"]

@@ -192,7 +192,7 @@ def turned_round(position: object) -> str:
         found += [f"K{squares - s}" for s in range(squares) if kings >> s & 1]
         return ",".join(found)
 
-    side = "B" if position.player() == 0 else "W"  # type: ignore[attr-defined]
+    side = "B" if board.turn == position.white else "W"  # type: ignore[attr-defined]
     return f"{side}:W{listed(board.black_men, board.black_kings)}:B{listed(board.white_men, board.white_kings)}"
 
 

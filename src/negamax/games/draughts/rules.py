@@ -216,7 +216,9 @@ class DraughtsPosition:
         return self.keys[-1]
 
     def player(self) -> int:
-        return 0 if self.board.turn == self.white else 1
+        # 0 is the side that moves first: White, but Black in checkers
+        first = self.board.turn == self.white if self.variant != "checkers" else self.board.turn != self.white
+        return 0 if first else 1
 
     def copy(self) -> DraughtsPosition:
         clone = type(self)(self.board.copy(), self.variant)

@@ -215,10 +215,14 @@ def create_app(
         ]
 
     def replay(
-        request: PositionRequest, played: list[str] | None = None, before: list[Position[Any]] | None = None
+        request: PositionRequest,
+        played: list[str] | None = None,
+        before: list[Position[Any]] | None = None,
+        movers: list[int] | None = None,
     ) -> tuple[Game, Position[Any]]:
         """The position the request names (``played``: filled with its moves as shown;
-        ``before``: given the position before the last move, if there was one).
+        ``before``: given the position before the last move, if there was one; ``movers``:
+        filled with who played each move, where a player may move twice).
         Called on a thread (``replayed``): a thousand moves of chess, or of a user's slow
         game, would hold the event loop and every other request with it."""
         game = games.get(request.game)
@@ -239,6 +243,8 @@ def create_app(
                 raise BadRequest(f"move {number} ({text}): {error}") from None
             if played is not None:
                 played.append(boards.shown_move(game, position, move))
+            if movers is not None:
+                movers.append(position.player())
             if before is not None and number == len(request.moves):
                 before.append(position.copy())
             position.play(move)
@@ -261,8 +267,9 @@ def create_app(
         def answer() -> dict[str, Any]:
             played: list[str] = []
             before: list[Position[Any]] = []
-            game, position = replay(request, played, before)
-            shown = boards.state(game, position, request.flipped, played, before[0] if before else None)
+            movers: list[int] = []
+            game, position = replay(request, played, before, movers)
+            shown = boards.state(game, position, request.flipped, played, before[0] if before else None, movers)
             return {**shown, "engine": searches.engine(game, request.game)}
 
         return await asyncio.to_thread(answer)

@@ -39,6 +39,9 @@ PLAYERS = {
 
 
 def players(game: Game) -> tuple[str, str]:
+    """The two sides' names, the first to move first (in checkers, black)."""
+    if game.name == "checkers":
+        return ("black", "white")
     return PLAYERS.get(kind_of(game), ("first player", "second player"))
 
 
@@ -64,10 +67,12 @@ def state(
     flipped: bool = False,
     played: list[str] | None = None,
     before: Position[Any] | None = None,
+    movers: list[int] | None = None,
 ) -> dict[str, Any]:
     """Everything the page needs to draw ``position`` and let the user move; ``played``:
-    the moves that led there, as a player reads them; ``before``: the position before the
-    last of them (draughts marks the pieces it captured); ``ending``: why the game ended,
+    the moves that led there, as a player reads them, and ``movers`` who played each (the
+    same player may move twice); ``before``: the position before the last of them (draughts
+    marks the pieces it captured); ``ending``: why the game ended,
     where the game says (``threefold repetition``)."""
     end = game_end(position)
     legal = [] if end is not None else list(position.legal_moves())
@@ -87,6 +92,7 @@ def state(
         "turn": position.player(),
         "players": players(game),
         "played": played or [],
+        "movers": movers or [],
         "result": outcome(game, position),
         "ending": end[1] if end is not None and end[1] else None,
         "position": game.position_text(position),

@@ -145,17 +145,23 @@ function render() {
   showHistory();
 }
 
-// The moves played, numbered by moves (a move is both sides' turns), each a button that goes
-// back to the position after it.
+// The moves played, numbered by moves (a move is both sides' turns: the first player's, then
+// the second's, however many each made in a row), each a button that goes back to the
+// position after it.
 function showHistory() {
   const rows = [];
-  // a start with the second player to move (a FEN with Black to move) begins "1. …"
-  const offset = (state.turn + state.played.length) % 2;
+  // who played each move; without the server's list, the players alternate
+  const movers = state.movers && state.movers.length === state.played.length
+    ? state.movers
+    : state.played.map((_, index) => (state.turn + state.played.length + index) % 2);
+  let number = 0;
   state.played.forEach((text, index) => {
-    const half = index + offset;
-    if (half % 2 === 0 || index === 0) {
-      rows.push(Object.assign(document.createElement("li"), { value: Math.floor(half / 2) + 1 }));
-      if (half % 2 === 1) rows[rows.length - 1].append("… ");
+    // a row starts with the first player's turn, or with the game's first move ("1. …" when
+    // the second player moved first: a FEN with Black to move)
+    if (index === 0 || (movers[index] === 0 && movers[index - 1] !== 0)) {
+      number += 1;
+      rows.push(Object.assign(document.createElement("li"), { value: number }));
+      if (movers[index] !== 0) rows[rows.length - 1].append("… ");
     }
     const button = Object.assign(document.createElement("button"), {
       className: "played" + (index === state.played.length - 1 ? " last" : ""),
