@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from negamax.core.errors import InvalidOptionError
+from negamax.core.score import WIN_THRESHOLD
 from negamax.games import get_game
 from negamax.parallel.pools import make_pool, serial_pool
 from negamax.parallel.split_solve import SplitProgress, split_solve
@@ -116,6 +117,32 @@ def test_a_split_solve_of_kalah_is_the_same_at_every_depth(plies: int) -> None:
             position = game.new_position(" ".join(map(str, moves)) or None)
             expected = oracle.minimax(oracle.kalah(3, 3, moves))
             assert split_solve(game, position, pool, plies, reference=KALAH).value == expected, moves
+
+
+def test_a_split_solve_of_random_trees_whose_player_may_move_twice_gets_the_oracles_values() -> None:
+    """Trees with transpositions in which half the nodes draw their player to move, on one
+    pool: each solve starts on clean worker tables (two trees of the game share keys)."""
+    game = get_game("random")
+    pool = serial_pool(BatchJob("random", solve=True))
+    for seed in range(8):
+        position = game.new_position(f"branching=3,depth=6,seed={seed},transpositions={seed % 2 * 4},again=50")
+        expected = oracle.minimax(position)
+        for plies in (1, 2, 3):
+            assert split_solve(game, position, pool, plies).value == expected, (seed, plies)
+
+
+def test_a_split_solve_of_a_game_won_at_a_distance_gets_the_solves_score() -> None:
+    """Nim's wins and losses carry their distance: the questions near the win thresholds."""
+    from negamax.search import solve
+
+    game = get_game("nim")
+    pool = serial_pool(BatchJob("nim", solve=True))
+    for text in (None, "1,2,3", "2,4,5"):
+        position = game.new_position(text)
+        expected = solve(position).score
+        assert abs(expected) >= WIN_THRESHOLD, text
+        for plies in (1, 2):
+            assert split_solve(game, position, pool, plies).score == expected, (text, plies)
 
 
 @pytest.mark.compiles

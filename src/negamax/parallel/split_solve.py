@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -56,7 +57,9 @@ the key keeps the tree free of cycles, whatever the game)."""
 
 @dataclasses.dataclass
 class _Node:
-    text: str
+    moves: tuple[str, ...]
+    """The texts of the moves that lead to it from the root (a game's text of a position
+    need not say whose turn it is, nor how it was reached: a random tree's does not)."""
     known: list[int]
     """The values (for this node's side to move) of its moves that end the game."""
     children: list[tuple[NodeKey, bool]]
@@ -166,7 +169,8 @@ def split_solve(
     levels = [0] * (plies + 1)
     for depth, _ in nodes:
         levels[depth] += 1
-    asking = _Asking(reference or game.name, nodes, scores, pool, stop, on_progress, start)
+    solve = _Solve(reference or game.name, game.position_text(position), secrets.token_hex(8))
+    asking = _Asking(solve, nodes, scores, pool, stop, on_progress, start)
     lower, upper = scores.lower, scores.upper
     while lower < upper:
         if stop is not None and stop.is_set():
@@ -205,7 +209,7 @@ def refuse_split(game: Game, position: Position[Any]) -> None:
 def _tree(game: Game, position: Position[Any], plies: int, scores: _Scores) -> tuple[dict[NodeKey, _Node], NodeKey]:
     """Every distinct (up to symmetry) unfinished position at each ply down to ``plies``."""
     root = (0, game.book_key(position)[0])
-    nodes = {root: _Node(game.position_text(position), [], [])}
+    nodes = {root: _Node((), [], [])}
     frontier = [(root, position)]
     for depth in range(1, plies + 1):
         following = []
@@ -222,7 +226,7 @@ def _tree(game: Game, position: Position[Any], plies: int, scores: _Scores) -> t
                 child_key = (depth, game.book_key(child)[0])
                 node.children.append((child_key, same_player))
                 if child_key not in nodes:
-                    nodes[child_key] = _Node(game.position_text(child), [], [])
+                    nodes[child_key] = _Node((*node.moves, game.move_text(parent, move)), [], [])
                     following.append((child_key, child))
         frontier = following
     return nodes, root
@@ -237,7 +241,7 @@ class _Asking:
 
     def __init__(
         self,
-        reference: str,
+        solve: _Solve,
         nodes: dict[NodeKey, _Node],
         scores: _Scores,
         pool: WorkerPool,
@@ -245,7 +249,7 @@ class _Asking:
         on_progress: Callable[[SplitProgress], None] | None,
         start: float,
     ) -> None:
-        self.reference, self.nodes, self.scores, self.pool = reference, nodes, scores, pool
+        self.solve, self.nodes, self.scores, self.pool = solve, nodes, scores, pool
         self.stop, self.on_progress, self.start = stop, on_progress, start
         self.answers: dict[Question, bool] = {}
         self.seconds: list[float] = []
@@ -268,8 +272,9 @@ class _Asking:
                     wanted: dict[Question, None] = {}  # (ordered, and quick to look in)
                     self.questions(root, threshold, set(out.values()), wanted, {})
                     for key, value in list(wanted)[: capacity - len(out)]:
-                        text = self.nodes[key].text
-                        out[self.pool.executor.submit(_answer, self.reference, text, value)] = (key, value)
+                        moves = self.nodes[key].moves
+                        future = self.pool.executor.submit(_answer, self.solve, moves, value)
+                        out[future] = (key, value)
                         asked += 1
                 if not out:
                     raise RuntimeError("the root is unknown and nothing is left to ask")  # a bug
@@ -338,25 +343,52 @@ class _Asking:
         return verdict
 
 
-_searchers: dict[tuple[str, int], tuple[Game, Searcher]] = {}
+@dataclasses.dataclass(frozen=True)
+class _Solve:
+    """What a worker needs to know of the split solve a question is for."""
+
+    reference: str
+    """How the worker loads the game (``get_game``)."""
+    root: str
+    """The text of the root position (``game.position_text``)."""
+    token: str
+    """This split solve's own: a worker starts each solve on clean tables, as a searcher
+    starts each call, so that no answer depends on the solves asked before (two random
+    trees of one game share keys)."""
+
+
+@dataclasses.dataclass
+class _Worker:
+    game: Game
+    searcher: Searcher
+    token: str
+
+
+_workers: dict[tuple[str, int], _Worker] = {}
 """Each worker thread's game and searcher, by the game's reference: kept, with its tables,
-from one question to the next."""
-_searchers_lock = threading.Lock()
+from one question of a solve to the next (one searcher a thread: the pure-Python search's
+table is not for two threads at once)."""
+_workers_lock = threading.Lock()
 
 
-def _answer(reference: str, text: str, threshold: int) -> tuple[bool, float]:
-    """On a worker: whether the position's value is at least ``threshold``, and the CPU
-    time the question took (this thread's). The thread's searcher keeps its tables for the
-    next question (one per thread: the pure-Python search's table is not for two threads)."""
-    place = (reference, threading.get_ident())
-    with _searchers_lock:
-        found = _searchers.get(place)
-    if found is None:
-        game = get_game(reference)
-        found = (game, Searcher(keep_tables=True, game=game))
-        with _searchers_lock:
-            _searchers[place] = found
-    game, searcher = found
+def _answer(solve: _Solve, moves: tuple[str, ...], threshold: int) -> tuple[bool, float]:
+    """On a worker: whether the value of the position ``moves`` lead to from the root is
+    at least ``threshold``, and the CPU time the question took (this thread's)."""
+    place = (solve.reference, threading.get_ident())
+    with _workers_lock:
+        worker = _workers.get(place)
+    if worker is None:
+        game = get_game(solve.reference)
+        worker = _Worker(game, Searcher(keep_tables=True, game=game), solve.token)
+        with _workers_lock:
+            _workers[place] = worker
     start = time.thread_time()
-    holds = searcher.value_at_least(game.new_position(text), threshold)
+    if worker.token != solve.token:
+        worker.searcher.clear()
+        worker.token = solve.token
+    game = worker.game
+    position = game.new_position(solve.root)
+    for text in moves:
+        position.play(game.parse_move(position, text))
+    holds = worker.searcher.value_at_least(position, threshold)
     return holds, time.thread_time() - start
