@@ -116,7 +116,8 @@ def _scores(position: Position[Any]) -> _Scores:
 class SplitProgress:
     lower: int
     upper: int
-    """The root's value is known to lie in [lower, upper] (the game's scores)."""
+    """The root's value is known to lie in [lower, upper] (in the scores of
+    ``SplitResult.value``)."""
     threshold: int
     """The question being asked: is the root's value at least this?"""
     answered: int
