@@ -4,8 +4,10 @@ from negamax.core.score import (
     MAX_PLY,
     WIN,
     WIN_THRESHOLD,
+    child_threshold,
     describe,
     distance,
+    from_child,
     from_node,
     is_decisive,
     loss_in,
@@ -42,3 +44,18 @@ def test_node_and_root_relative_scores_round_trip() -> None:
     # A loss found at a node at ply 3 (value -WIN there) is a loss in 3 from the root.
     assert from_node(-WIN, 3) == loss_in(3)
     assert from_node(17, 3) == 17
+
+
+def test_a_parents_question_becomes_each_childs_exactly() -> None:
+    """``child_threshold`` against every child score near the places where ``from_child``
+    bends (0, both win thresholds, both ends): the move reaches t exactly when the child
+    answers its question the right way (yes with the same player to move, no otherwise)."""
+    edges = (0, WIN_THRESHOLD, -WIN_THRESHOLD, WIN, -WIN)
+    near = sorted({edge + step for edge in edges for step in range(-3, 4)})
+    for threshold in near:
+        for same_player in (False, True):
+            asked = child_threshold(threshold, same_player)
+            for child in near:
+                reaches = from_child(child, same_player) >= threshold
+                answer = child >= asked
+                assert reaches == (answer if same_player else not answer), (threshold, same_player, child)

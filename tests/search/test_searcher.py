@@ -183,3 +183,30 @@ def test_a_searcher_that_does_not_wait_answers_in_python_until_its_kernel_is_rea
     later = searcher.search(game.new_position("33"), SearchLimits(depth=4))
     assert later.algorithm == "compiled" and later.score == first.score
     searcher.close()
+
+
+KALAH_LINES = (("", ()), ("1", (1,)))
+
+
+def test_value_at_least_on_the_pure_python_search_brackets_the_exact_value() -> None:
+    """Kalah (a player may move twice; plain values: the max/min oracle's) and Nim (wins at
+    a distance): at least the value, not at least one more, on a searcher keeping its table
+    between the questions and on one that does not; a finished game or chess is refused."""
+    from negamax.core.errors import InvalidOptionError
+    from negamax.core.score import WIN
+    from tests import oracle
+
+    kalah = get_game(f"{oracle.EXAMPLE}:Kalah(3, 3)")
+    nim = NimGame()
+    cases = [(kalah.new_position(text), oracle.minimax(oracle.kalah(3, 3, moves))) for text, moves in KALAH_LINES]
+    cases += [(nim.new_position(text), solve(nim.new_position(text)).score) for text in ("1,2,3", "2,4,5")]
+    for searcher in (Searcher(keep_tables=True), Searcher()):
+        for position, value in cases:
+            assert searcher.value_at_least(position, value) and not searcher.value_at_least(position, value + 1)
+            assert searcher.value_at_least(position, -WIN + 1) and not searcher.value_at_least(position, WIN)
+    finished = nim.new_position("0,0,1")
+    finished.play(next(iter(finished.legal_moves())))
+    with pytest.raises(InvalidOptionError, match="the game is over"):
+        Searcher().value_at_least(finished, 0)
+    with pytest.raises(InvalidOptionError, match="cannot be solved exactly"):
+        Searcher().value_at_least(get_game("chess").new_position(None), 0)

@@ -22,7 +22,7 @@ from negamax.cli.searching import (
     solve_position,
 )
 from negamax.core.errors import IllegalMoveError, InvalidOptionError, NegamaxError
-from negamax.core.game import PlacementPosition, Position
+from negamax.core.game import Position
 from negamax.core.rules import Game, game_end, pv_text
 from negamax.core.score import WIN_THRESHOLD, describe
 from negamax.core.types import SearchLimits, SearchResult
@@ -122,7 +122,7 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
     on a Dask cluster (``negamax.parallel.split_solve``)."""
     from negamax.core.ranges import DEFAULT_SPLIT_PLIES
     from negamax.parallel.pools import LOCAL_CLUSTER, make_pool
-    from negamax.parallel.split_solve import SplitProgress, split_solve
+    from negamax.parallel.split_solve import SplitProgress, refuse_split, split_solve
     from negamax.parallel.worker import BatchJob
 
     if arguments.workers is not None and arguments.scheduler != LOCAL_CLUSTER:
@@ -141,10 +141,7 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
     given = [name for name, present in ignored.items() if present]
     if given:
         raise InvalidOptionError(f"a split solve (--scheduler) takes no {', '.join(given)}")
-    if not isinstance(position, PlacementPosition):
-        raise InvalidOptionError(f"{game.name}: a split solve needs a game the compiled solver takes (Connect 4)")
-    if position.is_terminal():
-        raise InvalidOptionError("the game is over in this position: nothing to solve")
+    refuse_split(game, position)  # before a cluster is started
     plies = arguments.split or DEFAULT_SPLIT_PLIES
     show = sys.stderr.isatty() and not arguments.json
 
@@ -156,11 +153,13 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
             )
             sys.stderr.flush()
 
-    pool = make_pool(BatchJob(game.name, solve=True), arguments.workers, arguments.scheduler)
+    # the workers load the game by the name given here: a game from a file, with its
+    # parameters, has no other name they can load it by
+    pool = make_pool(BatchJob(arguments.game, solve=True), arguments.workers, arguments.scheduler)
     try:
         with stop_on_interrupt() as stop:
             try:
-                result = split_solve(game, position, pool, plies, report, stop)
+                result = split_solve(game, position, pool, plies, report, stop, arguments.game)
             except KeyboardInterrupt:
                 print("stopped: nothing was kept (a split solve starts over)", file=sys.stderr)
                 return EXIT_INTERRUPTED

@@ -116,6 +116,35 @@ def from_child(score: int, same_player: bool) -> int:
     return from_node(score if same_player else -score, 1)
 
 
+def child_threshold(threshold: int, same_player: bool) -> int:
+    """``from_child`` asked backwards: the move to a child is worth at least ``threshold`` to
+    its parent exactly when the child's own value is at least the score returned, if the
+    same player moves there, and exactly when it is *not*, if the opponent does. So one
+    null-window question about the parent ("at least t?") becomes one about each child.
+
+    ``from_node`` moves a decisive score one ply and leaves the others alone, so two child
+    scores meet at each edge of the decisive ones (``WIN_THRESHOLD``, the farthest win,
+    and the score below it both back up to ``WIN_THRESHOLD - 1``; ``-WIN_THRESHOLD`` and
+    the score above it to ``-WIN_THRESHOLD + 1``): the question names the lower of two.
+
+    >>> child_threshold(3, False), child_threshold(3, True)
+    (-2, 3)
+    >>> describe(child_threshold(win_in(2), True)), describe(child_threshold(win_in(2), False))
+    ('win in 1', 'loss in 2')
+    >>> child_threshold(-WIN_THRESHOLD + 1, True) == -WIN_THRESHOLD
+    True
+    """
+    if threshold >= WIN_THRESHOLD:
+        lowest = threshold + 1
+    elif threshold > -WIN_THRESHOLD + 1:
+        lowest = threshold
+    else:
+        lowest = threshold - 1
+    # the lowest child score (after the sign) that backs up to at least ``threshold``: the
+    # opponent's score must be at most its negation, that is, not at least one above it
+    return lowest if same_player else 1 - lowest
+
+
 def from_child_bounds(lower: int, upper: int, same_player: bool) -> tuple[int, int]:
     """A child's proven ``[lower, upper]`` as its parent's (``from_child`` of each; a
     negation swaps them), the infinite bounds kept infinite."""

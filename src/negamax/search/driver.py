@@ -353,6 +353,30 @@ def solve(
     return _final(run, aborted=False)
 
 
+def value_at_least(
+    position: Position[Any],
+    threshold: int,
+    *,
+    options: SearchOptions | None = None,
+    table: TranspositionTable | None = None,
+) -> bool:
+    """Whether the exact value of ``position`` (unfinished) for its side to move is at least
+    ``threshold``: one null-window search to the end of the game, the step ``solve``'s
+    bisection repeats. A ``table`` kept from one question to the next lets it reuse what
+    the earlier ones proved.
+
+    :raises InvalidOptionError: for a game whose lines outrun Python's stack.
+    """
+    options, limits = _prepare("auto", options, None)
+    run = _Run(position, limits, "auto", options, table, None)
+    try:
+        return run.root(SOLVE_DEPTH, threshold - 1, threshold) >= threshold
+    except RecursionError:
+        raise InvalidOptionError(
+            "a line of this game goes deeper than the pure-Python search can follow: it cannot be solved exactly"
+        ) from None
+
+
 def _final(run: _Run, aborted: bool) -> SearchResult[Any]:
     """The last completed iteration, with the totals of the whole search."""
     last = run.last

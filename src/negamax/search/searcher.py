@@ -258,20 +258,32 @@ class Searcher:
         return self._search_lines(kind, position, limits, multipv, root_moves, request, on_iteration)
 
     def value_at_least(self, position: Position[Any], threshold: int) -> bool:
-        """Whether the exact value of ``position`` for the side to move, in the placement
-        solver's scores (Pons' for Connect 4: ``game.game_score``), is at least
-        ``threshold``: one null-window test on the compiled solver, the step a solve
-        repeats to narrow its bounds. The answer is exact; a searcher that keeps its tables
-        (``keep_tables``) lets the next tests reuse what this one proved.
+        """Whether the exact value of ``position`` for the side to move is at least
+        ``threshold``: one null-window test, the step a solve repeats to narrow its bounds.
+        For a placement game, on the compiled placement solver and in its scores (Pons' for
+        Connect 4: ``game.game_score``); for any other game, in distance scores
+        (``negamax.core.score``), on the backend a solve of ``position`` runs on. The
+        answer is exact; a searcher that keeps its tables (``keep_tables``) lets the next
+        tests reuse what this one proved.
 
-        :raises InvalidOptionError: for a game without the compiled placement solver.
+        :raises InvalidOptionError: for a finished position, or a game that cannot be solved
+            exactly (``refuse_unbounded_solve``).
         """
-        if not isinstance(position, PlacementPosition):
-            raise InvalidOptionError("value_at_least needs a game the compiled placement solver takes (Connect 4)")
         if position.is_terminal():
             raise InvalidOptionError("the game is over in this position: its value is the result")
-        with self._lent(PLACEMENT, position) as solver:
-            return bool(solver.probe(position, threshold - 1, threshold) >= threshold)
+        if isinstance(position, PlacementPosition):
+            with self._lent(PLACEMENT, position) as solver:
+                return bool(solver.probe(position, threshold - 1, threshold) >= threshold)
+        refuse_unbounded_solve(position, SearchLimits())
+        request = _Request()
+        kind = self._kind(position, solving=True, request=request)
+        self._check_keys(kind, position, request)
+        with self._lent(kind, position) as compiled:
+            if compiled is None:
+                return driver.value_at_least(
+                    position, threshold, options=self.python_options, table=self._kept_python_table()
+                )
+            return bool(compiled.value_at_least(position, threshold))
 
     def solve(
         self,

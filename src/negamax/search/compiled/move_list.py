@@ -302,6 +302,19 @@ class CompiledSearcher:
             on_iteration(result)
         return result
 
+    def value_at_least(self, position: MoveListPosition[Any], threshold: int) -> bool:
+        """Whether the exact value of ``position`` (unfinished) is at least ``threshold``: one
+        of ``solve``'s null-window tests, on this searcher's table as it is (what earlier
+        tests proved answers for this one).
+
+        :raises InvalidOptionError: for a game longer than the kernel can solve.
+        """
+        bound = self._bind_once(position)
+        self._prepare(SearchLimits(), layout.SOLVE_FEATURES)
+        value = self._root(bound, layout.SOLVE_DEPTH, threshold - 1, threshold)
+        self._check_exact(position)
+        return value >= threshold
+
     def _root_codes(self, bound: _Bound, position: MoveListPosition[Any], root_moves: Sequence[Any]) -> list[int]:
         """The codes of ``root_moves`` (the kernel's codes of the root's legal moves that
         stand for them: a game turns codes into moves, not moves into codes)."""
