@@ -843,7 +843,7 @@ def new_state(position: Any, spec: DraughtsSpec) -> Any:
         elif board.black_kings & bit:
             piece = KING_PIECE + BLACK_PIECE
         state[MAILBOX[spec.geometry, square]] = piece
-    state[SIDE] = position.player()
+    state[SIDE] = 0 if position.board.turn == position.white else 1  # the colour (in checkers player 0 is Black)
     state[CLOCK] = min(board.halfmove_clock, spec.draw_clock)
     call_without_compiling(_refresh, spec, state)
     # the earlier positions within the clock, for repetitions (their keys, in order), and
@@ -889,7 +889,7 @@ def code_of(position: Any, move: str, spec: DraughtsSpec) -> int:
     code = int(squares[0] | (squares[-1] << 6) | (taken << 12))
     if spec.crowned_mid_capture and taken and (position.board.white_men | position.board.black_men) >> squares[0] & 1:
         per_row = int(PER_ROW[spec.geometry])
-        crown_row = 0 if position.player() == 0 else 2 * per_row - 1
+        crown_row = 0 if position.board.turn == position.white else 2 * per_row - 1
         if any(square // per_row == crown_row for square in squares[1:-1]):
             code |= CROWNED  # crowned on the way, it went on taking as a king
     return code
