@@ -16,6 +16,7 @@ from typing import NoReturn
 from negamax.cli import bulk, commands
 from negamax.cli.report import one_line
 from negamax.core.errors import InvalidOptionError, NegamaxError
+from negamax.core.user_code import user_code_error
 from negamax.core.ranges import (
     BOOK_PLIES,
     CHUNK_SIZE,
@@ -374,6 +375,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         if os.environ.get("NEGAMAX_TRACEBACK"):
             raise
+        named = user_code_error(error)  # the game's own code raised it: said so, with where
+        if named is not None:
+            return _fail(f"negamax: error: {named}", EXIT_USAGE)
         text = str(error).splitlines()[0][:200] if str(error) else ""
         return _fail(
             f"negamax: internal error {type(error).__name__}: {text} (NEGAMAX_TRACEBACK=1 shows where)", EXIT_FAILURE

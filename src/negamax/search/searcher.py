@@ -38,6 +38,7 @@ from negamax.core.ranges import THREADS, Range, hash_range
 from negamax.core.rules import Game
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_child, from_child_bounds
 from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
+from negamax.core.user_code import check_hashable_key, names_user_errors
 from negamax.search import driver, warmup
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
@@ -217,6 +218,7 @@ class Searcher:
 
     # -- the calls ----------------------------------------------------------------------
 
+    @names_user_errors
     def search(
         self,
         position: Position[Any],
@@ -257,6 +259,7 @@ class Searcher:
                 return self._search_once(compiled, position, limits, root_moves, request, on_iteration)
         return self._search_lines(kind, position, limits, multipv, root_moves, request, on_iteration)
 
+    @names_user_errors
     def value_at_least(self, position: Position[Any], threshold: int) -> bool:
         """Whether the exact value of ``position`` for the side to move is at least
         ``threshold``: one null-window test, the step a solve repeats to narrow its bounds.
@@ -285,6 +288,7 @@ class Searcher:
                 )
             return bool(compiled.value_at_least(position, threshold))
 
+    @names_user_errors
     def solve(
         self,
         position: Position[Any],
@@ -367,6 +371,8 @@ class Searcher:
         :raises GameDefinitionError: naming two positions one key confuses.
         """
         options = request.options or self.python_options or options_for(request.algorithm)
+        if kind == PYTHON:
+            check_hashable_key(position)
         if kind == PYTHON and options.transposition_table:
             check_keys(position)
 
