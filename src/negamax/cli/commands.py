@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from negamax.cli.progress import progress_callback, stop_on_interrupt
+from negamax.cli.progress import Kept, UserCodeStuck, progress_callback, stop_on_interrupt
 from negamax.cli.report import dumps, duration_text, one_line, result_record, result_text
 from negamax.cli.searching import (
     DEFAULT_ANALYSIS_SECONDS,
@@ -81,8 +81,8 @@ def run_analyze(arguments: argparse.Namespace) -> int:
             time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
             stop=stop,
         )
-        progress = progress_callback(arguments, game, position)
-        result = heuristic_search(arguments, game, position, limits, progress)
+        progress = Kept(progress_callback(arguments, game, position))
+        result = _best_so_far(lambda: heuristic_search(arguments, game, position, limits, progress), progress)
         _print_result(arguments, game, position, arguments.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
 
@@ -109,12 +109,25 @@ def run_solve(arguments: argparse.Namespace) -> int:
             _print_result(arguments, game, position, arguments.position or "", answer)
             return EXIT_OK
         limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
-        progress = progress_callback(arguments, game, position)
-        result = solve_position(arguments, game, position, limits, progress)
-        if progress is not None and sys.stderr.isatty():
+        progress = Kept(progress_callback(arguments, game, position))
+        result = _best_so_far(lambda: solve_position(arguments, game, position, limits, progress), progress)
+        if progress.show is not None and sys.stderr.isatty():
             sys.stderr.write("\r\x1b[K")
         _print_result(arguments, game, position, arguments.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
+
+
+def _best_so_far(run: Callable[[], SearchResult[Any]], kept: Kept) -> SearchResult[Any]:
+    """``run()``'s result, or, when Ctrl-C had to interrupt a game's method that did not
+    return, the last result it reported (said so on stderr; with none, the interruption
+    goes on up)."""
+    try:
+        return run()
+    except UserCodeStuck as stuck:
+        if kept.result is None:
+            raise
+        print(f"negamax: {stuck.where}; the best so far:", file=sys.stderr)
+        return kept.result
 
 
 def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[Any]) -> int:

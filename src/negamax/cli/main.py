@@ -16,7 +16,6 @@ from typing import NoReturn
 from negamax.cli import bulk, commands
 from negamax.cli.report import one_line
 from negamax.core.errors import InvalidOptionError, NegamaxError
-from negamax.core.user_code import user_code_error
 from negamax.core.ranges import (
     BOOK_PLIES,
     CHUNK_SIZE,
@@ -31,6 +30,7 @@ from negamax.core.ranges import (
     hash_range,
     workers_range,
 )
+from negamax.core.user_code import user_code_error
 from negamax.search.searcher import MULTIPV
 from negamax.search.trace import DEFAULT_MAX_NODES
 
@@ -363,8 +363,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except NegamaxError as error:
         return _fail(f"negamax: error: {error}", EXIT_USAGE)
-    except KeyboardInterrupt:
-        return _fail("negamax: interrupted", EXIT_INTERRUPTED)
+    except KeyboardInterrupt as interruption:
+        where = getattr(interruption, "where", "")  # a game's method that did not return
+        return _fail(f"negamax: interrupted{': ' + where if where else ''}", EXIT_INTERRUPTED)
     except BrokenPipeError:
         _silence_stdout()  # the reader left: nothing more to say, to it or at exit
         return 0

@@ -285,7 +285,9 @@ def checked_terminal_value(terminal_value: Callable[[], int]) -> Callable[[], in
             whole = None
         if whole is None or not (-WIN_THRESHOLD < whole < WIN_THRESHOLD or whole in (WIN, -WIN)):
             raise _refused(
-                method_place(terminal_value), value, f"a finished game is worth WIN, -WIN, DRAW or an int within ±{WIN_THRESHOLD}"
+                method_place(terminal_value),
+                value,
+                f"a finished game is worth WIN, -WIN, DRAW or an int within ±{WIN_THRESHOLD}",
             )
         return whole
 
@@ -303,7 +305,9 @@ def checked_moves(legal_moves: Callable[[], Sequence[MoveT]]) -> Callable[[], Se
         if type(moves) is list or type(moves) is tuple:
             return moves
         if moves is None or isinstance(moves, str | bytes):
-            raise _refused(method_place(legal_moves), moves, "return a list of moves (empty only when the game is over)")
+            raise _refused(
+                method_place(legal_moves), moves, "return a list of moves (empty only when the game is over)"
+            )
         try:
             return list(moves)
         except TypeError:
