@@ -14,11 +14,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
+from negamax.cli.progress import lock_notice
 from negamax.cli.report import duration_text, one_line
 from negamax.core.errors import InvalidOptionError
 from negamax.games import get_game
 from negamax.parallel.batch import BatchProgress, BatchSummary, Sink, run_batch
 from negamax.parallel.book import Book, BookSink
+from negamax.parallel.book_file import BookDamagedError
 from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import (
     first_line,
@@ -211,7 +213,7 @@ def run_batch_command(arguments: argparse.Namespace) -> int:
             sinks.append(output)
             closers.append(output.close)
         if arguments.book is not None:
-            book = Book(arguments.book, get_game(arguments.game))
+            book = Book(arguments.book, get_game(arguments.game), on_wait=lock_notice(arguments.book))
             sinks.append(BookSink(book))
             closers.append(book.close)
         errors.start()
@@ -247,7 +249,7 @@ def run_book_build(arguments: argparse.Namespace) -> int:
     refuse_same_files({"--book": arguments.book, "--errors": errors_path})
     errors = _ErrorLog(errors_path, arguments.overwrite)
     levels = enumerate_levels(game, roots, arguments.plies)  # too many positions: refused before any work
-    with Book(arguments.book, game) as book:
+    with Book(arguments.book, game, on_wait=lock_notice(arguments.book)) as book:
         errors.start()
         pool = _pool(arguments, job)
         try:
@@ -310,12 +312,27 @@ def run_book_export(arguments: argparse.Namespace) -> int:
     if arguments.output is not None:
         refuse_same_files({"--book": arguments.book, "--output": arguments.output})
         refuse_replacing("--output", arguments.output, arguments.overwrite)
-    with Book(arguments.book, get_game(arguments.game), create=False) as book, contextlib.ExitStack() as stack:
+    game = get_game(arguments.game)
+    damaged = False
+    try:
+        Book(arguments.book, game, create=False).close()
+    except BookDamagedError:
+        damaged = True  # exported all the same: what is readable is saved
+    with Book(arguments.book, game, create=False, check=False) as book, contextlib.ExitStack() as stack:
         stream = sys.stdout if arguments.output is None else stack.enter_context(replaced_whole(arguments.output))
         count = 0
         for row in book.rows():
             stream.write(json.dumps(row) + "\n")
             count += 1
+        skipped = book.skipped
     if arguments.output is not None:
         print(f"wrote {count:,} positions to {arguments.output}")
+    if damaged or skipped:
+        left = f" ({skipped:,} unreadable rows or parts left out)" if skipped else ""
+        print(
+            f"negamax: {arguments.book} is damaged: exported the {count:,} positions still readable{left};"
+            " build the book again",
+            file=sys.stderr,
+        )
+        return EXIT_PROBLEMS
     return EXIT_OK

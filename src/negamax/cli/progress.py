@@ -169,3 +169,23 @@ def announcer() -> Iterator[Callable[[str], None]]:
             ticker.join()
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
+
+
+def lock_notice(path: str, stream: TextIO | None = None) -> Callable[[float], None]:
+    """What a command shows while a book is locked by another process: the wait, live on a
+    terminal; off one, a line at once and one every ``PROGRESS_LINE_SECONDS`` (at least)."""
+    shown = stream or sys.stderr
+    live = shown.isatty()
+    next_line = 0.0
+
+    def show(waited: float) -> None:
+        nonlocal next_line
+        message = f"{path} is locked by another process; waiting (Ctrl-C to give up): {waited:.0f} s"
+        if live:
+            shown.write(f"\r{message}\x1b[K")
+        elif waited >= next_line:
+            next_line = waited + PROGRESS_LINE_SECONDS * 2
+            shown.write(f"negamax: {message}\n")
+        shown.flush()
+
+    return show
