@@ -31,6 +31,7 @@ from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import refuse_replacing, refuse_special_input, replaced_whole
 from negamax.search import warmup
 from negamax.search.params import ALGORITHMS, SearchOptions, options_for
+from negamax.search.searcher import refuse_unbounded_solve
 from negamax.search.textbook import TEXTBOOK
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
@@ -420,14 +421,23 @@ def run_compare(arguments: argparse.Namespace) -> int:
     names = [name.strip() for name in arguments.algorithms.split(",") if name.strip()]
     for name in names:
         options_for(name)
-    print(f"{'algorithm':<14}{'value':>12}{'nodes':>11}{'cutoffs':>10}{'TT hits':>10}{'CPU ms':>9}")
+    if arguments.depth is None:
+        refuse_unbounded_solve(position, SearchLimits())
+    print(f"{'algorithm':<14}{'value':>12}{'nodes':>11}{'cutoffs':>10}{'TT hits':>10}{'CPU ms':>9}", flush=True)
     values = set()
     for name in names:
-        result = search_or_solve(position, name, arguments.depth)
+        result = search_or_solve(position, name, arguments.depth, nodes=arguments.nodes)
+        if not result.completed:
+            to = "to the end" if arguments.depth is None else f"to depth {arguments.depth}"
+            raise InvalidOptionError(
+                f"{name} did not search {to} within {arguments.nodes:,} nodes ({result.wall_time:.1f} s): give a"
+                f" {'--depth' if arguments.depth is None else 'smaller --depth'} (or a larger --nodes)"
+            )
         values.add(result.score)
         print(
             f"{name:<14}{describe(result.score):>12}{result.nodes:>11,}{result.stats.beta_cutoffs:>10,}"
-            f"{result.stats.tt_hits:>10,}{result.cpu_time * 1000:>9.1f}"
+            f"{result.stats.tt_hits:>10,}{result.cpu_time * 1000:>9.1f}",
+            flush=True,
         )
     if len(values) != 1:
         print("the algorithms disagree: this is a bug, please report it")

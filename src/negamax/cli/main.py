@@ -35,6 +35,8 @@ from negamax.search.searcher import MULTIPV
 from negamax.search.trace import DEFAULT_MAX_NODES
 
 EXIT_FAILURE = 1
+COMPARE_NODES = 5_000_000
+"""How far ``compare`` lets one algorithm go unless told otherwise."""
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 BACKEND_CHOICES = ("auto", "compiled", "python")
@@ -247,6 +249,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--algorithms", default="negamax,alphabeta,alphabeta-tt,pvs,mtdf,auto", help="comma-separated names"
     )
     compare.add_argument("--depth", "-d", type=_in(DEPTH), help="search this many plies (default: to the end)")
+    compare.add_argument(
+        "--nodes",
+        "-n",
+        type=_in(NODES),
+        default=COMPARE_NODES,
+        help=f"give up when an algorithm passes about this many nodes (default {COMPARE_NODES:,}: a minute or so"
+        " of plain negamax in Python)",
+    )
 
     serve = subcommands.add_parser(
         "serve", help="play in a browser, watch the engine think, read its search (pip install 'negamax[web]')"

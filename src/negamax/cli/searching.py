@@ -168,9 +168,13 @@ def heuristic_search(
     )
 
 
-def search_or_solve(position: Position[Any], algorithm: str, depth: int | None, trace: Any = None) -> SearchResult[Any]:
+def search_or_solve(
+    position: Position[Any], algorithm: str, depth: int | None, trace: Any = None, nodes: int | None = None
+) -> SearchResult[Any]:
+    """A search to ``depth``, or to the end of the game without one, of at most about
+    ``nodes`` nodes if given (``completed`` false where it stopped there)."""
     if algorithm == TEXTBOOK:
-        return textbook_search(position, SearchLimits(depth=depth), trace)
+        return textbook_search(position, SearchLimits(depth=depth, nodes=nodes), trace)
     if depth is None:
-        return solve(position, algorithm=algorithm, trace=trace)
-    return search(position, SearchLimits(depth=depth), algorithm=algorithm, trace=trace)
+        return solve(position, SearchLimits(nodes=nodes), algorithm=algorithm, trace=trace)
+    return search(position, SearchLimits(depth=depth, nodes=nodes), algorithm=algorithm, trace=trace)

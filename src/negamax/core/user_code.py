@@ -51,12 +51,12 @@ def register(path: str | os.PathLike[str]) -> None:
 
 def is_user_file(filename: str) -> bool:
     """Whether code in ``filename`` is the user's (see the module)."""
-    if not filename or filename.startswith("<frozen"):
+    if not filename or filename.startswith("<"):  # <string>, <frozen ...>: no file of the user's
         return False
     resolved = os.path.abspath(filename)
     if resolved in _USER_PLACES or os.path.dirname(resolved) in _USER_PLACES:
         return True
-    if resolved.startswith(_LIBRARY) or filename.startswith("<"):
+    if resolved.startswith(_LIBRARY):
         return False
     return not resolved.startswith(_SYSTEM)
 
