@@ -162,6 +162,7 @@ def create_app(
         nonlocal workers
         if plugins:
             workers = PluginWorkers(plugins, "python" if backend == "python" or not prepare else backend)
+            app.state.plugin_workers = workers
         if prepare:
             for name in extra_games:  # the games the server was started for, first
                 if name in games and name not in plugins:
@@ -189,6 +190,10 @@ def create_app(
 
     app = FastAPI(title="negamax", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.searches = searches
+    app.state.plugin_workers = None
+    """The worker processes of the users' games, once the server runs (``PluginWorkers``)."""
+    app.state.stopping = threading.Event()
+    """Set as the server stops: the streams end at once (``RequestGuard.stopping``)."""
     app.state.left_out = left_out
     """The built-in games not served, each with what it needs."""
     static = resources.files("negamax.viz.web") / "static"
@@ -379,7 +384,7 @@ def create_app(
         tree["limits"] = {"max_nodes": request.max_nodes, "seconds": TRACE_SECONDS}
         return tree
 
-    return RequestGuard(app)
+    return RequestGuard(app, stopping=app.state.stopping)
 
 
 def _start_positions(games: list[Game]) -> None:
@@ -410,7 +415,8 @@ def _events_of(work: Callable[[float, Put], dict[str, Any]], what: str) -> _Even
     queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
 
     def put(event: str, data: dict[str, Any]) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, (event, data))
+        with contextlib.suppress(RuntimeError):  # the loop closed (the server stopped): no one to tell
+            loop.call_soon_threadsafe(queue.put_nowait, (event, data))
 
     def run(granted: float) -> None:
         try:
@@ -429,12 +435,17 @@ def _event_stream(
 ) -> StreamingResponse:
     """Server-Sent Events from ``events`` until one that is not ``going_on`` (``done``,
     ``error``); a comment line when nothing new comes for a while, and the search stopped
-    once the stream ends or the page goes away."""
+    once the stream ends, the page goes away, or the server stops (``RequestGuard.stopping``:
+    the stream ends with an ``error`` saying so)."""
+    stopping: threading.Event = getattr(http.app.state, "stopping", threading.Event())
 
     async def stream() -> AsyncIterator[str]:
         watcher = asyncio.create_task(_watch_disconnect(http, stop))
         try:
             while True:
+                if stopping.is_set():
+                    yield f"event: error\ndata: {json.dumps({'error': 'the server is stopping'})}\n\n"
+                    return
                 try:
                     event, data = await asyncio.wait_for(events.get(), HEARTBEAT_SECONDS)
                 except TimeoutError:

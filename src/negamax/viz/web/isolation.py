@@ -65,8 +65,12 @@ class GameRefused(NegamaxError, ValueError):
         self.status = status
 
 
-class Overran(GameDefinitionError):
-    """A job of a user's game that did not end in time: its worker was killed."""
+class Overran(GameRefused):
+    """A job of a user's game that did not end in time: its worker was killed (a 422: the
+    game's own code is at fault, and named)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, 422)
 
 
 def is_plugin(name: str) -> bool:
@@ -190,6 +194,7 @@ class PluginWorkers:
     def __init__(self, names: tuple[str, ...], backend: str = "auto", per_game: int = WORKERS_PER_GAME) -> None:
         self.names = frozenset(names)
         self.backend = backend
+        self.per_game = per_game
         self._context = multiprocessing.get_context("spawn")  # the server has threads: no fork
         self._idle: dict[str, queue.Queue[_Worker]] = {name: queue.Queue() for name in names}
         self._all: set[_Worker] = set()
@@ -204,6 +209,24 @@ class PluginWorkers:
 
     def isolated(self, name: str) -> bool:
         return name in self.names
+
+    def idle(self, name: str) -> int:
+        """Workers of ``name`` ready for a job now."""
+        return self._idle[name].qsize()
+
+    def pids(self, name: str) -> set[int]:
+        """The process ids of ``name``'s workers (started, and not killed yet)."""
+        with self._lock:
+            return {worker.process.pid for worker in self._all if worker.name == name and worker.process.pid}
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait until every game has all its workers idle (a server just started)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(self.idle(name) >= self.per_game for name in self.names):
+                return True
+            time.sleep(0.05)
+        return False
 
     def _start(self, name: str) -> None:
         """A new worker of ``name``, given to the idle ones once it has loaded the game."""

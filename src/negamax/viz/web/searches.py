@@ -27,6 +27,7 @@ from negamax.core.score import WIN_THRESHOLD, Bound, describe, from_node, not_pr
 from negamax.core.types import Line, SearchLimits, SearchResult
 from negamax.search import Searcher, search, solve, warmup
 from negamax.search.params import options_for
+from negamax.search.searcher import MULTIPV
 from negamax.search.strength import Strength
 from negamax.search.textbook import TEXTBOOK, textbook_search
 from negamax.search.trace import SearchTrace, TraceLimitExceeded
@@ -280,10 +281,15 @@ class Searches:
                 solved.update(found)
                 on_scores(scores("solving"))
 
-        if unknown and not stop.is_set():
-            limits = SearchLimits(time=seconds, nodes=MAX_NODES, stop=stop)
+        deadline = time.perf_counter() + seconds
+        most = int(MULTIPV.high)  # the most moves one solve scores: more (Nim's 100,100,57) in turns
+        for first in range(0, len(unknown), most):
+            part, left = unknown[first : first + most], deadline - time.perf_counter()
+            if stop.is_set() or left <= 0:
+                break
+            limits = SearchLimits(time=left, nodes=MAX_NODES, stop=stop)
             result = self._searchers(game).solving.solve(
-                position, limits, multipv=len(unknown), root_moves=unknown, pv_plies=0, on_iteration=report
+                position, limits, multipv=len(part), root_moves=part, pv_plies=0, on_iteration=report
             )
             solved.update({line.move: line.score for line in result.lines if line.bound == Bound.EXACT})
         return scores("timeout")
