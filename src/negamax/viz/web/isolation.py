@@ -459,7 +459,7 @@ def _run_job(
     except Busy as error:
         send(("error", 429, str(error)))
     except GameDefinitionError as error:
-        send(("error", 422, str(error)))
+        send(("error", 422, f"the game's definition is broken: {error}"))
     except NegamaxError as error:
         send(("error", 400, str(error)))
     except Exception as error:

@@ -51,6 +51,7 @@ def _server(app: Any, limits: ConnectionLimits | None) -> Any:
         timeout_graceful_shutdown=1,
         lifespan="on",
     )
+
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
             _stopping(app)  # the streams end now, before uvicorn's grace runs out
