@@ -147,3 +147,40 @@ def test_the_method_is_read_from_a_stack_dump() -> None:
     assert qualified_name(str(BROKEN), line, "evaluate") == "LoopsForever.evaluate"
     assert stuck_place(dump.replace("line 60", f"line {line}")) == f"LoopsForever.evaluate (broken_games.py:{line})"
     assert stuck_place(dump.split("Current")[0]) == ""
+
+
+@pytest.mark.timing
+@pytest.mark.kernels("chess")
+def test_chess_searches_within_a_ply_of_a_clean_server_while_two_plugin_searches_loop() -> None:
+    """Issue 72's "must show": a 2 s chess search while two searches of a plug-in whose
+    evaluate loops run reaches within one ply of the same search on a clean server
+    (before: depth 1 in 4 ms, against 17)."""
+    from negamax.games import get_game
+
+    name = f"{BROKEN}:LoopsForever"
+    app = create_app(extra_games=(name,))
+    with BackgroundServer(app) as server:
+        web = Web(server.url, app.app.state.searches)
+        web.searches.prepare(get_game("chess"), "chess")
+        deadline = time.monotonic() + 300
+        while not web.searches.ready("chess") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers: PluginWorkers = app.app.state.plugin_workers
+        assert workers.wait_ready(120)
+
+        def depth() -> int:
+            events = web.events({"game": "chess", "seconds": 2.0})
+            assert events[-1][0] == "done", events[-1]
+            return int(events[-1][1]["depth"])
+
+        depth()  # the first search loads what a search needs
+        clean = depth()
+        looping = [threading.Thread(target=web.events, args=({"game": name, "seconds": 5.0},)) for _ in range(2)]
+        for thread in looping:
+            thread.start()
+        while workers.idle(name):
+            time.sleep(0.02)
+        busy = depth()
+        for thread in looping:
+            thread.join(30)
+    assert busy >= clean - 1, (clean, busy)

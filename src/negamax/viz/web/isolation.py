@@ -379,6 +379,14 @@ def worker_main(requests: Connection, answers: Connection, name: str, backend: s
     from negamax.viz.web.positions import Positions
     from negamax.viz.web.searches import Searches
 
+    parent = os.getppid()
+
+    def orphaned() -> None:  # the server was killed outright: a game that loops must not outlive it
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, name="orphaned", daemon=True).start()
     game = get_game(name)
     bound_texts(game)
     searches = Searches(backend=backend)
