@@ -53,10 +53,12 @@ def test_a_lock_held_for_a_while_is_waited_out(tmp_path: Path, held: float, monk
     path = a_book(tmp_path / "held.book")
     holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN IMMEDIATE")
-    threading.Timer(held, holder.rollback).start()
+    freed = threading.Timer(held, holder.rollback)
+    freed.start()
     started = time.monotonic()
     status = main(["book", "build", "tictactoe", "--plies", "1", "--book", path, "--workers", "1"])
     took = time.monotonic() - started
+    freed.join()
     holder.close()
     if held < 2.0:
         assert status == 0 and took >= held

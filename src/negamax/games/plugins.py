@@ -212,11 +212,15 @@ class PositionClassGame:
         for move in moves:
             if str(move) == text:
                 return cast(Hashable, move)
-        shown = " ".join(str(move) for move in moves[:20]) or "none: the game is over"
+        shown = " ".join(_short(str(move)) for move in moves[:20]) or "none: the game is over"
         raise IllegalMoveError(f"{text!r} is not a legal move here; the legal moves: {shown}")
 
     def move_text(self, position: Position[Any], move: Hashable) -> str:
         return str(move)
+
+
+def _short(text: str, limit: int = 24) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _complete(game: Any) -> bool:

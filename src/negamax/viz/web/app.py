@@ -494,8 +494,16 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(problems) or "invalid request"
 
 
+MAX_ERROR = 500
+"""The longest error message a page is sent (one quoting a game's huge move is cut)."""
+
+
 def _one_line(message: str) -> str:
-    return next((line for line in message.splitlines() if line.strip()), "error")
+    line = next((line for line in message.splitlines() if line.strip()), "error")
+    if len(line) <= MAX_ERROR:
+        return line
+    cut = f" [...{len(line) - MAX_ERROR + 40:,} characters...] "
+    return line[: MAX_ERROR // 2 - 20] + cut + line[-(MAX_ERROR // 2 - 20) :]
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -199,6 +199,7 @@ class PluginWorkers:
         self._idle: dict[str, queue.Queue[_Worker]] = {name: queue.Queue() for name in names}
         self._all: set[_Worker] = set()
         self._starting: dict[str, int] = dict.fromkeys(names, 0)
+        self._starters: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self._executor = ThreadPoolExecutor(max_workers=MAX_SEARCHES, thread_name_prefix="plugin")
@@ -244,7 +245,12 @@ class PluginWorkers:
                     self._starting[name] -= 1
                 return
             with self._lock:
-                self._all.add(worker)
+                closed = self._closed.is_set()
+                if not closed:
+                    self._all.add(worker)
+            if closed:  # the server stopped while it started
+                worker.kill()
+                return
             try:
                 ready = worker.poll(START_SECONDS) and worker.receive()[0] == "ready"
             except (EOFError, OSError):  # it failed to load the game, or the server stopped
@@ -256,7 +262,10 @@ class PluginWorkers:
             else:
                 self._retire(worker)
 
-        threading.Thread(target=starting, name="plugin-start", daemon=True).start()
+        starter = threading.Thread(target=starting, name="plugin-start", daemon=True)
+        with self._lock:
+            self._starters = [thread for thread in self._starters if thread.is_alive()] + [starter]
+        starter.start()
 
     def _retire(self, worker: _Worker) -> None:
         with self._lock:
@@ -358,8 +367,11 @@ class PluginWorkers:
         with self._lock:
             workers = list(self._all)
             self._all.clear()
+            starters = list(self._starters)
         for worker in workers:
             worker.kill()
+        for starter in starters:  # a worker starting now is killed as soon as it has started
+            starter.join(5)
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
@@ -451,16 +463,12 @@ def _run_job(
             answers.send(message)
 
     def put(event: str, data: dict[str, Any]) -> None:
+        _check_size(name, data)
         send(("event", event, data))
 
     try:
         answer = _operation(positions, name, operation, payload, granted, stop, put)
-        size = len(json.dumps(answer))
-        if size > MAX_ANSWER_BYTES:
-            raise GameDefinitionError(
-                f"the answer for {name} would be {size / 1e6:.1f} MB; the page takes at most"
-                f" {MAX_ANSWER_BYTES / 1e6:.0f} MB (are its positions' or moves' texts that long?)"
-            )
+        _check_size(name, answer)
         send(("done", answer))
     except TraceLimitExceeded as error:
         send(("error", 400, str(error)))
@@ -477,6 +485,19 @@ def _run_job(
         else:
             log.exception("a request for %s failed", name)
             send(("error", 500, f"the server failed on this request ({type(error).__name__}; its log says more)"))
+
+
+def _check_size(name: str, answer: Any) -> None:
+    """Refuse an answer or event over ``MAX_ANSWER_BYTES`` (as JSON).
+
+    :raises GameDefinitionError:
+    """
+    size = len(json.dumps(answer))
+    if size > MAX_ANSWER_BYTES:
+        raise GameDefinitionError(
+            f"an answer for {name} would be {size / 1e6:.1f} MB; a page takes at most {MAX_ANSWER_BYTES / 1e6:.0f} MB"
+            " (has a position that many moves, or texts that long?)"
+        )
 
 
 def _operation(

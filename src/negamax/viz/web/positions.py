@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from negamax.core.errors import GameDefinitionError, NegamaxError, UnknownGameError
-from negamax.core.game import Position
+from negamax.core.game import Position, checked_moves
 from negamax.core.rules import Game, game_end
 from negamax.viz.web import boards
 from negamax.viz.web.searches import Searches
@@ -19,6 +19,8 @@ MAX_MOVES = 1_000
 MAX_MOVE_TEXT = 64
 MAX_NIM_HEAPS = 20
 MAX_NIM_HEAP = 100
+MAX_SOLUTION_MOVES = boards.MAX_MOVES_SHOWN
+"""The most moves a solution scores (a page could not show more)."""
 
 
 class BadRequest(NegamaxError, ValueError):
@@ -91,6 +93,9 @@ class Positions:
         game, position = self.playable(name, start, moves)
         if not game.solvable:
             raise BadRequest(f"{game.name} cannot be solved exactly here; ask the engine to think instead")
+        count = len(checked_moves(position.legal_moves)())
+        if count > MAX_SOLUTION_MOVES:
+            raise BadRequest(f"{count:,} legal moves here: a solution lists at most {MAX_SOLUTION_MOVES}")
         return game, position
 
     def state(self, name: str, start: str, moves: list[str], flipped: bool) -> dict[str, Any]:
