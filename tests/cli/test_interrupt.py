@@ -69,8 +69,9 @@ def test_the_first_ctrl_c_prints_the_best_so_far() -> None:
     assert int(out.split("depth")[1].split()[0]) >= 2, out
 
 
-def test_a_second_ctrl_c_ends_the_process_whatever_the_game_does() -> None:
-    process = started("analyze", f"{BROKEN}:SwallowsInterrupts", "--depth", "4")
+@pytest.mark.parametrize("command", ["analyze", "compare"])
+def test_a_second_ctrl_c_ends_the_process_whatever_the_game_does(command: str) -> None:
+    process = started(command, f"{BROKEN}:SwallowsInterrupts", "--depth", "4")
     process.send_signal(signal.SIGINT)
     time.sleep(1.5)  # the method was interrupted, and swallowed it
     assert process.poll() is None

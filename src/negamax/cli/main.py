@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import NoReturn
 
 from negamax.cli import bulk, commands
@@ -367,6 +369,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     (``NEGAMAX_TRACEBACK=1`` shows it, for a bug report)."""
     parser = build_parser()
     arguments = parser.parse_args(argv)
+    with _second_interrupt_ends_at_once():
+        return _run(arguments)
+
+
+@contextlib.contextmanager
+def _second_interrupt_ends_at_once() -> Iterator[None]:
+    """Ctrl-C interrupts the command (a search turns it into a stop of its own:
+    ``cli.progress.stop_on_interrupt``); a second one ends the process at once, by the
+    signal's default action, whatever runs (a game's code that swallows the first)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupted(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _run(arguments: argparse.Namespace) -> int:
     try:
         status: int = arguments.handler(arguments)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
