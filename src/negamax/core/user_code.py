@@ -110,7 +110,11 @@ def raised_text(error: BaseException) -> str:
     return shown if len(shown) <= MAX_SHOWN else shown[: MAX_SHOWN - 4] + "...)"
 
 
-def user_code_error(error: BaseException) -> GameDefinitionError | None:
+class UserCodeError(GameDefinitionError):
+    """An exception the user's code raised, named (``user_code_error``)."""
+
+
+def user_code_error(error: BaseException) -> UserCodeError | None:
     """``error`` as the user's mistake, when the user's code raised it (see the module):
     ``Kalah.legal_moves raised KeyError('boom') (kalah.py:42)``; ``None`` for an error of
     the library's own, or one of the library's errors raised by the user's code (passed on
@@ -121,7 +125,7 @@ def user_code_error(error: BaseException) -> GameDefinitionError | None:
     if found is None:
         return None
     method, where = found
-    named = GameDefinitionError(f"{method} raised {raised_text(error)} ({where})")
+    named = UserCodeError(f"{method} raised {raised_text(error)} ({where})")
     named.__cause__ = error
     return named
 

@@ -181,7 +181,7 @@ def test_connect4_solution_reads_the_book_first(tmp_path: Path) -> None:
     value = solve(child, SearchLimits(), backend="python").score
     path = str(tmp_path / "book.sqlite")
     with Book(path, CONNECT4) as book:
-        book.store([BookRow.of(CONNECT4, child, value, None, "test")])
+        book.store([BookRow.of(CONNECT4, child, value, None, "solve")])
     app = create_app(backend="python", book=lambda game: Book(path, game, create=False), prepare=False)
     with BackgroundServer(app) as server:
         status, answer = Web(server.url, app.app.state.searches).post(

@@ -47,7 +47,7 @@ from negamax.core.errors import GameDefinitionError, NegamaxError
 from negamax.core.game import Position
 from negamax.core.ranges import DEPTH, LEVEL, NODES, TIME, Range
 from negamax.core.rules import Game
-from negamax.core.user_code import user_code_error
+from negamax.core.user_code import UserCodeError, user_code_error
 from negamax.games import get_game
 from negamax.games.chess.levels import LEVEL_ELO
 from negamax.search.searcher import MULTIPV
@@ -211,6 +211,8 @@ def create_app(
     async def refused(_: Request, error: NegamaxError) -> JSONResponse:
         if isinstance(error, GameRefused):
             return _error(error.status, str(error))
+        if isinstance(error, UserCodeError):  # named already: the method and the line
+            return _error(UNPROCESSABLE, str(error))
         if isinstance(error, GameDefinitionError):
             # the game served breaks the library's contract, in a way its author can fix
             log.warning("a game's definition is broken: %s", error)

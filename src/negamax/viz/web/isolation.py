@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
 from negamax.core.errors import GameDefinitionError, NegamaxError
-from negamax.core.user_code import is_user_file, place, user_code_error
+from negamax.core.user_code import UserCodeError, is_user_file, place, user_code_error
 from negamax.viz.web.scheduler import MARGIN_SECONDS, MAX_SEARCHES, QUICK_SECONDS, Busy
 
 T = TypeVar("T")
@@ -474,6 +474,8 @@ def _run_job(
         send(("error", 400, str(error)))
     except Busy as error:
         send(("error", 429, str(error)))
+    except UserCodeError as error:
+        send(("error", 422, str(error)))
     except GameDefinitionError as error:
         send(("error", 422, f"the game's definition is broken: {error}"))
     except NegamaxError as error:
