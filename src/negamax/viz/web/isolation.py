@@ -48,8 +48,9 @@ STATE_SECONDS = 5.0
 START_SECONDS = 60.0
 """How long a request waits for a worker still starting (importing, loading the game)."""
 MAX_ANSWER_BYTES = 4 * 1024 * 1024
-WORKER_NICE = 10
-"""The workers' priority below the server's: a game that loops takes what the server leaves."""
+WORKER_NICE = 19
+"""The workers' priority below the server's (and, on Linux, the idle scheduling class): a
+game that loops takes what the server leaves."""
 DUMP_SECONDS = 0.3
 """How long the stack dump of a worker that overran may take to be written."""
 
@@ -384,6 +385,8 @@ def worker_main(requests: Connection, answers: Connection, name: str, backend: s
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's Ctrl-C is the server's: it ends us
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICE)
+    with contextlib.suppress(OSError, AttributeError):  # Linux: the CPU only when no one else wants it
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     stack = open(dump, "w")  # noqa: SIM115 - written by faulthandler until the process ends
     if hasattr(signal, "SIGUSR1"):
         faulthandler.register(signal.SIGUSR1, file=stack, all_threads=True)
