@@ -309,6 +309,19 @@ def run_book_stats(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_book_pack(arguments: argparse.Namespace) -> int:
+    from negamax.parallel.packed_book import PACKED_SUFFIX, pack_book
+
+    if not arguments.output.endswith(PACKED_SUFFIX):
+        raise InvalidOptionError(f"--output: a packed book is written as a {PACKED_SUFFIX} file")
+    refuse_same_files({"--book": arguments.book, "--output": arguments.output})
+    refuse_replacing("--output", arguments.output, arguments.overwrite)
+    with Book(arguments.book, get_game(arguments.game), create=False) as book:
+        count = pack_book(book, arguments.output)
+    print(f"packed {count:,} positions into {arguments.output} ({os.path.getsize(arguments.output):,} bytes)")
+    return EXIT_OK
+
+
 def run_book_export(arguments: argparse.Namespace) -> int:
     if arguments.output is not None:
         refuse_same_files({"--book": arguments.book, "--output": arguments.output})

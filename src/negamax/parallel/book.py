@@ -112,64 +112,24 @@ class BookEntry:
     nodes: int
 
 
-class Book:
-    """One SQLite book file for one game. Use as a context manager, or call ``close``."""
+class BookReader:
+    """What every book answers from its ``lookup``: a position's exact value and best move,
+    and every move's value from its children's entries. A context manager."""
 
-    def __init__(self, path: str, game: Game, create: bool = True) -> None:
-        """Open the book at ``path`` for ``game``: for reading and writing, created if
-        missing (``create``), or for reading only, as a read-only file can be.
+    game: Game
 
-        :raises BookError: if the file is missing (``create=False``), is not a book (an
-            SQLite file holding other tables is refused without being changed), or cannot
-            be opened.
-        """
-        self.path, self.game = path, game
-        try:
-            if create:
-                refuse_special_output("--book", path)
-                foreign = foreign_sqlite(path, BOOK_TABLES)
-                if foreign:
-                    raise BookError(f"{path} {foreign}: it is not a negamax book; give another file")
-                # IMMEDIATE: a writer takes the write lock when its transaction starts, so two
-                # writers queue up instead of deadlocking on a lock upgrade.
-                self._db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level="IMMEDIATE")
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, never corrupt
-                with self._db:
-                    self._db.executescript(_SCHEMA)
-                    self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT_VERSION,))
-            else:
-                if not os.path.exists(path):
-                    raise BookError(f"no book at {path}")
-                refuse_special_input("--book", path)  # SQLite would wait for ever on a pipe
-                self._db = read_only_sqlite(path)
-            version = self._db.execute("SELECT value FROM meta WHERE name = 'format'").fetchone()
-        except sqlite3.DatabaseError as error:
-            raise BookError(f"{path} is not a negamax book ({error})") from None
-        if version is None or version[0] != FORMAT_VERSION:
-            raise BookError(f"{path} is not a negamax book of format {FORMAT_VERSION}")
-
-    def __enter__(self) -> Book:
+    def __enter__(self) -> BookReader:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def close(self) -> None:
-        self._db.close()
+        raise NotImplementedError
 
     def lookup(self, position: Position[Any]) -> BookEntry | None:
-        """The book's entry for ``position`` (or its mirror image), or ``None``."""
-        key, symmetry = self.game.book_key(position)
-        row = self._db.execute(
-            "SELECT score, game_score, best_move, method, nodes FROM positions WHERE game = ? AND key = ?",
-            (self.game.name, key),
-        ).fetchone()
-        if row is None:
-            return None
-        score, game_score, best_move, method, nodes = row
-        move = None if best_move is None else self.game.symmetric_move_text(best_move, symmetry)
-        return BookEntry(score, game_score, move, method, nodes)
+        """The book's entry for ``position`` (or a symmetric image of it), or ``None``."""
+        raise NotImplementedError
 
     def answer(self, position: Position[Any], multipv: int = 1) -> SearchResult[Any] | None:
         """What the book knows of ``position`` as a search result (exact value and best
@@ -222,6 +182,67 @@ class Book:
             lines.append(Line(move, score, Bound.EXACT, (move,), score, score))
         lines.sort(key=lambda line: -line.score)
         return tuple(lines)
+
+
+class Book(BookReader):
+    """One SQLite book file for one game. Use as a context manager, or call ``close``."""
+
+    def __init__(self, path: str, game: Game, create: bool = True) -> None:
+        """Open the book at ``path`` for ``game``: for reading and writing, created if
+        missing (``create``), or for reading only, as a read-only file can be.
+
+        :raises BookError: if the file is missing (``create=False``), is not a book (an
+            SQLite file holding other tables is refused without being changed), or cannot
+            be opened.
+        """
+        self.path, self.game = path, game
+        try:
+            if create:
+                refuse_special_output("--book", path)
+                foreign = foreign_sqlite(path, BOOK_TABLES)
+                if foreign:
+                    raise BookError(f"{path} {foreign}: it is not a negamax book; give another file")
+                # IMMEDIATE: a writer takes the write lock when its transaction starts, so two
+                # writers queue up instead of deadlocking on a lock upgrade.
+                self._db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level="IMMEDIATE")
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, never corrupt
+                with self._db:
+                    self._db.executescript(_SCHEMA)
+                    self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT_VERSION,))
+            else:
+                if not os.path.exists(path):
+                    raise BookError(f"no book at {path}")
+                refuse_special_input("--book", path)  # SQLite would wait for ever on a pipe
+                self._db = read_only_sqlite(path)
+            version = self._db.execute("SELECT value FROM meta WHERE name = 'format'").fetchone()
+        except sqlite3.DatabaseError as error:
+            raise BookError(f"{path} is not a negamax book ({error})") from None
+        if version is None or version[0] != FORMAT_VERSION:
+            raise BookError(f"{path} is not a negamax book of format {FORMAT_VERSION}")
+
+    def __enter__(self) -> Book:
+        return self
+
+    def close(self) -> None:
+        self._db.close()
+
+    def lookup(self, position: Position[Any]) -> BookEntry | None:
+        """The book's entry for ``position`` (or its mirror image), or ``None``."""
+        key, symmetry = self.game.book_key(position)
+        row = self._db.execute(
+            "SELECT score, game_score, best_move, method, nodes FROM positions WHERE game = ? AND key = ?",
+            (self.game.name, key),
+        ).fetchone()
+        if row is None:
+            return None
+        score, game_score, best_move, method, nodes = row
+        move = None if best_move is None else self.game.symmetric_move_text(best_move, symmetry)
+        return BookEntry(score, game_score, move, method, nodes)
+
+    def key_rows(self) -> Iterator[tuple[str, int, str | None]]:
+        """(key, score, best move in the key's orientation) of every position of the game."""
+        yield from self._db.execute("SELECT key, score, best_move FROM positions WHERE game = ?", (self.game.name,))
 
     def score_of_key(self, key: str) -> tuple[int, str | None] | None:
         """(score, best move in the key's orientation) for a book key, or ``None``."""
@@ -331,10 +352,11 @@ class BookSink:
             self.book.store(rows)
 
 
-SHIPPED_BOOKS = {"connect4": ("negamax.games.connect4", "opening.book")}
-"""The books that come with the package, by game name: (package, file). Connect 4's holds
-every position of the first five plies, built by ``negamax book build connect4 --plies 5``
-(the recipe is in ``docs/web-app.md``)."""
+SHIPPED_BOOKS = {"connect4": ("negamax.games.connect4", "opening.npz")}
+"""The books that come with the package, by game name: (package, file), packed
+(``packed_book``). Connect 4's holds every position of the first eight plies, built by
+``negamax book build connect4 --plies 8`` and ``negamax book pack`` (the recipe is in
+``docs/web-app.md``)."""
 
 
 def shipped_book_path(game: Game) -> str | None:
@@ -346,8 +368,22 @@ def shipped_book_path(game: Game) -> str | None:
     return str(path) if path.is_file() else None
 
 
-def open_shipped_book(game: Game) -> contextlib.AbstractContextManager[Book | None]:
+def open_shipped_book(game: Game) -> contextlib.AbstractContextManager[BookReader | None]:
     """The book the package ships for ``game``, opened for reading (``None`` inside the
-    ``with`` for a game without one)."""
+    ``with`` for a game without one); read once and kept, as the package's files never change."""
     path = shipped_book_path(game)
-    return contextlib.nullcontext(None) if path is None else Book(path, game, create=False)
+    if path is None:
+        return contextlib.nullcontext(None)
+    return contextlib.nullcontext(_shipped(path, game))
+
+
+_SHIPPED: dict[tuple[str, str], BookReader] = {}
+
+
+def _shipped(path: str, game: Game) -> BookReader:
+    from negamax.parallel.packed_book import open_book_file
+
+    found = _SHIPPED.get((path, game.name))
+    if found is None:
+        found = _SHIPPED[(path, game.name)] = open_book_file(path, game)
+    return found
