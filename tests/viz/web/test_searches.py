@@ -11,6 +11,7 @@ from negamax.core.types import SearchResult
 from negamax.games import get_game
 from negamax.viz.web import searches as web_searches
 from negamax.viz.web.searches import Searches
+from tests import oracle
 
 
 def unfinished(best: int, lower: int, upper: int) -> SearchResult[Any]:
@@ -43,3 +44,28 @@ def test_a_guess_in_a_game_that_can_be_solved_says_it_is_one() -> None:
     move = start.legal_moves()[0]
     guessed = SearchResult(move, 1, Bound.EXACT, (move,), 6, 5000, 0.1, 0.1, "compiled", lower=1, upper=1)
     assert web_searches.record(chess, start, guessed)["score_text"] == "+0.01"
+
+
+def test_the_solution_of_a_game_whose_player_moves_twice_is_the_oracles() -> None:
+    # Kalah: a move ending in the mover's store leaves the same player to move, also where it
+    # ends the game; each pit's score is the mover's, as the max/min oracle has it
+    game = get_game(f"{oracle.EXAMPLE}:Kalah(2, 2)")
+    searches = Searches(backend="python")
+    checked = again = ended = 0
+    lines: list[tuple[int, ...]] = [()]
+    for moves in lines:  # every position of the game, each once
+        plain = oracle.kalah(2, 2, moves)
+        if plain.is_terminal():
+            continue
+        lines.extend((*moves, pit) for pit in plain.legal_moves())
+        position = game.new_position(" ".join(map(str, moves)) or "start")
+        for item in searches.solution(game, position, 30.0, threading.Event()):
+            child = plain.copy()
+            child.play(int(item["move"]))
+            value = oracle.minimax(child)
+            same = child.player() == plain.player()
+            assert item["score"] == (value if same else -value), (moves, item)
+            checked += 1
+            again += same
+            ended += same and child.is_terminal()
+    assert checked > 20 and again > 0 and ended > 0

@@ -23,7 +23,7 @@ from typing import Any
 from negamax.core.game import Position
 from negamax.core.ranges import LEVEL
 from negamax.core.rules import Game, game_score_or_none, pv_text
-from negamax.core.score import WIN, WIN_THRESHOLD, Bound, describe, from_node, not_proven_text
+from negamax.core.score import WIN, WIN_THRESHOLD, Bound, describe, from_child, not_proven_text
 from negamax.core.types import Line, SearchLimits, SearchResult
 from negamax.search import Searcher, search, solve, warmup
 from negamax.search.params import options_for
@@ -266,15 +266,16 @@ class Searches:
         time has none). ``on_scores`` is given the list so far, first with what the book
         and the game's ends know, then each time one more move is solved."""
         moves = list(position.legal_moves())
+        mover = position.player()
         known: dict[int, tuple[int, str]] = {}
         with _open_book(self.book, game) as book:
             for index, move in enumerate(moves):
                 child = position.copy()
                 child.play(move)
                 if child.is_terminal():
-                    known[index] = (_parent_value(child.terminal_value()), "end")
+                    known[index] = (from_child(child.terminal_value(), child.player() == mover), "end")
                 elif book is not None and (entry := book.lookup(child)) is not None:
-                    known[index] = (_parent_value(entry.score), "book")
+                    known[index] = (from_child(entry.score, child.player() == mover), "book")
         unknown = tuple(move for index, move in enumerate(moves) if index not in known)
         solved: dict[Any, int] = {}
 
@@ -388,12 +389,6 @@ def _open_book(open_book: OpenBook | None, game: Game) -> Iterator[Any]:
         return
     with open_book(game) as book:
         yield book
-
-
-def _parent_value(child_value: int) -> int:
-    """The value, for the side that moved, of the move leading to a child worth
-    ``child_value`` to its own side to move (a win one ply further away)."""
-    return -from_node(child_value, 1)
 
 
 def _reporter(game: Game, position: Position[Any], on_iteration: OnReport) -> Callable[[SearchResult[Any]], None]:
