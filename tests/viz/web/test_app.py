@@ -218,11 +218,16 @@ def test_the_tree_is_traced_shallower_when_the_whole_search_is_too_big(web: Web)
     assert "to depth 2" in tree["note"] and 21 < len(tree["nodes"]) <= 500
 
 
+def test_a_trace_of_a_huge_game_falls_back_to_what_fits(web: Web) -> None:
+    status, tree = web.post("/api/trace", {"game": "nim", "start": ",".join(["100"] * 20), "max_nodes": 5000})
+    assert status == 200 and "depth 1" in tree["note"] and len(tree["nodes"]) <= 5000
+
+
+@pytest.mark.timing
 def test_a_trace_of_a_huge_game_stays_within_its_time(web: Web) -> None:
     started = time.monotonic()
-    status, tree = web.post("/api/trace", {"game": "nim", "start": ",".join(["100"] * 20), "max_nodes": 5000})
+    status, _ = web.post("/api/trace", {"game": "nim", "start": ",".join(["100"] * 20), "max_nodes": 5000})
     assert status == 200 and time.monotonic() - started < 5
-    assert "depth 1" in tree["note"]
 
 
 def test_a_search_stops_when_its_page_goes_away(web: Web) -> None:
