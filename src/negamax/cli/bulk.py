@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -243,7 +244,9 @@ def run_book_build(arguments: argparse.Namespace) -> int:
 
     game = get_game(arguments.game)
     arguments.solve = True
-    job = _job(arguments)
+    # the positions of a level are met in order, siblings together: a worker's table carries
+    # what one solve proved to the next (1.6x fewer CPU-s on Connect 4's ply 8)
+    job = dataclasses.replace(_job(arguments), keep_tables=True)
     roots = arguments.root or ["start"]
     errors_path = _errors_path(arguments, arguments.book)
     refuse_same_files({"--book": arguments.book, "--errors": errors_path})
@@ -305,6 +308,19 @@ def run_book_stats(arguments: argparse.Namespace) -> int:
     print(f"{stats['positions']:,} {stats['game']} positions ({methods or 'none'})")
     print(f"values: {stats['wins']:,} wins, {stats['draws']:,} draws, {stats['losses']:,} losses for the side to move")
     print(f"file: {stats['file_bytes']:,} bytes")
+    return EXIT_OK
+
+
+def run_book_pack(arguments: argparse.Namespace) -> int:
+    from negamax.parallel.packed_book import PACKED_SUFFIX, pack_book
+
+    if not arguments.output.endswith(PACKED_SUFFIX):
+        raise InvalidOptionError(f"--output: a packed book is written as a {PACKED_SUFFIX} file")
+    refuse_same_files({"--book": arguments.book, "--output": arguments.output})
+    refuse_replacing("--output", arguments.output, arguments.overwrite)
+    with Book(arguments.book, get_game(arguments.game), create=False) as book:
+        count = pack_book(book, arguments.output)
+    print(f"packed {count:,} positions into {arguments.output} ({os.path.getsize(arguments.output):,} bytes)")
     return EXIT_OK
 
 

@@ -460,12 +460,14 @@ def run_serve(arguments: argparse.Namespace) -> int:
     open_book: Callable[[Game], contextlib.AbstractContextManager[Any]] | None = None
     if arguments.book:
         from negamax.parallel.book import Book
+        from negamax.parallel.packed_book import is_packed, open_book_file
 
         path = arguments.book
-        Book(path, get_game("connect4"), create=False).close()  # not a book: one line now, not a 500 later
+        if not (os.path.exists(path) and is_packed(path)):
+            Book(path, get_game("connect4"), create=False).close()  # not a book: one line now, not a 500 later
 
         def given_book(game: Game) -> contextlib.AbstractContextManager[Any]:
-            return Book(path, game, create=False)
+            return open_book_file(path, game)
 
         open_book = given_book
     elif not arguments.no_book:

@@ -326,6 +326,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--book", required=True, metavar="FILE")
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
     export.add_argument("--overwrite", action="store_true", help="replace the --output file if it exists")
+    pack = book_commands.add_parser(
+        "pack", help="a book packed for shipping: keys, values and best moves in compressed arrays (.npz)"
+    )
+    pack.set_defaults(handler=bulk.run_book_pack)
+    pack.add_argument("game", help=GAME_HELP)
+    pack.add_argument("--book", required=True, metavar="FILE", help="the SQLite book a build wrote")
+    pack.add_argument("--output", "-o", required=True, metavar="FILE", help="the packed book to write (.npz)")
+    pack.add_argument("--overwrite", action="store_true", help="replace the --output file if it exists")
 
     warmup = subcommands.add_parser(
         "warmup", help="compile the compiled kernels now, not on first use (default: every built-in game's)"

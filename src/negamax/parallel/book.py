@@ -116,7 +116,79 @@ class BookEntry:
     nodes: int
 
 
-class Book:
+class BookReader:
+    """What every book answers from its ``lookup``: a position's exact value and best move,
+    and every move's value from its children's entries. A context manager."""
+
+    game: Game
+
+    def __enter__(self) -> BookReader:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def lookup(self, position: Position[Any]) -> BookEntry | None:
+        """The book's entry for ``position`` (or a symmetric image of it), or ``None``."""
+        raise NotImplementedError
+
+    def answer(self, position: Position[Any], multipv: int = 1) -> SearchResult[Any] | None:
+        """What the book knows of ``position`` as a search result (exact value and best
+        move, ``algorithm`` ``book (...)``), or ``None``; with ``multipv`` above 1, the best
+        moves' values too (``None`` unless the book knows every move's child)."""
+        start_cpu, start_wall = time.process_time(), time.perf_counter()
+        entry = self.lookup(position)
+        if entry is None:
+            return None
+        lines: tuple[Line[Any], ...] = ()
+        if multipv > 1:
+            known = self._lines(position)
+            if known is None:
+                return None
+            lines = known[:multipv]
+        move = self.game.parse_move(position, entry.best_move) if entry.best_move is not None else None
+        if lines:
+            move = lines[0].move  # among equals, the move the lines start with
+        return SearchResult(
+            best_move=move,
+            score=entry.score,
+            bound=Bound.EXACT,
+            pv=() if move is None else (move,),
+            depth=0,
+            nodes=0,
+            cpu_time=time.process_time() - start_cpu,
+            wall_time=time.perf_counter() - start_wall,
+            algorithm=f"book ({entry.method})",
+            lower=entry.score,
+            upper=entry.score,
+            lines=lines,
+        )
+
+    def _lines(self, position: Position[Any]) -> tuple[Line[Any], ...] | None:
+        """Every move's exact value from the book's entries for the children, best first
+        (``None`` if one of them is not in the book)."""
+        lines = []
+        mover = position.player()
+        for move in position.legal_moves():
+            child = position.copy()
+            child.play(move)
+            if child.is_terminal():
+                value = child.terminal_value()
+            else:
+                entry = self.lookup(child)
+                if entry is None:
+                    return None
+                value = entry.score
+            score = from_child(value, child.player() == mover)
+            lines.append(Line(move, score, Bound.EXACT, (move,), score, score))
+        lines.sort(key=lambda line: -line.score)
+        return tuple(lines)
+
+
+class Book(BookReader):
     """One SQLite book file for one game. Use as a context manager, or call ``close``."""
 
     def __init__(
@@ -182,9 +254,6 @@ class Book:
     def __enter__(self) -> Book:
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
     def close(self) -> None:
         self._db.close()
 
@@ -201,57 +270,9 @@ class Book:
         move = None if best_move is None else self.game.symmetric_move_text(best_move, symmetry)
         return BookEntry(score, game_score, move, method, nodes)
 
-    def answer(self, position: Position[Any], multipv: int = 1) -> SearchResult[Any] | None:
-        """What the book knows of ``position`` as a search result (exact value and best
-        move, ``algorithm`` ``book (...)``), or ``None``; with ``multipv`` above 1, the best
-        moves' values too (``None`` unless the book knows every move's child)."""
-        start_cpu, start_wall = time.process_time(), time.perf_counter()
-        entry = self.lookup(position)
-        if entry is None:
-            return None
-        lines: tuple[Line[Any], ...] = ()
-        if multipv > 1:
-            known = self._lines(position)
-            if known is None:
-                return None
-            lines = known[:multipv]
-        move = self.game.parse_move(position, entry.best_move) if entry.best_move is not None else None
-        if lines:
-            move = lines[0].move  # among equals, the move the lines start with
-        return SearchResult(
-            best_move=move,
-            score=entry.score,
-            bound=Bound.EXACT,
-            pv=() if move is None else (move,),
-            depth=0,
-            nodes=0,
-            cpu_time=time.process_time() - start_cpu,
-            wall_time=time.perf_counter() - start_wall,
-            algorithm=f"book ({entry.method})",
-            lower=entry.score,
-            upper=entry.score,
-            lines=lines,
-        )
-
-    def _lines(self, position: Position[Any]) -> tuple[Line[Any], ...] | None:
-        """Every move's exact value from the book's entries for the children, best first
-        (``None`` if one of them is not in the book)."""
-        lines = []
-        mover = position.player()
-        for move in position.legal_moves():
-            child = position.copy()
-            child.play(move)
-            if child.is_terminal():
-                value = child.terminal_value()
-            else:
-                entry = self.lookup(child)
-                if entry is None:
-                    return None
-                value = entry.score
-            score = from_child(value, child.player() == mover)
-            lines.append(Line(move, score, Bound.EXACT, (move,), score, score))
-        lines.sort(key=lambda line: -line.score)
-        return tuple(lines)
+    def key_rows(self) -> Iterator[tuple[str, int, str | None]]:
+        """(key, score, best move in the key's orientation) of every position of the game."""
+        yield from self._db.execute("SELECT key, score, best_move FROM positions WHERE game = ?", (self.game.name,))
 
     def score_of_key(self, key: str) -> tuple[int, str | None] | None:
         """(score, best move in the key's orientation) for a book key, or ``None``."""
@@ -410,10 +431,11 @@ class BookSink:
             self.book.store(rows)
 
 
-SHIPPED_BOOKS = {"connect4": ("negamax.games.connect4", "opening.book")}
-"""The books that come with the package, by game name: (package, file). Connect 4's holds
-every position of the first five plies, built by ``negamax book build connect4 --plies 5``
-(the recipe is in ``docs/web-app.md``)."""
+SHIPPED_BOOKS = {"connect4": ("negamax.games.connect4", "opening.npz")}
+"""The books that come with the package, by game name: (package, file), packed
+(``packed_book``). Connect 4's holds every position of the first eight plies, built by
+``negamax book build connect4 --plies 8`` and ``negamax book pack`` (the recipe is in
+``docs/web-app.md``)."""
 
 
 def shipped_book_path(game: Game) -> str | None:
@@ -425,8 +447,22 @@ def shipped_book_path(game: Game) -> str | None:
     return str(path) if path.is_file() else None
 
 
-def open_shipped_book(game: Game) -> contextlib.AbstractContextManager[Book | None]:
+def open_shipped_book(game: Game) -> contextlib.AbstractContextManager[BookReader | None]:
     """The book the package ships for ``game``, opened for reading (``None`` inside the
-    ``with`` for a game without one)."""
+    ``with`` for a game without one); read once and kept, as the package's files never change."""
     path = shipped_book_path(game)
-    return contextlib.nullcontext(None) if path is None else Book(path, game, create=False)
+    if path is None:
+        return contextlib.nullcontext(None)
+    return contextlib.nullcontext(_shipped(path, game))
+
+
+_SHIPPED: dict[tuple[str, str], BookReader] = {}
+
+
+def _shipped(path: str, game: Game) -> BookReader:
+    from negamax.parallel.packed_book import open_book_file
+
+    found = _SHIPPED.get((path, game.name))
+    if found is None:
+        found = _SHIPPED[(path, game.name)] = open_book_file(path, game)
+    return found

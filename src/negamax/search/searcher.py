@@ -638,7 +638,10 @@ class Searcher:
                 trace=request.trace,
             )
         if compiled.kind == PLACEMENT:
-            result: SearchResult[Any] = compiled.solve(position, limits, on_iteration, pv_plies, fresh_table)
+            # a searcher that keeps its tables keeps what earlier solves proved: exact bounds
+            # of positions, true whatever the root
+            fresh = fresh_table and not self.keep_tables
+            result: SearchResult[Any] = compiled.solve(position, limits, on_iteration, pv_plies, fresh)
             return result
         result = compiled.solve(position, limits, on_iteration)
         return result
