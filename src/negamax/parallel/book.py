@@ -35,13 +35,15 @@ from negamax.core.types import Line, SearchResult
 from negamax.parallel.book_file import (
     LOCK_STEP_SECONDS,
     METHODS,
-    BookError,
     OnWait,
     check_integrity,
     checked_row,
     damaged,
     looks_like_sqlite,
     waiting,
+)
+from negamax.parallel.book_file import (
+    BookError as BookError,  # where every reader of books has long found it
 )
 from negamax.parallel.cases import Case
 from negamax.parallel.files import foreign_sqlite, read_only_sqlite, refuse_special_input, refuse_special_output
