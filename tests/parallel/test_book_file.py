@@ -157,13 +157,14 @@ def test_a_row_sqlite_finds_sound_but_the_book_never_writes_is_damage(tmp_path: 
 def test_a_file_size_limit_during_a_build_is_one_line_and_the_book_stays_sound(tmp_path: Path) -> None:
     """Finding 7: "internal error OperationalError: disk I/O error"."""
     path = str(tmp_path / "small.book")
-    command = [sys.executable, "-m", "negamax", "book", "build", "tictactoe", "--plies", "7", "--book", path]
+    command = [sys.executable, "-m", "negamax", "book", "build", "tictactoe", "--plies", "6", "--book", path]
+    command += ["--workers", "1"]
     environment = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
     def limited() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (100 * 1024, 100 * 1024))
 
-    done = subprocess.run(command, capture_output=True, text=True, env=environment, preexec_fn=limited, timeout=120)
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, preexec_fn=limited, timeout=600)
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith(f"negamax: error: cannot write {path} (disk I/O error")
     with Book(path, GAME, create=False) as book:

@@ -107,9 +107,9 @@ def waiting(path: str, operation: Callable[[], T], on_wait: OnWait | None = None
                     f"{path} is locked by another process (a book build or batch writing to it?);"
                     f" gave up after {waited:.0f} s: try again once it is done"
                 )
+            locked = True  # before it is said: a Ctrl-C from now on gives up the wait
             if on_wait is not None:
                 on_wait(waited)
-            locked = True
             time.sleep(LOCK_STEP_SECONDS / 2)
     except KeyboardInterrupt:
         if not locked:

@@ -326,6 +326,11 @@ class PluginWorkers:
             answer = self._answer(worker, granted, stop, put)
             healthy = True
             return answer
+        except GameRefused as refused:
+            # an error the worker answered leaves it ready for the next job; one that did not
+            # answer in time, or that ended, is replaced
+            healthy = not isinstance(refused, Overran) and refused.status != 500
+            raise
         finally:
             if healthy and not self._closed.is_set():
                 self._idle[name].put(worker)
@@ -407,9 +412,10 @@ def worker_main(requests: Connection, answers: Connection, name: str, backend: s
     searches = Searches(backend=backend)
     positions = Positions({name: game}, searches, prepare=backend != "python")
     answers.send(("ready",))
+    pending: tuple[Any, ...] | None = None
     while True:
         try:
-            message = requests.recv()
+            message, pending = pending or requests.recv(), None
         except (EOFError, OSError):
             return
         if message[0] != "job":
@@ -421,12 +427,17 @@ def worker_main(requests: Connection, answers: Connection, name: str, backend: s
         )
         job.start()
         while job.is_alive():
-            if requests.poll(0.05):
+            if pending is None and requests.poll(0.05):
                 try:
-                    if requests.recv()[0] == "stop":
-                        stop.set()
+                    received = requests.recv()
                 except (EOFError, OSError):
                     return
+                if received[0] == "stop":
+                    stop.set()
+                else:  # the next job, sent as this one's answer went out: it comes next
+                    pending = received
+            elif pending is not None:
+                job.join(0.05)
 
 
 def bound_texts(game: Any) -> None:
