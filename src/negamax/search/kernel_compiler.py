@@ -6,6 +6,7 @@ answers without one. A module of its own, so that ``python -m`` runs it once."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import threading
@@ -33,6 +34,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--optional", action="store_true", help="a missing package skips the game")
     parser.add_argument("--parent", type=int, help="end when the process with this id has ended")
     arguments = parser.parse_args(argv)
+    with contextlib.suppress(OSError, AttributeError):
+        # started by a process in Linux's idle class (a web worker running a user's game):
+        # a compiler there waits for every other process, minutes on a busy machine
+        if os.sched_getscheduler(0) == os.SCHED_IDLE:
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     if arguments.parent is not None:
         threading.Thread(target=_watch_parent, args=(arguments.parent,), name="parent-watch", daemon=True).start()
     names = list(arguments.games or warmup.BUILT_IN_GAMES)

@@ -34,10 +34,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from negamax.core import numba_cache
 from negamax.core.errors import NegamaxError
@@ -154,10 +159,45 @@ def compile_elsewhere(game_name: str, stop: threading.Event | None = None) -> bo
             return False
     _COMPILING_SINCE[game_name] = time.monotonic()
     try:
-        return _compile_in_child(game_name, stop)
+        with _compiling_on_this_machine(game_name, stop) as turn:
+            return turn and _compile_in_child(game_name, stop)
     finally:
         _COMPILING_SINCE.pop(game_name, None)
         _COMPILING_ELSEWHERE.release()
+
+
+@contextlib.contextmanager
+def _compiling_on_this_machine(game_name: str, stop: threading.Event | None) -> Iterator[bool]:
+    """Wait for any other process compiling ``game_name`` into this cache (a web server's
+    workers of one game start together): the compiler started after it loads what it left,
+    in a second, instead of compiling it again on another core. Gives whether it is this
+    process's turn (``False``: stopped while waiting)."""
+    found = marker(game_name)
+    path = found.parent / f"{found.name}.lock"
+    if fcntl is None:  # Windows: no advisory locks here
+        yield True
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = path.open("a")
+    except OSError:  # a cache that cannot be written: nothing to share
+        yield True
+        return
+    with handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if stop is not None and stop.wait(0.1):
+                    yield False
+                    return
+                if stop is None:
+                    time.sleep(0.1)
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 _COMPILING_SINCE: dict[str, float] = {}

@@ -9,6 +9,7 @@ import re
 import socket
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import chess
 import chess.pgn
@@ -270,10 +271,15 @@ def test_a_game_from_a_file_is_compiled_by_its_reference_and_solved_on_its_kerne
         app = create_app(extra_games=(reference,))
         with BackgroundServer(app) as server:
             searches: Searches = app.app.state.searches
+            web = Web(server.url, searches)
+            # a user's game is served by worker processes of its own, which prepare its kernel
             deadline = time.monotonic() + 600
-            while not searches.ready("othello6") and time.monotonic() < deadline:
-                time.sleep(0.2)
-            assert searches.ready("othello6")
+            engine = web.get(f"/api/engine?game={quote(reference)}")[1]
+            while engine.get("status") != "compiled" and time.monotonic() < deadline:
+                time.sleep(0.5)
+                engine = web.get(f"/api/engine?game={quote(reference)}")[1]
+            assert engine["status"] == "compiled", engine
+            assert searches.games_opened() == []  # not searched in the server's own process
             moves = [
                 "b3",
                 "b4",
@@ -296,9 +302,7 @@ def test_a_game_from_a_file_is_compiled_by_its_reference_and_solved_on_its_kerne
                 "a2",
                 "d6",
             ]  # 12 cells left
-            status, answer = Web(server.url, searches).post(
-                "/api/solution", {"game": reference, "moves": moves}, timeout=120
-            )
+            status, answer = web.post("/api/solution", {"game": reference, "moves": moves}, timeout=120)
         assert status == 200, answer
         assert {item["source"] for item in answer["moves"]} == {"solver"}, answer
     finally:

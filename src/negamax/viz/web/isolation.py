@@ -411,6 +411,10 @@ def worker_main(requests: Connection, answers: Connection, name: str, backend: s
     bound_texts(game)
     searches = Searches(backend=backend)
     positions = Positions({name: game}, searches, prepare=backend != "python")
+    if backend != "python":
+        # the kernel ready from the server's start, as the server's own games have theirs (the
+        # game's other workers wait for this one's compiler, then load what it left on disk)
+        searches.prepare(game, name)
     answers.send(("ready",))
     pending: tuple[Any, ...] | None = None
     while True:
