@@ -210,3 +210,35 @@ def test_value_at_least_on_the_pure_python_search_brackets_the_exact_value() -> 
         Searcher().value_at_least(finished, 0)
     with pytest.raises(InvalidOptionError, match="cannot be solved exactly"):
         Searcher().value_at_least(get_game("chess").new_position(None), 0)
+
+
+ANSWER_FIRST = """
+import sys
+from negamax import Searcher, SearchLimits
+from negamax.games import get_game
+game = get_game("connect4")
+searcher = Searcher("auto", game=game)
+quick = searcher.solve(game.new_position("44455554221"))
+chess = get_game("chess")
+shallow = Searcher("auto", game=chess).search(chess.new_position(None), SearchLimits(depth=2))
+plain = Searcher("python").solve(game.new_position("44455554221"))
+unsettled = searcher.answer_without_compiling(game.new_position("4"), SearchLimits(), solving=True)
+print(game.game_score(game.new_position("44455554221"), quick.score), quick.score == plain.score, quick.algorithm,
+      shallow.depth, shallow.algorithm, unsettled, "numba" in sys.modules)
+"""
+
+
+def test_a_position_settled_in_a_few_nodes_is_answered_without_compiling(tmp_path: Path) -> None:
+    # an empty cache: each call would compile its kernel first; these need none
+    import os
+    import subprocess
+
+    environment = {**os.environ, "NEGAMAX_CACHE_DIR": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    done = subprocess.run(
+        [sys.executable, "-c", ANSWER_FIRST], env=environment, capture_output=True, text=True, timeout=120, check=True
+    )
+    score, equal, algorithm, depth, chess_algorithm, unsettled, numba = done.stdout.split()
+    assert (score, equal, depth) == ("-15", "True", "2")  # Pons' score of the README's position
+    assert "compiled" not in (algorithm, chess_algorithm)
+    assert unsettled == "None"  # a position needing more than QUICK_NODES waits for its kernel
+    assert numba == "False" and "compiling" not in done.stderr

@@ -130,6 +130,13 @@ def solve_position(
 ) -> SearchResult[Any]:
     """Solve on the backend the searcher chooses (``pv_plies`` as for ``Searcher.solve``)."""
     refuse_unbounded_solve(position, limits)  # before a kernel is loaded for nothing
+    if getattr(arguments, "multipv", 1) == 1:
+        # a position settled in a few thousand nodes is answered before any compiler starts
+        quick = command_searcher(arguments, game).answer_without_compiling(
+            position, limits, solving=True, algorithm=arguments.algorithm, on_iteration=progress, pv_plies=pv_plies
+        )
+        if quick is not None:
+            return quick
     searcher = ready_searcher(arguments, game, position, solving=True)
     return searcher.solve(
         position,
@@ -160,6 +167,12 @@ def heuristic_search(
     progress: Callable[[SearchResult[Any]], None] | None,
 ) -> SearchResult[Any]:
     """A depth-, time- or node-limited search, on the backend the searcher chooses."""
+    if getattr(arguments, "multipv", 1) == 1:
+        quick = command_searcher(arguments, game).answer_without_compiling(
+            position, limits, solving=False, algorithm=arguments.algorithm, on_iteration=progress
+        )
+        if quick is not None:
+            return quick
     searcher = ready_searcher(arguments, game, position, solving=False)
     return searcher.search(
         position,

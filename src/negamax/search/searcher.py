@@ -58,6 +58,12 @@ QUICK_PLIES = 10
 """A solve with at most this many plies left (``HasLength``) runs on the pure-Python search
 when the backend is ``auto``: it takes a few thousand nodes at most, less than loading a
 kernel costs. Decided by the position, so the answer never depends on what is loaded."""
+QUICK_NODES = 20_000
+"""The most nodes a call whose kernel is neither loaded nor on disk spends in the pure-Python
+search before it waits for a compiler (``Searcher.answer_without_compiling``): a position
+settled within them (Connect 4 in Python: about 0.2 s) is answered at once, where compiling
+costs 20 to 60 CPU-s. The value is the game's either way; among moves of equal value, the
+one named may differ from the kernel's."""
 DEFAULT_HASH_MIB = 64
 """The table every compiled searcher takes unless told, and the pure-Python search's that
 a searcher keeps. Measured on the empty 7x6 board on one thread (AMD EPYC with 32 MiB of
@@ -254,6 +260,10 @@ class Searcher:
             return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
         self._check_keys(kind, position, request)
         root_moves = _checked_root_moves(position, root_moves)
+        if multipv == 1 and root_moves is None:
+            quick = self._answer_first(kind, position, limits, False, request, on_iteration)
+            if quick is not None:
+                return quick
         if multipv == 1:
             with self._lent(kind, position) as compiled:
                 return self._search_once(compiled, position, limits, root_moves, request, on_iteration)
@@ -332,10 +342,73 @@ class Searcher:
         plies = self.pv_plies if pv_plies is None else pv_plies
         moves = _checked_root_moves(position, root_moves)
         if multipv == 1 and moves is None:
+            quick = self._answer_first(kind, position, limits, True, request, on_iteration, plies)
+            if quick is not None:
+                return quick
             with self._lent(kind, position) as compiled:
                 return self._solve_once(compiled, position, limits, request, on_iteration, plies)
         moves = moves or tuple(position.legal_moves())
         return self._solve_lines(kind, position, moves, limits, multipv, request, on_iteration, plies)
+
+    def answer_without_compiling(
+        self,
+        position: Position[Any],
+        limits: SearchLimits,
+        *,
+        solving: bool,
+        algorithm: str = "auto",
+        options: SearchOptions | None = None,
+        on_iteration: OnIteration | None = None,
+        pv_plies: int | None = None,
+    ) -> SearchResult[Any] | None:
+        """The answer of a ``solve`` (``solving``) or depth-limited ``search`` of one line
+        whose compiled kernel would have to be compiled first, if the pure-Python search
+        finds it within ``QUICK_NODES`` nodes; ``None`` if the kernel is ready (or on disk),
+        the backend is not ``auto``, or the attempt did not finish. ``solve`` and ``search``
+        try it themselves; a front end that compiles in another process first (the command
+        line) asks before it starts the compiler."""
+        if position.is_terminal():
+            return None
+        request = _Request(algorithm, options)
+        kind = self._kind(position, solving=solving, request=request)
+        plies = self.pv_plies if pv_plies is None else pv_plies
+        return self._answer_first(kind, position, limits, solving, request, on_iteration, plies)
+
+    def _answer_first(
+        self,
+        kind: str,
+        position: Position[Any],
+        limits: SearchLimits,
+        solving: bool,
+        request: _Request,
+        on_iteration: OnIteration | None,
+        pv_plies: int | None = None,
+    ) -> SearchResult[Any] | None:
+        if kind == PYTHON or self.backend != "auto" or (not solving and limits.depth is None):
+            return None
+        if not self._needs_compiling(kind, position):
+            return None
+        capped = dataclasses.replace(limits, nodes=min(limits.nodes or QUICK_NODES, QUICK_NODES))
+        if solving:
+            result = self._solve_once(None, position, capped, request, on_iteration, pv_plies)
+        else:
+            result = self._search_once(None, position, capped, None, request, on_iteration)
+        finished = result.completed and (solving or result.depth >= (limits.depth or 0))
+        return result if finished else None
+
+    def _needs_compiling(self, kind: str, position: Position[Any]) -> bool:
+        """Whether a call of ``kind`` on ``position`` would compile its kernel first (not
+        loaded in this process, not in the disk cache)."""
+        if self.game is not None:  # told by the disk cache's marker, without importing numba
+            return not (self._loaded(kind) or warmup.kernels_on_disk(self.game))
+        with self._lock:
+            compiled = self._idle[kind].pop() if self._idle[kind] else None
+        compiled = compiled or self._new(kind)
+        try:
+            return compiled.cached(position) is False
+        finally:
+            with self._lock:
+                self._idle[kind].append(compiled)
 
     # -- the backend ----------------------------------------------------------------------
 
@@ -390,7 +463,10 @@ class Searcher:
             compiled = self._idle[kind].pop() if self._idle[kind] else None
         compiled = compiled or self._new(kind)
         try:
-            if compiled.cached(position) is not True:
+            cached = compiled.cached(position)
+            if cached is False:
+                warmup.announce_compiling(self.game, kind)
+            if cached is not True:
                 compiled.warm_up(position)  # loaded (or compiled) before the call's clock starts
             if not self.keep_tables:
                 compiled.clear()  # after the warm-up, whose search left entries too

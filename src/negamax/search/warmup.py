@@ -231,6 +231,16 @@ def _compile_in_child(game_name: str, stop: threading.Event | None) -> bool:
     return process.returncode == 0
 
 
+def announce_compiling(game: Game | None, kind: str, announce: Announce | None = None) -> None:
+    """Say that ``game``'s kernel of ``kind`` is being compiled, with the time it took last
+    on this machine: to ``announce``, else as a warning of the ``negamax`` logger (which
+    Python prints to stderr where no logging is set up: a script's first search would
+    otherwise wait in silence)."""
+    seconds = compile_seconds(game, kind) if game is not None else COMPILE_SECONDS[kind]
+    shown = game.name if game is not None else "the game"
+    (announce or log.warning)(f"compiling {shown}'s kernel, first run only, about {seconds:.0f} s")
+
+
 def prepare(
     searcher: Any,
     position: Position[Any],
@@ -255,10 +265,7 @@ def prepare(
             if game is not None:
                 mark_on_disk(game)
             return True
-    seconds = compile_seconds(game, searcher.kind) if game is not None else COMPILE_SECONDS[searcher.kind]
-    shown = game.name if game is not None else "the game"
-    # a script's first search would otherwise wait in silence: logged where no one listens
-    (announce or log.warning)(f"compiling {shown}'s kernel, first run only, about {seconds:.0f} s")
+    announce_compiling(game, searcher.kind, announce)
     if on_compiling is not None:
         on_compiling()
     started = time.perf_counter()
