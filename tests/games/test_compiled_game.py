@@ -165,7 +165,7 @@ def test_every_size_of_a_game_is_solved_on_the_one_kernel() -> None:
     from negamax.search.compiled import families
 
     def solved(stones: int, most: int) -> None:
-        result = solve(TakeAwayUpTo(stones, most).new_position())
+        result = solve(TakeAwayUpTo(stones, most).new_position(), backend="compiled")
         assert result.algorithm == "compiled"
         assert (result.score > 0) - (result.score < 0) == take_away_value(stones, most)
         assert result.score == solve(TakeAwayUpTo(stones, most).new_position(), backend="python").score
@@ -285,7 +285,7 @@ def test_a_contract_broken_deep_in_the_search_is_reported_from_compiled_code() -
     game = take_away("DeepBug", legal_moves=legal_moves)()
     game.rules._checked = True  # as if the random games had not met the bug
     with pytest.raises(GameDefinitionError, match=r"DeepBug: legal_moves returned no move.*in the state \[2, "):
-        solve(game.new_position())
+        solve(game.new_position(), backend="compiled")
 
 
 def partisan_rules(**changes: Any) -> dict[str, Any]:
