@@ -34,7 +34,7 @@ from typing import Any
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import HasLength, MoveListPosition, PlacementPosition, Position, checked_terminal_value
 from negamax.core.keys import check_keys
-from negamax.core.ranges import THREADS, Range, hash_range
+from negamax.core.ranges import DEFAULT_HASH_MIB, THREADS, Range, hash_range
 from negamax.core.rules import Game
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_child, from_child_bounds
 from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
@@ -58,13 +58,6 @@ QUICK_PLIES = 10
 """A solve with at most this many plies left (``HasLength``) runs on the pure-Python search
 when the backend is ``auto``: it takes a few thousand nodes at most, less than loading a
 kernel costs. Decided by the position, so the answer never depends on what is loaded."""
-DEFAULT_HASH_MIB = 64
-"""The table every compiled searcher takes unless told, and the pure-Python search's that
-a searcher keeps. Measured on the empty 7x6 board on one thread (AMD EPYC with 32 MiB of
-L3, 2026-11-28):
-64 MiB took 393.8 M nodes in 31.7-32.2 CPU-s, 256 MiB 369.6 M nodes in 33.3-33.6 CPU-s
-(fewer nodes, each slower to reach); and a smaller table is cheaper to clear for every call
-of a searcher that keeps none (2.7 ms against 9.6 ms at 256 MiB)."""
 MULTIPV = Range("multipv", 1, 256, unit="moves")
 MAX_COMPILED_DEPTH = 88
 """The deepest iteration of a compiled search (``compiled.move_list.DEEPEST``)."""
@@ -671,7 +664,7 @@ class Searcher:
         deadline = None if limits.time is None else start_wall + limits.time
         table = request.table
         if kind == PYTHON and table is None:
-            table = TranspositionTable(mib=_python_table_mib(request.options))
+            table = TranspositionTable(mib=None if request.options is None else request.options.tt_mib)
         line_request = dataclasses.replace(request, table=table)
         last: SearchResult[Any] | None = None
         nodes = 0
@@ -728,7 +721,7 @@ class Searcher:
         child_plies = None if pv_plies is None else max(0, pv_plies - 1)
         table = request.table
         if table is None and kind == PYTHON:
-            table = TranspositionTable(mib=_python_table_mib(request.options))
+            table = TranspositionTable(mib=None if request.options is None else request.options.tt_mib)
         child_request = dataclasses.replace(request, table=table)
         name = request.algorithm if kind == PYTHON else "compiled"
         children = []
@@ -773,10 +766,6 @@ class Searcher:
 
 
 # -- building results ------------------------------------------------------------------
-
-
-def _python_table_mib(options: SearchOptions | None) -> float:
-    return options.tt_mib if options is not None and options.tt_mib is not None else 64.0
 
 
 def _checked_root_moves(position: Position[Any], root_moves: Sequence[Any] | None) -> tuple[Any, ...] | None:
