@@ -73,7 +73,7 @@ class CompiledSearcher:
     """
 
     kind = "move list"
-    """The games it searches (``negamax.search.backend.MOVE_LIST``)."""
+    """The games it searches (``negamax.search.searcher.MOVE_LIST``)."""
 
     def __init__(
         self, hash_mib: float = DEFAULT_HASH_MIB, features: int | None = None, prefault: bool = False, threads: int = 1

@@ -79,7 +79,7 @@ class CompiledSolver:
     """
 
     kind = "placement"
-    """The games it searches (``negamax.search.backend.PLACEMENT``)."""
+    """The games it searches (``negamax.search.searcher.PLACEMENT``)."""
 
     def __init__(
         self,
