@@ -29,7 +29,7 @@ import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import HasLength, MoveListPosition, PlacementPosition, Position, checked_terminal_value
@@ -40,6 +40,7 @@ from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_child, from_
 from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
 from negamax.core.user_code import check_hashable_key, names_user_errors
 from negamax.search import driver, warmup
+from negamax.search.compiled_protocols import Compiled
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
@@ -48,9 +49,9 @@ BACKENDS = ("auto", "python", "compiled")
 """Which search runs a call: ``auto`` the compiled kernel where the game has one and the
 call asks for nothing only the pure-Python search does, ``compiled`` insists on the
 kernel, ``python`` on the pure-Python search."""
-PLACEMENT = "placement"
+PLACEMENT: Final = "placement"
 """The compiled exact solver of placement games (``CompiledSolver.kind``)."""
-MOVE_LIST = "move list"
+MOVE_LIST: Final = "move list"
 """The compiled search of move-list games (``CompiledSearcher.kind``)."""
 PYTHON = "python"
 
@@ -200,7 +201,7 @@ class Searcher:
         self.notes: list[str] = []
         """Why a compiled searcher runs with other helpers than asked (no shared memory)."""
         self._idle_limit = idle
-        self._idle: dict[str, list[Any]] = {PLACEMENT: [], MOVE_LIST: []}
+        self._idle: dict[str, list[Compiled]] = {PLACEMENT: [], MOVE_LIST: []}
         self._lock = threading.Lock()
         self._preparing: threading.Thread | None = None
         self._closing = threading.Event()
@@ -269,6 +270,7 @@ class Searcher:
             raise InvalidOptionError("the game is over in this position: its value is the result")
         if isinstance(position, PlacementPosition):
             with self._lent(PLACEMENT, position) as solver:
+                assert solver is not None and solver.kind == PLACEMENT
                 return bool(solver.probe(position, threshold - 1, threshold) >= threshold)
         refuse_unbounded_solve(position, SearchLimits())
         request = _Request()
@@ -279,6 +281,7 @@ class Searcher:
                 return driver.value_at_least(
                     position, threshold, options=self.python_options, table=self._kept_python_table()
                 )
+            assert compiled.kind == MOVE_LIST  # placement games took the branch above
             return bool(compiled.value_at_least(position, threshold))
 
     @names_user_errors
@@ -372,7 +375,7 @@ class Searcher:
     # -- compiled searchers ----------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _lent(self, kind: str, position: Position[Any]) -> Iterator[Any]:
+    def _lent(self, kind: str, position: Position[Any]) -> Iterator[Compiled | None]:
         """A compiled searcher of ``kind`` that no other call uses, its kernel loaded for
         ``position``'s game and its table clean unless this searcher keeps tables (``None``
         for the pure-Python search)."""
@@ -395,7 +398,7 @@ class Searcher:
                 else:
                     compiled.close()
 
-    def _new(self, kind: str) -> Any:
+    def _new(self, kind: str) -> Compiled:
         if kind == PLACEMENT:
             from negamax.search.compiled.placement import CompiledSolver  # imports numba
 
@@ -458,8 +461,8 @@ class Searcher:
         """Per mille of the move-list table used by the last search (UCI's ``hashfull``), or
         0 before any compiled search."""
         with self._lock:
-            idle = self._idle[MOVE_LIST][-1:] if self._idle[MOVE_LIST] else []
-        return int(idle[0].hashfull()) if idle else 0
+            idle = self._idle[MOVE_LIST][-1:]
+        return next((searcher.hashfull() for searcher in idle if searcher.kind == MOVE_LIST), 0)
 
     # -- readiness --------------------------------------------------------------------------
 
@@ -589,7 +592,7 @@ class Searcher:
 
     def _search_once(
         self,
-        compiled: Any,
+        compiled: Compiled | None,
         position: Position[Any],
         limits: SearchLimits,
         root_moves: tuple[Any, ...] | None,
@@ -607,12 +610,12 @@ class Searcher:
                 trace=request.trace,
                 root_moves=root_moves,
             )
-        result: SearchResult[Any] = compiled.search(position, limits, on_iteration, root_moves)
-        return result
+        assert compiled.kind == MOVE_LIST  # placement positions are only solved
+        return compiled.search(position, limits, on_iteration, root_moves)
 
     def _solve_once(
         self,
-        compiled: Any,
+        compiled: Compiled | None,
         position: Position[Any],
         limits: SearchLimits,
         request: _Request,
@@ -634,10 +637,8 @@ class Searcher:
             # a searcher that keeps its tables keeps what earlier solves proved: exact bounds
             # of positions, true whatever the root
             fresh = fresh_table and not self.keep_tables
-            result: SearchResult[Any] = compiled.solve(position, limits, on_iteration, pv_plies, fresh)
-            return result
-        result = compiled.solve(position, limits, on_iteration)
-        return result
+            return compiled.solve(position, limits, on_iteration, pv_plies, fresh)
+        return compiled.solve(position, limits, on_iteration)
 
     # -- several lines ---------------------------------------------------------------------
 
@@ -731,7 +732,7 @@ class Searcher:
             child.play(move)
             children.append(child)
         with contextlib.ExitStack() as stack:
-            lent: dict[str, Any] = {}
+            lent: dict[str, Compiled | None] = {}
             for _ in range(2):  # a first share each, then what is left to the unsolved
                 waiting = [
                     index for index in range(len(moves)) if values.get(index, (0, 0, Bound.UPPER))[2] != Bound.EXACT

@@ -49,6 +49,7 @@ from negamax.core.errors import NegamaxError
 from negamax.core.game import MoveListPosition, PlacementPosition, Position
 from negamax.core.ranges import WARM_UP_HASH_MIB
 from negamax.core.rules import Game
+from negamax.search.compiled_protocols import CompiledSearch
 
 COMPILE_SECONDS = {"placement": 50, "move list": 25}
 """How long a first compilation of each kind of kernel takes where none was measured yet
@@ -228,7 +229,7 @@ def _compile_in_child(game_name: str, stop: threading.Event | None) -> bool:
 
 
 def prepare(
-    searcher: Any,
+    searcher: CompiledSearch,
     position: Position[Any],
     game: Game | None,
     announce: Announce | None = None,

@@ -18,7 +18,7 @@ import dataclasses
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -72,7 +72,7 @@ class CompiledSearcher:
     thread.
     """
 
-    kind = "move list"
+    kind: Final = "move list"
     """The games it searches (``negamax.search.searcher.MOVE_LIST``)."""
 
     def __init__(

@@ -20,7 +20,7 @@ import time
 import weakref
 from collections.abc import Callable
 from multiprocessing.shared_memory import SharedMemory
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import numpy as np
 
@@ -78,7 +78,7 @@ class CompiledSolver:
     to run.
     """
 
-    kind = "placement"
+    kind: Final = "placement"
     """The games it searches (``negamax.search.searcher.PLACEMENT``)."""
 
     def __init__(
