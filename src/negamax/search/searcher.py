@@ -462,6 +462,7 @@ class Searcher:
         0 before any compiled search."""
         with self._lock:
             idle = self._idle[MOVE_LIST][-1:]
+        # every one is a move-list searcher: the check only tells the type checker so
         return next((searcher.hashfull() for searcher in idle if searcher.kind == MOVE_LIST), 0)
 
     # -- readiness --------------------------------------------------------------------------
