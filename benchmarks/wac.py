@@ -69,7 +69,7 @@ def main() -> None:
     )
     arguments = parser.parse_args()
     engine = Engine(ChessGame(), hash_mib=arguments.hash, backend=arguments.backend, threads=arguments.threads)
-    engine.warm_up()
+    engine.searcher.prepare()  # the kernel loaded (or compiled) before the first timed search
     if arguments.without:
         from negamax.search.compiled.move_list import CompiledSearcher
 

@@ -66,3 +66,23 @@ def test_compiled_searchers_are_built_only_in_search() -> None:
             continue
         source = path.read_text()
         assert "CompiledSolver(" not in source and "CompiledSearcher(" not in source, path
+
+
+ARCHITECTURE = PACKAGE.parents[1] / "docs" / "architecture.md"
+
+
+def test_the_architecture_page_names_every_module_and_data_file() -> None:
+    page = ARCHITECTURE.read_text()
+    files = [*modules(), *PACKAGE.rglob("*.npz")]
+    unnamed = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in files
+        if path.name not in ("__init__.py", "__main__.py") and path.name not in page
+    ]
+    assert not unnamed, f"docs/architecture.md does not name {', '.join(unnamed)}"
+
+
+def test_the_architecture_page_names_the_one_import_across() -> None:
+    page = " ".join(ARCHITECTURE.read_text().split())
+    for where, name in ALLOWED:
+        assert f"`{where}`" in page and f"`{name}`" in page, (where, name)

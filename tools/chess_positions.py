@@ -28,6 +28,7 @@ from pathlib import Path
 
 import chess
 
+import benchmark_path  # noqa: F401  (the benchmarks' modules below)
 from chess_ladder import find_stockfish
 from fit_chess import append_to
 from uci_pipe import UciPipe

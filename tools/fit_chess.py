@@ -34,6 +34,7 @@ import chess.pgn
 import numpy as np
 import scipy.sparse as sparse
 
+import benchmark_path  # noqa: F401  (the benchmarks' modules below)
 from chess_ladder import find_stockfish
 from ladder_elo import LOG_SCALE
 from negamax.games.chess import evaluation as chess_evaluation

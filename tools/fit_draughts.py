@@ -51,7 +51,7 @@ def self_play(
     chooser = random.Random(seed)
     game = DraughtsGame("draughts")
     engine = Engine(game)
-    engine.warm_up()
+    engine.searcher.prepare()  # the kernel loaded (or compiled) before the first timed search
     seen: set[Position] = set()
     for _ in range(games):
         position = game.new_position(None)

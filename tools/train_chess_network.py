@@ -33,6 +33,7 @@ import chess
 import numpy as np
 from numba import njit
 
+import benchmark_path  # noqa: F401  (the benchmarks' modules below)
 from fit_chess import BLOCK, read_positions, sigmoid
 from ladder_elo import LOG_SCALE
 from negamax.games.chess import evaluation as chess_evaluation

@@ -23,6 +23,8 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+import benchmark_path  # noqa: F401  (the benchmarks' modules imported below)
+
 CANDIDATES: list[dict[str, object]] = [
     {},
     {"KING": 280},
@@ -60,6 +62,7 @@ def candidate_match(weights: dict[str, object], games: int, seconds: float) -> N
     from draughts import StandardBoard, TurboEngine
 
     from match_tally import Tally
+    from negamax.core.ranges import DEFAULT_HASH_MIB
     from negamax.core.types import SearchLimits
     from negamax.games.draughts.rules import DraughtsGame
     from negamax.search.compiled.move_list import CompiledSearcher
@@ -67,7 +70,7 @@ def candidate_match(weights: dict[str, object], games: int, seconds: float) -> N
 
     logger.remove()
     game = DraughtsGame("draughts")
-    ours = CompiledSearcher(hash_mib=64)
+    ours = CompiledSearcher(hash_mib=DEFAULT_HASH_MIB)
     ours.warm_up(game.new_position(None))
     turbo = TurboEngine(depth_limit=None, time_limit=seconds)
     tally = Tally()

@@ -14,6 +14,7 @@ import json
 import time
 from typing import Any
 
+from negamax.core.ranges import BENCH_HASH_MIB
 from negamax.core.types import SearchLimits
 from negamax.games import get_game
 from negamax.search import Searcher, search, solve
@@ -21,8 +22,6 @@ from negamax.search.params import options_for
 
 TABLE_ENTRIES = 100_003
 """A fixed table size, so the signature does not depend on the default size."""
-COMPILED_HASH_MIB = 16
-"""The compiled cases' table, cleared for each: the signature does not depend on the default."""
 
 CASES = (
     # (game, position, algorithm, depth or None to solve)
@@ -98,7 +97,7 @@ def run(as_json: bool = False, compiled: bool = False) -> int:
         for game_name, text, depth in COMPILED_CASES:
             game = get_game(game_name)
             position = game.new_position(text)
-            searcher = searchers.setdefault(game_name, Searcher("compiled", hash_mib=COMPILED_HASH_MIB, game=game))
+            searcher = searchers.setdefault(game_name, Searcher("compiled", hash_mib=BENCH_HASH_MIB, game=game))
             searcher.prepare(position)  # compiled or loaded outside the time counted
             start = time.process_time()
             limits = SearchLimits(depth=depth)

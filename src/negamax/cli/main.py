@@ -21,6 +21,7 @@ from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.ranges import (
     BOOK_PLIES,
     CHUNK_SIZE,
+    DEFAULT_HASH_MIB,
     DEFAULT_SPLIT_PLIES,
     DEPTH,
     NODES,
@@ -79,7 +80,8 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
         "--hash",
         type=_in(hash_range()),
         metavar="MIB",
-        help="transposition table size in MiB (default: an eighth of the memory, at most 256)",
+        help=f"transposition table size in MiB (default: {DEFAULT_HASH_MIB}; the compiled solver takes more for a"
+        " board whose keys need it)",
     )
     command.add_argument(
         "--multipv",

@@ -18,12 +18,12 @@ import numpy as np
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
-from negamax.core.ranges import THREADS, hash_range
+from negamax.core.ranges import ENGINE_HASH_MIB, THREADS, hash_range
 from negamax.core.rules import Game
 from negamax.core.score import INF, Bound
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.engines.time_plan import TimePlan
-from negamax.search import DEFAULT_HASH_MIB, Searcher, choose_backend, search
+from negamax.search import Searcher, choose_backend, search
 from negamax.search.params import options_for
 from negamax.search.searcher import MULTIPV
 from negamax.search.strength import Strength
@@ -125,7 +125,7 @@ class Engine:
     def __init__(
         self,
         game: Game,
-        hash_mib: float = DEFAULT_HASH_MIB,
+        hash_mib: float = ENGINE_HASH_MIB,
         backend: str = "auto",
         threads: int = 1,
         seed: int | None = None,

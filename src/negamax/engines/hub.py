@@ -26,14 +26,13 @@ from typing import Any, TextIO
 
 from negamax import __version__
 from negamax.core.errors import InvalidOptionError, NegamaxError
-from negamax.core.ranges import DEPTH, NODES, THREADS, TIME, Range, hash_range
+from negamax.core.ranges import DEPTH, ENGINE_HASH_MIB, NODES, THREADS, TIME, Range, hash_range
 from negamax.core.score import is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.engine import Engine, GoLimits, time_budget
 from negamax.engines.session import clipped, parsed, protocol_lines, serve
 from negamax.engines.spaced_output import SpacedOutput
 from negamax.games.draughts.rules import DraughtsGame, DraughtsPosition
-from negamax.search import DEFAULT_HASH_MIB
 
 NAME = "negamax"
 AUTHOR = "the negamax developers"
@@ -194,7 +193,7 @@ class HubSession:
         self.send(f'id name={NAME} version={__version__} author="{AUTHOR}"')
         self.send('param name=variant value=normal type=enum values="normal frisian"')
         hashes = hash_range()  # what this machine can hold
-        self.send(f"param name=hash value={DEFAULT_HASH_MIB} type=int min={hashes.low:g} max={hashes.high:g}")
+        self.send(f"param name=hash value={ENGINE_HASH_MIB} type=int min={hashes.low:g} max={hashes.high:g}")
         self.send(f"param name=threads value=1 type=int min=1 max={THREADS.high:g}")
         self.send("wait")
 

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from negamax import __version__
 from negamax.core.errors import InvalidOptionError, NegamaxError
-from negamax.core.ranges import DEPTH, MAX_DEPTH, NODES, SKILL, THREADS, TIME, Range, hash_range
+from negamax.core.ranges import DEPTH, ENGINE_HASH_MIB, MAX_DEPTH, NODES, SKILL, THREADS, TIME, Range, hash_range
 from negamax.core.score import WIN, Bound, is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.chess_levels import UCI_ELO, skill_for_elo
@@ -28,7 +28,6 @@ from negamax.engines.engine import Engine, GoLimits
 from negamax.engines.session import clipped, parsed, protocol_lines, serve
 from negamax.games import get_game
 from negamax.games.chess.levels import LEVEL_ELO
-from negamax.search import DEFAULT_HASH_MIB
 from negamax.search.searcher import MULTIPV
 from negamax.search.strength import FULL_SKILL, Strength
 
@@ -128,7 +127,7 @@ class UciSession:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
         hashes = hash_range()  # what this machine can hold
-        self.send(f"option name Hash type spin default {DEFAULT_HASH_MIB} min {hashes.low:g} max {hashes.high:g}")
+        self.send(f"option name Hash type spin default {ENGINE_HASH_MIB} min {hashes.low:g} max {hashes.high:g}")
         self.send(f"option name Threads type spin default 1 min 1 max {THREADS.high:g}")
         self.send(f"option name MultiPV type spin default 1 min 1 max {MULTIPV.high:g}")
         self.send("option name Backend type combo default compiled var compiled var python")

@@ -2,7 +2,7 @@
 and return one flat record per position.
 
 Each worker process keeps one ``Searcher`` per job between chunks (its compiled solver owns
-a table of up to 256 MiB), which lends its compiled searchers to one thread at a time, so a
+a table of the default size, ``DEFAULT_HASH_MIB``), which lends its compiled searchers to one thread at a time, so a
 chunk costs only its searches. A position's record never depends on which positions the
 worker searched before, unless its limit is a time: the searcher starts every call from
 clean tables (for analyses, small ones: the positions of a batch share little).
@@ -19,6 +19,7 @@ from typing import Any
 
 from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.game import Position
+from negamax.core.ranges import BATCH_ANALYSIS_HASH_MIB
 from negamax.core.rules import Game, game_score_or_none, pv_text
 from negamax.core.score import INF
 from negamax.core.types import SearchLimits, SearchResult
@@ -86,10 +87,6 @@ RECORD_FIELDS = (
 """Every record has exactly these fields, in this order (the CSV columns)."""
 
 
-ANALYSIS_HASH_MIB = 4
-"""The compiled search's table in a batch analysis: cleared for every position (0.3 ms)."""
-
-
 class _Searcher:
     """One thread's way of searching a job's positions."""
 
@@ -102,7 +99,7 @@ class _Searcher:
         # would cost more than some solves.
         self.searcher = Searcher(
             job.backend or "auto",
-            hash_mib=None if job.solve else ANALYSIS_HASH_MIB,
+            hash_mib=None if job.solve else BATCH_ANALYSIS_HASH_MIB,
             game=self.game,
             pv_plies=1,
             keep_tables=job.keep_tables and job.solve,

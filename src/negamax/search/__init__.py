@@ -2,9 +2,10 @@
 the compiled kernels, all reached through a ``Searcher`` (``search()`` and ``solve()`` use
 a default one)."""
 
+from negamax.core.ranges import DEFAULT_HASH_MIB
 from negamax.search.backend import default_searcher, prepare, search, solve
 from negamax.search.params import ALGORITHMS, SearchOptions, options_for
-from negamax.search.searcher import BACKENDS, DEFAULT_HASH_MIB, Searcher, choose_backend
+from negamax.search.searcher import BACKENDS, Searcher, choose_backend
 from negamax.search.tt import TranspositionTable
 
 __all__ = [

@@ -43,7 +43,7 @@ class SearchOptions:
     probes that halve the score range, as in Pons' solver)."""
     tt_entries: int | None = None
     tt_mib: float | None = None
-    """Table size; the default is 64 MiB."""
+    """Table size; the default is ``negamax.core.ranges.DEFAULT_HASH_MIB``."""
     tt_policy: str = "depth"
     check_every: int = 1024
     """Nodes between checks of the time, node and stop limits."""

@@ -29,17 +29,18 @@ import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import HasLength, MoveListPosition, PlacementPosition, Position, checked_terminal_value
 from negamax.core.keys import check_keys
-from negamax.core.ranges import THREADS, Range, hash_range
+from negamax.core.ranges import DEFAULT_HASH_MIB, THREADS, Range, hash_range
 from negamax.core.rules import Game
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_child, from_child_bounds
 from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
 from negamax.core.user_code import check_hashable_key, names_user_errors
 from negamax.search import driver, warmup
+from negamax.search.compiled_protocols import Compiled
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
@@ -48,9 +49,9 @@ BACKENDS = ("auto", "python", "compiled")
 """Which search runs a call: ``auto`` the compiled kernel where the game has one and the
 call asks for nothing only the pure-Python search does, ``compiled`` insists on the
 kernel, ``python`` on the pure-Python search."""
-PLACEMENT = "placement"
+PLACEMENT: Final = "placement"
 """The compiled exact solver of placement games (``CompiledSolver.kind``)."""
-MOVE_LIST = "move list"
+MOVE_LIST: Final = "move list"
 """The compiled search of move-list games (``CompiledSearcher.kind``)."""
 PYTHON = "python"
 
@@ -64,13 +65,6 @@ search before it waits for a compiler (``Searcher.answer_without_compiling``): a
 settled within them (Connect 4 in Python: about 0.2 s) is answered at once, where compiling
 costs 20 to 60 CPU-s. The value is the game's either way; among moves of equal value, the
 one named may differ from the kernel's."""
-DEFAULT_HASH_MIB = 64
-"""The table every compiled searcher takes unless told, and the pure-Python search's that
-a searcher keeps. Measured on the empty 7x6 board on one thread (AMD EPYC with 32 MiB of
-L3, 2026-11-28):
-64 MiB took 393.8 M nodes in 31.7-32.2 CPU-s, 256 MiB 369.6 M nodes in 33.3-33.6 CPU-s
-(fewer nodes, each slower to reach); and a smaller table is cheaper to clear for every call
-of a searcher that keeps none (2.7 ms against 9.6 ms at 256 MiB)."""
 MULTIPV = Range("multipv", 1, 256, unit="moves")
 MAX_COMPILED_DEPTH = 88
 """The deepest iteration of a compiled search (``compiled.move_list.DEEPEST``)."""
@@ -213,7 +207,7 @@ class Searcher:
         self.notes: list[str] = []
         """Why a compiled searcher runs with other helpers than asked (no shared memory)."""
         self._idle_limit = idle
-        self._idle: dict[str, list[Any]] = {PLACEMENT: [], MOVE_LIST: []}
+        self._idle: dict[str, list[Compiled]] = {PLACEMENT: [], MOVE_LIST: []}
         self._lock = threading.Lock()
         self._preparing: threading.Thread | None = None
         self._closing = threading.Event()
@@ -286,6 +280,7 @@ class Searcher:
             raise InvalidOptionError("the game is over in this position: its value is the result")
         if isinstance(position, PlacementPosition):
             with self._lent(PLACEMENT, position) as solver:
+                assert solver is not None and solver.kind == PLACEMENT
                 return bool(solver.probe(position, threshold - 1, threshold) >= threshold)
         refuse_unbounded_solve(position, SearchLimits())
         request = _Request()
@@ -296,6 +291,7 @@ class Searcher:
                 return driver.value_at_least(
                     position, threshold, options=self.python_options, table=self._kept_python_table()
                 )
+            assert compiled.kind == MOVE_LIST  # placement games took the branch above
             return bool(compiled.value_at_least(position, threshold))
 
     @names_user_errors
@@ -452,7 +448,7 @@ class Searcher:
     # -- compiled searchers ----------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _lent(self, kind: str, position: Position[Any]) -> Iterator[Any]:
+    def _lent(self, kind: str, position: Position[Any]) -> Iterator[Compiled | None]:
         """A compiled searcher of ``kind`` that no other call uses, its kernel loaded for
         ``position``'s game and its table clean unless this searcher keeps tables (``None``
         for the pure-Python search)."""
@@ -478,7 +474,7 @@ class Searcher:
                 else:
                     compiled.close()
 
-    def _new(self, kind: str) -> Any:
+    def _new(self, kind: str) -> Compiled:
         if kind == PLACEMENT:
             from negamax.search.compiled.placement import CompiledSolver  # imports numba
 
@@ -541,8 +537,9 @@ class Searcher:
         """Per mille of the move-list table used by the last search (UCI's ``hashfull``), or
         0 before any compiled search."""
         with self._lock:
-            idle = self._idle[MOVE_LIST][-1:] if self._idle[MOVE_LIST] else []
-        return int(idle[0].hashfull()) if idle else 0
+            idle = self._idle[MOVE_LIST][-1:]
+        # every one is a move-list searcher: the check only tells the type checker so
+        return next((searcher.hashfull() for searcher in idle if searcher.kind == MOVE_LIST), 0)
 
     # -- readiness --------------------------------------------------------------------------
 
@@ -672,7 +669,7 @@ class Searcher:
 
     def _search_once(
         self,
-        compiled: Any,
+        compiled: Compiled | None,
         position: Position[Any],
         limits: SearchLimits,
         root_moves: tuple[Any, ...] | None,
@@ -690,12 +687,12 @@ class Searcher:
                 trace=request.trace,
                 root_moves=root_moves,
             )
-        result: SearchResult[Any] = compiled.search(position, limits, on_iteration, root_moves)
-        return result
+        assert compiled.kind == MOVE_LIST  # placement positions are only solved
+        return compiled.search(position, limits, on_iteration, root_moves)
 
     def _solve_once(
         self,
-        compiled: Any,
+        compiled: Compiled | None,
         position: Position[Any],
         limits: SearchLimits,
         request: _Request,
@@ -717,10 +714,8 @@ class Searcher:
             # a searcher that keeps its tables keeps what earlier solves proved: exact bounds
             # of positions, true whatever the root
             fresh = fresh_table and not self.keep_tables
-            result: SearchResult[Any] = compiled.solve(position, limits, on_iteration, pv_plies, fresh)
-            return result
-        result = compiled.solve(position, limits, on_iteration)
-        return result
+            return compiled.solve(position, limits, on_iteration, pv_plies, fresh)
+        return compiled.solve(position, limits, on_iteration)
 
     # -- several lines ---------------------------------------------------------------------
 
@@ -747,7 +742,7 @@ class Searcher:
         deadline = None if limits.time is None else start_wall + limits.time
         table = request.table
         if kind == PYTHON and table is None:
-            table = TranspositionTable(mib=_python_table_mib(request.options))
+            table = TranspositionTable(mib=None if request.options is None else request.options.tt_mib)
         line_request = dataclasses.replace(request, table=table)
         last: SearchResult[Any] | None = None
         nodes = 0
@@ -804,7 +799,7 @@ class Searcher:
         child_plies = None if pv_plies is None else max(0, pv_plies - 1)
         table = request.table
         if table is None and kind == PYTHON:
-            table = TranspositionTable(mib=_python_table_mib(request.options))
+            table = TranspositionTable(mib=None if request.options is None else request.options.tt_mib)
         child_request = dataclasses.replace(request, table=table)
         name = request.algorithm if kind == PYTHON else "compiled"
         children = []
@@ -814,7 +809,7 @@ class Searcher:
             child.play(move)
             children.append(child)
         with contextlib.ExitStack() as stack:
-            lent: dict[str, Any] = {}
+            lent: dict[str, Compiled | None] = {}
             for _ in range(2):  # a first share each, then what is left to the unsolved
                 waiting = [
                     index for index in range(len(moves)) if values.get(index, (0, 0, Bound.UPPER))[2] != Bound.EXACT
@@ -849,10 +844,6 @@ class Searcher:
 
 
 # -- building results ------------------------------------------------------------------
-
-
-def _python_table_mib(options: SearchOptions | None) -> float:
-    return options.tt_mib if options is not None and options.tt_mib is not None else 64.0
 
 
 def _checked_root_moves(position: Position[Any], root_moves: Sequence[Any] | None) -> tuple[Any, ...] | None:

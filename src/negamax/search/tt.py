@@ -27,14 +27,13 @@ from collections.abc import Callable, Hashable
 from typing import Any, Final
 
 from negamax.core.errors import InvalidOptionError
+from negamax.core.ranges import DEFAULT_HASH_MIB
 from negamax.core.score import Bound
 
 Entry = tuple[Hashable, int, int, Bound, Any, int]
 
 BYTES_PER_ENTRY: Final = 144
 """Estimated CPython memory per filled slot: the list slot, a 6-tuple and its key."""
-
-DEFAULT_MIB: Final = 64
 
 POLICIES: Final = ("depth", "always", "two-tier")
 """Replacement policies:
@@ -51,7 +50,7 @@ def _odd_capacity(entries: int) -> int:
 
 
 class TranspositionTable:
-    """Fixed capacity in entries (or MiB); ``probe``/``store`` by key."""
+    """Fixed capacity in entries (or MiB, by default ``DEFAULT_HASH_MIB``); ``probe``/``store`` by key."""
 
     def __init__(self, entries: int | None = None, mib: float | None = None, policy: str = "depth") -> None:
         if entries is not None and mib is not None:
@@ -59,7 +58,7 @@ class TranspositionTable:
         if policy not in POLICIES:
             raise InvalidOptionError(f"unknown replacement policy {policy!r}; choose one of {', '.join(POLICIES)}")
         if entries is None:
-            entries = int((DEFAULT_MIB if mib is None else mib) * 2**20 / BYTES_PER_ENTRY)
+            entries = int((DEFAULT_HASH_MIB if mib is None else mib) * 2**20 / BYTES_PER_ENTRY)
         if entries < 1:
             raise InvalidOptionError(f"a transposition table needs at least 1 entry, not {entries}")
         self.policy = policy

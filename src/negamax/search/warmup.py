@@ -47,7 +47,9 @@ except ImportError:  # Windows
 from negamax.core import numba_cache
 from negamax.core.errors import NegamaxError
 from negamax.core.game import MoveListPosition, PlacementPosition, Position
+from negamax.core.ranges import WARM_UP_HASH_MIB
 from negamax.core.rules import Game
+from negamax.search.compiled_protocols import CompiledSearch
 
 COMPILE_SECONDS = {"placement": 50, "move list": 25}
 """How long a first compilation of each kind of kernel takes where none was measured yet
@@ -62,11 +64,6 @@ BUILT_IN_GAMES = ("connect4", "tictactoe", "chess", "draughts")
 Announce = Callable[[str], None]
 log = logging.getLogger("negamax")
 """Where a first compilation is announced when no one asked to be told (a script's search)."""
-
-
-def cache_root() -> Path:
-    """negamax's own cache directory (``negamax.core.numba_cache.cache_root``)."""
-    return numba_cache.cache_root()
 
 
 @cache
@@ -94,7 +91,7 @@ def kernel_name(game: Game) -> str:
 
 def marker(name: str) -> Path:
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:60]
-    return cache_root() / "ready" / f"{safe}-{_stamp()}"
+    return numba_cache.cache_root() / "ready" / f"{safe}-{_stamp()}"
 
 
 def kernels_on_disk(game: Game) -> bool:
@@ -111,7 +108,7 @@ def mark_on_disk(game: Game) -> None:
 
 
 def _times_file() -> Path:
-    return cache_root() / "ready" / f"compile-seconds-{_stamp()}.json"
+    return numba_cache.cache_root() / "ready" / f"compile-seconds-{_stamp()}.json"
 
 
 def compile_seconds(game: Game, kind: str) -> float:
@@ -242,7 +239,7 @@ def announce_compiling(game: Game | None, kind: str, announce: Announce | None =
 
 
 def prepare(
-    searcher: Any,
+    searcher: CompiledSearch,
     position: Position[Any],
     game: Game | None,
     announce: Announce | None = None,
@@ -308,7 +305,7 @@ def warm_up_game(game: Game, say: Callable[[str], None]) -> bool:
             say(f"{game.name}: solver {_loaded(cached)} in {time.perf_counter() - start:.1f} s")
         if isinstance(position, MoveListPosition):
             start = time.perf_counter()
-            searcher = CompiledSearcher(hash_mib=1)
+            searcher = CompiledSearcher(hash_mib=WARM_UP_HASH_MIB)
             cached = searcher.cached(position)
             searcher.warm_up(position)
             compiled_any |= not cached

@@ -74,12 +74,12 @@ def package_cache_files() -> list[Path]:
     from numba.core import config
     from numba.misc.appdirs import AppDirs
 
-    from negamax.search import warmup
+    from negamax.core import numba_cache
 
     places = [
         Path(negamax.__file__).parent,
         Path(AppDirs(appname="numba", appauthor=False).user_cache_dir),
-        warmup.cache_root(),
+        numba_cache.cache_root(),
     ]
     if config.CACHE_DIR:
         places.append(Path(config.CACHE_DIR))

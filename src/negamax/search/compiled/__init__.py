@@ -10,5 +10,5 @@
 * ``families``: the kernels of games from outside the package, compiled and cached apart.
 
 Importing any of these modules imports numba. Which search runs is decided in one place,
-``negamax.search.backend``.
+``negamax.search.searcher`` (``Searcher``), the only code that builds these searchers.
 """

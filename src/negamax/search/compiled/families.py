@@ -47,7 +47,6 @@ from numba.core.dispatcher import Dispatcher
 from negamax.core import numba_cache
 from negamax.core.errors import GameDefinitionError
 from negamax.core.game import CompiledRules
-from negamax.search import warmup
 from negamax.search.compiled import move_list_bindings, move_list_kernel
 from negamax.search.compiled import move_list_layout as layout
 
@@ -73,8 +72,8 @@ RETURNS_INTEGER = frozenset(("legal_moves", "noisy_moves", "outcome", "evaluate"
 
 def cache_root() -> Path:
     """Where games' kernels are cached: ``kernels`` in negamax's cache directory
-    (``negamax.search.warmup.cache_root``), one directory a game and version."""
-    return warmup.cache_root() / "kernels"
+    (``negamax.core.numba_cache.cache_root``), one directory a game and version."""
+    return numba_cache.cache_root() / "kernels"
 
 
 class KernelFamily:

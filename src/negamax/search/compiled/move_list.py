@@ -18,7 +18,7 @@ import dataclasses
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from negamax.core.errors import GameDefinitionError, InvalidOptionError, Negamax
 from negamax.core.game import CompiledRules, MoveListPosition
 from negamax.core.keys import contradiction
 from negamax.core.numba_cache import all_cached, compiling_allowed, load_from_cache
+from negamax.core.ranges import DEFAULT_HASH_MIB, MAX_HASH_MIB
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_node
 from negamax.core.types import OnIteration, SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families, move_list_bindings
@@ -71,14 +72,14 @@ class CompiledSearcher:
     thread.
     """
 
-    kind = "move list"
-    """The games it searches (``negamax.search.backend.MOVE_LIST``)."""
+    kind: Final = "move list"
+    """The games it searches (``negamax.search.searcher.MOVE_LIST``)."""
 
     def __init__(
-        self, hash_mib: float = 64, features: int | None = None, prefault: bool = False, threads: int = 1
+        self, hash_mib: float = DEFAULT_HASH_MIB, features: int | None = None, prefault: bool = False, threads: int = 1
     ) -> None:
-        if not 0 < hash_mib <= 65536:
-            raise InvalidOptionError(f"the table size must be above 0 and at most 65536 MiB, not {hash_mib}")
+        if not 0 < hash_mib <= MAX_HASH_MIB:
+            raise InvalidOptionError(f"the table size must be above 0 and at most {MAX_HASH_MIB} MiB, not {hash_mib}")
         check_threads(threads, "threads")
         entries = 1 << max(10, int(hash_mib * 2**20 // ENTRY_BYTES).bit_length() - 1)
         self.table = np.zeros(2 * entries, dtype=np.int64)

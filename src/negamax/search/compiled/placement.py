@@ -20,7 +20,7 @@ import time
 import weakref
 from collections.abc import Callable
 from multiprocessing.shared_memory import SharedMemory
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import numpy as np
 
@@ -28,13 +28,13 @@ from negamax.core import score as score_conversions
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import PlacementPosition
 from negamax.core.numba_cache import all_cached, load_from_cache
+from negamax.core.ranges import DEFAULT_HASH_MIB
 from negamax.core.score import INF, Bound
 from negamax.core.types import OnIteration, SearchLimits, SearchResult, SearchStats
 from negamax.search.compiled import families, placement_table
 from negamax.search.compiled import placement_kernel as kernel
 from negamax.search.compiled import placement_layout as layout
 from negamax.search.compiled.placement_helper_pool import HelperProcesses, HelperThreads, shared_array
-from negamax.search.searcher import DEFAULT_HASH_MIB
 
 NO_LIMIT = 1 << 62
 HELPERS_AFTER_NODES = 50_000
@@ -62,8 +62,8 @@ def _mib(bits: int) -> int:
 class CompiledSolver:
     """Solves positions of placement games with ``threads`` workers sharing one table.
 
-    Owns the kernel's memory (a table of ``hash_mib`` MiB, by default the searchers'
-    ``DEFAULT_HASH_MIB``, and each worker's counters and buffers) and reuses it between
+    Owns the kernel's memory (a table of ``hash_mib`` MiB, by default
+    ``negamax.core.ranges.DEFAULT_HASH_MIB``, and each worker's counters and buffers) and reuses it between
     solves: each solve gets a fresh tag, so nothing is cleared.
 
     With several workers (at most ``placement_layout.MAX_WORKERS``), the solver starts
@@ -78,8 +78,8 @@ class CompiledSolver:
     to run.
     """
 
-    kind = "placement"
-    """The games it searches (``negamax.search.backend.PLACEMENT``)."""
+    kind: Final = "placement"
+    """The games it searches (``negamax.search.searcher.PLACEMENT``)."""
 
     def __init__(
         self,

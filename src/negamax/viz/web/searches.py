@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 from negamax.core.game import Position
-from negamax.core.ranges import LEVEL
+from negamax.core.ranges import LEVEL, PAGE_SEARCH_HASH_MIB
 from negamax.core.rules import Game, game_score_or_none, pv_text
 from negamax.core.score import WIN, WIN_THRESHOLD, Bound, describe, from_child, not_proven_text
 from negamax.core.types import Line, SearchLimits, SearchResult
@@ -39,8 +39,6 @@ from negamax.viz.web.scheduler import MAX_SEARCHES, QUICK_SECONDS, Scheduler
 MAX_SECONDS = 5.0
 """The longest a page may ask one search to think."""
 MAX_NODES = 50_000_000
-SEARCH_TABLE_MIB = 1.0
-"""Each engine search's table (cleared for every search)."""
 PYTHON_CHECK_EVERY = 16
 """Nodes between the python search's looks at the clock: chess there searches about a
 thousand nodes a second, and dozens of requests at once share the interpreter, so a search
@@ -111,7 +109,7 @@ class Searches:
             found = self._games.get(game.name)
             if found is None:
                 found = _GameSearchers(
-                    self._searcher(game, SEARCH_TABLE_MIB, idle=os.cpu_count() or 1),
+                    self._searcher(game, PAGE_SEARCH_HASH_MIB, idle=os.cpu_count() or 1),
                     # the solver keeps what it proved from one position to the next (exact
                     # bounds, true whatever the root: a game's next position finds much of
                     # its tree there) and solves on every core
