@@ -22,12 +22,11 @@ has proven it, and a solve (``solve(..., algorithm="mcts")``) ends once the root
 with the alpha-beta solver's exact value.
 
 The same position is often reached by several paths (in Hex, every order of the same
-stones): the tree is a graph, one node for a position at a given depth (found by its key,
-the game's ``canonical_key`` where it has one), with its children, statistics and bounds
-shared by all its parents. The statistics that choose a move are the move's own (its edge's),
-as in Childs, Brodeur and Kocsis' UCT with transpositions (2008). A tree of a node for
-each path took more than 100 M playouts, and filled 1 GiB, without proving the exact value
-of 4x4 Hex.
+stones): the tree is a graph, one node for a position at a given depth (found by its key),
+with its children, statistics and bounds shared by all its parents. The statistics that
+choose a move are the move's own (its edge's), as in Childs, Brodeur and Kocsis' UCT with
+transpositions (2008). A tree of a node for each path took more than 100 M playouts, and
+filled 1 GiB, without proving the exact value of 4x4 Hex; the graph takes 0.74 M.
 
 This module runs it in Python, for any position; ``negamax.search.compiled.mcts`` runs the
 same algorithm compiled, for games written as rules (``negamax.CompiledGame``), drawing the
@@ -44,8 +43,9 @@ from typing import Any
 
 from negamax.core.errors import GameDefinitionError, InvalidOptionError
 from negamax.core.game import (
-    HasCanonicalKey,
+    CompiledRules,
     HasPlayout,
+    MoveListPosition,
     Position,
     checked_moves,
     checked_terminal_value,
@@ -82,6 +82,12 @@ def wanted(position: Position[Any], limits: SearchLimits, algorithm: str, option
     if algorithm == ALGORITHM or (options is not None and options.driver == ALGORITHM):
         return True
     return algorithm == "auto" and limits.depth is None and not has_evaluation(position)
+
+
+def runs_compiled(position: Position[Any]) -> bool:
+    """Whether the compiled Monte Carlo search can take ``position``: a game written as rules
+    (``negamax.CompiledGame``); other games run the same algorithm in Python."""
+    return isinstance(position, MoveListPosition) and isinstance(getattr(position, "rules", None), CompiledRules)
 
 
 def settings(options: SearchOptions | None) -> SearchOptions:
@@ -129,8 +135,9 @@ def half_points(value: int) -> int:
 
 def table_key(position: Position[Any]) -> int:
     """A position's key in the table of nodes: the compiled search's (``keys.mixed`` of the
-    game's key, its canonical key where it has one) for a key that is an integer."""
-    key = position.canonical_key() if isinstance(position, HasCanonicalKey) else position.key()
+    game's key) for a key that is an integer. Never the canonical key: a node's moves are
+    its own position's, and symmetric positions have symmetric moves."""
+    key = position.key()
     return mixed((key if isinstance(key, int) else hash(key)) & ((1 << 63) - 1))
 
 

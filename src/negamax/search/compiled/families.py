@@ -228,6 +228,7 @@ def bind_rules(jitted: Mapping[str, Dispatcher], cache: numba_cache.FamilyCache 
             "rules_outcome": jitted["outcome"],
             "rules_evaluate": jitted["evaluate"],
             "rules_key": jitted.get("canonical_key", jitted["key"]),
+            "rules_exact_key": jitted["key"],
             "rules_player": jitted.get("player", namespace["players_alternate"]),
             "rules_playout": jitted.get("playout", namespace["no_playout"]),
         }

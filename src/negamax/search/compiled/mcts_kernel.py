@@ -39,13 +39,13 @@ from typing import Any
 import numpy as np
 
 from negamax.core.compiled import (
+    exact_key,
     game_result,
     generate_moves,
     play_move,
     player_to_move,
     playout,
     search_function,
-    state_key,
 )
 from negamax.core.score import INF, ONGOING, WIN, WIN_THRESHOLD
 from negamax.search.compiled.move_list_bindings import ERROR_PLAYOUT
@@ -152,8 +152,8 @@ def list_moves(spec: Any, state: Any, work: Any) -> int:
 
 @search_function
 def key_of(spec: Any, state: Any) -> int:
-    """``state_key``: the game's key, spread over 63 bits (``keys.mixed``)."""
-    return state_key(spec, state)
+    """``exact_key``: the game's key, spread over 63 bits (``keys.mixed``)."""
+    return exact_key(spec, state)
 
 
 @search_function
@@ -383,7 +383,7 @@ def _iterate(
             result_player = node_fields[PLAYER, node]
             proved = True
             break
-        key = state_key(spec, state)
+        key = exact_key(spec, state)
         mover = player_to_move(spec, state)
         player = 1 - node_fields[PLAYER, node] if mover < 0 else mover
         child = _find(nodes, node_fields, slots, work, key, depth)

@@ -66,6 +66,7 @@ STUBS = (
     "losing_capture",
     "gives_check",
     "playout",
+    "exact_key",
 )
 HELPERS = ("fail", "mixed", "no_noisy_moves", "players_alternate", "no_playout")
 
@@ -79,6 +80,7 @@ rules_evaluate: Any = None
 rules_key: Any = None
 rules_player: Any = None
 rules_playout: Any = None
+rules_exact_key: Any = None
 
 
 def rules_error(work: Any, rules: Any) -> str:
@@ -170,6 +172,10 @@ def static_value(spec: Any, state: Any) -> int:
 
 def state_key(spec: Any, state: Any) -> int:
     return mixed(rules_key(state))
+
+
+def exact_key(spec: Any, state: Any) -> int:
+    return mixed(rules_exact_key(state))
 
 
 def game_result(spec: Any, state: Any) -> int:
