@@ -269,7 +269,9 @@ class PythonSearch:
         """One playout: down the tree, a playout from a new node (or a finished game), the
         result back up, and whatever the solver proved."""
         tree, position = self.tree, self.position
-        node, nodes, path, played = 0, [0], [], []
+        node, nodes = 0, [0]
+        path: list[int] = []
+        played: list[Any] = []
         proved = stale = False
         while True:
             if tree.first[node] == 0 and (
@@ -379,7 +381,7 @@ class PythonSearch:
             if type(value) is not int or not (value in (WIN, -WIN) or -WIN_THRESHOLD < value < WIN_THRESHOLD):
                 raise GameDefinitionError(f"playout() returned {value!r}: a result is WIN, -WIN, DRAW or a score")
             return half_points(value), player
-        played = []
+        played: list[Any] = []
         while True:
             if position.is_terminal():
                 result, player = half_points(self.terminal_value()), position.player()

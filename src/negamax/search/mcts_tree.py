@@ -48,18 +48,28 @@ DEFAULT_PICTURE_NODES = 1000
 
 
 class Tree(Protocol):
-    """The fields of a Monte Carlo tree (lists, or a kernel's array rows)."""
+    """The fields of a Monte Carlo tree (lists, or a kernel's array rows), read only."""
 
-    first: Sequence[int]
-    count: Sequence[int]
-    node_visits: Sequence[int]
-    lower: Sequence[int]
-    upper: Sequence[int]
-    player: Sequence[int]
-    move: Sequence[Any]
-    child: Sequence[int]
-    visits: Sequence[int]
-    reward: Sequence[int]
+    @property
+    def first(self) -> Sequence[int]: ...
+    @property
+    def count(self) -> Sequence[int]: ...
+    @property
+    def node_visits(self) -> Sequence[int]: ...
+    @property
+    def lower(self) -> Sequence[int]: ...
+    @property
+    def upper(self) -> Sequence[int]: ...
+    @property
+    def player(self) -> Sequence[int]: ...
+    @property
+    def move(self) -> Sequence[Any]: ...
+    @property
+    def child(self) -> Sequence[int]: ...
+    @property
+    def visits(self) -> Sequence[int]: ...
+    @property
+    def reward(self) -> Sequence[int]: ...
 
 
 MovesOf = Callable[[Sequence[int]], tuple[Any, ...]]

@@ -268,7 +268,7 @@ def warm_up_game(game: Game, say: Callable[[str], None]) -> bool:
             searcher.warm_up(position)
             compiled_any |= not cached
             say(f"{game.name}: search {_loaded(cached)} in {time.perf_counter() - start:.1f} s")
-        if not has_evaluation(position) and mcts.runs_compiled(position):
+        if isinstance(position, MoveListPosition) and not has_evaluation(position) and mcts.runs_compiled(position):
             from negamax.search.compiled.mcts import CompiledMCTS  # imports numba
 
             start = time.perf_counter()

@@ -100,7 +100,7 @@ SHIFT_31 = np.uint64(31)
 
 
 @search_function
-def _mixed(state: Any) -> int:
+def _mixed(state: Any) -> Any:
     """SplitMix64's output for ``state``, its top two bits dropped (``random_numbers``)."""
     mixed = (state ^ (state >> SHIFT_30)) * MIX_1
     mixed = (mixed ^ (mixed >> SHIFT_27)) * MIX_2
@@ -109,7 +109,7 @@ def _mixed(state: Any) -> int:
 
 
 @search_function
-def next_number(rng: Any) -> int:
+def next_number(rng: Any) -> Any:
     """The search's next random number (``RandomNumbers.next``)."""
     state = rng[0] + GAMMA
     rng[0] = state
@@ -135,7 +135,7 @@ def _half_points(value: int) -> int:
 
 
 @search_function
-def _as_parent(lower: int, upper: int, same: bool) -> tuple[int, int]:
+def _as_parent(lower: Any, upper: Any, same: bool) -> tuple[int, int]:
     """``score.from_child_bounds``."""
     if not same:
         lower, upper = -upper, -lower
