@@ -603,19 +603,21 @@ class Searcher:
         stop: threading.Event | None = None,
         compile_here: bool = True,
         command_name: str | None = None,
+        algorithm: str = "auto",
     ) -> bool:
         """Load the kernels this searcher's game needs (for ``position``, by default the
         game's start): from the disk cache, else compiled first by another process (told
         to ``announce`` first, with a measured estimate), else here if ``compile_here``.
         Returns whether they are loaded; ``stop`` abandons the wait. ``command_name``: how
-        another process is to name the game (a game from a file)."""
+        another process is to name the game (a game from a file). ``algorithm="mcts"``:
+        the Monte Carlo search's kernel too (a game without an evaluation has it anyway)."""
         if self.backend == "python":
             return True
         if position is None:
             if self.game is None:
                 return True
             position = self.game.new_position(None)
-        kinds = _compiled_kinds(position)
+        kinds = _compiled_kinds(position, algorithm)
         name = warmup.kernel_name(self.game) if self.game is not None else ""
         with _preparing_lock(name):
             if compile_here or self.game is None or warmup.kernels_on_disk(self.game):
@@ -864,11 +866,11 @@ class Searcher:
 # -- building results ------------------------------------------------------------------
 
 
-def _compiled_kinds(position: Position[Any]) -> list[str]:
+def _compiled_kinds(position: Position[Any], algorithm: str = "auto") -> list[str]:
     """The compiled searches a game's calls may run on: its solver and its search, and the
-    Monte Carlo one where ``search()`` runs it by default (a game without an evaluation)."""
+    Monte Carlo one where asked for or run by default (a game without an evaluation)."""
     kinds = [kind for solving in (True, False) if (kind := compiled_kind(position, solving))]
-    if not has_evaluation(position) and mcts.runs_compiled(position):
+    if (algorithm == mcts.ALGORITHM or not has_evaluation(position)) and mcts.runs_compiled(position):
         kinds.append(MCTS)
     return list(dict.fromkeys(kinds))
 
