@@ -291,39 +291,20 @@ class PythonSearch:
             played.append(move)
             path.append(edge)
             child = tree.child[edge]
-            if child != 0:
-                node = child
-                nodes.append(node)
-                if tree.lower[node] != tree.upper[node]:
-                    continue
-                # solved since this edge's copy was made (through another parent)
-                result, result_player = half_points(tree.lower[node]), tree.player[node]
-                proved = True
-                break
-            key, player = table_key(position), position.player()
-            child = tree.nodes.get((key, len(path)), 0)
-            if child != 0:  # a position the tree reached by another path
-                tree.child[edge] = node = child
-                nodes.append(node)
-                if tree.lower[node] != tree.upper[node]:
-                    continue
-                result, result_player = half_points(tree.lower[node]), tree.player[node]
-                proved = True
-                break
-            child = tree.add_node(key, len(path), player)
-            if child != 0:
-                tree.child[edge] = node = child
-                nodes.append(node)
-                proved = True  # a finished game's value, or a game going on's (below)
-            if position.is_terminal():
-                value = self.terminal_value()
-                result, result_player = half_points(value), player
-                if child != 0:
-                    tree.lower[child] = tree.upper[child] = value
-            else:
-                if child != 0:
-                    tree.lower[child], tree.upper[child] = GOING_ON
-                result, result_player = self.playout(player)
+            if child == 0:
+                key, player = table_key(position), position.player()
+                child = tree.nodes.get((key, len(path)), 0)
+                if child == 0:  # a position new to the tree
+                    result, result_player, proved = self.reach(edge, key, len(path), player, nodes)
+                    break
+                tree.child[edge] = child  # a position the tree reached by another path
+            node = child
+            nodes.append(node)
+            if tree.lower[node] != tree.upper[node]:
+                continue
+            # solved (through another path, or since this edge's copy of its bounds was made)
+            result, result_player = half_points(tree.lower[node]), tree.player[node]
+            proved = True
             break
         for move in reversed(played):
             position.undo(move)
@@ -336,6 +317,25 @@ class PythonSearch:
         self.playouts += 1
         if proved:  # the last node's own bounds are right, unless they were stale
             self.prove(nodes if stale else nodes[:-1])
+
+    def reach(self, edge: int, key: int, depth: int, player: int, nodes: list[int]) -> tuple[int, int, bool]:
+        """A position new to the tree, down ``edge``: its node (none in a full tree), then its
+        value if the game is over there, else a playout. The result, the player it counts
+        for, and whether the node's bounds are new (a finished game's, or a game going on's)."""
+        tree = self.tree
+        child = tree.add_node(key, depth, player)
+        if child != 0:
+            tree.child[edge] = child
+            nodes.append(child)
+        if self.position.is_terminal():
+            value = self.terminal_value()
+            if child != 0:
+                tree.lower[child] = tree.upper[child] = value
+            return half_points(value), player, child != 0
+        if child != 0:
+            tree.lower[child], tree.upper[child] = GOING_ON
+        result, result_player = self.playout(player)
+        return result, result_player, child != 0
 
     def select(self, node: int) -> int:
         """The edge to go down: the best by UCT among the moves that may still matter (-1:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -428,24 +429,12 @@ class Searcher:
         if position.is_terminal():
             return driver.game_over(position, mcts.ALGORITHM)
         moves = _checked_root_moves(position, root_moves)
-        options = mcts.settings(options)
         with self._lent(kind, position) as compiled:
-            if compiled is None:
-                return mcts.search(
-                    position,
-                    limits,
-                    options,
-                    lines=lines,
-                    root_moves=moves,
-                    on_iteration=on_iteration,
-                    solving=solving,
-                    trace=trace,
-                    tree_mib=self.tree_mib,
-                )
-            result: SearchResult[Any] = compiled.search(
+            run = functools.partial(mcts.search, tree_mib=self.tree_mib) if compiled is None else compiled.search
+            result: SearchResult[Any] = run(
                 position,
                 limits,
-                options,
+                mcts.settings(options),
                 lines=lines,
                 root_moves=moves,
                 on_iteration=on_iteration,

@@ -326,6 +326,42 @@ def _prove(node_fields: Any, edge_fields: Any, work: Any, top: int) -> None:
 
 
 @search_function
+def _reach(
+    spec: Any,
+    state: Any,
+    numbers: Any,
+    nodes: Any,
+    node_fields: Any,
+    edge_fields: Any,
+    slots: Any,
+    rng: Any,
+    work: Any,
+    game_playout: bool,
+    edge: int,
+    key: int,
+    depth: int,
+    player: int,
+    on_path: int,
+) -> tuple[int, int, bool]:
+    """``PythonSearch.reach`` (the new node, if any, goes on the path at ``on_path``)."""
+    child = _add_node(nodes, node_fields, slots, work, key, depth, player)
+    if child != 0:
+        edge_fields[CHILD, edge] = child
+        work[PATH_NODES + on_path] = child
+    value = game_result(spec, state)
+    if value != ONGOING:
+        if child != 0:
+            node_fields[LOWER, child] = value
+            node_fields[UPPER, child] = value
+        return _half_points(value), player, child != 0
+    if child != 0:
+        node_fields[LOWER, child] = -WIN + 1
+        node_fields[UPPER, child] = WIN - 1
+    result, result_player = _playout(spec, state, numbers, rng, work, game_playout, player)
+    return result, result_player, child != 0
+
+
+@search_function
 def _iterate(
     spec: Any,
     root: Any,
@@ -372,51 +408,41 @@ def _iterate(
         work[PATH_EDGES + depth] = edge
         depth += 1
         child = edge_fields[CHILD, edge]
-        if child != 0:
-            node = child
-            work[PATH_NODES + on_path] = node
-            on_path += 1
-            if node_fields[LOWER, node] != node_fields[UPPER, node]:
-                continue
-            # solved since this edge's copy was made (through another parent)
-            result = _half_points(node_fields[LOWER, node])
-            result_player = node_fields[PLAYER, node]
-            proved = True
-            break
-        key = exact_key(spec, state)
-        mover = player_to_move(spec, state)
-        player = 1 - node_fields[PLAYER, node] if mover < 0 else mover
-        child = _find(nodes, node_fields, slots, work, key, depth)
-        if child != 0:  # a position the tree reached by another path
-            edge_fields[CHILD, edge] = child
-            node = child
-            work[PATH_NODES + on_path] = node
-            on_path += 1
-            if node_fields[LOWER, node] != node_fields[UPPER, node]:
-                continue
-            result = _half_points(node_fields[LOWER, node])
-            result_player = node_fields[PLAYER, node]
-            proved = True
-            break
-        child = _add_node(nodes, node_fields, slots, work, key, depth, player)
-        if child != 0:
-            edge_fields[CHILD, edge] = child
-            node = child
-            work[PATH_NODES + on_path] = node
-            on_path += 1
-            proved = True
-        value = game_result(spec, state)
-        if value != ONGOING:
-            result = _half_points(value)
-            result_player = player
-            if child != 0:
-                node_fields[LOWER, child] = value
-                node_fields[UPPER, child] = value
-        else:
-            if child != 0:
-                node_fields[LOWER, child] = -WIN + 1
-                node_fields[UPPER, child] = WIN - 1
-            result, result_player = _playout(spec, state, numbers, rng, work, game_playout, player)
+        if child == 0:
+            key = exact_key(spec, state)
+            mover = player_to_move(spec, state)
+            player = 1 - node_fields[PLAYER, node] if mover < 0 else mover
+            child = _find(nodes, node_fields, slots, work, key, depth)
+            if child == 0:  # a position new to the tree
+                result, result_player, proved = _reach(
+                    spec,
+                    state,
+                    numbers,
+                    nodes,
+                    node_fields,
+                    edge_fields,
+                    slots,
+                    rng,
+                    work,
+                    game_playout,
+                    edge,
+                    key,
+                    depth,
+                    player,
+                    on_path,
+                )
+                on_path += 1 if proved else 0
+                break
+            edge_fields[CHILD, edge] = child  # a position the tree reached by another path
+        node = child
+        work[PATH_NODES + on_path] = node
+        on_path += 1
+        if node_fields[LOWER, node] != node_fields[UPPER, node]:
+            continue
+        # solved (through another path, or since this edge's copy of its bounds was made)
+        result = _half_points(node_fields[LOWER, node])
+        result_player = node_fields[PLAYER, node]
+        proved = True
         break
     if work[W_ERROR] != 0:
         return
