@@ -4,12 +4,14 @@ one run on one machine (``pip install 'negamax[openspiel]'``).
 
     python benchmarks/mcts_hex.py speed [--size 5] [--seconds 1]
     python benchmarks/mcts_hex.py openspiel [--games 20] [--seconds 1] [--size 5]
-    python benchmarks/mcts_hex.py alphabeta [--games 20] [--seconds 1] [--size 5]
+    python benchmarks/mcts_hex.py alphabeta [--games 20] [--seconds 1] [--size 5] [--plain]
     python benchmarks/mcts_hex.py exploration [--games 20] [--seconds 0.2] [--values 0.7,1.4]
 
 ``speed``: playouts a CPU-second of the compiled search (with Hex's own playout, which fills
 the board at once, and with random moves to the end, as OpenSpiel's) and of ``MCTSBot`` (its
-``RandomRolloutEvaluator``, one rollout a leaf), on the same positions, taken in turns.
+``RandomRolloutEvaluator``, one rollout a leaf; its solver off, so that it runs all the
+simulations it is given), on the same positions (the empty board, then 2, 4, ... random
+stones), taken in turns.
 
 ``openspiel``: a match at equal time a move (both get ``--seconds`` of wall time: ours as
 ``SearchLimits(time=...)``, ``MCTSBot`` as its ``max_wall_clock_time``), OpenSpiel's state
@@ -19,7 +21,8 @@ at random) is played twice, colours swapped. ``MCTSBot`` as OpenSpiel's examples
 
 ``alphabeta``: the same against ``search()`` as it was for Hex before it had MCTS: the
 compiled alpha-beta, deepening until its time is up (a depth limit makes ``search()`` choose
-it: ``SearchLimits(depth=88, time=...)``).
+it: ``SearchLimits(depth=88, time=...)``); with ``--plain``, both searches in pure Python on
+the plain ``Hex``, as the issue that asked for MCTS measured them.
 
 ``exploration``: each value of UCT's constant against the default, in a match as above.
 """
@@ -45,31 +48,32 @@ MEMORY_MB = 2000
 DEEPEST = 88
 
 
-def our_game(size: int) -> Any:
-    return get_game(f"{HEX}:CompiledHex({size})")
+def our_game(size: int, plain: bool = False) -> Any:
+    return get_game(f"{HEX}:{'Hex' if plain else 'CompiledHex'}({size})")
 
 
 def their_game(size: int) -> Any:
     return pyspiel.load_game(f"hex(board_size={size})")
 
 
-def their_bot(game: Any, seconds: float | None, seed: int, simulations: int = 10**9) -> Any:
+def their_bot(game: Any, seconds: float | None, seed: int, simulations: int = 10**9, solve: bool = True) -> Any:
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
     policy = pyspiel.ChildSelectionPolicy.UCT
-    return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, MEMORY_MB, True, seed, False, policy, seconds or -1.0)
+    return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, MEMORY_MB, solve, seed, False, policy, seconds or -1.0)
 
 
 # -- speed -----------------------------------------------------------------------------
 
 
 def positions(size: int, count: int, seed: int) -> list[list[int]]:
-    """The empty board, then positions after a few random moves (as move lists)."""
+    """The empty board, then positions after a few random moves (as move lists), early
+    enough that no search solves them within its time (it would stop there)."""
     generator = random.Random(seed)
     found: list[list[int]] = [[]]
     game = our_game(size)
     while len(found) < count:
         position, moves = game.new_position(), []
-        for _ in range(generator.randrange(2, size * size * 2 // 3)):
+        for _ in range(2 * len(found)):
             move = generator.choice(position.legal_moves())
             position.play(move)
             moves.append(move)
@@ -82,18 +86,22 @@ def our_rate(searcher: Searcher, position: Any, seconds: float, playouts: str) -
     options = SearchOptions(driver="mcts", playouts=playouts)
     start = time.process_time()
     result = searcher.search(position, SearchLimits(time=seconds), options=options)
+    if result.bound == result.bound.EXACT and result.lower == result.upper and abs(result.score) > 1000:
+        raise RuntimeError("the position was solved before the time was up: its rate means nothing")
     return result.nodes / (time.process_time() - start)
 
 
 def their_rate(game: Any, moves: list[int], seconds: float) -> float:
+    """``MCTSBot``'s simulations a CPU-second, its solver off (so that it never stops
+    before its simulations are done, which it does not report)."""
     state = game.new_initial_state()
     for move in moves:
         state.apply_action(move)
-    probe = their_bot(game, None, 1, 2000)
+    probe = their_bot(game, None, 1, 2000, solve=False)
     start = time.process_time()
     probe.step(state)
     simulations = max(2000, int(2000 / (time.process_time() - start) * seconds))
-    bot = their_bot(game, None, 2, simulations)
+    bot = their_bot(game, None, 2, simulations, solve=False)
     start = time.process_time()
     bot.step(state)
     return simulations / (time.process_time() - start)
@@ -136,9 +144,9 @@ def speed(arguments: argparse.Namespace) -> None:
 class Ours:
     """Our Monte Carlo search, a seed of its own each game."""
 
-    def __init__(self, name: str, seconds: float, exploration: float = EXPLORATION) -> None:
+    def __init__(self, name: str, seconds: float, exploration: float = EXPLORATION, backend: str = "compiled") -> None:
         self.name, self.seconds, self.exploration = name, seconds, exploration
-        self.searcher = Searcher("compiled")
+        self.searcher = Searcher(backend)
         self.seed = 0
 
     def new_game(self, seed: int) -> None:
@@ -153,9 +161,9 @@ class Ours:
 class AlphaBeta:
     """``search()`` of Hex before MCTS: the compiled alpha-beta, deepening to its time."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, backend: str = "compiled") -> None:
         self.name, self.seconds = "alpha-beta search()", seconds
-        self.searcher = Searcher("compiled")
+        self.searcher = Searcher(backend)
 
     def new_game(self, seed: int) -> None:
         pass
@@ -180,10 +188,10 @@ class OpenSpiel:
         return int(self.bot.step(state))
 
 
-def match(first: Any, second: Any, size: int, games: int, seed: int) -> None:
+def match(first: Any, second: Any, size: int, games: int, seed: int, plain: bool = False) -> None:
     """``games`` games (pairs: each opening twice, colours swapped) of ``first`` against
     ``second``; OpenSpiel's state is the referee."""
-    spiel, game = their_game(size), our_game(size)
+    spiel, game = their_game(size), our_game(size, plain)
     generator = random.Random(seed)
     openings = [generator.randrange(size * size) for _ in range((games + 1) // 2)]
     wins = {first.name: 0, second.name: 0}
@@ -235,6 +243,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--values", default="0.35,1.4")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plain", action="store_true", help="alphabeta: the plain Hex, both searches in Python")
     arguments = parser.parse_args()
     if arguments.what == "speed":
         speed(arguments)
@@ -243,8 +252,10 @@ def main() -> int:
         theirs = OpenSpiel(their_game(arguments.size), arguments.seconds)
         match(ours, theirs, arguments.size, arguments.games, arguments.seed)
     elif arguments.what == "alphabeta":
-        ours = Ours("negamax MCTS (compiled)", arguments.seconds)
-        match(ours, AlphaBeta(arguments.seconds), arguments.size, arguments.games, arguments.seed)
+        backend = "python" if arguments.plain else "compiled"
+        ours = Ours(f"negamax MCTS ({'Python' if arguments.plain else 'compiled'})", arguments.seconds, backend=backend)
+        theirs = AlphaBeta(arguments.seconds, backend)
+        match(ours, theirs, arguments.size, arguments.games, arguments.seed, arguments.plain)
     else:
         for value in (float(text) for text in arguments.values.split(",")):
             tried = Ours(f"exploration {value}", arguments.seconds, value)

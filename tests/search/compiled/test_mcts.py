@@ -88,8 +88,10 @@ def test_search_runs_it_on_a_game_without_an_evaluation() -> None:
     searcher = Searcher()
     position = hex_position(5)
     assert searcher.backend_for(position, solving=False) == "compiled"
-    timed = searcher.search(position, SearchLimits(time=0.2), multipv=3)
+    reports: list[Any] = []
+    timed = searcher.search(position, SearchLimits(time=0.2), multipv=3, on_iteration=reports.append)
     assert timed.algorithm == "compiled mcts" and timed.completed and timed.nodes > 1000
+    assert len(reports) >= 2 and reports[-1] == timed and reports[0].nodes >= 1024
     assert len(timed.lines) == 3 and timed.lines[0].visits >= timed.lines[1].visits >= timed.lines[2].visits
     assert searcher.search(position, SearchLimits(depth=2)).algorithm == "compiled"  # a depth: alpha-beta
     stop = threading.Event()
@@ -103,3 +105,13 @@ def test_a_finished_game_is_found_by_the_playouts_through_a_win_in_one() -> None
     position = hex_position(4, "b1 a1 b2 a2 b3 a3")
     result = Searcher("compiled").search(position, SearchLimits(nodes=2000), algorithm="mcts")
     assert result.score_text == "win in 1" and result.completed
+
+
+def test_a_game_without_an_evaluation_has_its_monte_carlo_kernel_prepared() -> None:
+    game = get_game(f"{HEX}:CompiledHex(5)")
+    searcher = Searcher(game=game, wait_for_kernel=False)
+    assert searcher.prepare()
+    assert searcher.ready() and not searcher.compiling
+    # once ready, a search of the game runs on the compiled Monte Carlo search at once
+    result = searcher.search(game.new_position(), SearchLimits(nodes=500))
+    assert result.algorithm == "compiled mcts" and result.nodes == 500
