@@ -39,8 +39,8 @@ def random_position(rng: random.Random, plies: int) -> str | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--plies", type=int, nargs="+", default=[0, 2, 4, 5, 6, 8])
-    parser.add_argument("--positions", type=int, default=10, help="random positions per ply")
+    parser.add_argument("--plies", type=int, nargs="+", default=list(range(21)))
+    parser.add_argument("--positions", type=int, default=50, help="random positions per ply")
     parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args()
     game = get_game("connect4")

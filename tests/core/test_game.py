@@ -61,18 +61,18 @@ def generator(moves: list[int]) -> Iterator[int]:
 
 @pytest.mark.parametrize("evaluation", [math.nan, math.inf, 0.5, "1", None, WIN])
 def test_an_evaluation_that_is_not_an_int_score_is_refused(evaluation: Any) -> None:
-    with pytest.raises(GameDefinitionError, match=r"evaluate\(\) returned"):
+    with pytest.raises(GameDefinitionError, match=r"Subtraction\.evaluate \(test_game\.py:\d+\) returned"):
         search(Subtraction(30, evaluation=evaluation), SearchLimits(depth=3), backend="python")
 
 
 @pytest.mark.parametrize("lost", [math.nan, -WIN - 1, 1.0, None])
 def test_a_terminal_value_that_is_not_a_score_is_refused(lost: Any) -> None:
-    with pytest.raises(GameDefinitionError, match=r"terminal_value\(\) returned"):
+    with pytest.raises(GameDefinitionError, match=r"\.terminal_value \(test_game\.py:\d+\) returned"):
         solve(Subtraction(6, lost=lost), backend="python")
 
 
 def test_legal_moves_returning_none_is_refused_not_read_as_game_over() -> None:
-    with pytest.raises(GameDefinitionError, match=r"legal_moves\(\) returned None"):
+    with pytest.raises(GameDefinitionError, match=r"Subtraction\.legal_moves \(test_game\.py:\d+\) returned None"):
         solve(Subtraction(6, moves=lambda moves: None), backend="python")
 
 

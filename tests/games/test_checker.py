@@ -118,7 +118,8 @@ class SharedCopyNimGame(NimGame):
 
 def test_a_copy_that_shares_the_original_is_named() -> None:
     report = check_positions(SharedCopyNimGame(), games=5)
-    assert report.problems and "copy() shares its state" in report.problems[0], report
+    line = SharedCopyNim.copy.__code__.co_firstlineno
+    assert report.problems and f"SharedCopyNim.copy (test_checker.py:{line}) shares its state" in report.problems[0]
 
 
 def test_the_compiled_rules_are_compared_with_python(tmp_path: Path) -> None:
@@ -221,5 +222,7 @@ def test_a_plain_value_the_search_would_refuse_is_named_as_the_search_names_it()
             return HalfNim([3, 4, 5])
 
     report = check_positions(HalfNimGame(), games=5)
-    assert len(report.problems) == 1 and report.problems[0].startswith("evaluate() returned 0.5 (float)"), report
+    line = HalfNim.evaluate.__code__.co_firstlineno
+    named = f"HalfNim.evaluate (test_checker.py:{line}) returned 0.5 (float)"
+    assert len(report.problems) == 1 and report.problems[0].startswith(named), report
     assert report.problems[0].endswith("(after the moves [(0, 3)])"), report

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -14,11 +15,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
+from negamax.cli.progress import lock_notice
 from negamax.cli.report import duration_text, one_line
 from negamax.core.errors import InvalidOptionError
 from negamax.games import get_game
 from negamax.parallel.batch import BatchProgress, BatchSummary, Sink, run_batch
 from negamax.parallel.book import Book, BookSink
+from negamax.parallel.book_file import BookDamagedError
 from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import (
     first_line,
@@ -211,7 +214,7 @@ def run_batch_command(arguments: argparse.Namespace) -> int:
             sinks.append(output)
             closers.append(output.close)
         if arguments.book is not None:
-            book = Book(arguments.book, get_game(arguments.game))
+            book = Book(arguments.book, get_game(arguments.game), on_wait=lock_notice(arguments.book))
             sinks.append(BookSink(book))
             closers.append(book.close)
         errors.start()
@@ -241,13 +244,15 @@ def run_book_build(arguments: argparse.Namespace) -> int:
 
     game = get_game(arguments.game)
     arguments.solve = True
-    job = _job(arguments)
+    # the positions of a level are met in order, siblings together: a worker's table carries
+    # what one solve proved to the next (1.6x fewer CPU-s on Connect 4's ply 8)
+    job = dataclasses.replace(_job(arguments), keep_tables=True)
     roots = arguments.root or ["start"]
     errors_path = _errors_path(arguments, arguments.book)
     refuse_same_files({"--book": arguments.book, "--errors": errors_path})
     errors = _ErrorLog(errors_path, arguments.overwrite)
     levels = enumerate_levels(game, roots, arguments.plies)  # too many positions: refused before any work
-    with Book(arguments.book, game) as book:
+    with Book(arguments.book, game, on_wait=lock_notice(arguments.book)) as book:
         errors.start()
         pool = _pool(arguments, job)
         try:
@@ -306,16 +311,44 @@ def run_book_stats(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_book_pack(arguments: argparse.Namespace) -> int:
+    from negamax.parallel.packed_book import PACKED_SUFFIX, pack_book
+
+    if not arguments.output.endswith(PACKED_SUFFIX):
+        raise InvalidOptionError(f"--output: a packed book is written as a {PACKED_SUFFIX} file")
+    refuse_same_files({"--book": arguments.book, "--output": arguments.output})
+    refuse_replacing("--output", arguments.output, arguments.overwrite)
+    with Book(arguments.book, get_game(arguments.game), create=False) as book:
+        count = pack_book(book, arguments.output)
+    print(f"packed {count:,} positions into {arguments.output} ({os.path.getsize(arguments.output):,} bytes)")
+    return EXIT_OK
+
+
 def run_book_export(arguments: argparse.Namespace) -> int:
     if arguments.output is not None:
         refuse_same_files({"--book": arguments.book, "--output": arguments.output})
         refuse_replacing("--output", arguments.output, arguments.overwrite)
-    with Book(arguments.book, get_game(arguments.game), create=False) as book, contextlib.ExitStack() as stack:
+    game = get_game(arguments.game)
+    damaged = False
+    try:
+        Book(arguments.book, game, create=False).close()
+    except BookDamagedError:
+        damaged = True  # exported all the same: what is readable is saved
+    with Book(arguments.book, game, create=False, check=False) as book, contextlib.ExitStack() as stack:
         stream = sys.stdout if arguments.output is None else stack.enter_context(replaced_whole(arguments.output))
         count = 0
         for row in book.rows():
             stream.write(json.dumps(row) + "\n")
             count += 1
+        skipped = book.skipped
     if arguments.output is not None:
         print(f"wrote {count:,} positions to {arguments.output}")
+    if damaged or skipped:
+        left = f" ({skipped:,} unreadable rows or parts left out)" if skipped else ""
+        print(
+            f"negamax: {arguments.book} is damaged: exported the {count:,} positions still readable{left};"
+            " build the book again",
+            file=sys.stderr,
+        )
+        return EXIT_PROBLEMS
     return EXIT_OK

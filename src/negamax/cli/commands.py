@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from negamax.cli.progress import progress_callback, stop_on_interrupt
+from negamax.cli.progress import Kept, UserCodeStuck, progress_callback, stop_on_interrupt
 from negamax.cli.report import dumps, duration_text, one_line, result_record, result_text
 from negamax.cli.searching import (
     DEFAULT_ANALYSIS_SECONDS,
@@ -31,6 +31,7 @@ from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import refuse_replacing, refuse_special_input, replaced_whole
 from negamax.search import warmup
 from negamax.search.params import ALGORITHMS, SearchOptions, options_for
+from negamax.search.searcher import refuse_unbounded_solve
 from negamax.search.textbook import TEXTBOOK
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130
@@ -81,8 +82,8 @@ def run_analyze(arguments: argparse.Namespace) -> int:
             time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
             stop=stop,
         )
-        progress = progress_callback(arguments, game, position)
-        result = heuristic_search(arguments, game, position, limits, progress)
+        progress = Kept(progress_callback(arguments, game, position))
+        result = _best_so_far(lambda: heuristic_search(arguments, game, position, limits, progress), progress)
         _print_result(arguments, game, position, arguments.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
 
@@ -109,12 +110,25 @@ def run_solve(arguments: argparse.Namespace) -> int:
             _print_result(arguments, game, position, arguments.position or "", answer)
             return EXIT_OK
         limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
-        progress = progress_callback(arguments, game, position)
-        result = solve_position(arguments, game, position, limits, progress)
-        if progress is not None and sys.stderr.isatty():
+        progress = Kept(progress_callback(arguments, game, position))
+        result = _best_so_far(lambda: solve_position(arguments, game, position, limits, progress), progress)
+        if progress.show is not None and sys.stderr.isatty():
             sys.stderr.write("\r\x1b[K")
         _print_result(arguments, game, position, arguments.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
+
+
+def _best_so_far(run: Callable[[], SearchResult[Any]], kept: Kept) -> SearchResult[Any]:
+    """``run()``'s result, or, when Ctrl-C had to interrupt a game's method that did not
+    return, the last result it reported (said so on stderr; with none, the interruption
+    goes on up)."""
+    try:
+        return run()
+    except UserCodeStuck as stuck:
+        if kept.result is None:
+            raise
+        print(f"negamax: {stuck.where}; the best so far:", file=sys.stderr)
+        return kept.result
 
 
 def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[Any]) -> int:
@@ -407,14 +421,23 @@ def run_compare(arguments: argparse.Namespace) -> int:
     names = [name.strip() for name in arguments.algorithms.split(",") if name.strip()]
     for name in names:
         options_for(name)
-    print(f"{'algorithm':<14}{'value':>12}{'nodes':>11}{'cutoffs':>10}{'TT hits':>10}{'CPU ms':>9}")
+    if arguments.depth is None:
+        refuse_unbounded_solve(position, SearchLimits())
+    print(f"{'algorithm':<14}{'value':>12}{'nodes':>11}{'cutoffs':>10}{'TT hits':>10}{'CPU ms':>9}", flush=True)
     values = set()
     for name in names:
-        result = search_or_solve(position, name, arguments.depth)
+        result = search_or_solve(position, name, arguments.depth, nodes=arguments.nodes)
+        if not result.completed:
+            to = "to the end" if arguments.depth is None else f"to depth {arguments.depth}"
+            raise InvalidOptionError(
+                f"{name} did not search {to} within {arguments.nodes:,} nodes ({result.wall_time:.1f} s): give a"
+                f" {'--depth' if arguments.depth is None else 'smaller --depth'} (or a larger --nodes)"
+            )
         values.add(result.score)
         print(
             f"{name:<14}{describe(result.score):>12}{result.nodes:>11,}{result.stats.beta_cutoffs:>10,}"
-            f"{result.stats.tt_hits:>10,}{result.cpu_time * 1000:>9.1f}"
+            f"{result.stats.tt_hits:>10,}{result.cpu_time * 1000:>9.1f}",
+            flush=True,
         )
     if len(values) != 1:
         print("the algorithms disagree: this is a bug, please report it")
@@ -437,12 +460,14 @@ def run_serve(arguments: argparse.Namespace) -> int:
     open_book: Callable[[Game], contextlib.AbstractContextManager[Any]] | None = None
     if arguments.book:
         from negamax.parallel.book import Book
+        from negamax.parallel.packed_book import is_packed, open_book_file
 
         path = arguments.book
-        Book(path, get_game("connect4"), create=False).close()  # not a book: one line now, not a 500 later
+        if not (os.path.exists(path) and is_packed(path)):
+            Book(path, get_game("connect4"), create=False).close()  # not a book: one line now, not a 500 later
 
         def given_book(game: Game) -> contextlib.AbstractContextManager[Any]:
-            return Book(path, game, create=False)
+            return open_book_file(path, game)
 
         open_book = given_book
     elif not arguments.no_book:

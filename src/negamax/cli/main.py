@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import NoReturn
 
 from negamax.cli import bulk, commands
@@ -30,10 +32,13 @@ from negamax.core.ranges import (
     hash_range,
     workers_range,
 )
+from negamax.core.user_code import user_code_error
 from negamax.search.searcher import MULTIPV
 from negamax.search.trace import DEFAULT_MAX_NODES
 
 EXIT_FAILURE = 1
+COMPARE_NODES = 5_000_000
+"""How far ``compare`` lets one algorithm go unless told otherwise."""
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 BACKEND_CHOICES = ("auto", "compiled", "python")
@@ -246,6 +251,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--algorithms", default="negamax,alphabeta,alphabeta-tt,pvs,mtdf,auto", help="comma-separated names"
     )
     compare.add_argument("--depth", "-d", type=_in(DEPTH), help="search this many plies (default: to the end)")
+    compare.add_argument(
+        "--nodes",
+        "-n",
+        type=_in(NODES),
+        default=COMPARE_NODES,
+        help=f"give up when an algorithm passes about this many nodes (default {COMPARE_NODES:,}: a minute or so"
+        " of plain negamax in Python)",
+    )
 
     serve = subcommands.add_parser(
         "serve", help="play in a browser, watch the engine think, read its search (pip install 'negamax[web]')"
@@ -313,6 +326,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--book", required=True, metavar="FILE")
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
     export.add_argument("--overwrite", action="store_true", help="replace the --output file if it exists")
+    pack = book_commands.add_parser(
+        "pack", help="a book packed for shipping: keys, values and best moves in compressed arrays (.npz)"
+    )
+    pack.set_defaults(handler=bulk.run_book_pack)
+    pack.add_argument("game", help=GAME_HELP)
+    pack.add_argument("--book", required=True, metavar="FILE", help="the SQLite book a build wrote")
+    pack.add_argument("--output", "-o", required=True, metavar="FILE", help="the packed book to write (.npz)")
+    pack.add_argument("--overwrite", action="store_true", help="replace the --output file if it exists")
 
     warmup = subcommands.add_parser(
         "warmup", help="compile the compiled kernels now, not on first use (default: every built-in game's)"
@@ -356,14 +377,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     (``NEGAMAX_TRACEBACK=1`` shows it, for a bug report)."""
     parser = build_parser()
     arguments = parser.parse_args(argv)
+    with _second_interrupt_ends_at_once():
+        return _run(arguments)
+
+
+@contextlib.contextmanager
+def _second_interrupt_ends_at_once() -> Iterator[None]:
+    """Ctrl-C interrupts the command (a search turns it into a stop of its own:
+    ``cli.progress.stop_on_interrupt``); a second one ends the process at once, by the
+    signal's default action, whatever runs (a game's code that swallows the first)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupted(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _run(arguments: argparse.Namespace) -> int:
     try:
         status: int = arguments.handler(arguments)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return status
     except NegamaxError as error:
         return _fail(f"negamax: error: {error}", EXIT_USAGE)
-    except KeyboardInterrupt:
-        return _fail("negamax: interrupted", EXIT_INTERRUPTED)
+    except KeyboardInterrupt as interruption:
+        where = getattr(interruption, "where", "")  # a game's method that did not return
+        return _fail(f"negamax: interrupted{': ' + where if where else ''}", EXIT_INTERRUPTED)
     except BrokenPipeError:
         _silence_stdout()  # the reader left: nothing more to say, to it or at exit
         return 0
@@ -374,6 +421,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         if os.environ.get("NEGAMAX_TRACEBACK"):
             raise
+        named = user_code_error(error)  # the game's own code raised it: said so, with where
+        if named is not None:
+            return _fail(f"negamax: error: {named}", EXIT_USAGE)
         text = str(error).splitlines()[0][:200] if str(error) else ""
         return _fail(
             f"negamax: internal error {type(error).__name__}: {text} (NEGAMAX_TRACEBACK=1 shows where)", EXIT_FAILURE

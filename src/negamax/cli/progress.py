@@ -10,26 +10,80 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import Any, TextIO
 
 from negamax.core.game import Position
 from negamax.core.rules import Game, pv_text
 from negamax.core.score import INF
 from negamax.core.types import SearchResult
+from negamax.core.user_code import stack_of, user_place
+
+STUCK_SECONDS = 1.0
+"""After Ctrl-C, how long a game's own method may go on before it is interrupted."""
+
+
+class UserCodeStuck(KeyboardInterrupt):
+    """Raised inside a game's method that has not returned since Ctrl-C asked the search
+    to stop; ``where`` names it (``Kalah.evaluate did not return (kalah.py:42)``)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(where)
+        self.where = where
 
 
 @contextlib.contextmanager
-def stop_on_interrupt() -> Iterator[threading.Event]:
-    """Ctrl-C sets the event, so the search returns what it has proven instead of dying."""
+def stop_on_interrupt(stream: TextIO | None = None) -> Iterator[threading.Event]:
+    """Ctrl-C sets the event, so the search returns what it has proven instead of dying.
+    A game's method still running ``STUCK_SECONDS`` later gets ``UserCodeStuck`` raised
+    inside it; a second Ctrl-C ends the process at once, whatever runs (the signal's
+    default action, which needs no Python code to run)."""
     stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    timer = hasattr(signal, "setitimer")
+
+    def look(signum: int, frame: FrameType | None) -> None:
+        found = user_place(stack_of(frame))
+        if found is not None:
+            raise UserCodeStuck(f"{found[0]} did not return ({found[1]})")
+        signal.setitimer(signal.ITIMER_REAL, STUCK_SECONDS)  # the library's code: it stops soon
+
+    def interrupted(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):
+            shown = stream or sys.stderr
+            shown.write("\nnegamax: stopping (Ctrl-C again quits at once)\n")
+            shown.flush()
+        if timer:
+            signal.signal(signal.SIGALRM, look)
+            signal.setitimer(signal.ITIMER_REAL, STUCK_SECONDS)
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    previous_alarm = signal.getsignal(signal.SIGALRM) if timer else None
     try:
         yield stop
     finally:
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous_alarm)
         signal.signal(signal.SIGINT, previous)
+
+
+class Kept:
+    """A progress callback that keeps the last result it was given (the best so far, for
+    a search a stuck method ended), passing each on to ``show`` if given."""
+
+    def __init__(self, show: Callable[[SearchResult[Any]], None] | None) -> None:
+        self.show = show
+        self.result: SearchResult[Any] | None = None
+
+    def __call__(self, result: SearchResult[Any]) -> None:
+        self.result = result
+        if self.show is not None:
+            self.show(result)
 
 
 PROGRESS_LINE_SECONDS = 5.0
@@ -123,3 +177,23 @@ def announcer() -> Iterator[Callable[[str], None]]:
             ticker.join()
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
+
+
+def lock_notice(path: str, stream: TextIO | None = None) -> Callable[[float], None]:
+    """What a command shows while a book is locked by another process: the wait, live on a
+    terminal; off one, a line at once and one every ``PROGRESS_LINE_SECONDS`` (at least)."""
+    shown = stream or sys.stderr
+    live = shown.isatty()
+    next_line = 0.0
+
+    def show(waited: float) -> None:
+        nonlocal next_line
+        message = f"{path} is locked by another process; waiting (Ctrl-C to give up): {waited:.0f} s"
+        if live:
+            shown.write(f"\r{message}\x1b[K")
+        elif waited >= next_line:
+            next_line = waited + PROGRESS_LINE_SECONDS * 2
+            shown.write(f"negamax: {message}\n")
+        shown.flush()
+
+    return show

@@ -121,7 +121,17 @@ def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, separators=(", ", ": "))
 
 
-def one_line(text: str) -> str:
+MAX_LINE = 500
+"""The longest message line: one that quotes a 120 KB argument is cut in its middle."""
+
+
+def one_line(text: str, limit: int = MAX_LINE) -> str:
     """``text`` with its unprintable characters escaped: a message that quotes what the
-    user typed (a newline inside an argument, say) stays one line."""
-    return "".join(character if character.isprintable() else repr(character)[1:-1] for character in text)
+    user typed (a newline inside an argument, say) stays one line, of at most ``limit``
+    characters (the middle left out, its length said)."""
+    line = "".join(character if character.isprintable() else repr(character)[1:-1] for character in text)
+    if len(line) <= limit:
+        return line
+    cut = f" [...{len(line) - limit:,} characters...] "
+    keep = (limit - len(cut)) // 2
+    return line[:keep] + cut + line[-keep:]

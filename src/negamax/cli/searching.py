@@ -43,19 +43,22 @@ def open_book(arguments: argparse.Namespace, game: Game) -> Iterator[Any]:
     """The book ``--book`` names (it must exist), else the one the package ships for
     ``game`` unless ``--no-book`` or a search of its own was asked for (``--algorithm``,
     ``--backend``: to see that search run), or ``None``."""
-    from negamax.parallel.book import Book, shipped_book_path
+    from negamax.parallel.book import open_shipped_book
+    from negamax.parallel.packed_book import open_book_file
 
     path = getattr(arguments, "book", None)
     own_search = getattr(arguments, "algorithm", "auto") != "auto" or getattr(arguments, "backend", None) not in (
         None,
         "auto",
     )
-    if path is None and not getattr(arguments, "no_book", False) and not own_search:
-        path = shipped_book_path(game)
     if path is None:
-        yield None
+        if getattr(arguments, "no_book", False) or own_search:
+            yield None
+        else:
+            with open_shipped_book(game) as shipped:
+                yield shipped
         return
-    with Book(path, game, create=False) as book:
+    with open_book_file(path, game) as book:
         yield book
 
 
@@ -170,9 +173,13 @@ def heuristic_search(
     )
 
 
-def search_or_solve(position: Position[Any], algorithm: str, depth: int | None, trace: Any = None) -> SearchResult[Any]:
+def search_or_solve(
+    position: Position[Any], algorithm: str, depth: int | None, trace: Any = None, nodes: int | None = None
+) -> SearchResult[Any]:
+    """A search to ``depth``, or to the end of the game without one, of at most about
+    ``nodes`` nodes if given (``completed`` false where it stopped there)."""
     if algorithm == TEXTBOOK:
-        return textbook_search(position, SearchLimits(depth=depth), trace)
+        return textbook_search(position, SearchLimits(depth=depth, nodes=nodes), trace)
     if depth is None:
-        return solve(position, algorithm=algorithm, trace=trace)
-    return search(position, SearchLimits(depth=depth), algorithm=algorithm, trace=trace)
+        return solve(position, SearchLimits(nodes=nodes), algorithm=algorithm, trace=trace)
+    return search(position, SearchLimits(depth=depth, nodes=nodes), algorithm=algorithm, trace=trace)

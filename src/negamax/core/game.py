@@ -49,6 +49,7 @@ from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 from negamax.core.errors import GameDefinitionError
 from negamax.core.score import WIN, WIN_THRESHOLD
+from negamax.core.user_code import method_place
 
 MOVE_LIST_MAX_MOVES: Final = 256
 """The most legal moves a position of a move-list game may have (the compiled search's
@@ -283,7 +284,7 @@ def checked_evaluation(evaluate: Callable[[], int]) -> Callable[[], int]:
         except TypeError:
             whole = None
         if whole is None or not -WIN_THRESHOLD < whole < WIN_THRESHOLD:
-            raise _refused("evaluate()", value, f"an evaluation is an int strictly between ±{WIN_THRESHOLD}")
+            raise _refused(method_place(evaluate), value, f"an evaluation is an int strictly between ±{WIN_THRESHOLD}")
         return whole
 
     return checked
@@ -305,7 +306,9 @@ def checked_terminal_value(terminal_value: Callable[[], int]) -> Callable[[], in
             whole = None
         if whole is None or not (-WIN_THRESHOLD < whole < WIN_THRESHOLD or whole in (WIN, -WIN)):
             raise _refused(
-                "terminal_value()", value, f"a finished game is worth WIN, -WIN, DRAW or an int within ±{WIN_THRESHOLD}"
+                method_place(terminal_value),
+                value,
+                f"a finished game is worth WIN, -WIN, DRAW or an int within ±{WIN_THRESHOLD}",
             )
         return whole
 
@@ -323,10 +326,12 @@ def checked_moves(legal_moves: Callable[[], Sequence[MoveT]]) -> Callable[[], Se
         if type(moves) is list or type(moves) is tuple:
             return moves
         if moves is None or isinstance(moves, str | bytes):
-            raise _refused("legal_moves()", moves, "return a list of moves (empty only when the game is over)")
+            raise _refused(
+                method_place(legal_moves), moves, "return a list of moves (empty only when the game is over)"
+            )
         try:
             return list(moves)
         except TypeError:
-            raise _refused("legal_moves()", moves, "return a list of moves") from None
+            raise _refused(method_place(legal_moves), moves, "return a list of moves") from None
 
     return checked

@@ -122,10 +122,11 @@ def hub_move_text(position: DraughtsPosition, move: str) -> str:
 def parse_hub_move(position: DraughtsPosition, text: str) -> str:
     """The legal move a HUB move names (captures by their start, end and pieces taken)."""
     separator = "x" if "x" in text else "-"
-    try:
-        numbers = [int(part) - 1 for part in text.split(separator)]
-    except ValueError:
-        raise HubProtocolError(f"{text!r} is not a move (write 32-28 or 28x19x23)") from None
+    parts = text.split(separator)
+    # ASCII digits only: int() also reads "3_2" and Arabic-Indic digits as 32
+    if not all(re.fullmatch(r"[0-9]{1,2}", part) for part in parts):
+        raise HubProtocolError(f"{clipped(text, 60)!r} is not a move (write 32-28 or 28x19x23)")
+    numbers = [int(part) - 1 for part in parts]
     for move in position.legal_moves():
         played = position.played(move)
         squares = played.square_list

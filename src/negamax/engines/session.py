@@ -23,8 +23,14 @@ DISCARD_CHUNK = 64 * 1024
 
 
 def clipped(text: str, limit: int = REPLY_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters (with ``...``), for replies that quote input."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    """``text`` cut to ``limit`` characters (with ``...``), for replies that quote input,
+    anything but printable ASCII escaped (``\\x00``): a GUI reads our lines as text, and a
+    NUL or a byte a decoder replaced must not reach it raw."""
+    shown = "".join(
+        character if " " <= character <= "~" else character.encode("unicode_escape").decode("ascii")
+        for character in text
+    )
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
 def parsed(value_range: Range, text: str, what: str) -> int | float:

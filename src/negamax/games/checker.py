@@ -32,6 +32,7 @@ The checks here play random games and compare, at every position met:
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from negamax.core.game import MOVE_LIST_MOVE_LIMIT, Position
 from negamax.core.keys import KeyExplorer, Seen, shown_line
 from negamax.core.rules import Game
 from negamax.core.score import DRAW, ONGOING, WIN, WIN_THRESHOLD
+from negamax.core.user_code import method_place, user_code_error
 
 DEFAULT_GAMES = 1000
 """Random games a check plays unless told otherwise."""
@@ -271,6 +273,23 @@ def check_rules(
     )
 
 
+LOOKING_METHODS = ("is_terminal", "legal_moves", "evaluate", "terminal_value", "player", "key")
+"""What a search asks a position without playing a move: none of them may change it."""
+
+
+def _changer(position: Position[Any]) -> str:
+    """The first method of ``LOOKING_METHODS`` that changes a copy of ``position`` (its
+    key), named with its place (``Stones.evaluate (stones.py:30)``)."""
+    for name in LOOKING_METHODS:
+        copy = position.copy()
+        before = copy.key()
+        with contextlib.suppress(Exception):  # the method's own failure is not what is asked
+            getattr(copy, name)()
+        if copy.key() != before:
+            return method_place(getattr(position, name))
+    return "looking at it (legal_moves, evaluate, is_terminal...)"
+
+
 def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> CheckReport:
     """Visit every position of a game's first plies, then play ``games`` random games, for
     a game whose positions are plain Python objects, and check what a search relies on:
@@ -287,7 +306,12 @@ def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> Ch
         try:
             hash(view.key)
         except TypeError:
-            problems.add(f"key() returned {type(view.key).__name__}, which is not hashable ({where})")
+            problems.add(
+                f"{method_place(position.key)} returned {type(view.key).__name__}, which is not hashable ({where})"
+            )
+            return False
+        if position.key() != view.key:
+            problems.add(f"{_changer(position)} changed the position it was asked about ({where})")
             return False
         if view.terminal:
             return True
@@ -302,13 +326,18 @@ def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> Ch
         if copy.player() == position.player():
             counted["again"] += 1
         if position.key() != view.key or list(position.legal_moves()) != moves:
-            problems.add(f"playing {move!r} on a copy changed the original: copy() shares its state ({where})")
+            problems.add(
+                f"playing {move!r} on a copy changed the original: {method_place(position.copy)} shares its state"
+                f" ({where})"
+            )
             return False
         for tried in moves if len(line) < 2 else [move]:
             position.play(tried)
             position.undo(tried)
             if position.key() != view.key or list(position.legal_moves()) != moves:
-                problems.add(f"undo of {tried!r} did not restore the key and the moves ({where})")
+                problems.add(
+                    f"{method_place(position.undo)} of {tried!r} did not restore the key and the moves ({where})"
+                )
                 return False
         return True
 
@@ -327,6 +356,12 @@ def check_positions(game: Game, games: int = DEFAULT_GAMES, seed: int = 0) -> Ch
         found = explorer.found
     except GameDefinitionError as error:  # a value or a list of moves a search refuses
         problems.found.append(str(error))
+        found = explorer.found
+    except Exception as error:  # raised by the game's own code: named as a search names it
+        named = user_code_error(error)
+        if named is None:
+            raise
+        problems.found.append(str(named))
         found = explorer.found
     for collision in found.collisions:
         problems.found.append(collision.text())

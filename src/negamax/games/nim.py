@@ -20,6 +20,12 @@ NimMove = tuple[int, int]
 """(heap index from 0, number of objects taken)."""
 
 MAX_HEAP = 1000
+MAX_HEAPS = 100
+"""The most heaps a position has: each position's moves are listed whole, and a line of a
+search holds one list a ply (30,000 heaps grew by 70 MB a second)."""
+SOLVABLE_STATES = 10**7
+"""A position with more states below it than this (the product of its heaps plus one) is
+not solved without a limit: minutes of pure Python at best (``refuse_unbounded_solve``)."""
 
 
 class Nim:
@@ -64,6 +70,16 @@ class Nim:
     def copy(self) -> Nim:
         return Nim(self.heaps, self.turn)
 
+    @property
+    def solvable(self) -> bool:
+        """Whether a solve without a limit ends in reasonable time (``SOLVABLE_STATES``)."""
+        states = 1
+        for size in self.heaps:
+            states *= size + 1
+            if states > SOLVABLE_STATES:
+                return False
+        return True
+
     def __repr__(self) -> str:
         return f"Nim({self.heaps})"
 
@@ -83,6 +99,8 @@ class NimGame(BaseGame):
         # heap of 5,000 digits is refused before it is converted
         if not all(re.fullmatch(r"[0-9]+", part) for part in parts):
             raise InvalidPositionError(f"nim position {shown!r}: heaps must be whole numbers, e.g. 3,4,5")
+        if len(parts) > MAX_HEAPS:
+            raise InvalidPositionError(f"nim position {shown!r}: {len(parts):,} heaps; at most {MAX_HEAPS}")
         if any(len(part) > 9 or int(part) > MAX_HEAP for part in parts):
             raise InvalidPositionError(f"nim position {shown!r}: heaps hold at most {MAX_HEAP} objects")
         heaps = [int(part) for part in parts]

@@ -35,6 +35,7 @@ from negamax.core.errors import (
 )
 from negamax.core.game import Position
 from negamax.core.rules import Game
+from negamax.core.user_code import register, source_file
 from negamax.games.parameters import Call, named, parameters_text, split_call
 
 ENTRY_POINT_GROUP = "negamax.games"
@@ -95,6 +96,9 @@ def load_entry_point(name: str) -> Game | None:
         raise UnknownGameError(
             f"game {base!r} (registered by {entry.value}) cannot be loaded: {type(error).__name__}: {error}"
         ) from None
+    file = source_file(inspect.getmodule(target))
+    if file is not None:
+        register(file)
     return as_game(target, base, call, name)
 
 
@@ -208,11 +212,15 @@ class PositionClassGame:
         for move in moves:
             if str(move) == text:
                 return cast(Hashable, move)
-        shown = " ".join(str(move) for move in moves[:20]) or "none: the game is over"
+        shown = " ".join(_short(str(move)) for move in moves[:20]) or "none: the game is over"
         raise IllegalMoveError(f"{text!r} is not a legal move here; the legal moves: {shown}")
 
     def move_text(self, position: Position[Any], move: Hashable) -> str:
         return str(move)
+
+
+def _short(text: str, limit: int = 24) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _complete(game: Any) -> bool:
@@ -276,7 +284,11 @@ def _module(name: str, reference: str) -> Any:
     if "" not in sys.path and str(Path.cwd()) not in sys.path:
         sys.path.append(str(Path.cwd()))
     try:
-        return importlib.import_module(name)
+        module = importlib.import_module(name)
+        file = getattr(module, "__file__", None)
+        if file is not None:
+            register(file)  # an error its code raises is named as the user's
+        return module
     except NegamaxError:
         raise
     except ModuleNotFoundError as error:
@@ -311,6 +323,8 @@ def _module_from_file(location: str, reference: str) -> Any:
     # registered under its name, so that numba's cache and pickling can find its functions,
     # with its directory on the path, so that it can import the modules beside it
     sys.modules[module_name] = module
+    register(path)
+    register(path.parent)  # the modules beside it are the user's too
     if str(path.parent) not in sys.path:
         sys.path.append(str(path.parent))
     try:

@@ -28,17 +28,27 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.core.score import Bound, from_child
 from negamax.core.types import Line, SearchResult
+from negamax.parallel.book_file import (
+    LOCK_STEP_SECONDS,
+    METHODS,
+    OnWait,
+    check_integrity,
+    checked_row,
+    damaged,
+    looks_like_sqlite,
+    waiting,
+)
+from negamax.parallel.book_file import (
+    BookError as BookError,  # where every reader of books has long found it
+)
 from negamax.parallel.cases import Case
 from negamax.parallel.files import foreign_sqlite, read_only_sqlite, refuse_special_input, refuse_special_output
 
 FORMAT_VERSION = "1"
-BUSY_SECONDS = 120.0
-"""How long a writer waits for another writer's transaction before giving up."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -62,10 +72,6 @@ BOOK_TABLES = {
     "positions": ("game", "key", "score", "game_score", "best_move", "method", "nodes", "position", "symmetry"),
 }
 """The tables a book holds, with their columns: a file holding anything else is not one."""
-
-
-class BookError(InvalidOptionError):
-    """A book file cannot be opened or is not a book."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,64 +118,24 @@ class BookEntry:
     nodes: int
 
 
-class Book:
-    """One SQLite book file for one game. Use as a context manager, or call ``close``."""
+class BookReader:
+    """What every book answers from its ``lookup``: a position's exact value and best move,
+    and every move's value from its children's entries. A context manager."""
 
-    def __init__(self, path: str, game: Game, create: bool = True) -> None:
-        """Open the book at ``path`` for ``game``: for reading and writing, created if
-        missing (``create``), or for reading only, as a read-only file can be.
+    game: Game
 
-        :raises BookError: if the file is missing (``create=False``), is not a book (an
-            SQLite file holding other tables is refused without being changed), or cannot
-            be opened.
-        """
-        self.path, self.game = path, game
-        try:
-            if create:
-                refuse_special_output("--book", path)
-                foreign = foreign_sqlite(path, BOOK_TABLES)
-                if foreign:
-                    raise BookError(f"{path} {foreign}: it is not a negamax book; give another file")
-                # IMMEDIATE: a writer takes the write lock when its transaction starts, so two
-                # writers queue up instead of deadlocking on a lock upgrade.
-                self._db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level="IMMEDIATE")
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, never corrupt
-                with self._db:
-                    self._db.executescript(_SCHEMA)
-                    self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT_VERSION,))
-            else:
-                if not os.path.exists(path):
-                    raise BookError(f"no book at {path}")
-                refuse_special_input("--book", path)  # SQLite would wait for ever on a pipe
-                self._db = read_only_sqlite(path)
-            version = self._db.execute("SELECT value FROM meta WHERE name = 'format'").fetchone()
-        except sqlite3.DatabaseError as error:
-            raise BookError(f"{path} is not a negamax book ({error})") from None
-        if version is None or version[0] != FORMAT_VERSION:
-            raise BookError(f"{path} is not a negamax book of format {FORMAT_VERSION}")
-
-    def __enter__(self) -> Book:
+    def __enter__(self) -> BookReader:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def close(self) -> None:
-        self._db.close()
+        raise NotImplementedError
 
     def lookup(self, position: Position[Any]) -> BookEntry | None:
-        """The book's entry for ``position`` (or its mirror image), or ``None``."""
-        key, symmetry = self.game.book_key(position)
-        row = self._db.execute(
-            "SELECT score, game_score, best_move, method, nodes FROM positions WHERE game = ? AND key = ?",
-            (self.game.name, key),
-        ).fetchone()
-        if row is None:
-            return None
-        score, game_score, best_move, method, nodes = row
-        move = None if best_move is None else self.game.symmetric_move_text(best_move, symmetry)
-        return BookEntry(score, game_score, move, method, nodes)
+        """The book's entry for ``position`` (or a symmetric image of it), or ``None``."""
+        raise NotImplementedError
 
     def answer(self, position: Position[Any], multipv: int = 1) -> SearchResult[Any] | None:
         """What the book knows of ``position`` as a search result (exact value and best
@@ -223,12 +189,103 @@ class Book:
         lines.sort(key=lambda line: -line.score)
         return tuple(lines)
 
+
+class Book(BookReader):
+    """One SQLite book file for one game. Use as a context manager, or call ``close``."""
+
+    def __init__(
+        self, path: str, game: Game, create: bool = True, on_wait: OnWait | None = None, check: bool = True
+    ) -> None:
+        """Open the book at ``path`` for ``game``: for reading and writing, created if
+        missing (``create``), or for reading only, as a read-only file can be. A writer
+        blocked by another process's transaction waits (``negamax.parallel.book_file``),
+        telling ``on_wait`` the seconds so far. With ``check`` (the default) SQLite's
+        integrity check runs first; without, a damaged book opens for what can be read
+        of it (``rows``, to save it).
+
+        :raises BookError: if the file is missing (``create=False``), is not a book (an
+            SQLite file holding other tables is refused without being changed), or cannot
+            be opened; ``BookLockedError`` if another process holds it too long,
+            ``BookDamagedError`` if it is damaged.
+        """
+        self.path, self.game = path, game
+        self.on_wait = on_wait
+        self.skipped = 0
+        """Rows ``rows`` left out as unreadable (a damaged book)."""
+        try:
+            if create:
+                refuse_special_output("--book", path)
+                foreign = foreign_sqlite(path, BOOK_TABLES)
+                if foreign and looks_like_sqlite(path) and "not an SQLite database" in foreign:
+                    raise damaged(path, "SQLite cannot read its tables")
+                if foreign:
+                    raise BookError(f"{path} {foreign}: it is not a negamax book; give another file")
+                # IMMEDIATE: a writer takes the write lock when its transaction starts, so two
+                # writers queue up instead of deadlocking on a lock upgrade. A short timeout:
+                # the waiting is ours, in steps Ctrl-C can end, and said (book_file.waiting).
+                self._db = sqlite3.connect(path, timeout=LOCK_STEP_SECONDS, isolation_level="IMMEDIATE")
+                waiting(path, self._set_up, on_wait)
+            else:
+                if not os.path.exists(path):
+                    raise BookError(f"no book at {path}")
+                refuse_special_input("--book", path)  # SQLite would wait for ever on a pipe
+                self._db = read_only_sqlite(path)
+            if check:
+                waiting(path, lambda: check_integrity(path, self._db), on_wait)
+            version = waiting(
+                path, lambda: self._db.execute("SELECT value FROM meta WHERE name = 'format'").fetchone(), on_wait
+            )
+        except sqlite3.DatabaseError as error:
+            if looks_like_sqlite(path) and "malformed" in str(error):
+                raise damaged(path, str(error)) from None
+            raise BookError(f"{path} is not a negamax book ({error})") from None
+        if version is None or version[0] != FORMAT_VERSION:
+            raise BookError(f"{path} is not a negamax book of format {FORMAT_VERSION}")
+
+    def _set_up(self) -> None:
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, never corrupt
+        with self._db:
+            self._db.executescript(_SCHEMA)
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT_VERSION,))
+
+    def _read(self, query: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+        """Every row of ``query``, read while no other process holds the book too long."""
+        return waiting(self.path, lambda: self._db.execute(query, parameters).fetchall(), self.on_wait)
+
+    def __enter__(self) -> Book:
+        return self
+
+    def close(self) -> None:
+        self._db.close()
+
+    def lookup(self, position: Position[Any]) -> BookEntry | None:
+        """The book's entry for ``position`` (or its mirror image), or ``None``."""
+        key, symmetry = self.game.book_key(position)
+        found = self._read(
+            "SELECT score, game_score, best_move, method, nodes FROM positions WHERE game = ? AND key = ?",
+            (self.game.name, key),
+        )
+        if not found:
+            return None
+        score, game_score, best_move, method, nodes = checked_row(self.path, found[0])
+        move = None if best_move is None else self.game.symmetric_move_text(best_move, symmetry)
+        return BookEntry(score, game_score, move, method, nodes)
+
+    def key_rows(self) -> Iterator[tuple[str, int, str | None]]:
+        """(key, score, best move in the key's orientation) of every position of the game."""
+        yield from self._db.execute("SELECT key, score, best_move FROM positions WHERE game = ?", (self.game.name,))
+
     def score_of_key(self, key: str) -> tuple[int, str | None] | None:
         """(score, best move in the key's orientation) for a book key, or ``None``."""
-        row = self._db.execute(
-            "SELECT score, best_move FROM positions WHERE game = ? AND key = ?", (self.game.name, key)
-        ).fetchone()
-        return None if row is None else (row[0], row[1])
+        found = self._read(
+            "SELECT score, game_score, best_move, method, nodes FROM positions WHERE game = ? AND key = ?",
+            (self.game.name, key),
+        )
+        if not found:
+            return None
+        row = checked_row(self.path, found[0])
+        return row[0], row[2]
 
     def known_keys(self, keys: Iterable[str]) -> set[str]:
         """The keys among ``keys`` that the book holds."""
@@ -237,11 +294,9 @@ class Book:
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
             marks = ", ".join("?" for _ in part)
-            rows = self._db.execute(
-                f"SELECT key FROM positions WHERE game = ? AND key IN ({marks})", (self.game.name, *part)
-            )
+            rows = self._read(f"SELECT key FROM positions WHERE game = ? AND key IN ({marks})", (self.game.name, *part))
             found.update(key for (key,) in rows)
-        return found
+        return found & set(wanted)  # a damaged index answers nothing it was not asked
 
     def store(self, rows: Iterable[BookRow]) -> int:
         """Add ``rows`` in one transaction; a key already in the book keeps its row.
@@ -250,23 +305,30 @@ class Book:
             (self.game.name, r.key, r.score, r.game_score, r.best_move, r.method, r.nodes, r.position, r.symmetry)
             for r in rows
         ]
-        with self._db:
-            before = self._db.total_changes
-            self._db.executemany(
-                "INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, key) DO NOTHING", values
-            )
-            return self._db.total_changes - before
+
+        def insert() -> int:
+            with self._db:
+                before = self._db.total_changes
+                self._db.executemany(
+                    "INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, key) DO NOTHING",
+                    values,
+                )
+                return self._db.total_changes - before
+
+        return waiting(self.path, insert, self.on_wait)
 
     def stats(self) -> dict[str, Any]:
         """Rows by method, and the spread of values."""
         by_method = dict(
-            self._db.execute("SELECT method, COUNT(*) FROM positions WHERE game = ? GROUP BY method", (self.game.name,))
+            self._read("SELECT method, COUNT(*) FROM positions WHERE game = ? GROUP BY method", (self.game.name,))
         )
-        wins, draws, losses = self._db.execute(
+        if any(method not in METHODS for method in by_method):
+            raise damaged(self.path, f"rows by an unknown method, {sorted(set(by_method) - set(METHODS))[0]!r}")
+        wins, draws, losses = self._read(
             "SELECT COALESCE(SUM(score > 0), 0), COALESCE(SUM(score = 0), 0), COALESCE(SUM(score < 0), 0)"
             " FROM positions WHERE game = ?",
             (self.game.name,),
-        ).fetchone()
+        )[0]
         total = sum(by_method.values())
         size = os.path.getsize(self.path) if os.path.exists(self.path) else 0
         return {
@@ -280,22 +342,62 @@ class Book:
         }
 
     def rows(self) -> Iterator[dict[str, Any]]:
-        """Every position of this game, with its best move written for its stored position."""
-        cursor = self._db.execute(
-            "SELECT position, symmetry, game_score, score, best_move, method, nodes FROM positions"
-            " WHERE game = ? ORDER BY key",
-            (self.game.name,),
-        )
-        for position, symmetry, game_score, score, best_move, method, nodes in cursor:
+        """Every position of this game, with its best move written for its stored position.
+        A row that does not read back as the book writes it is left out (counted in
+        ``skipped``); where the file cannot be read in one pass, the rest is read a key at a
+        time: a damaged book gives what is still readable of it."""
+        self.skipped = 0
+        columns = "key, position, symmetry, game_score, score, best_move, method, nodes"
+        last = ""
+        try:
+            cursor = self._db.execute(f"SELECT {columns} FROM positions WHERE game = ? ORDER BY key", (self.game.name,))
+            for row in cursor:
+                last = row[0]
+                found = self._readable(row)
+                if found is not None:
+                    yield found
+            return
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            pass
+        keys: list[str] = []
+        try:  # past the damage: the keys still listed, each row read on its own
+            for (key,) in self._db.execute(
+                "SELECT key FROM positions WHERE game = ? AND key > ? ORDER BY key", (self.game.name, last)
+            ):
+                keys.append(key)
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            self.skipped += 1
+        for key in keys:
+            try:
+                row = self._db.execute(
+                    f"SELECT {columns} FROM positions WHERE game = ? AND key = ?", (self.game.name, key)
+                ).fetchone()
+            except (sqlite3.DatabaseError, UnicodeDecodeError):
+                self.skipped += 1
+                continue
+            found = None if row is None else self._readable(row)
+            if found is not None:
+                yield found
+
+    def _readable(self, row: tuple[Any, ...]) -> dict[str, Any] | None:
+        """A row of ``rows`` as it is exported, or ``None`` (counted) if it is garbled."""
+        _, position, symmetry, game_score, score, best_move, method, nodes = row
+        try:
+            checked_row(self.path, (score, game_score, best_move, method, nodes))
+            if not isinstance(position, str) or type(symmetry) is not int:
+                raise damaged(self.path, "a position that is not text")
             move = None if best_move is None else self.game.symmetric_move_text(best_move, symmetry)
-            yield {
-                "position": position,
-                "score": game_score,
-                "engine_score": score,
-                "best_move": move,
-                "method": method,
-                "nodes": nodes,
-            }
+        except Exception:  # a garbled row (its move text too): left out, the rest saved
+            self.skipped += 1
+            return None
+        return {
+            "position": position,
+            "score": game_score,
+            "engine_score": score,
+            "best_move": move,
+            "method": method,
+            "nodes": nodes,
+        }
 
 
 class BookSink:
@@ -331,10 +433,11 @@ class BookSink:
             self.book.store(rows)
 
 
-SHIPPED_BOOKS = {"connect4": ("negamax.games.connect4", "opening.book")}
-"""The books that come with the package, by game name: (package, file). Connect 4's holds
-every position of the first five plies, built by ``negamax book build connect4 --plies 5``
-(the recipe is in ``docs/web-app.md``)."""
+SHIPPED_BOOKS = {"connect4": ("negamax.games.connect4", "opening.npz")}
+"""The books that come with the package, by game name: (package, file), packed
+(``packed_book``). Connect 4's holds every position of the first eight plies, built by
+``negamax book build connect4 --plies 8`` and ``negamax book pack`` (the recipe is in
+``docs/web-app.md``)."""
 
 
 def shipped_book_path(game: Game) -> str | None:
@@ -346,8 +449,22 @@ def shipped_book_path(game: Game) -> str | None:
     return str(path) if path.is_file() else None
 
 
-def open_shipped_book(game: Game) -> contextlib.AbstractContextManager[Book | None]:
+def open_shipped_book(game: Game) -> contextlib.AbstractContextManager[BookReader | None]:
     """The book the package ships for ``game``, opened for reading (``None`` inside the
-    ``with`` for a game without one)."""
+    ``with`` for a game without one); read once and kept, as the package's files never change."""
     path = shipped_book_path(game)
-    return contextlib.nullcontext(None) if path is None else Book(path, game, create=False)
+    if path is None:
+        return contextlib.nullcontext(None)
+    return contextlib.nullcontext(_shipped(path, game))
+
+
+_SHIPPED: dict[tuple[str, str], BookReader] = {}
+
+
+def _shipped(path: str, game: Game) -> BookReader:
+    from negamax.parallel.packed_book import open_book_file
+
+    found = _SHIPPED.get((path, game.name))
+    if found is None:
+        found = _SHIPPED[(path, game.name)] = open_book_file(path, game)
+    return found

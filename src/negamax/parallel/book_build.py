@@ -173,7 +173,7 @@ def build_book(
     solved = run_batch(job, leaves, [BookSink(book)], pool, chunk_size, on_progress, on_error, stop)
     if solved.stopped:
         return BuildSummary(sizes, solved, 0, 0.0, [])
-    unsolved = len(leaves) - len(book.known_keys(levels[-1].positions))
+    unsolved = max(0, len(leaves) - len(book.known_keys(levels[-1].positions)))
     start = time.perf_counter()
     backed = unknown = 0
     for level in reversed(levels[:-1]):

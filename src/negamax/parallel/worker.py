@@ -41,6 +41,10 @@ class BatchJob:
     nodes: int | None = None
     backend: str | None = None
     """``auto`` (or ``None``): compiled where the game has it; ``compiled``; ``python``."""
+    keep_tables: bool = False
+    """Solves keep what the ones before them on the worker proved (a book build: positions of
+    one level share much). Values are the same either way; node counts then depend on the
+    positions a worker met first."""
 
     def __post_init__(self) -> None:
         game = get_game(self.game)
@@ -101,6 +105,7 @@ class _Searcher:
             hash_mib=None if job.solve else ANALYSIS_HASH_MIB,
             game=self.game,
             pv_plies=1,
+            keep_tables=job.keep_tables and job.solve,
         )
 
     def load(self, position: Position[Any]) -> None:

@@ -46,6 +46,7 @@ from negamax.core.ranges import THREADS, Range, hash_range
 from negamax.core.rules import Game
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_child, from_child_bounds
 from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
+from negamax.core.user_code import check_hashable_key, names_user_errors
 from negamax.search import driver, mcts, warmup
 from negamax.search.mcts_tree import MCTSTrace
 from negamax.search.params import SearchOptions, options_for
@@ -232,6 +233,7 @@ class Searcher:
 
     # -- the calls ----------------------------------------------------------------------
 
+    @names_user_errors
     def search(
         self,
         position: Position[Any],
@@ -279,6 +281,7 @@ class Searcher:
                 return self._search_once(compiled, position, limits, root_moves, request, on_iteration)
         return self._search_lines(kind, position, limits, multipv, root_moves, request, on_iteration)
 
+    @names_user_errors
     def value_at_least(self, position: Position[Any], threshold: int) -> bool:
         """Whether the exact value of ``position`` for the side to move is at least
         ``threshold``: one null-window test, the step a solve repeats to narrow its bounds.
@@ -307,6 +310,7 @@ class Searcher:
                 )
             return bool(compiled.value_at_least(position, threshold))
 
+    @names_user_errors
     def solve(
         self,
         position: Position[Any],
@@ -428,6 +432,9 @@ class Searcher:
         kind = self._mcts_kind(position)
         if position.is_terminal():
             return driver.game_over(position, mcts.ALGORITHM)
+        if kind == PYTHON:  # its tree finds a node by the position's key, as a table does
+            check_hashable_key(position)
+            check_keys(position)
         moves = _checked_root_moves(position, root_moves)
         with self._lent(kind, position) as compiled:
             run = functools.partial(mcts.search, tree_mib=self.tree_mib) if compiled is None else compiled.search
@@ -451,6 +458,8 @@ class Searcher:
         :raises GameDefinitionError: naming two positions one key confuses.
         """
         options = request.options or self.python_options or options_for(request.algorithm)
+        if kind == PYTHON:
+            check_hashable_key(position)
         if kind == PYTHON and options.transposition_table:
             check_keys(position)
 
@@ -721,7 +730,10 @@ class Searcher:
                 trace=request.trace,
             )
         if compiled.kind == PLACEMENT:
-            result: SearchResult[Any] = compiled.solve(position, limits, on_iteration, pv_plies, fresh_table)
+            # a searcher that keeps its tables keeps what earlier solves proved: exact bounds
+            # of positions, true whatever the root
+            fresh = fresh_table and not self.keep_tables
+            result: SearchResult[Any] = compiled.solve(position, limits, on_iteration, pv_plies, fresh)
             return result
         result = compiled.solve(position, limits, on_iteration)
         return result

@@ -150,11 +150,17 @@ def test_the_engine_streams_its_iterations_then_its_move(web: Web) -> None:
     assert done["line"][0] == board.san(chess.Move.from_uci(done["best"])) and done["nps"] > 0
     assert done["algorithm"] == "compiled" and len(events) >= 3  # several depths, streamed
 
-    # Connect 4 runs on the compiled kernels: a deep search where the solver cannot finish
-    # (past the shipped book's five plies)...
-    events = web.events({"game": "connect4", "moves": list("444435"), "seconds": 0.5})
+    # Connect 4 runs on the compiled kernels: past the shipped book, the hardest nine-ply
+    # position of Pons' Begin-Hard set (9.1 M nodes, 0 for the side to move) takes the solver
+    # longer than a 0.5 s think gives it on most machines: then a search to a horizon
+    # answers, streamed and said to be a guess; where the solve finishes, its exact value...
+    events = web.events({"game": "connect4", "moves": list("417446744"), "seconds": 0.5})
     done = events[-1][1]
-    assert done["algorithm"] == "compiled" and not done["solved"] and done["depth"] >= 12
+    assert done["algorithm"] == "compiled"
+    if done["solved"]:
+        assert done["score"] == 0
+    else:
+        assert "a guess" in done["score_text"] and events[0][0] == "iteration"
     # ...and the exact answer where it can
     moves, score = end_game_cases(1)[0]
     done = web.events({"game": "connect4", "start": moves, "seconds": 1})[-1][1]
@@ -181,7 +187,7 @@ def test_connect4_solution_reads_the_book_first(tmp_path: Path) -> None:
     value = solve(child, SearchLimits(), backend="python").score
     path = str(tmp_path / "book.sqlite")
     with Book(path, CONNECT4) as book:
-        book.store([BookRow.of(CONNECT4, child, value, None, "test")])
+        book.store([BookRow.of(CONNECT4, child, value, None, "solve")])
     app = create_app(backend="python", book=lambda game: Book(path, game, create=False), prepare=False)
     with BackgroundServer(app) as server:
         status, answer = Web(server.url, app.app.state.searches).post(
@@ -212,11 +218,16 @@ def test_the_tree_is_traced_shallower_when_the_whole_search_is_too_big(web: Web)
     assert "to depth 2" in tree["note"] and 21 < len(tree["nodes"]) <= 500
 
 
+def test_a_trace_of_a_huge_game_falls_back_to_what_fits(web: Web) -> None:
+    status, tree = web.post("/api/trace", {"game": "nim", "start": ",".join(["100"] * 20), "max_nodes": 5000})
+    assert status == 200 and "depth 1" in tree["note"] and len(tree["nodes"]) <= 5000
+
+
+@pytest.mark.timing
 def test_a_trace_of_a_huge_game_stays_within_its_time(web: Web) -> None:
     started = time.monotonic()
-    status, tree = web.post("/api/trace", {"game": "nim", "start": ",".join(["100"] * 20), "max_nodes": 5000})
+    status, _ = web.post("/api/trace", {"game": "nim", "start": ",".join(["100"] * 20), "max_nodes": 5000})
     assert status == 200 and time.monotonic() - started < 5
-    assert "depth 1" in tree["note"]
 
 
 def test_a_search_stops_when_its_page_goes_away(web: Web) -> None:

@@ -20,7 +20,9 @@ def sizes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Web, dict[
     module = tmp_path_factory.mktemp("games") / "stones_sizes.py"
     module.write_text(GAME)
     names = {f"{module}:TakeAway(9, 2)": 2, f"{module}:TakeAway(9, most=3)": 3}
-    app = create_app(backend="python", extra_games=tuple(names), prepare=False)
+    # in this process, to see its searchers (a user's game is served by workers of its own
+    # otherwise: tests/viz/web/test_plugin_isolation.py)
+    app = create_app(backend="python", extra_games=tuple(names), prepare=False, isolate=False)
     with BackgroundServer(app) as server:
         yield Web(server.url, app.app.state.searches), names
 

@@ -19,7 +19,9 @@ HEX5 = HEX.replace("Hex(3)", "Hex(5)")
 
 @pytest.fixture(scope="module")
 def web() -> Iterator[Web]:
-    app = create_app(backend="python", extra_games=(HEX, HEX5), prepare=False)
+    # served in this process (the worker processes a user's game gets pass its answers on
+    # unchanged: tests/viz/web/test_plugin_isolation.py)
+    app = create_app(backend="python", extra_games=(HEX, HEX5), prepare=False, isolate=False)
     with BackgroundServer(app) as server:
         yield Web(server.url, app.app.state.searches)
 

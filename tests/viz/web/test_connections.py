@@ -86,7 +86,8 @@ class GatedGame:
 
 @contextlib.contextmanager
 def serving(limits: ConnectionLimits) -> Iterator[Web]:
-    app = create_app(backend="python", extra_games=(GATED,), prepare=False)
+    # in this process: the gated game's replay is held by an event of this test's
+    app = create_app(backend="python", extra_games=(GATED,), prepare=False, isolate=False)
     with BackgroundServer(app, limits=limits) as server:
         yield Web(server.url, app.app.state.searches)
 

@@ -43,17 +43,20 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from negamax.core.errors import GameDefinitionError, NegamaxError, UnknownGameError
+from negamax.core.errors import GameDefinitionError, NegamaxError
 from negamax.core.game import Position
 from negamax.core.ranges import DEPTH, LEVEL, NODES, TIME, Range
-from negamax.core.rules import Game, game_end
+from negamax.core.rules import Game
+from negamax.core.user_code import UserCodeError, user_code_error
 from negamax.games import get_game
 from negamax.games.chess.levels import LEVEL_ELO
 from negamax.search.searcher import MULTIPV
 from negamax.search.trace import TraceLimitExceeded
 from negamax.viz.web import boards, pgn
 from negamax.viz.web.guard import RequestGuard
+from negamax.viz.web.isolation import STATE_SECONDS, GameRefused, PluginWorkers, is_plugin
 from negamax.viz.web.pgn import MAX_PGN
+from negamax.viz.web.positions import MAX_MOVE_TEXT, MAX_MOVES, MAX_START, BadRequest, Positions
 from negamax.viz.web.scheduler import MAX_SEARCHES, Busy
 from negamax.viz.web.searches import (
     MAX_LINES,
@@ -71,24 +74,17 @@ BUILT_IN_GAMES = ("connect4", "chess", "draughts", "tictactoe", "nim", "checkers
 BUILT_IN_NEEDS = {"draughts": ("draughts", "draughts"), "checkers": ("draughts", "draughts")}
 """The built-in games that need an optional package: its import name and the extra that
 installs it (py-draughts). Without it the game is left out of the menu, and serve says so."""
-MAX_START = 2_000
-"""The longest start position (a FEN followed by some moves fits)."""
-MAX_MOVES = 1_000
-MAX_MOVE_TEXT = 64
-MAX_NIM_HEAPS = 20
-MAX_NIM_HEAP = 100
 TRACE_ALGORITHMS = ("alphabeta-tt", "alphabeta", "pvs", "negamax")
 HEARTBEAT_SECONDS = 0.5
 """How often a stream that has nothing new says so, which is how a search finds out that
 its page went away even while no iteration completes."""
 
+UNPROCESSABLE = 422
+"""A request the game served cannot answer, by its own code's fault (named in the message)."""
+
 log = logging.getLogger("negamax.web")
 
 MoveText = Annotated[str, Field(max_length=MAX_MOVE_TEXT)]
-
-
-class BadRequest(NegamaxError, ValueError):
-    """A request the server refuses (answered with 400 and the message)."""
 
 
 class PositionRequest(BaseModel):
@@ -138,13 +134,16 @@ def create_app(
     extra_games: tuple[str, ...] = (),
     max_searches: int = MAX_SEARCHES,
     prepare: bool = True,
+    isolate: bool = True,
 ) -> Any:
     """The app, ready for uvicorn: the built-in games and ``extra_games`` (any name
     ``get_game`` takes), searched on ``backend`` (``auto`` or ``python``), Connect 4's
     solution also answered from the book ``book(game)`` opens, when given. With ``prepare``, the
     compiled kernels load (or compile, in another process) in the background: those of
     ``extra_games`` from the start, a built-in game's once the page first opens it (a game
-    never opened is never compiled); searches run on the pure-Python engine until then."""
+    never opened is never compiled); searches run on the pure-Python engine until then.
+    With ``isolate``, a user's game (``isolation.is_plugin``) is answered by worker
+    processes of its own, which a hard deadline can end (``negamax.viz.web.isolation``)."""
     games: dict[str, Game] = {}
     left_out: list[str] = []
     for name in (*BUILT_IN_GAMES, *extra_games):
@@ -154,21 +153,47 @@ def create_app(
             continue
         games[name] = get_game(name)
     searches = Searches(backend=backend, book=book, max_searches=max_searches)
+    positions = Positions(games, searches, prepare)
+    plugins = tuple(name for name in extra_games if name in games and isolate and is_plugin(name))
+    workers: PluginWorkers | None = None
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        nonlocal workers
+        if plugins:
+            workers = PluginWorkers(plugins, "python" if backend == "python" or not prepare else backend)
+            app.state.plugin_workers = workers
         if prepare:
             for name in extra_games:  # the games the server was started for, first
-                if name in games:
+                if name in games and name not in plugins:
                     searches.prepare(games[name], name)
         # each game's start position made once, now: the packages it imports on first use
         # (py-draughts: 0.6 s) load before a page asks, not inside the first answer's time
         threading.Thread(target=_start_positions, args=(list(games.values()),), name="imports", daemon=True).start()
-        yield
-        searches.close()
+        try:
+            yield
+        finally:
+            searches.close()
+            if workers is not None:
+                workers.close()
+
+    def isolated(name: str) -> PluginWorkers | None:
+        """The workers answering for ``name``, if it is a user's game served apart."""
+        return workers if workers is not None and workers.isolated(name) else None
+
+    async def in_worker(
+        found: PluginWorkers, request: PositionRequest, operation: str, seconds: float, arrived: float, **extra: Any
+    ) -> Any:
+        payload = {**request.model_dump(), **extra}
+        work = found.schedule(lambda granted: found.call(request.game, operation, payload, granted), seconds, arrived)
+        return await asyncio.wrap_future(work)
 
     app = FastAPI(title="negamax", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.searches = searches
+    app.state.plugin_workers = None
+    """The worker processes of the users' games, once the server runs (``PluginWorkers``)."""
+    app.state.stopping = threading.Event()
+    """Set as the server stops: the streams end at once (``RequestGuard.stopping``)."""
     app.state.left_out = left_out
     """The built-in games not served, each with what it needs."""
     static = resources.files("negamax.viz.web") / "static"
@@ -184,14 +209,21 @@ def create_app(
 
     @app.exception_handler(NegamaxError)
     async def refused(_: Request, error: NegamaxError) -> JSONResponse:
+        if isinstance(error, GameRefused):
+            return _error(error.status, str(error))
+        if isinstance(error, UserCodeError):  # named already: the method and the line
+            return _error(UNPROCESSABLE, str(error))
         if isinstance(error, GameDefinitionError):
-            # the game served breaks the library's contract: the server's fault, not the request's
+            # the game served breaks the library's contract, in a way its author can fix
             log.warning("a game's definition is broken: %s", error)
-            return _error(500, f"the game's definition is broken: {error}")
+            return _error(UNPROCESSABLE, f"the game's definition is broken: {error}")
         return _error(429 if isinstance(error, Busy) else 400, str(error))
 
     @app.exception_handler(Exception)
     async def failed(_: Request, error: Exception) -> JSONResponse:
+        named = user_code_error(error)  # the game's own code raised it: a 4xx naming where
+        if named is not None:
+            return _error(UNPROCESSABLE, str(named))
         # Starlette answers this (it would answer plain text) and raises the error on to
         # the request guard, which logs it with its traceback
         return _error(500, f"the server failed on this request ({type(error).__name__}; its log says more)")
@@ -214,79 +246,35 @@ def create_app(
             for name, game in games.items()
         ]
 
-    def replay(
-        request: PositionRequest,
-        played: list[str] | None = None,
-        before: list[Position[Any]] | None = None,
-        movers: list[int] | None = None,
-    ) -> tuple[Game, Position[Any]]:
-        """The position the request names (``played``: filled with its moves as shown;
-        ``before``: given the position before the last move, if there was one; ``movers``:
-        filled with who played each move, where a player may move twice).
-        Called on a thread (``replayed``): a thousand moves of chess, or of a user's slow
-        game, would hold the event loop and every other request with it."""
-        game = games.get(request.game)
-        if game is None:
-            raise UnknownGameError(f"this server does not serve {request.game!r}; it serves {', '.join(games)}")
-        if prepare:
-            searches.prepare(game, request.game)  # the page opened it: its kernel loads from now on (once)
-        position = game.new_position(request.start or None)
-        _check_size(game, position)
-        for number, text in enumerate(request.moves, start=1):
-            if game_end(position) is not None:
-                raise BadRequest(f"move {number} ({text}) comes after the end of the game")
-            try:
-                move = game.parse_move(position, text)
-            except GameDefinitionError:
-                raise  # the game's fault, not the move's
-            except NegamaxError as error:
-                raise BadRequest(f"move {number} ({text}): {error}") from None
-            if played is not None:
-                played.append(boards.shown_move(game, position, move))
-            if movers is not None:
-                movers.append(position.player())
-            if before is not None and number == len(request.moves):
-                before.append(position.copy())
-            position.play(move)
-        # The moves are the game's history, not a search's: a copy is where a search starts
-        # (chess scores a repetition inside its search as a draw, and one before it is not).
-        return game, position.copy()
-
-    def playable(request: PositionRequest) -> tuple[Game, Position[Any]]:
-        """The position the request names, where the game goes on (for a search)."""
-        game, position = replay(request)
-        if game_end(position) is not None:
-            raise BadRequest("the game is over")
-        return game, position
-
     async def replayed(request: PositionRequest) -> tuple[Game, Position[Any]]:
-        return await asyncio.to_thread(playable, request)
+        return await asyncio.to_thread(positions.playable, request.game, request.start, request.moves)
 
     @app.post("/api/state")
     async def state(request: StateRequest) -> dict[str, Any]:
-        def answer() -> dict[str, Any]:
-            played: list[str] = []
-            before: list[Position[Any]] = []
-            movers: list[int] = []
-            game, position = replay(request, played, before, movers)
-            shown = boards.state(game, position, request.flipped, played, before[0] if before else None, movers)
-            return {**shown, "engine": searches.engine(game, request.game)}
-
-        return await asyncio.to_thread(answer)
+        found = isolated(request.game)
+        if found is not None:
+            answer: dict[str, Any] = await in_worker(found, request, "state", STATE_SECONDS, time.perf_counter())
+            return answer
+        return await asyncio.to_thread(positions.state, request.game, request.start, request.moves, request.flipped)
 
     @app.get("/api/engine")
     def engine(game: str) -> dict[str, Any]:  # on a worker thread: it reads a file
         """How the game is searched now (``Searches.engine``): the page asks again while
         its kernel compiles, to count the seconds down."""
-        found = games.get(game)
-        if found is None:
-            raise UnknownGameError(f"this server does not serve {game!r}; it serves {', '.join(games)}")
-        return searches.engine(found, game)
+        plugin = isolated(game)
+        if plugin is not None:
+            asked = {"game": game, "start": "", "moves": []}
+            work = plugin.schedule(lambda granted: plugin.call(game, "engine", asked, granted), STATE_SECONDS)
+            answer: dict[str, Any] = work.result()
+            return answer
+        return searches.engine(positions.game(game), game)
 
     @app.post("/api/pgn")
     async def pgn_out(request: PositionRequest) -> dict[str, Any]:
         """The chess game played so far, as PGN (a finished one too)."""
-        game, position = await asyncio.to_thread(replay, request)
+        if isolated(request.game) is not None:  # a user's game: never chess, and never replayed here
+            raise BadRequest(f"PGN is for chess; {positions.game(request.game).name} has no PGN")
+        game, position = await asyncio.to_thread(positions.replay, request.game, request.start, request.moves)
         if boards.kind_of(game) != "chess":
             raise BadRequest(f"PGN is for chess; {game.name} has no PGN")
         from negamax.games.chess.rules import ChessPosition
@@ -302,8 +290,14 @@ def create_app(
     @app.post("/api/think")
     async def think(request: ThinkRequest, http: Request) -> StreamingResponse:
         arrived = time.perf_counter()  # the time asked for counts from here, replaying included
-        game, position = await replayed(request)
         stop = threading.Event()
+        found = isolated(request.game)
+        if found is not None:
+            payload = request.model_dump()
+            events = _events_of(partial(found.call, request.game, "think", payload, stop=stop), "search")
+            found.schedule(lambda granted: events.run(granted), request.seconds, arrived)
+            return _event_stream(http, events.queue, stop, "iteration")
+        game, position = await replayed(request)
 
         def work(granted: float, put: Put) -> dict[str, Any]:
             report = partial(put, "iteration")
@@ -317,6 +311,16 @@ def create_app(
     @app.post("/api/solution")
     async def solution(request: PositionRequest, http: Request) -> dict[str, Any]:
         arrived = time.perf_counter()
+        found = isolated(request.game)
+        if found is not None:
+            stop = threading.Event()
+            payload = request.model_dump()
+            work = found.schedule(
+                lambda granted: found.call(request.game, "solution", payload, granted, stop=stop),
+                SOLUTION_SECONDS,
+                arrived,
+            )
+            return {"moves": (await _run(http, stop, work))["moves"], "seconds": SOLUTION_SECONDS}
         game, position = await replayed(request)
         if not game.solvable:
             raise BadRequest(f"{game.name} cannot be solved exactly here; ask the engine to think instead")
@@ -333,6 +337,13 @@ def create_app(
         where not known yet) each time one more is known, the book's and the game's ends
         first, then ``done`` (or ``error``)."""
         arrived = time.perf_counter()
+        found = isolated(request.game)
+        if found is not None:
+            stop = threading.Event()
+            payload = {**request.model_dump(), "stream": True}
+            events = _events_of(partial(found.call, request.game, "solution", payload, stop=stop), "solve")
+            found.schedule(lambda granted: events.run(granted), SOLUTION_STREAM_SECONDS, arrived)
+            return _event_stream(http, events.queue, stop, "scores")
         game, position = await replayed(request)
         if not game.solvable:
             raise BadRequest(f"{game.name} cannot be solved exactly here; ask the engine to think instead")
@@ -349,6 +360,16 @@ def create_app(
     @app.post("/api/trace")
     async def trace(request: TraceRequest, http: Request) -> dict[str, Any]:
         arrived = time.perf_counter()
+        found = isolated(request.game)
+        if found is not None:
+            stop = threading.Event()
+            payload = request.model_dump()
+            work = found.schedule(
+                lambda granted: found.call(request.game, "trace", payload, granted, stop=stop), TRACE_SECONDS, arrived
+            )
+            tree: dict[str, Any] = await _run(http, stop, work)
+            tree["limits"] = {"max_nodes": request.max_nodes, "seconds": TRACE_SECONDS}
+            return tree
         game, position = await replayed(request)
         stop = threading.Event()
         work = searches.scheduler.submit(
@@ -359,13 +380,13 @@ def create_app(
             arrived,
         )
         try:
-            tree: dict[str, Any] = await _run(http, stop, work)
+            tree = await _run(http, stop, work)
         except TraceLimitExceeded as error:
             raise BadRequest(str(error)) from None
         tree["limits"] = {"max_nodes": request.max_nodes, "seconds": TRACE_SECONDS}
         return tree
 
-    return RequestGuard(app)
+    return RequestGuard(app, stopping=app.state.stopping)
 
 
 def _start_positions(games: list[Game]) -> None:
@@ -374,15 +395,6 @@ def _start_positions(games: list[Game]) -> None:
             game.new_position(None)
         except Exception:  # the first request for it says what is wrong, to its page
             log.debug("the start position of %s failed", game.name, exc_info=True)
-
-
-def _check_size(game: Game, position: Position[Any]) -> None:
-    """The web app's own limits on positions, tighter than the library's where a page
-    could not show the position anyway."""
-    if boards.kind_of(game) == "nim":
-        heaps = list(getattr(position, "heaps", []))
-        if len(heaps) > MAX_NIM_HEAPS or any(size > MAX_NIM_HEAP for size in heaps):
-            raise BadRequest(f"nim here has at most {MAX_NIM_HEAPS} heaps of at most {MAX_NIM_HEAP} objects")
 
 
 Put = Callable[[str, dict[str, Any]], None]
@@ -405,7 +417,8 @@ def _events_of(work: Callable[[float, Put], dict[str, Any]], what: str) -> _Even
     queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
 
     def put(event: str, data: dict[str, Any]) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, (event, data))
+        with contextlib.suppress(RuntimeError):  # the loop closed (the server stopped): no one to tell
+            loop.call_soon_threadsafe(queue.put_nowait, (event, data))
 
     def run(granted: float) -> None:
         try:
@@ -424,12 +437,17 @@ def _event_stream(
 ) -> StreamingResponse:
     """Server-Sent Events from ``events`` until one that is not ``going_on`` (``done``,
     ``error``); a comment line when nothing new comes for a while, and the search stopped
-    once the stream ends or the page goes away."""
+    once the stream ends, the page goes away, or the server stops (``RequestGuard.stopping``:
+    the stream ends with an ``error`` saying so)."""
+    stopping: threading.Event = getattr(http.app.state, "stopping", threading.Event())
 
     async def stream() -> AsyncIterator[str]:
         watcher = asyncio.create_task(_watch_disconnect(http, stop))
         try:
             while True:
+                if stopping.is_set():
+                    yield f"event: error\ndata: {json.dumps({'error': 'the server is stopping'})}\n\n"
+                    return
                 try:
                     event, data = await asyncio.wait_for(events.get(), HEARTBEAT_SECONDS)
                 except TimeoutError:
@@ -478,8 +496,16 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(problems) or "invalid request"
 
 
+MAX_ERROR = 500
+"""The longest error message a page is sent (one quoting a game's huge move is cut)."""
+
+
 def _one_line(message: str) -> str:
-    return next((line for line in message.splitlines() if line.strip()), "error")
+    line = next((line for line in message.splitlines() if line.strip()), "error")
+    if len(line) <= MAX_ERROR:
+        return line
+    cut = f" [...{len(line) - MAX_ERROR + 40:,} characters...] "
+    return line[: MAX_ERROR // 2 - 20] + cut + line[-(MAX_ERROR // 2 - 20) :]
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from negamax.core.game import Position
+from negamax.core.game import Position, checked_moves
 from negamax.core.rules import Game, game_end
 from negamax.core.score import WIN_THRESHOLD
 
@@ -75,7 +75,7 @@ def state(
     marks the pieces it captured); ``ending``: why the game ended,
     where the game says (``threefold repetition``)."""
     end = game_end(position)
-    legal = [] if end is not None else list(position.legal_moves())
+    legal = [] if end is not None else list(checked_moves(position.legal_moves)())
     view = {"kind": kind_of(game), **_view(game, position, flipped)}
     if view["kind"] == "draughts":
         earlier = _draughts(before)["pieces"] if before is not None else {}

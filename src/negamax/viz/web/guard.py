@@ -11,8 +11,10 @@ if the app had not answered yet.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -32,9 +34,11 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 class RequestGuard:
     """ASGI middleware: the body bounded in size and time, then replayed to ``app``."""
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, stopping: threading.Event | None = None) -> None:
         self.app = app
         self.max_body = max_body
+        self.stopping = stopping or threading.Event()
+        """Set when the server begins to stop (``server``): the app's streams end then."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -74,15 +78,24 @@ class RequestGuard:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()  # after the body: a disconnect, when the page goes away
 
-        started = False
+        started = finished = False
 
         async def watched(message: Message) -> None:
-            nonlocal started
+            nonlocal started, finished
             started = started or message["type"] == "http.response.start"
+            finished = message["type"] == "http.response.body" and not message.get("more_body", False)
             await send(message)
 
         try:
             await self.app(scope, replay, watched)
+        except asyncio.CancelledError:
+            # the server stopping with this answer under way (a stream): it ends here, its
+            # search told to stop by the stream itself, with no traceback for each in the log
+            if not started:
+                raise
+            if not finished:
+                with contextlib.suppress(Exception):
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
         except Exception:
             # The app has answered with its JSON 500 (or was streaming): the error ends
             # here, logged once, and uvicorn keeps the connection and logs nothing more.

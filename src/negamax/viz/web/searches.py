@@ -23,11 +23,21 @@ from typing import Any
 from negamax.core.game import Position
 from negamax.core.ranges import LEVEL
 from negamax.core.rules import Game, game_score_or_none, pv_text
-from negamax.core.score import WIN_THRESHOLD, Bound, describe, from_child_bounds, from_node, not_proven_text
+from negamax.core.score import (
+    WIN,
+    WIN_THRESHOLD,
+    Bound,
+    describe,
+    from_child,
+    from_child_bounds,
+    from_node,
+    not_proven_text,
+)
 from negamax.core.types import Line, SearchLimits, SearchResult
 from negamax.search import Searcher, search, solve, warmup
 from negamax.search.mcts_tree import MCTSTrace, PictureNode
 from negamax.search.params import options_for
+from negamax.search.searcher import MULTIPV
 from negamax.search.strength import Strength
 from negamax.search.textbook import TEXTBOOK, textbook_search
 from negamax.search.trace import SearchTrace, TraceLimitExceeded
@@ -60,6 +70,8 @@ MAX_SHOWN_DEPTH = 1_000
 """A traced node's depth left above this is a solve's sentinel, shown as "to the end"."""
 SOLUTION_SECONDS = 5.0
 SOLUTION_STREAM_SECONDS = 15.0
+SOLVING_THREADS = max(1, min(2, os.cpu_count() or 1))
+"""The solution's workers: two share one table where the machine has the cores."""
 """A streamed solution may take longer: its scores show as they come, the first at once."""
 REPORT_SECONDS = 0.1
 MAX_LINE = 24
@@ -69,9 +81,10 @@ MAX_LINES = 8
 WEAK_THINKING_SHARE = 0.4
 """The part of its time a level below 8 takes before it plays, however soon its shallow
 search ends."""
-SOLVE_SHARE = 0.3
+SOLVE_SHARE = 0.6
 """The part of its time an engine move spends trying to solve the position first (games
-with a solver), before it searches to a horizon for the rest."""
+with a solver), before it searches to a horizon for the rest: a solve that proves a win
+plays it, finished or not (Connect 4 past the book is mostly solved in well under this)."""
 
 OnReport = Callable[[dict[str, Any]], None]
 """What the page is sent for each iteration (a search result as the page shows it)."""
@@ -115,12 +128,23 @@ class Searches:
             if found is None:
                 found = _GameSearchers(
                     self._searcher(game, SEARCH_TABLE_MIB, idle=os.cpu_count() or 1),
-                    self._searcher(game, None, pv_plies=1),
+                    # the solver keeps what it proved from one position to the next (exact
+                    # bounds, true whatever the root: a game's next position finds much of
+                    # its tree there) and solves on every core
+                    self._searcher(game, None, pv_plies=1, keep_tables=True, threads=SOLVING_THREADS),
                 )
                 self._games[game.name] = found
             return found
 
-    def _searcher(self, game: Game, hash_mib: float | None, idle: int = 1, pv_plies: int | None = None) -> Searcher:
+    def _searcher(
+        self,
+        game: Game,
+        hash_mib: float | None,
+        idle: int = 1,
+        pv_plies: int | None = None,
+        keep_tables: bool = False,
+        threads: int = 1,
+    ) -> Searcher:
         return Searcher(
             self.backend,
             hash_mib=hash_mib,
@@ -130,6 +154,8 @@ class Searches:
             idle=idle,
             pv_plies=pv_plies,
             tree_mib=SEARCH_TREE_MIB,
+            keep_tables=keep_tables,
+            threads=threads,
         )
 
     def close(self) -> None:
@@ -235,6 +261,11 @@ class Searches:
             if result.completed:
                 report(result)
                 return record(game, position, result, solved=True)
+            if lines == 1 and result.best_move is not None and result.lower >= WIN_THRESHOLD:
+                # a win proven, its length not yet: the proven move wins, whatever a search to
+                # a horizon would guess
+                report(result)
+                return record(game, position, result)
             limits = dataclasses.replace(limits, time=max(0.05, seconds - (time.perf_counter() - started)))
         result = pair.thinking.search(position, limits, multipv=lines, on_iteration=report)
         return record(game, position, result)
@@ -253,15 +284,16 @@ class Searches:
         time has none). ``on_scores`` is given the list so far, first with what the book
         and the game's ends know, then each time one more move is solved."""
         moves = list(position.legal_moves())
+        mover = position.player()
         known: dict[int, tuple[int, str]] = {}
         with _open_book(self.book, game) as book:
             for index, move in enumerate(moves):
                 child = position.copy()
                 child.play(move)
                 if child.is_terminal():
-                    known[index] = (_parent_value(child.terminal_value()), "end")
+                    known[index] = (from_child(child.terminal_value(), child.player() == mover), "end")
                 elif book is not None and (entry := book.lookup(child)) is not None:
-                    known[index] = (_parent_value(entry.score), "book")
+                    known[index] = (from_child(entry.score, child.player() == mover), "book")
         unknown = tuple(move for index, move in enumerate(moves) if index not in known)
         solved: dict[Any, int] = {}
 
@@ -288,10 +320,15 @@ class Searches:
                 solved.update(found)
                 on_scores(scores("solving"))
 
-        if unknown and not stop.is_set():
-            limits = SearchLimits(time=seconds, nodes=MAX_NODES, stop=stop)
+        deadline = time.perf_counter() + seconds
+        most = int(MULTIPV.high)  # the most moves one solve scores: more (Nim's 100,100,57) in turns
+        for first in range(0, len(unknown), most):
+            part, left = unknown[first : first + most], deadline - time.perf_counter()
+            if stop.is_set() or left <= 0:
+                break
+            limits = SearchLimits(time=left, nodes=MAX_NODES, stop=stop)
             result = self._searchers(game).solving.solve(
-                position, limits, multipv=len(unknown), root_moves=unknown, pv_plies=0, on_iteration=report
+                position, limits, multipv=len(part), root_moves=part, pv_plies=0, on_iteration=report
             )
             solved.update({line.move: line.score for line in result.lines if line.bound == Bound.EXACT})
         return scores("timeout")
@@ -400,12 +437,6 @@ def _open_book(open_book: OpenBook | None, game: Game) -> Iterator[Any]:
         yield book
 
 
-def _parent_value(child_value: int) -> int:
-    """The value, for the side that moved, of the move leading to a child worth
-    ``child_value`` to its own side to move (a win one ply further away)."""
-    return -from_node(child_value, 1)
-
-
 def _reporter(game: Game, position: Position[Any], on_iteration: OnReport) -> Callable[[SearchResult[Any]], None]:
     """Reports iterations at most every ``REPORT_SECONDS`` (the shallow ones come by the
     dozen in a millisecond; the page could not show them, and each costs the server)."""
@@ -431,8 +462,8 @@ def record(game: Game, position: Position[Any], result: SearchResult[Any], solve
     return {
         "depth": result.depth,
         "score": game_score_or_none(game, position, result.score),
-        "score_text": _result_text(game, result),
-        "advantage": 0.0 if result.unresolved else _advantage(first_player),
+        "score_text": _result_text(game, result, solved),
+        "advantage": _advantage(first_player) if not result.unresolved or _decided(result) else 0.0,
         "pv": pv,
         "line": line,
         "nodes": result.nodes,
@@ -479,11 +510,25 @@ def _score_text(game: Game, score: int) -> str:
     return describe(score)
 
 
-def _result_text(game: Game, result: SearchResult[Any]) -> str:
-    """A result's value as players read it; for a solve cut short, the bounds it proved."""
+def _decided(result: SearchResult[Any]) -> bool:
+    """Whether a solve cut short proved a win or a loss (not yet its length)."""
+    return result.lower >= WIN_THRESHOLD or result.upper <= -WIN_THRESHOLD
+
+
+def _result_text(game: Game, result: SearchResult[Any], solved: bool = False) -> str:
+    """A result's value as players read it: for a solve cut short, the bounds it proved (a
+    win proven as such); in a game that can be solved, a value a search to a horizon
+    guessed is said to be a guess, so that it never reads as an exact score."""
     if result.unresolved:
+        if result.lower >= WIN_THRESHOLD:
+            return f"win, proven (in at most {WIN - result.lower} plies)"
+        if result.upper <= -WIN_THRESHOLD:
+            return f"loss, proven (in at least {WIN + result.upper} plies)"
         return not_proven_text(result.lower, result.upper, partial(_score_text, game))
-    return _score_text(game, result.score)
+    text = _score_text(game, result.score)
+    if game.solvable and not solved and abs(result.score) < WIN_THRESHOLD:
+        return f"{text} (a guess, depth {result.depth})"
+    return text
 
 
 def _advantage(score: int) -> float:

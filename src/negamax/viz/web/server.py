@@ -51,7 +51,20 @@ def _server(app: Any, limits: ConnectionLimits | None) -> Any:
         timeout_graceful_shutdown=1,
         lifespan="on",
     )
-    return uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            _stopping(app)  # the streams end now, before uvicorn's grace runs out
+            super().handle_exit(sig, frame)
+
+    return Server(config)
+
+
+def _stopping(app: Any) -> None:
+    """Tell ``app`` (a ``RequestGuard``) that the server stops: its streams end."""
+    stopping = getattr(app, "stopping", None)
+    if stopping is not None:
+        stopping.set()
 
 
 SWITCH_SECONDS = 0.001
@@ -85,6 +98,7 @@ class BackgroundServer:
             raise RuntimeError("the web server did not start")
 
     def stop(self) -> None:
+        _stopping(self._server.config.app)
         self._server.should_exit = True
         self._thread.join(10)
         self.socket.close()

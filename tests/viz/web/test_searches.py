@@ -1,0 +1,71 @@
+"""The page's engine: a solve cut short that proved a win plays the move it proved, and a
+value a search to a horizon guessed never reads as an exact one."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from negamax.core.score import Bound, win_in
+from negamax.core.types import SearchResult
+from negamax.games import get_game
+from negamax.viz.web import searches as web_searches
+from negamax.viz.web.searches import Searches
+from tests import oracle
+
+
+def unfinished(best: int, lower: int, upper: int) -> SearchResult[Any]:
+    return SearchResult(
+        best, lower, Bound.LOWER, (best,), 0, 1000, 0.1, 0.1, "compiled", lower=lower, upper=upper, completed=False
+    )
+
+
+def test_a_win_proven_before_its_length_is_played_and_said_so(monkeypatch: Any) -> None:
+    game = get_game("tictactoe")  # solvable; its own solve is replaced by one cut short
+    position = game.new_position("01")
+    searches = Searches(backend="python")
+    pair = searches._searchers(game)
+    monkeypatch.setattr(pair.solving, "solve", lambda *arguments, **keywords: unfinished(4, win_in(5), win_in(3)))
+    searched: list[object] = []
+    monkeypatch.setattr(pair.thinking, "search", lambda *arguments, **keywords: searched.append(1))
+    answer = searches.think(game, position, 1.0, threading.Event(), lambda _: None)
+    assert answer["best"] == "4" and answer["score_text"] == "win, proven (in at most 5 plies)"
+    assert answer["advantage"] == 1.0 and not searched  # no search to a horizon after the proof
+
+
+def test_a_guess_in_a_game_that_can_be_solved_says_it_is_one() -> None:
+    game = get_game("connect4")
+    result = SearchResult(3, 1, Bound.EXACT, (3,), 6, 5000, 0.1, 0.1, "compiled", lower=1, upper=1)
+    record = web_searches.record(game, game.new_position("44"), result)
+    assert record["score_text"] == "1 (a guess, depth 6)"
+    assert web_searches.record(game, game.new_position("44"), result, solved=True)["score_text"] == "1"
+    chess = get_game("chess")  # a game no one solves: its evaluation is all it has
+    start = chess.new_position(None)
+    move = start.legal_moves()[0]
+    guessed = SearchResult(move, 1, Bound.EXACT, (move,), 6, 5000, 0.1, 0.1, "compiled", lower=1, upper=1)
+    assert web_searches.record(chess, start, guessed)["score_text"] == "+0.01"
+
+
+def test_the_solution_of_a_game_whose_player_moves_twice_is_the_oracles() -> None:
+    # Kalah: a move ending in the mover's store leaves the same player to move, also where it
+    # ends the game; each pit's score is the mover's, as the max/min oracle has it
+    game = get_game(f"{oracle.EXAMPLE}:Kalah(2, 2)")
+    searches = Searches(backend="python")
+    checked = again = ended = 0
+    lines: list[tuple[int, ...]] = [()]
+    for moves in lines:  # every position of the game, each once
+        plain = oracle.kalah(2, 2, moves)
+        if plain.is_terminal():
+            continue
+        lines.extend((*moves, pit) for pit in plain.legal_moves())
+        position = game.new_position(" ".join(map(str, moves)) or "start")
+        for item in searches.solution(game, position, 30.0, threading.Event()):
+            child = plain.copy()
+            child.play(int(item["move"]))
+            value = oracle.minimax(child)
+            same = child.player() == plain.player()
+            assert item["score"] == (value if same else -value), (moves, item)
+            checked += 1
+            again += same
+            ended += same and child.is_terminal()
+    assert checked > 20 and again > 0 and ended > 0
