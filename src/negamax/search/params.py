@@ -13,7 +13,7 @@ EXPLORATION = 0.35
 ``wins / visits + c * sqrt(ln(parent's visits) / visits)``, wins counting 1 and draws 1/2.
 Larger explores more. Measured on 5x5 Hex at 0.2 s a move, 20 games each, colours
 alternating (``benchmarks/mcts_hex.py exploration``): 0.7 beat 1.4 14-6, 0.35 beat 0.7
-13-7, and 0.2 and 0.5 scored 9-11 and 11-9 against 0.35 (``BENCHMARKS.md``)."""
+13-7, and 0.2 and 0.5 scored 9-11 and 11-9 against 0.35 (``docs/journal/2026-12-02-mcts.md``)."""
 PLAYOUTS = ("game", "random")
 """How a Monte Carlo playout finishes a game: ``game``, by the game's own ``playout`` where
 it has one (else as ``random``); ``random``, by uniformly random legal moves."""
