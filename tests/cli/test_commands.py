@@ -175,6 +175,8 @@ def test_analyze_and_solve_with_monte_carlo_tree_search() -> None:
     assert solved["score_text"] == "win in 5" and solved["completed"] is True
     refused = run("analyze", hex_game, "--algorithm", "mcts", "--depth", "3")
     assert refused.returncode != 0 and "no depth" in refused.stderr
+    refused = run("trace", hex_game, "--algorithm", "mcts")
+    assert refused.returncode == 2 and "the web app's tree view" in refused.stderr
 
 
 def test_the_solver_takes_its_table_size_from_hash() -> None:
