@@ -17,6 +17,7 @@ from negamax.core.score import WIN, WIN_THRESHOLD, Bound, from_child, from_node
 from negamax.games import get_game
 from negamax.games.random_tree import RandomTree, TreeShape
 from negamax.search.mcts_tree import SCORE_SCALE, MCTSTrace
+from negamax.search.trace import SearchTrace
 from tests import oracle
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -188,6 +189,8 @@ def test_what_mcts_cannot_do_is_refused() -> None:
         PYTHON.search(position, SearchLimits(nodes=10), algorithm="mcts", table=TranspositionTable(entries=64))
     with pytest.raises(InvalidOptionError, match="MCTSTrace"):
         PYTHON.search(position, SearchLimits(depth=2), algorithm="pvs", trace=MCTSTrace())
+    with pytest.raises(InvalidOptionError, match="traced with an MCTSTrace"):
+        PYTHON.search(position, SearchLimits(nodes=10), algorithm="mcts", trace=SearchTrace())
     with pytest.raises(InvalidOptionError, match="exploration"):
         SearchOptions(driver="mcts", exploration=-1)
     with pytest.raises(InvalidOptionError, match="compiled Monte Carlo"):

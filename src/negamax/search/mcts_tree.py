@@ -228,7 +228,8 @@ class MCTSTrace:
     ``search(..., algorithm="mcts", trace=...)``.
 
     >>> from negamax.games import get_game
-    >>> from negamax import search, SearchLimits
+    >>> from negamax import SearchLimits
+    >>> from negamax.search import search
     >>> trace = MCTSTrace(max_nodes=20)
     >>> found = search(get_game("tictactoe").new_position(), SearchLimits(nodes=500), algorithm="mcts", trace=trace)
     >>> len(trace.nodes), trace.nodes[0].visits, trace.playouts

@@ -426,7 +426,7 @@ class Searcher:
         """A Monte Carlo tree search (``solving``: until the root is solved) of ``position``."""
         if table is not None:
             raise InvalidOptionError("a transposition table is alpha-beta's: Monte Carlo tree search keeps its own")
-        if trace is not None and not isinstance(trace, MCTSTrace):
+        if isinstance(trace, SearchTrace):
             raise InvalidOptionError("a Monte Carlo search is traced with an MCTSTrace (negamax.search.mcts_tree)")
         mcts.check_limits(limits, solving)
         kind = self._mcts_kind(position)
