@@ -161,6 +161,24 @@ def test_analyze_text_output() -> None:
     assert done.stdout.startswith("score") and "best move" in done.stdout and "pv" in done.stdout
 
 
+def test_analyze_and_solve_with_monte_carlo_tree_search() -> None:
+    hex_game = str(Path(__file__).resolve().parents[2] / "examples" / "hex.py") + ":Hex(3)"
+    done = run("analyze", hex_game, "--nodes", "400", "--multipv", "2")  # no evaluation: MCTS
+    assert done.returncode == 0, done.stderr
+    assert "playouts   400" in done.stdout and "% won)" in done.stdout and "cutoffs" not in done.stdout
+    record = run_json("analyze", "tictactoe", "--algorithm", "mcts", "--nodes", "300", "--multipv", "3")
+    assert record["algorithm"] == "mcts" and record["nodes"] == 300
+    assert [line["visits"] for line in record["lines"]] == sorted(
+        (line["visits"] for line in record["lines"]), reverse=True
+    )
+    solved = run_json("solve", hex_game, "--algorithm", "mcts")
+    assert solved["score_text"] == "win in 5" and solved["completed"] is True
+    refused = run("analyze", hex_game, "--algorithm", "mcts", "--depth", "3")
+    assert refused.returncode != 0 and "no depth" in refused.stderr
+    refused = run("trace", hex_game, "--algorithm", "mcts")
+    assert refused.returncode == 2 and "the web app's tree view" in refused.stderr
+
+
 def test_the_solver_takes_its_table_size_from_hash() -> None:
     # the first position of Pons' Begin-Medium set, solved on a 1 MiB table (131,072 entries)
     result = run_json("solve", "connect4", "32751571231557", "--hash", "1", "--threads", "1")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from negamax import SearchLimits, get_game, search
+from negamax import WIN, SearchLimits, get_game, search, solve
 from negamax.games.checker import check_positions
 from tests import oracle
 
@@ -19,6 +19,7 @@ PLAIN = {
     "othello.py:Othello6": "OthelloPosition",
     "breakthrough.py:Breakthrough": "BreakthroughPosition",
     "kalah.py:CompiledKalah": "KalahPosition",
+    "hex.py:CompiledHex": "HexPosition",
 }
 
 
@@ -87,3 +88,40 @@ def test_kalah_written_both_ways_moves_twice_alike_and_searches_to_the_oracles_v
             assert search(rules, SearchLimits(depth=depth), backend="python").score == expected
             assert search(plain, SearchLimits(depth=depth), backend="python").score == expected
     assert moved_again > 0
+
+
+def test_hex_written_both_ways_plays_as_openspiels_hex_and_solves_alike() -> None:
+    _, plain_class = example("hex.py:CompiledHex")
+    generator = random.Random(11)
+    for size in (3, 5):
+        rules_game = get_game(f"{EXAMPLES / 'hex.py'}:CompiledHex({size})")
+        for _ in range(20):
+            rules, plain = rules_game.new_position(), plain_class(size)
+            while not plain.is_terminal():
+                assert rules.legal_moves() == plain.legal_moves() and not rules.is_terminal()
+                move = generator.choice(plain.legal_moves())
+                rules.play(move)
+                plain.play(move)
+            assert rules.is_terminal() and rules.terminal_value() == plain.terminal_value()
+            assert rules.playout(3) in (WIN, -WIN) and plain.playout(3) in (WIN, -WIN)
+    for size in (2, 3):
+        rules = get_game(f"{EXAMPLES / 'hex.py'}:CompiledHex({size})").new_position()
+        assert solve(rules, backend="python").score == solve(plain_class(size), backend="python").score
+
+
+def test_hex_is_openspiels_hex() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    generator = random.Random(5)
+    for size in (3, 4, 5):
+        game = get_game(f"{EXAMPLES / 'hex.py'}:CompiledHex({size})")
+        spiel = pyspiel.load_game(f"hex(board_size={size})")
+        for _ in range(30):
+            state, position = spiel.new_initial_state(), game.new_position()
+            while not state.is_terminal():
+                assert sorted(position.legal_moves()) == state.legal_actions() and not position.is_terminal()
+                action = generator.choice(state.legal_actions())
+                assert game.move_text(position, action) == state.action_to_string(action)
+                state.apply_action(action)
+                position.play(action)
+            # over at the same move, won by the player who made it
+            assert position.is_terminal() and state.returns()[(len(state.history()) - 1) % 2] == 1.0

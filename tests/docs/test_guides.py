@@ -47,3 +47,9 @@ def run_guide(path: Path, module_directory: Path) -> doctest.TestResults:
 def test_the_your_own_game_guide_runs_as_written(tmp_path: Path) -> None:
     results = run_guide(ROOT / "docs" / "your-own-game.md", tmp_path)
     assert results.attempted > 10 and results.failed == 0
+
+
+def test_the_monte_carlo_guide_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)  # it names examples/hex.py as a user in the repository would
+    results = run_guide(ROOT / "docs" / "mcts.md", tmp_path)
+    assert results.attempted >= 4 and results.failed == 0

@@ -14,6 +14,7 @@ import pytest
 
 from negamax import ONGOING, WIN, CompiledGame, GameDefinitionError, SearchLimits, get_game, search, solve
 from negamax.core.errors import InvalidPositionError
+from negamax.core.game import HasPlayout
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -403,3 +404,42 @@ def test_a_game_with_noisy_moves_and_symmetries_offers_both_capabilities() -> No
     position = game.new_position()
     assert isinstance(position, HasNoisyMoves) and isinstance(position, HasCanonicalKey)
     assert not isinstance(take_away()().new_position(), HasNoisyMoves)
+
+
+def test_a_game_without_an_evaluation_says_so_and_may_leave_evaluate_out() -> None:
+    rules = take_away_rules()
+    del rules["evaluate"]
+    namespace = {"state_size": 2, "max_moves": 3, "key_cells": 1, "has_evaluation": False, **rules}
+    game = type("NoEvaluation", (CompiledGame,), namespace)()
+    position = game.new_position()
+    assert not position.has_evaluation and position.evaluate() == 0
+    assert take_away()().new_position().has_evaluation  # the default
+    assert solve(position, backend="python").score_text == "win in 5"
+    with pytest.raises(GameDefinitionError, match="must define evaluate"):
+        type("NoEvaluationSaid", (CompiledGame,), {"state_size": 2, "max_moves": 3, **rules})
+
+
+def _take_all_left(state: Any, numbers: Any) -> int:
+    # a playout: the side to move takes turns with the other, one to three stones at random
+    stones, mover_wins = int(state[0]), False
+    for number in numbers:
+        stones -= min(stones, 1 + int(number) % 3)
+        mover_wins = not mover_wins
+        if stones == 0:
+            break
+    while stones > 0:  # more stones than numbers: one at a time
+        stones -= 1
+        mover_wins = not mover_wins
+    return WIN if mover_wins else -WIN
+
+
+def test_a_playout_rule_is_the_positions_playout_and_is_checked() -> None:
+    game = take_away(playout=_take_all_left)()
+    position = game.new_position()
+    assert isinstance(position, HasPlayout)
+    results = {position.playout(seed) for seed in range(40)}
+    assert results == {WIN, -WIN} and position.legal_moves() == [3, 2, 1]  # left as it was
+    assert position.playout(7) == position.playout(7)  # its numbers come from the seed
+    broken = take_away(name="Broken", playout=lambda state, numbers: ONGOING)()
+    with pytest.raises(GameDefinitionError, match="playout returned ONGOING: it must finish the game"):
+        broken.new_position()

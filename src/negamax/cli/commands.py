@@ -30,6 +30,7 @@ from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import refuse_replacing, refuse_special_input, replaced_whole
 from negamax.search import warmup
+from negamax.search.mcts import ALGORITHM as MCTS
 from negamax.search.params import ALGORITHMS, SearchOptions, options_for
 from negamax.search.searcher import refuse_unbounded_solve
 from negamax.search.textbook import TEXTBOOK
@@ -393,6 +394,10 @@ def run_trace(arguments: argparse.Namespace) -> int:
     if arguments.algorithm != TEXTBOOK and arguments.algorithm not in ALGORITHMS:  # before any search
         names = ", ".join([*ALGORITHMS, TEXTBOOK])
         raise InvalidOptionError(f"unknown algorithm {arguments.algorithm!r}; choose one of {names}")
+    if arguments.algorithm == MCTS:
+        raise InvalidOptionError(
+            "trace draws alpha-beta searches; the web app's tree view (negamax serve) pictures a Monte Carlo tree"
+        )
     if arguments.output:
         refuse_replacing("--output", arguments.output, arguments.overwrite)
     trace = SearchTrace(max_nodes=arguments.max_nodes)

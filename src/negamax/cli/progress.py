@@ -120,7 +120,15 @@ def progress_printer(game: Game, position: Position[Any], stream: TextIO, live: 
             text = f"value in [{low}, {high}]{window}  nodes {result.nodes:,}  {speed}  {result.wall_time:.1f} s"
             stream.write(f"\r{text}\x1b[K" if live else f"negamax: {text}\n")
         elif not live:
-            stream.write(f"negamax: depth {result.depth}  nodes {result.nodes:,}  {result.wall_time:.1f} s\n")
+            done = "" if "mcts" in result.algorithm else f"depth {result.depth}  "
+            unit = "playouts" if "mcts" in result.algorithm else "nodes"
+            stream.write(f"negamax: {done}{unit} {result.nodes:,}  {result.wall_time:.1f} s\n")
+        elif "mcts" in result.algorithm:  # a Monte Carlo search's progress: playouts, not depths
+            moves = " ".join(pv_text(game, position, result.pv))
+            stream.write(
+                f"\rplayouts {result.nodes:,}  score {game.game_score(position, result.score)}"
+                f"  {result.nodes_per_second:,.0f} p/s  pv {moves}\x1b[K\n"
+            )
         else:
             moves = " ".join(pv_text(game, position, result.pv))
             stream.write(

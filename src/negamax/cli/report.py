@@ -32,11 +32,14 @@ def result_record(game: Game, position: Position[Any], position_text: str, resul
 
 
 def line_record(game: Game, position: Position[Any], line: Line[Any]) -> dict[str, Any]:
-    """One root move's line of a search that scored several (``--multipv``)."""
+    """One root move's line of a search that scored several (``--multipv``); a Monte Carlo
+    search's with its playouts and the share of them won."""
+    monte_carlo = {} if line.visits is None else {"visits": line.visits, "win_rate": line.win_rate}
     return {
         "move": game.move_text(position, line.move),
         **_value_fields(game, position, line),
         "pv": pv_text(game, position, line.pv),
+        **monte_carlo,
     }
 
 
@@ -55,21 +58,33 @@ def _value_fields(game: Game, position: Position[Any], found: SearchResult[Any] 
 
 
 def result_text(record: dict[str, Any]) -> str:
+    stats = record["stats"]
+    monte_carlo = "mcts" in record["algorithm"]
     lines = [
         f"score      {_value_text(record, '  ')}",
         f"best move  {record['best_move'] if record['best_move'] is not None else '(game over)'}",
         f"pv         {' '.join(record['pv'])}",
-        f"depth      {record['depth']}",
-        f"nodes      {record['nodes']:,}  ({record['nodes_per_second']:,} nodes/CPU-s)",
-        f"time       {record['time_s']:.3f} s CPU, {record['wall_s']:.3f} s wall",
     ]
-    stats = record["stats"]
-    lines.append(
-        f"cutoffs    {stats['beta_cutoffs']:,} (first move {stats['first_move_cutoff_rate']:.0%}),"
-        f" TT hits {stats['tt_hits']:,}/{stats['tt_probes']:,}"
-    )
+    if monte_carlo:  # no depth, no cut-off: playouts, and how deep the tree grew
+        lines += [
+            f"playouts   {record['nodes']:,}  ({record['nodes_per_second']:,} playouts/CPU-s), the tree"
+            f" {stats['seldepth']} plies deep",
+            f"time       {record['time_s']:.3f} s CPU, {record['wall_s']:.3f} s wall",
+        ]
+    else:
+        lines += [
+            f"depth      {record['depth']}",
+            f"nodes      {record['nodes']:,}  ({record['nodes_per_second']:,} nodes/CPU-s)",
+            f"time       {record['time_s']:.3f} s CPU, {record['wall_s']:.3f} s wall",
+            f"cutoffs    {stats['beta_cutoffs']:,} (first move {stats['first_move_cutoff_rate']:.0%}),"
+            f" TT hits {stats['tt_hits']:,}/{stats['tt_probes']:,}",
+        ]
     for number, line in enumerate(record.get("lines", ()), start=1):
-        lines.append(f"line {number:<5} {_value_text(line, ' ')}  {' '.join(line['pv'])}")
+        visits = ""
+        if line.get("visits") is not None:
+            rate = "" if line["win_rate"] is None else f", {line['win_rate']:.1%} won"
+            visits = f"  ({line['visits']:,} playouts{rate})"
+        lines.append(f"line {number:<5} {_value_text(line, ' ')}{visits}  {' '.join(line['pv'])}")
     if not record["completed"]:
         lines.append("stopped    before the search finished: what was proven so far is shown")
     return "\n".join(lines)

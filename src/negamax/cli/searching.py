@@ -111,7 +111,9 @@ def ready_searcher(arguments: argparse.Namespace, game: Game, position: Position
         )
     if backend == "compiled":
         with announcer() as announce, stop_on_interrupt() as stop:
-            searcher.prepare(position, announce=announce, stop=stop, command_name=arguments.game)
+            searcher.prepare(
+                position, announce=announce, stop=stop, command_name=arguments.game, algorithm=arguments.algorithm
+            )
         if stop.is_set():
             raise KeyboardInterrupt
         for note in searcher.notes:

@@ -168,6 +168,17 @@ may move twice in a row (a child position with its parent's player is searched w
 parent's window and not negated); -1 for a game whose players always alternate, so that
 the kernel, compiled with that constant, negates every ply without asking."""
 
+exact_key = _stub("exact_key")
+"""``exact_key(spec, state) -> int``: the position's key, not shared with its symmetric
+positions (the Monte Carlo kernel's graph shares a node's moves, which symmetry would turn).
+Games written as rules only."""
+
+playout = _stub("playout")
+"""``playout(spec, state, numbers) -> int``: a random game from ``state`` to its end (the state
+may be left anywhere: it is a copy), drawing on ``numbers``, an int64 array of random
+numbers from 0 to 2**62 - 1; its result for the side to move at ``state``, as ``game_result``
+gives one. For the Monte Carlo kernel; games written as rules only (their ``playout`` rule)."""
+
 game_result = _stub("game_result")
 """``game_result(spec, state) -> int``: ``ONGOING`` (``negamax.core.score``) while the game
 goes on, else its value for the side to move (``-WIN``, ``DRAW``, ``WIN`` or a plain score),

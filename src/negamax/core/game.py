@@ -208,6 +208,27 @@ class HasCanonicalKey(Protocol):
 
 
 @runtime_checkable
+class HasPlayout(Protocol):
+    """Capability: the game's own way to finish a game at random, for the playouts of Monte
+    Carlo tree search (``algorithm="mcts"``), which otherwise play uniformly random moves
+    to the end. Hex fills the board at once and looks for the winner once."""
+
+    def playout(self, seed: int) -> int:
+        """The result of a random game from here to its end, for the side to move here, as
+        ``terminal_value`` gives one (``WIN``, ``-WIN``, ``DRAW`` or a score). ``seed`` (from 0
+        to 2**62 - 1, a new one each playout) seeds its random choices, so that a search
+        with the same seed plays the same playouts. The position is left as it was."""
+        ...
+
+
+def has_evaluation(position: object) -> bool:
+    """Whether a position's ``evaluate`` means anything: false where its game says so
+    (``has_evaluation = False``: Hex), and then ``search()`` without an algorithm or a depth
+    runs Monte Carlo tree search, which needs no evaluation."""
+    return bool(getattr(position, "has_evaluation", True))
+
+
+@runtime_checkable
 class HasLength(Protocol):
     """Capability: a bound on how long the game can still last (a board that fills up)."""
 

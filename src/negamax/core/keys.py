@@ -436,3 +436,16 @@ def contradiction(detail: str, table: bool = True, game: str = "") -> GameDefini
         cause = "the game answered the same question differently (legal_moves, evaluate or terminal_value)"
     whose = f"{game}: " if game else ""
     return GameDefinitionError(f"{whose}two searches of the same position contradict each other ({detail}): {cause}")
+
+
+def mixed(key: int) -> int:
+    """A key below 2**63 spread over 63 bits (a bijection: no new collisions), so that a
+    table's slots, taken from the low bits, fill evenly for keys such as small bitboards:
+    the compiled searches' key of a game written as rules, computed alike in Python.
+    Every constant stays below 2**63: numba would make a larger one unsigned, and mixed
+    arithmetic floating point."""
+    key = (key + 0x1E3779B97F4A7C15) & 0x7FFFFFFFFFFFFFFF
+    key = ((key ^ (key >> 30)) * 0x3F58476D1CE4E5B9) & 0x7FFFFFFFFFFFFFFF
+    key = ((key ^ (key >> 27)) * 0x14D049BB133111EB) & 0x7FFFFFFFFFFFFFFF
+    key ^= key >> 31
+    return key if key != 0 else 1

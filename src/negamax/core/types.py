@@ -133,6 +133,11 @@ class Line(Generic[MoveT]):
     """The principal variation, starting with ``move``."""
     lower: int = -INF
     upper: int = INF
+    visits: int | None = None
+    """Monte Carlo tree search: the playouts through this move (``None`` for the other searches)."""
+    win_rate: float | None = None
+    """Monte Carlo tree search: the share of those playouts the side to move won, a draw
+    counting half (``None`` before any, and for the other searches)."""
 
     @property
     def score_text(self) -> str:

@@ -21,7 +21,18 @@ calls of other plain functions of the same module):
 ``player(state)``                 optional: 0 or 1, the side to move, where the same
                                   player may move twice (default: the players
                                   alternate, the first to move at the start is 0)
+``playout(state, numbers)``       optional: finish the game at random from ``state``
+                                  (a copy: change it as you like) with the random
+                                  numbers ``numbers`` (``max_moves`` of them, each
+                                  from 0 to 2**62 - 1), and return its result for the
+                                  side to move, as ``outcome`` would: the playouts of
+                                  Monte Carlo tree search then call it instead of
+                                  playing random moves (``HasPlayout``)
 ================================  ======================================================
+
+A game without a meaningful evaluation (Hex) says ``has_evaluation = False`` and may leave
+``evaluate`` out: ``search()`` then runs Monte Carlo tree search on it (``algorithm="mcts"``)
+unless asked for another algorithm or a depth.
 
 The pure-Python protocol runs the same functions in Python over a NumPy array (for
 tracing, teaching and any search option); the compiled search compiles them (numba, on
@@ -54,6 +65,7 @@ import numpy as np
 
 from negamax.core.errors import GameDefinitionError, IllegalMoveError
 from negamax.core.game import MOVE_LIST_MAX_MOVES, MOVE_LIST_MOVE_LIMIT, Position
+from negamax.core.random_numbers import playout_numbers
 from negamax.core.rules import BaseGame, play_move_texts
 from negamax.core.score import DRAW, ONGOING, WIN, WIN_THRESHOLD
 from negamax.games.parameters import named, parameters_text
@@ -69,9 +81,22 @@ RULE_PARAMETERS = {
     "noisy_moves": ("state", "moves"),
     "canonical_key": ("state",),
     "player": ("state",),
+    "playout": ("state", "numbers"),
 }
 REQUIRED = ("start", "legal_moves", "play", "undo", "outcome", "evaluate", "key")
-COMPILED = ("legal_moves", "play", "undo", "outcome", "evaluate", "key", "noisy_moves", "canonical_key", "player")
+"""The rules every game defines (``evaluate`` only a game with ``has_evaluation``)."""
+COMPILED = (
+    "legal_moves",
+    "play",
+    "undo",
+    "outcome",
+    "evaluate",
+    "key",
+    "noisy_moves",
+    "canonical_key",
+    "player",
+    "playout",
+)
 """The rules the compiled search calls (``start`` runs in Python only)."""
 CHECK_GAMES = 12
 CHECK_PLIES = 2_000
@@ -91,6 +116,8 @@ class GameRules:
         self.functions = dict(functions)
         self.key_cells = state_size
         """The leading cells of a state that its key stands for (``CompiledGame.key_cells``)."""
+        self.has_evaluation = True
+        """``CompiledGame.has_evaluation``: false where ``evaluate`` means nothing (Hex)."""
         self._checked = False
 
     def rule_functions(self) -> Mapping[str, Callable[..., Any]]:
@@ -167,6 +194,8 @@ class GameRules:
                     if not 0 <= move < MOVE_LIST_MOVE_LIMIT:
                         raise GameDefinitionError(f"{self.name}.legal_moves wrote the move {move}{where}")
                 self._check_values(state, buffer, moves, where)
+                if "playout" in self.functions:
+                    self.playout(state, generator.randrange(1 << 62), where)
                 move = generator.choice(moves)
                 # every move near the start of each game, then the ones played
                 for tried in moves if len(line) < CHECK_EVERY_MOVE_PLIES else [move]:
@@ -174,6 +203,22 @@ class GameRules:
                 self.call("play", state, move)
                 line.append(move)
         self._checked = True
+
+    def playout(self, state: Any, seed: int, where: str = "") -> int:
+        """The ``playout`` rule run in Python on a copy of ``state``, with the numbers the
+        compiled search would give it for ``seed``.
+
+        :raises GameDefinitionError: for a result that is not a finished game's.
+        """
+        numbers = np.array(playout_numbers(seed, self.max_moves), dtype=np.int64)
+        result = self.call("playout", state.copy(), numbers)
+        if not isinstance(result, int | np.integer):
+            raise GameDefinitionError(f"{self.name}.playout must return a result, not {type(result).__name__}")
+        result = int(result)
+        if result == ONGOING:
+            raise GameDefinitionError(f"{self.name}.playout returned ONGOING: it must finish the game{where}")
+        _check_result(self.name, result, where, "playout")
+        return result
 
     def key_image(self, state: Any, player: int | None) -> tuple[bytes, int | None]:
         """What a key stands for: the state's leading ``key_cells``, and the player for a
@@ -236,11 +281,12 @@ class _KeyImages:
             )
 
 
-def _check_result(name: str, result: int, where: str) -> None:
+def _check_result(name: str, result: int, where: str, rule: str = "outcome") -> None:
     if result in (WIN, -WIN, DRAW) or -WIN_THRESHOLD < result < WIN_THRESHOLD:
         return
+    expected = "ONGOING, -WIN" if rule == "outcome" else "-WIN"
     raise GameDefinitionError(
-        f"{name}.outcome returned {result}: expected ONGOING, -WIN, DRAW, WIN or a score inside"
+        f"{name}.{rule} returned {result}: expected {expected}, DRAW, WIN or a score inside"
         f" (-{WIN_THRESHOLD}, {WIN_THRESHOLD}){where}"
     )
 
@@ -298,6 +344,10 @@ class RulesPosition:
         player = self.rules.functions.get("player")
         return int(self.rules.call("player", self.state)) if player is not None else len(self.history) & 1
 
+    @property
+    def has_evaluation(self) -> bool:
+        return self.rules.has_evaluation
+
     def copy(self) -> RulesPosition:
         return type(self)(self.rules, self.state.copy(), self.history)
 
@@ -321,6 +371,13 @@ class _NoisyMoves:
 
     def noisy_moves(self: Any) -> list[int]:
         return self.rules.moves(self.state, self._buffer, "noisy_moves")  # type: ignore[no-any-return]
+
+
+class _Playout:
+    __slots__ = ()
+
+    def playout(self: Any, seed: int) -> int:
+        return self.rules.playout(self.state, seed)  # type: ignore[no-any-return]
 
 
 class _CanonicalKey:
@@ -351,6 +408,9 @@ class CompiledGame(BaseGame):
     """How many leading cells of the state make the position the key stands for (default:
     all of them). The cells after them (a count of moves, a stack of what ``undo`` needs)
     are left out when ``check()`` compares keys with states."""
+    has_evaluation: bool = True
+    """False for a game without a meaningful evaluation (Hex): it may leave ``evaluate``
+    out, and ``search()`` runs Monte Carlo tree search on it unless asked otherwise."""
     position_class: ClassVar[type[RulesPosition]]
     _functions: ClassVar[dict[str, Callable[..., Any]]]
     _class_rules: ClassVar[GameRules | None]
@@ -381,13 +441,15 @@ class CompiledGame(BaseGame):
             _check_sizes(cls.__name__, cls.state_size, cls.max_moves, cls.key_cells)
             if not _start_is_method(cls):
                 cls._class_rules = _game_rules(
-                    cls.__name__, cls.state_size, cls.max_moves, cls.key_cells, cls._functions
+                    cls.__name__, cls.state_size, cls.max_moves, cls.key_cells, cls._functions, cls.has_evaluation
                 )
         bases: tuple[type, ...] = (RulesPosition,)
         if "noisy_moves" in cls._functions:
             bases += (_NoisyMoves,)
         if "canonical_key" in cls._functions:
             bases += (_CanonicalKey,)
+        if "playout" in cls._functions:
+            bases += (_Playout,)
         cls.position_class = type(f"{cls.__name__}Position", bases, {"__slots__": (), "__module__": cls.__module__})
 
     @functools.cached_property
@@ -408,7 +470,7 @@ class CompiledGame(BaseGame):
         functions = dict(cls._functions)
         if _start_is_method(cls):
             functions["start"] = types.MethodType(functions["start"], self)
-        return _game_rules(cls.__name__, self.state_size, self.max_moves, self.key_cells, functions)
+        return _game_rules(cls.__name__, self.state_size, self.max_moves, self.key_cells, functions, cls.has_evaluation)
 
     # -- the Game protocol ----------------------------------------------------------------
 
@@ -477,11 +539,22 @@ def _check_sizes(owner: str, state_size: Any, max_moves: Any, key_cells: Any, wh
 
 
 def _game_rules(
-    owner: str, state_size: int, max_moves: int, key_cells: int | None, functions: Mapping[str, Callable[..., Any]]
+    owner: str,
+    state_size: int,
+    max_moves: int,
+    key_cells: int | None,
+    functions: Mapping[str, Callable[..., Any]],
+    has_evaluation: bool = True,
 ) -> GameRules:
     rules = GameRules(owner, state_size, max_moves, functions)
     rules.key_cells = key_cells or state_size
+    rules.has_evaluation = bool(has_evaluation)
     return rules
+
+
+def no_evaluation(state: Any) -> int:
+    """The evaluation of a game without one (``has_evaluation = False``): nothing to tell."""
+    return 0
 
 
 def _start_is_method(cls: type) -> bool:
@@ -499,6 +572,9 @@ def _rule_functions(cls: type) -> dict[str, Callable[..., Any]]:
         static = isinstance(found, staticmethod)
         if isinstance(found, staticmethod):
             found = found.__func__
+        if found is None and rule == "evaluate" and not getattr(cls, "has_evaluation", True):
+            functions[rule] = no_evaluation
+            continue
         if found is None:
             if rule in REQUIRED:
                 raise GameDefinitionError(f"{cls.__name__} must define {rule}({', '.join(parameters)})")

@@ -100,6 +100,10 @@ class OpenSpielGame(BaseGame):
         )
         self.undo_works = _probe(self.spiel)
 
+    has_evaluation = False
+    """OpenSpiel's games come without an evaluation: ``search()`` runs Monte Carlo tree
+    search on them (unless asked for another algorithm, or a depth)."""
+
     def new_position(self, text: str | None = None) -> Position[Any]:
         return play_move_texts(self, OpenSpielPosition(self, self.spiel.new_initial_state()), text, commas=False)
 
@@ -132,6 +136,8 @@ class OpenSpielPosition:
     """An OpenSpiel state seen by the search: moves, make/unmake, values, a key."""
 
     __slots__ = ("_movers", "_stack", "game", "state")
+
+    has_evaluation = False
 
     def __init__(self, game: OpenSpielGame, state: Any) -> None:
         self.game = game

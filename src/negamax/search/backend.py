@@ -15,6 +15,7 @@ from typing import Any
 from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.core.types import OnIteration, SearchLimits, SearchResult
+from negamax.search.mcts_tree import MCTSTrace
 from negamax.search.params import SearchOptions
 from negamax.search.searcher import Searcher
 from negamax.search.trace import SearchTrace
@@ -62,14 +63,16 @@ def search(
     options: SearchOptions | None = None,
     table: TranspositionTable | None = None,
     on_iteration: OnIteration | None = None,
-    trace: SearchTrace | None = None,
+    trace: SearchTrace | MCTSTrace | None = None,
 ) -> SearchResult[Any]:
     """Search ``position`` within ``limits`` (a depth, node count or time is required),
     deepening one ply at a time, each completed iteration reported to ``on_iteration``;
     ``position`` is never changed. ``backend``: ``"auto"`` (a compiled kernel when the game
     has one), ``"compiled"`` or ``"python"``. ``multipv=k`` scores the ``k`` best root moves
     (``result.lines``); ``root_moves`` restricts the root. ``algorithm``, ``options``,
-    ``table`` and ``trace`` are the pure-Python search's. See ``Searcher.search``.
+    ``table`` and ``trace`` are the pure-Python search's, except ``algorithm="mcts"``: Monte
+    Carlo tree search, compiled for a ``CompiledGame`` (and ``auto``'s choice for a game
+    without an evaluation searched to a time or node limit). See ``Searcher.search``.
 
     :raises InvalidOptionError: if no limit is given, or for an unknown algorithm or
         backend, a backend that cannot do what is asked, or root moves that are not legal.
@@ -97,7 +100,7 @@ def solve(
     options: SearchOptions | None = None,
     table: TranspositionTable | None = None,
     on_iteration: OnIteration | None = None,
-    trace: SearchTrace | None = None,
+    trace: SearchTrace | MCTSTrace | None = None,
 ) -> SearchResult[Any]:
     """The game-theoretic value of ``position``: search to the end of the game. Wins and
     losses carry their distance. ``limits`` may bound nodes or time; a solve cut short

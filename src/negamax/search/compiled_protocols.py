@@ -86,5 +86,26 @@ class MoveListSearch(CompiledSearch, Protocol):
         """Per mille of the table in use."""
 
 
-Compiled = PlacementSearch | MoveListSearch
-"""A compiled searcher of either kind."""
+class MonteCarloSearch(CompiledSearch, Protocol):
+    """The Monte Carlo tree search of games written as rules."""
+
+    @property
+    def kind(self) -> Literal["mcts"]: ...
+
+    def search(
+        self,
+        position: Any,
+        limits: SearchLimits,
+        options: Any = None,
+        *,
+        lines: int = 1,
+        root_moves: Sequence[Any] | None = None,
+        on_iteration: OnIteration | None = None,
+        solving: bool = False,
+        trace: Any = None,
+    ) -> SearchResult[Any]:
+        """A Monte Carlo search of ``position`` within ``limits``."""
+
+
+Compiled = PlacementSearch | MoveListSearch | MonteCarloSearch
+"""A compiled searcher of any kind."""

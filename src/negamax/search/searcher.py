@@ -26,21 +26,30 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from negamax.core.errors import InvalidOptionError
-from negamax.core.game import HasLength, MoveListPosition, PlacementPosition, Position, checked_terminal_value
+from negamax.core.game import (
+    HasLength,
+    MoveListPosition,
+    PlacementPosition,
+    Position,
+    checked_terminal_value,
+    has_evaluation,
+)
 from negamax.core.keys import check_keys
 from negamax.core.ranges import DEFAULT_HASH_MIB, THREADS, Range, hash_range
 from negamax.core.rules import Game
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_child, from_child_bounds
 from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
 from negamax.core.user_code import check_hashable_key, names_user_errors
-from negamax.search import driver, warmup
+from negamax.search import driver, mcts, warmup
 from negamax.search.compiled_protocols import Compiled
+from negamax.search.mcts_tree import MCTSTrace
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
@@ -53,6 +62,8 @@ PLACEMENT: Final = "placement"
 """The compiled exact solver of placement games (``CompiledSolver.kind``)."""
 MOVE_LIST: Final = "move list"
 """The compiled search of move-list games (``CompiledSearcher.kind``)."""
+MCTS: Final = "mcts"
+"""The compiled Monte Carlo tree search of games written as rules (``CompiledMCTS.kind``)."""
 PYTHON = "python"
 
 QUICK_PLIES = 10
@@ -175,6 +186,8 @@ class Searcher:
     much of an exact solve's line to find (``None``: all). ``idle``: compiled searchers
     kept between calls, of each kind (calls at once get one each). ``python_options``: the
     pure-Python search's options when a call gives none (a slow game's ``check_every``).
+    ``tree_mib``: the tree of each Monte Carlo search (``negamax.search.mcts``; default
+    ``mcts.DEFAULT_TREE_MIB``, its memory taken as the tree grows).
     """
 
     def __init__(
@@ -190,6 +203,7 @@ class Searcher:
         pv_plies: int | None = None,
         idle: int = 1,
         python_options: SearchOptions | None = None,
+        tree_mib: float | None = None,
     ) -> None:
         if backend not in BACKENDS:
             raise InvalidOptionError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
@@ -207,7 +221,8 @@ class Searcher:
         self.notes: list[str] = []
         """Why a compiled searcher runs with other helpers than asked (no shared memory)."""
         self._idle_limit = idle
-        self._idle: dict[str, list[Compiled]] = {PLACEMENT: [], MOVE_LIST: []}
+        self._idle: dict[str, list[Any]] = {PLACEMENT: [], MOVE_LIST: [], MCTS: []}
+        self.tree_mib = mcts.DEFAULT_TREE_MIB if tree_mib is None else hash_range().check(tree_mib)
         self._lock = threading.Lock()
         self._preparing: threading.Thread | None = None
         self._closing = threading.Event()
@@ -229,12 +244,17 @@ class Searcher:
         algorithm: str = "auto",
         options: SearchOptions | None = None,
         table: TranspositionTable | None = None,
-        trace: SearchTrace | None = None,
+        trace: SearchTrace | MCTSTrace | None = None,
         on_iteration: OnIteration | None = None,
     ) -> SearchResult[Any]:
         """Search ``position`` within ``limits`` (a depth, node count or time is required),
         deepening one ply at a time, each completed iteration reported to ``on_iteration``.
         ``position`` is never changed.
+
+        ``algorithm="mcts"`` (or ``auto`` on a game without an evaluation, to a time or
+        node limit) runs Monte Carlo tree search instead (``negamax.search.mcts``): ``nodes``
+        counts its playouts, ``multipv`` its lines (ranked by visits, with their win rates),
+        ``options`` its exploration, seed and playouts, and ``trace`` may be an ``MCTSTrace``.
 
         ``multipv=k``: the ``k`` best root moves, each searched to the same depth with its
         own score and line (``result.lines``, best first; a node limit applies to each).
@@ -248,7 +268,9 @@ class Searcher:
         if limits.depth is None and limits.nodes is None and limits.time is None:
             raise InvalidOptionError("give a depth, node or time limit (or call solve() to search to the end)")
         multipv = int(MULTIPV.check(multipv))
-        request = _Request(algorithm, options, table, trace)
+        if mcts.wanted(position, limits, algorithm, options):
+            return self._mcts(position, limits, multipv, root_moves, options, table, trace, on_iteration, False)
+        request = _Request(algorithm, options, table, _alpha_beta_trace(trace))
         kind = self._kind(position, solving=False, request=request)
         if position.is_terminal():
             return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
@@ -305,7 +327,7 @@ class Searcher:
         algorithm: str = "auto",
         options: SearchOptions | None = None,
         table: TranspositionTable | None = None,
-        trace: SearchTrace | None = None,
+        trace: SearchTrace | MCTSTrace | None = None,
         on_iteration: OnIteration | None = None,
         pv_plies: int | None = None,
     ) -> SearchResult[Any]:
@@ -321,6 +343,9 @@ class Searcher:
         ``multipv`` 1, the best of them is the answer). ``pv_plies``: how much of the line
         to find, as the searcher's ``pv_plies``.
 
+        ``algorithm="mcts"``: MCTS-Solver (``negamax.search.mcts``) until the root is solved
+        (or a limit); its lines other than the best carry what it proved of them.
+
         :raises InvalidOptionError: for a depth limit, a game that cannot be solved exactly
             without a limit, an unknown algorithm or backend, or a backend that cannot do
             what is asked.
@@ -330,7 +355,9 @@ class Searcher:
             raise InvalidOptionError("solve() searches to the end of the game; use search() for a depth limit")
         multipv = int(MULTIPV.check(multipv))
         refuse_unbounded_solve(position, limits)
-        request = _Request(algorithm, options, table, trace)
+        if algorithm == mcts.ALGORITHM or (options is not None and options.driver == mcts.ALGORITHM):
+            return self._mcts(position, limits, multipv, root_moves, options, table, trace, on_iteration, True)
+        request = _Request(algorithm, options, table, _alpha_beta_trace(trace))
         kind = self._kind(position, solving=True, request=request)
         if position.is_terminal():
             return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
@@ -363,7 +390,9 @@ class Searcher:
         the backend is not ``auto``, or the attempt did not finish. ``solve`` and ``search``
         try it themselves; a front end that compiles in another process first (the command
         line) asks before it starts the compiler."""
-        if position.is_terminal():
+        if position.is_terminal() or algorithm == mcts.ALGORITHM:
+            return None
+        if not solving and mcts.wanted(position, limits, algorithm, options):
             return None
         request = _Request(algorithm, options)
         kind = self._kind(position, solving=solving, request=request)
@@ -414,7 +443,9 @@ class Searcher:
         return PYTHON if kind == PYTHON else "compiled"
 
     def _kind(self, position: Position[Any], solving: bool, request: _Request) -> str:
-        """The one decision of a call: ``PYTHON``, ``PLACEMENT`` or ``MOVE_LIST``."""
+        """The one decision of a call: ``PYTHON``, ``PLACEMENT``, ``MOVE_LIST`` or ``MCTS``."""
+        if request.algorithm == mcts.ALGORITHM:
+            return self._mcts_kind(position)
         chosen = choose_backend(position, self.backend, solving=solving, python_only=request.python_only())
         if chosen == "python":
             return PYTHON
@@ -431,6 +462,68 @@ class Searcher:
             self.prepare_in_background()
             return PYTHON  # the first run after installing: answered while another process compiles
         return kind
+
+    def _mcts_kind(self, position: Position[Any]) -> str:
+        """``MCTS`` (compiled) or ``PYTHON``: what runs a Monte Carlo search of ``position``.
+
+        :raises InvalidOptionError: for the compiled backend, on a game it cannot run.
+        """
+        if self.backend == "python":
+            return PYTHON
+        if not mcts.runs_compiled(position):
+            if self.backend == "compiled":
+                raise InvalidOptionError(
+                    "the compiled Monte Carlo search runs games written as rules (negamax.CompiledGame);"
+                    " use the python backend"
+                )
+            return PYTHON
+        if not self.wait_for_kernel and self.game is not None and not self._loaded(MCTS):
+            self.prepare_in_background()
+            return PYTHON
+        return MCTS
+
+    def _mcts(
+        self,
+        position: Position[Any],
+        limits: SearchLimits,
+        lines: int,
+        root_moves: Sequence[Any] | None,
+        options: SearchOptions | None,
+        table: TranspositionTable | None,
+        trace: SearchTrace | MCTSTrace | None,
+        on_iteration: OnIteration | None,
+        solving: bool,
+    ) -> SearchResult[Any]:
+        """A Monte Carlo tree search (``solving``: until the root is solved) of ``position``."""
+        if table is not None:
+            raise InvalidOptionError("a transposition table is alpha-beta's: Monte Carlo tree search keeps its own")
+        if isinstance(trace, SearchTrace):
+            raise InvalidOptionError("a Monte Carlo search is traced with an MCTSTrace (negamax.search.mcts_tree)")
+        mcts.check_limits(limits, solving)
+        kind = self._mcts_kind(position)
+        if position.is_terminal():
+            return driver.game_over(position, mcts.ALGORITHM)
+        if kind == PYTHON:  # its tree finds a node by the position's key, as a table does
+            check_hashable_key(position)
+            check_keys(position)
+        moves = _checked_root_moves(position, root_moves)
+        with self._lent(kind, position) as compiled:
+            if compiled is None:
+                run: Callable[..., SearchResult[Any]] = functools.partial(mcts.search, tree_mib=self.tree_mib)
+            else:
+                assert compiled.kind == MCTS
+                run = compiled.search
+            result: SearchResult[Any] = run(
+                position,
+                limits,
+                mcts.settings(options),
+                lines=lines,
+                root_moves=moves,
+                on_iteration=on_iteration,
+                solving=solving,
+                trace=trace,
+            )
+            return result
 
     def _check_keys(self, kind: str, position: Position[Any], request: _Request) -> None:
         """The quick check of a plain game's keys (``negamax.core.keys``) before a
@@ -487,6 +580,10 @@ class Searcher:
             if solver.helper_note and solver.helper_note not in self.notes:
                 self.notes.append(solver.helper_note)
             return solver
+        if kind == MCTS:
+            from negamax.search.compiled.mcts import CompiledMCTS  # imports numba
+
+            return CompiledMCTS(self.tree_mib)
         from negamax.search.compiled.move_list import CompiledSearcher  # imports numba
 
         return CompiledSearcher(hash_mib=self.hash_mib, threads=self.threads)
@@ -573,8 +670,7 @@ class Searcher:
 
     def _kinds_of_game(self) -> list[str]:
         assert self.game is not None
-        position = self.game.new_position(None)
-        return list(dict.fromkeys(kind for solving in (True, False) if (kind := compiled_kind(position, solving))))
+        return _compiled_kinds(self.game.new_position(None))
 
     def prepare(
         self,
@@ -584,19 +680,21 @@ class Searcher:
         stop: threading.Event | None = None,
         compile_here: bool = True,
         command_name: str | None = None,
+        algorithm: str = "auto",
     ) -> bool:
         """Load the kernels this searcher's game needs (for ``position``, by default the
         game's start): from the disk cache, else compiled first by another process (told
         to ``announce`` first, with a measured estimate), else here if ``compile_here``.
         Returns whether they are loaded; ``stop`` abandons the wait. ``command_name``: how
-        another process is to name the game (a game from a file)."""
+        another process is to name the game (a game from a file). ``algorithm="mcts"``:
+        the Monte Carlo search's kernel too (a game without an evaluation has it anyway)."""
         if self.backend == "python":
             return True
         if position is None:
             if self.game is None:
                 return True
             position = self.game.new_position(None)
-        kinds = [kind for solving in (True, False) if (kind := compiled_kind(position, solving))]
+        kinds = _compiled_kinds(position, algorithm)
         name = warmup.kernel_name(self.game) if self.game is not None else ""
         with _preparing_lock(name):
             if compile_here or self.game is None or warmup.kernels_on_disk(self.game):
@@ -715,6 +813,7 @@ class Searcher:
             # of positions, true whatever the root
             fresh = fresh_table and not self.keep_tables
             return compiled.solve(position, limits, on_iteration, pv_plies, fresh)
+        assert compiled.kind == MOVE_LIST  # a Monte Carlo solve runs through _monte_carlo
         return compiled.solve(position, limits, on_iteration)
 
     # -- several lines ---------------------------------------------------------------------
@@ -844,6 +943,22 @@ class Searcher:
 
 
 # -- building results ------------------------------------------------------------------
+
+
+def _compiled_kinds(position: Position[Any], algorithm: str = "auto") -> list[str]:
+    """The compiled searches a game's calls may run on: its solver and its search, and the
+    Monte Carlo one where asked for or run by default (a game without an evaluation)."""
+    kinds = [kind for solving in (True, False) if (kind := compiled_kind(position, solving))]
+    if (algorithm == mcts.ALGORITHM or not has_evaluation(position)) and mcts.runs_compiled(position):
+        kinds.append(MCTS)
+    return list(dict.fromkeys(kinds))
+
+
+def _alpha_beta_trace(trace: SearchTrace | MCTSTrace | None) -> SearchTrace | None:
+    """:raises InvalidOptionError: for an ``MCTSTrace`` given to an alpha-beta search."""
+    if isinstance(trace, MCTSTrace):
+        raise InvalidOptionError("an MCTSTrace traces a Monte Carlo search (algorithm='mcts')")
+    return trace
 
 
 def _checked_root_moves(position: Position[Any], root_moves: Sequence[Any] | None) -> tuple[Any, ...] | None:

@@ -46,15 +46,17 @@ except ImportError:  # Windows
 
 from negamax.core import numba_cache
 from negamax.core.errors import NegamaxError
-from negamax.core.game import MoveListPosition, PlacementPosition, Position
+from negamax.core.game import MoveListPosition, PlacementPosition, Position, has_evaluation
 from negamax.core.ranges import WARM_UP_HASH_MIB
 from negamax.core.rules import Game
+from negamax.search import mcts
 from negamax.search.compiled_protocols import CompiledSearch
 
-COMPILE_SECONDS = {"placement": 50, "move list": 25}
+COMPILE_SECONDS = {"placement": 50, "move list": 25, "mcts": 20}
 """How long a first compilation of each kind of kernel takes where none was measured yet
 (measured here on one core of a shared 2-core machine: Connect 4's 51.5 CPU-s, a user's
-Othello 21-23 CPU-s); the time measured on this machine replaces it (``compile_seconds``)."""
+Othello 21-23 CPU-s, Hex's Monte Carlo search 15-23 s); the time measured on this machine
+replaces it (``compile_seconds``)."""
 CACHE_DIRECTORY_VARIABLE = numba_cache.CACHE_DIRECTORY_VARIABLE
 COMPILER_MODULE = "negamax.search.kernel_compiler"
 """The module a process that compiles kernels runs (``python -m``)."""
@@ -310,6 +312,15 @@ def warm_up_game(game: Game, say: Callable[[str], None]) -> bool:
             searcher.warm_up(position)
             compiled_any |= not cached
             say(f"{game.name}: search {_loaded(cached)} in {time.perf_counter() - start:.1f} s")
+        if isinstance(position, MoveListPosition) and not has_evaluation(position) and mcts.runs_compiled(position):
+            from negamax.search.compiled.mcts import CompiledMCTS  # imports numba
+
+            start = time.perf_counter()
+            monte_carlo = CompiledMCTS(tree_mib=1)
+            cached = monte_carlo.cached(position)
+            monte_carlo.warm_up(position)
+            compiled_any |= not cached
+            say(f"{game.name}: Monte Carlo search {_loaded(cached)} in {time.perf_counter() - start:.1f} s")
     except NegamaxError as error:
         print(f"{game.name}: {error}", file=sys.stderr)
         return False

@@ -66,8 +66,11 @@ RULE_SIGNATURES: dict[str, tuple[Any, ...]] = {
     "key": (STATE,),
     "canonical_key": (STATE,),
     "player": (STATE,),
+    "playout": (STATE, STATE),
 }
-RETURNS_INTEGER = frozenset(("legal_moves", "noisy_moves", "outcome", "evaluate", "key", "canonical_key", "player"))
+RETURNS_INTEGER = frozenset(
+    ("legal_moves", "noisy_moves", "outcome", "evaluate", "key", "canonical_key", "player", "playout")
+)
 
 
 def cache_root() -> Path:
@@ -177,7 +180,7 @@ def _typed_family(module: types.ModuleType, spec: Any) -> KernelFamily:
 
 
 def _rules_family(module: types.ModuleType, rules: CompiledRules, digest: str) -> KernelFamily:
-    if module is not move_list_kernel:
+    if module is not move_list_kernel and not getattr(module, "KERNEL_FOR_RULES", False):
         raise GameDefinitionError(f"{rules.name}: games written as rules run on the move-list search only")
     cache = _cache_location(f"{module.__name__}-{rules.name}", digest)
     jitted = compile_rules(rules.name, rules.rule_functions(), cache)
@@ -224,7 +227,9 @@ def bind_rules(jitted: Mapping[str, Dispatcher], cache: numba_cache.FamilyCache 
             "rules_outcome": jitted["outcome"],
             "rules_evaluate": jitted["evaluate"],
             "rules_key": jitted.get("canonical_key", jitted["key"]),
+            "rules_exact_key": jitted["key"],
             "rules_player": jitted.get("player", namespace["players_alternate"]),
+            "rules_playout": jitted.get("playout", namespace["no_playout"]),
         }
     )
     bound: dict[str, Dispatcher] = {}

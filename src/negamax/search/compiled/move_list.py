@@ -46,6 +46,30 @@ DEEPEST = layout.MAX_PLY - 8
 """Iterations stop here: the deepest lines need room for extensions and quiescence."""
 
 
+@contextlib.contextmanager
+def watching(work: Any, limits: SearchLimits, start: float) -> Iterator[None]:
+    """While the block runs, a thread raises a kernel's stop flag (``work[W_STOP]``) when the
+    stop event is set or the time is up (the kernel holds no interpreter lock)."""
+    if limits.time is None and limits.stop is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(limits.wait_before_next_look(start, time.perf_counter())):
+            if limits.reached(start, time.perf_counter()):
+                work[layout.W_STOP] = 1
+                return
+
+    watcher = threading.Thread(target=watch, name="search-watch", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+
+
 @dataclasses.dataclass(frozen=True)
 class _Bound:
     """A position's state with the kernels and spec it runs on."""
@@ -360,28 +384,8 @@ class CompiledSearcher:
         self.generation = self.generation % 255 + 1
         work[layout.W_GENERATION] = self.generation
 
-    @contextlib.contextmanager
-    def _watching(self, limits: SearchLimits, start: float) -> Iterator[None]:
-        """While the block runs, a thread raises the kernel's stop flag when the stop event
-        is set or the time is up (the kernel holds no interpreter lock)."""
-        if limits.time is None and limits.stop is None:
-            yield
-            return
-        work, done = self.work, threading.Event()
-
-        def watch() -> None:
-            while not done.wait(limits.wait_before_next_look(start, time.perf_counter())):
-                if limits.reached(start, time.perf_counter()):
-                    work[layout.W_STOP] = 1
-                    return
-
-        watcher = threading.Thread(target=watch, name="search-watch", daemon=True)
-        watcher.start()
-        try:
-            yield
-        finally:
-            done.set()
-            watcher.join()
+    def _watching(self, limits: SearchLimits, start: float) -> contextlib.AbstractContextManager[None]:
+        return watching(self.work, limits, start)
 
     @contextlib.contextmanager
     def _helping(self, bound: _Bound, limits: SearchLimits) -> Iterator[None]:
@@ -414,14 +418,9 @@ class CompiledSearcher:
         return value
 
     def _rules_error(self, rules: CompiledRules) -> str:
-        work = self.work
-        template = move_list_bindings.ERROR_MESSAGES[int(work[layout.W_ERROR])]
-        text = template.format(value=int(work[layout.W_ERROR_VALUE]), max_moves=rules.max_moves)
-        size = min(rules.state_size, layout.ERROR_STATE_SIZE)
-        state = [int(value) for value in work[layout.ERROR_STATE : layout.ERROR_STATE + size]]
-        shown = ", ".join(map(str, state)) + (", ..." if rules.state_size > size else "")
+        text = move_list_bindings.rules_error(self.work, rules)
         self.clear()  # the search stopped halfway: nothing it stored can be trusted
-        return f"{rules.name}: {text} (in the state [{shown}])"
+        return text
 
     def _iterate(self, bound: _Bound, depth: int, guess: int) -> int:
         """One depth, with an aspiration window around ``guess`` (the policy of

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from negamax.core.game import MOVE_LIST_MOVE_LIMIT
+from negamax.core.keys import mixed
 from negamax.core.score import WIN_THRESHOLD
 from negamax.search.compiled.move_list_layout import (
     ERROR_STATE,
@@ -32,10 +33,13 @@ from negamax.search.compiled.move_list_layout import (
 ERROR_MOVE_COUNT = 1
 ERROR_NO_MOVES = 2
 ERROR_MOVE_CODE = 3
+ERROR_PLAYOUT = 4
+"""Recorded by the Monte Carlo kernel (``mcts_kernel``)."""
 ERROR_MESSAGES = {
     ERROR_MOVE_COUNT: "legal_moves (or noisy_moves) returned {value} moves; max_moves is {max_moves}",
     ERROR_NO_MOVES: "legal_moves returned no move, but outcome says the game goes on",
     ERROR_MOVE_CODE: "a move must be an integer from 0 to 2**62 - 1, not {value}",
+    ERROR_PLAYOUT: "playout returned {value}: expected -WIN, DRAW, WIN or a score inside the evaluation's range",
 }
 EVALUATION_LIMIT = WIN_THRESHOLD - 1
 
@@ -61,8 +65,10 @@ STUBS = (
     "pruning_unit",
     "losing_capture",
     "gives_check",
+    "playout",
+    "exact_key",
 )
-HELPERS = ("fail", "mixed", "no_noisy_moves", "players_alternate")
+HELPERS = ("fail", "mixed", "no_noisy_moves", "players_alternate", "no_playout")
 
 # Bound per game by families.bind_rules; these placeholders only document the names.
 rules_legal_moves: Any = None
@@ -73,6 +79,19 @@ rules_outcome: Any = None
 rules_evaluate: Any = None
 rules_key: Any = None
 rules_player: Any = None
+rules_playout: Any = None
+rules_exact_key: Any = None
+
+
+def rules_error(work: Any, rules: Any) -> str:
+    """The error a search reports for the broken contract recorded in ``work`` (``fail``),
+    with the state it broke in."""
+    template = ERROR_MESSAGES[int(work[W_ERROR])]
+    text = template.format(value=int(work[W_ERROR_VALUE]), max_moves=rules.max_moves)
+    size = min(rules.state_size, ERROR_STATE_SIZE)
+    state = [int(value) for value in work[ERROR_STATE : ERROR_STATE + size]]
+    shown = ", ".join(map(str, state)) + (", ..." if rules.state_size > size else "")
+    return f"{rules.name}: {text} (in the state [{shown}])"
 
 
 def fail(state: Any, work: Any, error: int, value: int) -> None:
@@ -85,19 +104,12 @@ def fail(state: Any, work: Any, error: int, value: int) -> None:
     work[W_ABORTED] = 1
 
 
-def mixed(key: int) -> int:
-    """The rules' key spread over 63 bits (a bijection of keys below 2**63: no new
-    collisions), so that the table's slots, taken from the low bits, fill evenly for keys
-    such as small bitboards. Every constant stays below 2**63: numba would make a larger
-    one unsigned, and mixed arithmetic floating point."""
-    key = (key + 0x1E3779B97F4A7C15) & 0x7FFFFFFFFFFFFFFF
-    key = ((key ^ (key >> 30)) * 0x3F58476D1CE4E5B9) & 0x7FFFFFFFFFFFFFFF
-    key = ((key ^ (key >> 27)) * 0x14D049BB133111EB) & 0x7FFFFFFFFFFFFFFF
-    key ^= key >> 31
-    return key if key != 0 else 1
-
-
 def no_noisy_moves(state: Any, moves: Any) -> int:
+    return 0
+
+
+def no_playout(state: Any, numbers: Any) -> int:
+    """The ``playout`` of a game without one: never called (the search plays random moves)."""
     return 0
 
 
@@ -162,12 +174,20 @@ def state_key(spec: Any, state: Any) -> int:
     return mixed(rules_key(state))
 
 
+def exact_key(spec: Any, state: Any) -> int:
+    return mixed(rules_exact_key(state))
+
+
 def game_result(spec: Any, state: Any) -> int:
     return rules_outcome(state)
 
 
 def player_to_move(spec: Any, state: Any) -> int:
     return rules_player(state)
+
+
+def playout(spec: Any, state: Any, numbers: Any) -> int:
+    return rules_playout(state, numbers)
 
 
 def drawn_by_rule(spec: Any, state: Any) -> bool:

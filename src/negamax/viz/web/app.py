@@ -125,7 +125,7 @@ class ThinkRequest(PositionRequest):
 class TraceRequest(PositionRequest):
     max_nodes: Annotated[int, _checked_by(NODES, "max_nodes", TRACE_MAX_NODES, low=10)] = 1_000
     depth: Annotated[int | None, _checked_by(DEPTH, "depth", MAX_TRACE_DEPTH)] = None
-    algorithm: Literal["alphabeta-tt", "alphabeta", "pvs", "negamax", "textbook"] = "alphabeta-tt"
+    algorithm: Literal["alphabeta-tt", "alphabeta", "pvs", "negamax", "textbook", "mcts"] = "alphabeta-tt"
 
 
 def create_app(

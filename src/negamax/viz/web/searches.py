@@ -23,9 +23,19 @@ from typing import Any
 from negamax.core.game import Position
 from negamax.core.ranges import LEVEL, PAGE_SEARCH_HASH_MIB
 from negamax.core.rules import Game, game_score_or_none, pv_text
-from negamax.core.score import WIN, WIN_THRESHOLD, Bound, describe, from_child, not_proven_text
+from negamax.core.score import (
+    WIN,
+    WIN_THRESHOLD,
+    Bound,
+    describe,
+    from_child,
+    from_child_bounds,
+    from_node,
+    not_proven_text,
+)
 from negamax.core.types import Line, SearchLimits, SearchResult
 from negamax.search import Searcher, search, solve, warmup
+from negamax.search.mcts_tree import MCTSTrace, PictureNode
 from negamax.search.params import options_for
 from negamax.search.searcher import MULTIPV
 from negamax.search.strength import Strength
@@ -39,6 +49,12 @@ from negamax.viz.web.scheduler import MAX_SEARCHES, QUICK_SECONDS, Scheduler
 MAX_SECONDS = 5.0
 """The longest a page may ask one search to think."""
 MAX_NODES = 50_000_000
+SEARCH_TREE_MIB = 64.0
+"""Each engine search's Monte Carlo tree, for games without an evaluation (mapped as it
+grows: a 5-second search of 5x5 Hex fills about half of it)."""
+TRACE_PLAYOUTS_PER_NODE = 5
+"""A traced Monte Carlo search plays this many playouts for each node the picture may
+show: enough for the tree's shape, few enough that a node's numbers can be followed."""
 PYTHON_CHECK_EVERY = 16
 """Nodes between the python search's looks at the clock: chess there searches about a
 thousand nodes a second, and dozens of requests at once share the interpreter, so a search
@@ -135,6 +151,7 @@ class Searches:
             python_options=self._python_options,
             idle=idle,
             pv_plies=pv_plies,
+            tree_mib=SEARCH_TREE_MIB,
             keep_tables=keep_tables,
             threads=threads,
         )
@@ -332,6 +349,8 @@ class Searches:
         """
         started = time.perf_counter()
         limits = SearchLimits(time=seconds, stop=stop)
+        if algorithm == "mcts":
+            return self._monte_carlo_tree(game, position, max_nodes, limits)
         fitted: tuple[SearchTrace, SearchResult[Any], int | None] | None = None
         note = ""
         if depth is None and game.solvable:
@@ -384,6 +403,27 @@ class Searches:
             note = f"{prefix}this is {algorithm} to depth {reached} ({len(trace.nodes):,} nodes)"
         return _tree(game, position, trace, result, note, time.perf_counter() - started)
 
+    def _monte_carlo_tree(
+        self, game: Game, position: Position[Any], max_nodes: int, limits: SearchLimits
+    ) -> dict[str, Any]:
+        """A Monte Carlo tree search of ``position`` pictured: its ``max_nodes`` most visited
+        nodes, each with its playouts and the share the player who moved there won."""
+        started = time.perf_counter()
+        trace = MCTSTrace(max_nodes)
+        playouts = TRACE_PLAYOUTS_PER_NODE * max_nodes
+        searcher = self._searchers(game).thinking
+        result = searcher.search(position, dataclasses.replace(limits, nodes=playouts), algorithm="mcts", trace=trace)
+        note = (
+            f"Monte Carlo tree search: {trace.playouts:,} playouts (the most for {max_nodes:,} nodes), its"
+            f" {len(trace.nodes):,} most visited nodes"
+        )
+        return {
+            **_picture(game, position, trace),
+            "value": _result_text(game, result),
+            "note": note,
+            "seconds": round(time.perf_counter() - started, 3),
+        }
+
 
 @contextmanager
 def _open_book(open_book: OpenBook | None, game: Game) -> Iterator[Any]:
@@ -429,6 +469,7 @@ def record(game: Game, position: Position[Any], result: SearchResult[Any], solve
         "seconds": round(result.wall_time, 3),
         "best": game.move_text(position, result.best_move) if result.best_move is not None else None,
         "algorithm": result.algorithm,
+        "seldepth": result.stats.seldepth,
         "completed": result.completed,
         "solved": solved,
         "lines": [_line_record(game, position, line, solved) for line in result.lines],
@@ -436,7 +477,8 @@ def record(game: Game, position: Position[Any], result: SearchResult[Any], solve
 
 
 def _line_record(game: Game, position: Position[Any], line: Line[Any], solved: bool) -> dict[str, Any]:
-    """One scored root move of a ``multipv`` search, as the page lists it."""
+    """One scored root move of a ``multipv`` search, as the page lists it (a Monte Carlo
+    search's with its playouts and win rate)."""
     moves = line.pv[:MAX_LINE]
     shown = pv_text(game, position, moves, partial(shown_move, game)) if kind_of(game) == "chess" else None
     exact = line.bound == Bound.EXACT
@@ -451,6 +493,8 @@ def _line_record(game: Game, position: Position[Any], line: Line[Any], solved: b
         "score_text": text,
         "exact": exact or solved,
         "line": shown if shown is not None else pv_text(game, position, moves),
+        "visits": line.visits,
+        "win_rate": line.win_rate,
     }
 
 
@@ -534,3 +578,51 @@ def _tree(
         "note": note,
         "seconds": round(seconds, 3),
     }
+
+
+def _picture(game: Game, position: Position[Any], trace: MCTSTrace) -> dict[str, Any]:
+    """A Monte Carlo tree as the page draws it: each node's playouts (``visits``) and the
+    share of them the player who moved there won (its ``value``), or, once the solver has
+    proven it, its value for that player (from the root, as a traced alpha-beta search's:
+    ``W3``: that player wins, the game ending 3 plies after the root)."""
+    unit = game.evaluation_unit
+    boards: dict[int, Position[Any]] = {0: position}
+    nodes = []
+    for node in trace.nodes:
+        parent = None if node.parent is None else trace.nodes[node.parent]
+        move = label = ""
+        if parent is not None:
+            board = boards[parent.index]
+            move, label = game.move_text(board, node.move), shown_move(game, board, node.move)
+            if node.children:
+                child = board.copy()
+                child.play(node.move)
+                boards[node.index] = child
+        nodes.append(
+            {
+                "index": node.index,
+                "parent": node.parent,
+                "move": move,
+                "label": label,
+                "depth": None,
+                "player": node.player,
+                "window": "",
+                "value": _picture_value(node, parent, unit),
+                "bound": "exact" if node.lower == node.upper else "playouts",
+                "table": False,
+                "children": node.children,
+                "pruned": [],
+                "visits": node.visits,
+                "win_rate": node.win_rate,
+            }
+        )
+    return {"nodes": nodes, "leaves": [], "pv": trace.pv, "steps": []}
+
+
+def _picture_value(node: PictureNode, parent: PictureNode | None, unit: int) -> str:
+    if parent is None:  # the root: its value for its player to move, once proven
+        return value_text(node.lower, unit) if node.lower == node.upper else ""
+    if node.lower == node.upper and node.player is not None:
+        value, _ = from_child_bounds(node.lower, node.upper, node.player == parent.player)
+        return value_text(from_node(value, len(parent.path)), unit)
+    return "?" if node.win_rate is None else f"{round(100 * node.win_rate)}%"

@@ -252,9 +252,14 @@ function showSearch(item) {
   score.textContent = state ? `${item.score_text} for ${state.players[state.turn]}` : item.score_text;
   score.className = /^win/.test(item.score_text) ? "win" : /^loss/.test(item.score_text) ? "loss" : "";
   const rate = item.nps >= 1e6 ? `${(item.nps / 1e6).toFixed(1)} M` : `${Math.round(item.nps / 1e3)} k`;
-  const reach = item.solved ? "solved to the end" : `depth ${item.depth}`;
-  const engine = item.algorithm === "compiled" ? "compiled" : "pure Python";
-  $("stats").textContent = `${reach} · ${item.nodes.toLocaleString()} nodes · ${rate} nodes/s · ${item.seconds} s · ${engine}`;
+  const engine = item.algorithm.startsWith("compiled") ? "compiled" : "pure Python";
+  if (/mcts/.test(item.algorithm)) {
+    // Monte Carlo tree search: playouts and how deep its tree grew, not depths
+    $("stats").textContent = `Monte Carlo · ${item.nodes.toLocaleString()} playouts · ${rate} playouts/s · tree ${item.seldepth} plies deep · ${item.seconds} s · ${engine}`;
+  } else {
+    const reach = item.solved ? "solved to the end" : `depth ${item.depth}`;
+    $("stats").textContent = `${reach} · ${item.nodes.toLocaleString()} nodes · ${rate} nodes/s · ${item.seconds} s · ${engine}`;
+  }
   $("pv").textContent = item.line.join(" ");
   showLines(item.lines.length > 1 ? item.lines : []);
   $("evalfill").style.height = `${((1 + item.advantage) / 2) * 100}%`;
@@ -267,7 +272,9 @@ function showLines(lines) {
     value.textContent = line.score_text;
     value.className = /^win/.test(line.score_text) ? "win" : /^loss/.test(line.score_text) ? "loss" : "";
     row.dataset.move = line.move;
-    row.append(value, ` ${line.line.join(" ")}`);
+    // a Monte Carlo line: its playouts and the share of them won
+    const visits = line.visits === null || line.visits === undefined ? "" : ` (${line.visits.toLocaleString()} playouts${line.win_rate === null ? "" : `, ${Math.round(100 * line.win_rate)}% won`})`;
+    row.append(value, `${visits} ${line.line.join(" ")}`);
     return row;
   }));
 }

@@ -92,6 +92,7 @@ export class TreeView {
       const group = element("g", { class: classes.join(" "), transform: `translate(${at.x},${at.y})`, "data-index": index }, nodes);
       element("circle", { r: RADIUS }, group);
       element("text", { y: 4 }, group).textContent = node.value;
+      if (node.visits !== undefined) element("text", { x: RADIUS + 3, y: 4, class: "visits" }, group).textContent = node.visits.toLocaleString();
       if (node.pruned.length) {
         const cut = element("text", { x: RADIUS + 2, y: -RADIUS + 4, class: "scissors" }, group);
         cut.textContent = `✂${node.pruned.length}`;
@@ -179,6 +180,7 @@ export class TreeView {
   }
 
   describe(node) {
+    if (node.visits !== undefined) { this.describePlayouts(node); return; }
     const moves = this.path(node.index, true);
     const value = {
       exact: `worth exactly ${node.value} to the player to move`,
@@ -199,6 +201,28 @@ export class TreeView {
     if (node.table) lines.push("answered by the transposition table, without searching a move");
     if (node.pruned.length) lines.push(`pruned (never searched): ${node.pruned.join(" ")}`);
     if (node.children.length) lines.push(`${node.children.length} moves searched, ${this.sizes.get(node.index) - 1} nodes below`);
+    this.info.innerHTML = `<p>${lines.join("<br>")}</p><div class="preview"></div>`;
+    this.preview(this.path(node.index), this.info.querySelector(".preview"));
+  }
+
+  // a node of a Monte Carlo tree: its playouts, and who won them
+  describePlayouts(node) {
+    const moves = this.path(node.index, true);
+    const parent = node.parent === null ? null : this.nodes[node.parent];
+    const lines = [`<b>${moves.length ? moves.join(" ") : "the position searched (the root)"}</b>`];
+    lines.push(`${node.visits.toLocaleString()} playouts went through it`);
+    if (parent && node.win_rate !== null) {
+      lines.push(`the player who moved here (player ${parent.player + 1}) won ${(100 * node.win_rate).toFixed(1)}% of them, a draw counting half`);
+    }
+    if (node.bound === "exact" && node.value) {
+      lines.push(parent ? `proven by the solver: worth ${node.value} to the player who moved here` : `proven by the solver: worth ${node.value} to the player to move`);
+    }
+    if (node.player !== null && node.player !== undefined) {
+      const again = parent && parent.player === node.player ? ", who moves again" : "";
+      lines.push(`player ${node.player + 1} to move${again}`);
+    }
+    if (node.children.length) lines.push(`${node.children.length} of its moves shown, the most played`);
+    if (this.pv.has(node.index)) lines.push("on the chosen line: at each node, the move played most (or proven best)");
     this.info.innerHTML = `<p>${lines.join("<br>")}</p><div class="preview"></div>`;
     this.preview(this.path(node.index), this.info.querySelector(".preview"));
   }
