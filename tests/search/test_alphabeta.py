@@ -18,11 +18,12 @@ from negamax.games.connect4.rules import Connect4Game
 from negamax.games.nim import Nim
 from negamax.games.random_tree import RandomTree, TreeShape
 from negamax.games.tictactoe.rules import TicTacToeGame
-from negamax.search import reference, search, solve
+from negamax.search import mcts, reference, search, solve
 from negamax.search.params import ALGORITHMS, options_for
 from tests import oracle
 
-ALGORITHM_NAMES = list(ALGORITHMS)
+ALGORITHM_NAMES = [name for name in ALGORITHMS if name != mcts.ALGORITHM]
+"""Alpha-beta and its variants: searched to a depth (MCTS has none: tests/search/test_mcts.py)."""
 PLAIN = ("negamax", "alphabeta")
 """The algorithms without a transposition table."""
 TABLES: list[dict[str, Any]] = [
