@@ -30,9 +30,9 @@ from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import refuse_replacing, refuse_special_input, replaced_whole
 from negamax.search import warmup
+from negamax.search.backend_choice import refuse_unbounded_solve
 from negamax.search.mcts import ALGORITHM as MCTS
 from negamax.search.params import ALGORITHMS, SearchOptions, options_for
-from negamax.search.searcher import refuse_unbounded_solve
 from negamax.search.textbook import TEXTBOOK
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INTERRUPTED = 0, 1, 130

@@ -18,8 +18,8 @@ from negamax.core.game import PlacementPosition, Position
 from negamax.core.rules import Game
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.search import Searcher, search, solve
+from negamax.search.backend_choice import refuse_unbounded_solve
 from negamax.search.params import SearchOptions, options_for
-from negamax.search.searcher import refuse_unbounded_solve
 from negamax.search.textbook import TEXTBOOK, textbook_search
 
 DEFAULT_ANALYSIS_SECONDS = 1.0

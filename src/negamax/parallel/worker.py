@@ -26,7 +26,7 @@ from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import get_game
 from negamax.parallel.cases import Case
 from negamax.search import BACKENDS, Searcher
-from negamax.search.searcher import refuse_unbounded_solve
+from negamax.search.backend_choice import refuse_unbounded_solve
 
 
 @dataclasses.dataclass(frozen=True)

@@ -35,7 +35,6 @@ from typing import Any, Final
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import (
     HasLength,
-    MoveListPosition,
     PlacementPosition,
     Position,
     checked_terminal_value,
@@ -44,24 +43,38 @@ from negamax.core.game import (
 from negamax.core.keys import check_keys
 from negamax.core.ranges import DEFAULT_HASH_MIB, THREADS, Range, hash_range
 from negamax.core.rules import Game
-from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound, from_child, from_child_bounds
-from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
+from negamax.core.score import Bound, from_child, from_child_bounds
+from negamax.core.types import OnIteration, SearchLimits, SearchResult
 from negamax.core.user_code import check_hashable_key, names_user_errors
 from negamax.search import driver, mcts, warmup
+from negamax.search.backend_choice import (
+    BACKENDS as BACKENDS,
+)
+from negamax.search.backend_choice import (
+    MOVE_LIST as MOVE_LIST,
+)
+from negamax.search.backend_choice import (
+    PLACEMENT as PLACEMENT,
+)
+from negamax.search.backend_choice import (
+    choose_backend as choose_backend,
+)
+from negamax.search.backend_choice import (
+    compiled_kind as compiled_kind,
+)
+from negamax.search.backend_choice import (
+    python_only_request as python_only_request,
+)
+from negamax.search.backend_choice import (
+    refuse_unbounded_solve as refuse_unbounded_solve,
+)
 from negamax.search.compiled_protocols import Compiled
+from negamax.search.lines import checked_root_moves, line_of, proven_to_the_end, solved_lines, with_lines
 from negamax.search.mcts_tree import MCTSTrace
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
 
-BACKENDS = ("auto", "python", "compiled")
-"""Which search runs a call: ``auto`` the compiled kernel where the game has one and the
-call asks for nothing only the pure-Python search does, ``compiled`` insists on the
-kernel, ``python`` on the pure-Python search."""
-PLACEMENT: Final = "placement"
-"""The compiled exact solver of placement games (``CompiledSolver.kind``)."""
-MOVE_LIST: Final = "move list"
-"""The compiled search of move-list games (``CompiledSearcher.kind``)."""
 MCTS: Final = "mcts"
 """The compiled Monte Carlo tree search of games written as rules (``CompiledMCTS.kind``)."""
 PYTHON = "python"
@@ -94,68 +107,6 @@ _PREPARING_LOCK = threading.Lock()
 def _preparing_lock(name: str) -> threading.Lock:
     with _PREPARING_LOCK:
         return _PREPARING.setdefault(name, threading.Lock())
-
-
-def compiled_kind(position: Position[Any], solving: bool) -> str | None:
-    """Which compiled search can take ``position`` (``PLACEMENT`` or ``MOVE_LIST``), or ``None``."""
-    if solving and isinstance(position, PlacementPosition):
-        return PLACEMENT
-    if isinstance(position, MoveListPosition):
-        return MOVE_LIST
-    return None
-
-
-def python_only_request(
-    algorithm: str, options: SearchOptions | None, table: TranspositionTable | None, trace: SearchTrace | None
-) -> str:
-    """What in a request only the pure-Python search does, in words ("" for nothing)."""
-    if algorithm != "auto":
-        return f"the algorithm {algorithm!r}"
-    if options is not None:
-        return "search options"
-    if table is not None:
-        return "a python transposition table"
-    if trace is not None:
-        return "a trace"
-    return ""
-
-
-def choose_backend(position: Position[Any], backend: str = "auto", *, solving: bool, python_only: str = "") -> str:
-    """``"python"`` or ``"compiled"``: the backend a search of ``position`` runs on.
-
-    ``python_only`` names what the caller asked for that only the pure-Python search does
-    (``"the algorithm 'mtdf'"``, ``"a trace"``), or is empty.
-
-    :raises InvalidOptionError: for an unknown backend, or ``"compiled"`` where it cannot run.
-    """
-    if backend not in BACKENDS:
-        raise InvalidOptionError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    if backend == "python":
-        return "python"
-    available = compiled_kind(position, solving) is not None
-    if backend == "compiled":
-        if not available:
-            job = "solve" if solving else "search to a limit"
-            raise InvalidOptionError(f"there is no compiled backend to {job} this game; use the python backend")
-        if python_only:
-            raise InvalidOptionError(f"{python_only} needs the python backend; the compiled one has a single algorithm")
-        return "compiled"
-    return "compiled" if available and not python_only else "python"
-
-
-def refuse_unbounded_solve(position: Position[Any], limits: SearchLimits) -> None:
-    """Refuse to solve, without a node or time limit, a position whose game says it
-    cannot be solved exactly (its ``solvable`` is false: chess, draughts, large OpenSpiel
-    games): such a solve would never end (a stop event is no limit: nobody may set it).
-
-    :raises InvalidOptionError:
-    """
-    if getattr(position, "solvable", True) or limits.nodes is not None or limits.time is not None:
-        return
-    raise InvalidOptionError(
-        "this game cannot be solved exactly here (its game tree is far too large): give solve() a node or"
-        " time limit, or search() to a depth"
-    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -275,7 +226,7 @@ class Searcher:
         if position.is_terminal():
             return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
         self._check_keys(kind, position, request)
-        root_moves = _checked_root_moves(position, root_moves)
+        root_moves = checked_root_moves(position, root_moves)
         if multipv == 1 and root_moves is None:
             quick = self._answer_first(kind, position, limits, False, request, on_iteration)
             if quick is not None:
@@ -363,7 +314,7 @@ class Searcher:
             return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
         self._check_keys(kind, position, request)
         plies = self.pv_plies if pv_plies is None else pv_plies
-        moves = _checked_root_moves(position, root_moves)
+        moves = checked_root_moves(position, root_moves)
         if multipv == 1 and moves is None:
             quick = self._answer_first(kind, position, limits, True, request, on_iteration, plies)
             if quick is not None:
@@ -506,7 +457,7 @@ class Searcher:
         if kind == PYTHON:  # its tree finds a node by the position's key, as a table does
             check_hashable_key(position)
             check_keys(position)
-        moves = _checked_root_moves(position, root_moves)
+        moves = checked_root_moves(position, root_moves)
         with self._lent(kind, position) as compiled:
             if compiled is None:
                 run: Callable[..., SearchResult[Any]] = functools.partial(mcts.search, tree_mib=self.tree_mib)
@@ -864,15 +815,15 @@ class Searcher:
                     remaining.remove(result.best_move)
                 if len(found) < count:
                     break  # this depth was cut short: the last whole one stands
-                last = _with_lines(found, nodes, start_wall, start_cpu)
+                last = with_lines(found, nodes, start_wall, start_cpu)
                 if on_iteration is not None:
                     on_iteration(last)
-                if depth is not None and all(_to_the_end(result, depth) for result in found):
+                if depth is not None and all(proven_to_the_end(result, depth) for result in found):
                     break  # every line is proven to the end of the game: deeper finds the same
         if last is None:
             with self._lent(kind, position) as compiled:
                 single = self._search_once(compiled, position, limits, root_moves, request, None)
-            return dataclasses.replace(single, lines=(_line_of(single),), completed=False)
+            return dataclasses.replace(single, lines=(line_of(single),), completed=False)
         complete = not interruptible or (limits.depth is not None and last.depth >= limits.depth)
         return dataclasses.replace(last, completed=complete, nodes=nodes)
 
@@ -935,11 +886,11 @@ class Searcher:
                     bound = Bound.EXACT if result.completed and lower == upper else Bound.UPPER
                     values[index] = (lower, upper, bound, tuple(result.pv))
                     if on_iteration is not None:
-                        on_iteration(_solved_lines(moves, values, count, nodes, start_wall, start_cpu, False, name))
+                        on_iteration(solved_lines(moves, values, count, nodes, start_wall, start_cpu, False, name))
                 if deadline is None:
                     break
         done = len(values) == len(moves) and all(value[2] == Bound.EXACT for value in values.values())
-        return _solved_lines(moves, values, count, nodes, start_wall, start_cpu, done, name)
+        return solved_lines(moves, values, count, nodes, start_wall, start_cpu, done, name)
 
 
 # -- building results ------------------------------------------------------------------
@@ -959,81 +910,3 @@ def _alpha_beta_trace(trace: SearchTrace | MCTSTrace | None) -> SearchTrace | No
     if isinstance(trace, MCTSTrace):
         raise InvalidOptionError("an MCTSTrace traces a Monte Carlo search (algorithm='mcts')")
     return trace
-
-
-def _checked_root_moves(position: Position[Any], root_moves: Sequence[Any] | None) -> tuple[Any, ...] | None:
-    """``root_moves`` without repeats, each a legal move of ``position``.
-
-    :raises InvalidOptionError: for a move that is not legal, or none at all.
-    """
-    if root_moves is None:
-        return None
-    legal = list(position.legal_moves())
-    chosen = tuple(dict.fromkeys(root_moves))
-    for move in chosen:
-        if move not in legal:
-            raise InvalidOptionError(f"root_moves: {move} is not a legal move here")
-    if not chosen:
-        raise InvalidOptionError("root_moves names no move (None searches every move)")
-    return chosen
-
-
-def _to_the_end(result: SearchResult[Any], depth: int) -> bool:
-    """Whether a search to ``depth`` saw the end of every line (a shorter depth reported,
-    or a win or loss proven within it)."""
-    if result.depth < depth:
-        return True
-    return abs(result.score) >= WIN_THRESHOLD and depth >= WIN - abs(result.score)
-
-
-def _line_of(result: SearchResult[Any]) -> Line[Any]:
-    return Line(result.best_move, result.score, result.bound, result.pv, result.lower, result.upper)
-
-
-def _with_lines(found: list[SearchResult[Any]], nodes: int, start_wall: float, start_cpu: float) -> SearchResult[Any]:
-    """The first line's result, holding every line, with the totals of them all."""
-    lines = tuple(_line_of(result) for result in found)
-    return dataclasses.replace(
-        found[0],
-        lines=lines,
-        nodes=nodes,
-        cpu_time=time.process_time() - start_cpu,
-        wall_time=time.perf_counter() - start_wall,
-    )
-
-
-def _solved_lines(
-    moves: Sequence[Any],
-    values: dict[int, tuple[int, int, Bound, tuple[Any, ...]]],
-    count: int,
-    nodes: int,
-    start_wall: float,
-    start_cpu: float,
-    completed: bool,
-    algorithm: str,
-) -> SearchResult[Any]:
-    """The result of a solve of several moves: its lines best first (by the value proven,
-    then by the best still possible), the best one's value as the result's. A move whose
-    solve was cut short scores its proven floor (``Bound.LOWER``)."""
-    ranked = sorted(values, key=lambda index: (values[index][0], values[index][1]), reverse=True)
-    lines = tuple(
-        Line(moves[index], lower, bound if bound == Bound.EXACT else Bound.LOWER, (moves[index], *pv), lower, upper)
-        for index in ranked[:count]
-        for lower, upper, bound, pv in [values[index]]
-    )
-    best = lines[0] if lines else None
-    return SearchResult(
-        best_move=None if best is None else best.move,
-        score=0 if best is None else best.score,
-        bound=Bound.EXACT if completed else Bound.LOWER,
-        pv=() if best is None else best.pv,
-        depth=0 if best is None else len(best.pv),
-        nodes=nodes,
-        cpu_time=time.process_time() - start_cpu,
-        wall_time=time.perf_counter() - start_wall,
-        algorithm=algorithm,
-        lower=-INF if best is None else best.lower,
-        upper=INF if best is None else max(line.upper for line in lines),
-        completed=completed,
-        lines=lines,
-    )
