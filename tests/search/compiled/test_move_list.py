@@ -98,7 +98,7 @@ def test_a_quiet_sacrifice_that_mates_is_found_a_few_plies_deep(searcher: Compil
 def test_helper_threads_share_the_table_and_find_the_same_mate(fen: str, moves: int) -> None:
     searcher = CompiledSearcher(hash_mib=4, threads=2)  # small: the threads write the same slots
     helper_nodes = 0
-    for searches in range(1, 31):
+    for _ in range(3):
         searcher.clear()
         # two plies more than one thread needs: the helper's entries change the main thread's
         # order and history, and with them how far a quiet mating move is reduced (four plies
@@ -107,10 +107,14 @@ def test_helper_threads_share_the_table_and_find_the_same_mate(fen: str, moves: 
         assert result.score == win_in(2 * moves - 1)
         assert 0 < searcher.work[layout.W_NODES] <= result.nodes
         helper_nodes += result.nodes - int(searcher.work[layout.W_NODES])
-        if searches >= 3 and helper_nodes > 0:
-            break
-    # a search of a few hundred nodes can end before a busy machine starts the helper (with
-    # the other core taken, in most of them): over up to thirty searches it has searched too
+    # a search of a few hundred nodes can end before a busy machine starts the helper: a
+    # longer one shows it searched, whatever the load (it ends only when the main thread has
+    # finished its depth, long after the helper was started)
+    searcher.clear()
+    longer = searcher.search(
+        GAME.new_position(POSITIONS[0]), SearchLimits(depth=8)
+    )  # no node limit: it keeps to one thread
+    helper_nodes += longer.nodes - int(searcher.work[layout.W_NODES])
     assert helper_nodes > 0
 
 
