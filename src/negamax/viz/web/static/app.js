@@ -12,8 +12,13 @@ let thinking = null;       // { controller, playing } while the engine searches
 let solving = null;        // the AbortController of the solution being asked for
 let solution = null;       // move text -> { score, text } for the current position
 let dropped = null;        // the Connect 4 column of the last move, to animate its disc
+const solutionWanted = new Map();  // game name -> whether its solution is shown (each its own)
 
 const position = () => ({ game: game.name, start: game.start, moves: game.moves });
+
+// Whether the solution is shown: asked for in this game, and a game that can be solved
+// (a setting ticked in Connect 4 does not follow the page into chess).
+const showingSolution = () => $("solution").checked && games.get(game.name).solvable;
 
 async function post(path, body, signal) {
   const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
@@ -83,6 +88,7 @@ function showEngine(name, engine) {
 async function load({ askSolution = true } = {}) {
   const mine = ++generation;
   stopThinking();
+  closePromotion();  // a piece chosen for another position is never played in this one
   if (solving) solving.abort();
   solution = null;
   $("solution-detail").textContent = "";
@@ -99,7 +105,7 @@ async function load({ askSolution = true } = {}) {
     showError(error.message);
   }
   render();
-  if (state && askSolution && $("solution").checked && !state.result) askForSolution(mine);
+  if (state && askSolution && showingSolution() && !state.result) askForSolution(mine);
 }
 
 function render() {
@@ -123,7 +129,7 @@ function render() {
     play,
     hints: $("hints").checked,
     flipped: game.flipped,
-    solution: $("solution").checked ? solution || new Map() : null,
+    solution: showingSolution() ? solution || new Map() : null,
     animate: dropped,
     choosePromotion,
     explain: (text) => { $("solution-detail").textContent = text; },
@@ -198,20 +204,45 @@ function showTurn(refused = false) {
 async function play(text, byEngine = false) {
   if (thinking && thinking.playing && !byEngine) { showTurn(true); return; }
   if (!state || state.result) return;
+  // a click plays only a move legal in the position shown (the engine's comes from the
+  // server for this very position, and may be one past the moves listed)
+  if (!byEngine && !state.moves.includes(text)) return;
   if (state.view.kind === "connect4") dropped = text;
   game.moves.push(text);
   game.byEngine.push(byEngine);
-  const reply = !byEngine && $("autoplay").checked;
+  const played = game.moves.length, reply = !byEngine && $("autoplay").checked;
   await load({ askSolution: !reply });
+  if (state === null && game.moves.length === played && game.moves[played - 1] === text) {
+    // the server refused the move: it is taken back, and the page goes on from the
+    // position before it, the refusal said above the board
+    const refusal = $("error").textContent;
+    game.moves.pop();
+    game.byEngine.pop();
+    await load();
+    if (state !== null) showError(`${text} was not played: ${refusal}`);
+    return;
+  }
   if (reply && state && !state.result) think(true);
 }
 
+// A promotion asks for the piece; the box belongs to the position it was opened in: any
+// other move, or any change of position, closes it, and the piece chosen is played only
+// if that promotion is legal where the page then stands.
 function choosePromotion(choose) {
-  const box = $("promotion");
+  const box = $("promotion"), mine = generation;
   box.hidden = false;
   for (const button of box.querySelectorAll("button")) {
-    button.onclick = () => { box.hidden = true; choose(button.dataset.piece); };
+    button.onclick = () => {
+      closePromotion();
+      if (mine === generation) choose(button.dataset.piece);
+    };
   }
+}
+
+function closePromotion() {
+  const box = $("promotion");
+  box.hidden = true;
+  for (const button of box.querySelectorAll("button")) button.onclick = null;
 }
 
 // -- the engine ------------------------------------------------------------------------------
@@ -487,6 +518,7 @@ function chooseGame(name) {
   $("start").value = game.start;
   $("start").placeholder = chosen.position_help;
   $("solution-toggle").hidden = !chosen.solvable;
+  $("solution").checked = chosen.solvable && solutionWanted.get(name) === true;
   // chess levels carry their measured rating on Stockfish's scale
   for (const option of $("level").options) {
     const elo = chosen.level_elo && chosen.level_elo[Number(option.value) - 1];
@@ -521,7 +553,7 @@ async function main() {
   $("analyse").addEventListener("click", () => think(false));
   $("hints").addEventListener("change", render);
   $("level").addEventListener("change", writeUrl);
-  $("solution").addEventListener("change", () => load());
+  $("solution").addEventListener("change", () => { solutionWanted.set(game.name, $("solution").checked); load(); });
   $("trace").addEventListener("click", trace);
   $("grade").addEventListener("submit", grade);
   $("pgn").addEventListener("click", openPgn);
