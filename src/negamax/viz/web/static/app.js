@@ -68,8 +68,10 @@ function showEngine(name, engine) {
   const note = $("engine-note");
   const meanwhile = "until then the engine plays in pure Python, slower and weaker.";
   const messages = {
-    compiling: () => `Compiling the ${name} engine for this machine (first start only): ${engine.seconds_left > 0 ? `about ${engine.seconds_left} s left` : "any moment now"}; ${meanwhile}`,
-    queued: () => `The ${name} engine compiles once another game's is done (about ${engine.estimate} s); ${meanwhile}`,
+    // the estimate is the last compilation's time on this machine: a busy machine takes
+    // longer, so the banner counts the seconds so far and never promises an end
+    compiling: () => `Compiling the ${name} engine for this machine (first start only): ${engine.elapsed} s so far, estimated ${engine.estimate} s; ${meanwhile}`,
+    queued: () => `The ${name} engine compiles once another game's is done (estimated ${engine.estimate} s); ${meanwhile}`,
     loading: () => `Loading the compiled ${name} engine…`,
   };
   const message = messages[engine.status];
@@ -280,7 +282,8 @@ async function think(playing) {
 
 function showSearch(item) {
   const score = $("score");
-  score.textContent = state ? `${item.score_text} for ${state.players[state.turn]}` : item.score_text;
+  // no text where nothing is known of the move's value (a move a low level picks at random)
+  score.textContent = state && item.score_text ? `${item.score_text} for ${state.players[state.turn]}` : item.score_text;
   score.className = /^win/.test(item.score_text) ? "win" : /^loss/.test(item.score_text) ? "loss" : "";
   const rate = item.nps >= 1e6 ? `${(item.nps / 1e6).toFixed(1)} M` : `${Math.round(item.nps / 1e3)} k`;
   const engine = item.algorithm.startsWith("compiled") ? "compiled" : "pure Python";
