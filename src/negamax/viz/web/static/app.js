@@ -137,20 +137,35 @@ function render() {
     explain: (text) => { $("solution-detail").textContent = text; },
   });
   dropped = null;
-  $("solution-note").hidden = !($("solution").checked && state.view.kind === "connect4");
+  showSolutionNote();
   $("result").textContent = state.result ? state.result + (state.ending ? ` (${state.ending})` : "") : "";
   showTurn();
   const buttons = state.moves.map((text) => {
     const button = document.createElement("button");
     button.className = "move";
     const known = solution && solution.get(text);
-    button.textContent = known && known.text ? `${text} (${known.text})` : text;
+    button.textContent = known && known.text ? `${text} (${known.score === 0 ? "draw" : known.text})` : text;
     button.addEventListener("click", () => play(text));
     return button;
   });
   if (state.more_moves) buttons.push(Object.assign(document.createElement("span"), { textContent: `and ${state.more_moves} more` }));
   $("moves").replaceChildren(...buttons);
   showHistory();
+}
+
+// What the solution's marks mean on the board shown (games drawn as text list each move's
+// value beside it, under the legal moves).
+const SOLUTION_NOTES = {
+  connect4: "Each column's exact score, as in Pascal Pons' solver: positive, the side to move wins by playing there (the higher, the sooner); 0, a draw; negative, it loses; ?, not solved within the time. Hover over or tap a score for the number of moves.",
+  tictactoe: "Each free cell's exact value for the side to move if they play there: a win or a loss in so many plies (the moves of both sides until the game ends), or a draw; … while it is being solved, ? if not solved within the time. Hover over a cell to read it.",
+  nim: "Each object is a move (taking it and every object to its right in its heap): a thick green ring marks a move that wins, a red one a move that loses, and hovering says how soon; the list of legal moves says each one's value.",
+};
+
+function showSolutionNote() {
+  const text = showingSolution() ? SOLUTION_NOTES[state.view.kind] || "Each legal move's exact value is written beside it in the list of legal moves." : "";
+  $("solution-note").hidden = !text;
+  $("solution-note").textContent = text;
+  if (text && !(state.view.kind in SOLUTION_NOTES)) $("legal").open = true;
 }
 
 // The moves played, numbered by moves (a move is both sides' turns: the first player's, then
@@ -287,7 +302,10 @@ function showSearch(item) {
   score.className = /^win/.test(item.score_text) ? "win" : /^loss/.test(item.score_text) ? "loss" : "";
   const rate = item.nps >= 1e6 ? `${(item.nps / 1e6).toFixed(1)} M` : `${Math.round(item.nps / 1e3)} k`;
   const engine = item.algorithm.startsWith("compiled") ? "compiled" : "pure Python";
-  if (/mcts/.test(item.algorithm)) {
+  if (item.algorithm.startsWith("book")) {
+    // the book knows this position's value: no search ran, so no nodes and no engine
+    $("stats").textContent = "solved · from the book";
+  } else if (/mcts/.test(item.algorithm)) {
     // Monte Carlo tree search: playouts and how deep its tree grew, not depths
     $("stats").textContent = `Monte Carlo · ${item.nodes.toLocaleString()} playouts · ${rate} playouts/s · tree ${item.seldepth} plies deep · ${item.seconds} s · ${engine}`;
   } else {
