@@ -157,7 +157,7 @@ function render() {
 // value beside it, under the legal moves).
 const SOLUTION_NOTES = {
   connect4: "Each column's exact score, as in Pascal Pons' solver: positive, the side to move wins by playing there (the higher, the sooner); 0, a draw; negative, it loses; ?, not solved within the time. Hover over or tap a score for the number of moves.",
-  tictactoe: "Each free cell's exact value for the side to move if they play there: a win or a loss in so many plies (the moves of both sides until the game ends), or a draw; … while it is being solved, ? if not solved within the time. Hover over a cell to read it.",
+  tictactoe: "Each free cell's exact value for the side to move if they play there: a win or a loss in so many plies (the moves of both sides until the game ends), or a draw; … while it is being solved, ? if not solved within the time.",
   nim: "Each object is a move (taking it and every object to its right in its heap): a thick green ring marks a move that wins, a red one a move that loses, and hovering says how soon; the list of legal moves says each one's value.",
 };
 

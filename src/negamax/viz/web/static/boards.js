@@ -102,7 +102,7 @@ function nim(container, state, { play, solution }) {
       if (value) {
         // solution mode: a ring round each object says what taking from there leads to
         token.setAttribute("stroke", value.colour);
-        token.setAttribute("stroke-width", value.outcome === "win" ? 5 : 2.5);
+        token.setAttribute("stroke-width", value.outcome === "win" ? 5 : 3);
         if (value.outcome === "pending" || value.outcome === "unknown") token.setAttribute("stroke-dasharray", "3 3");
         token.classList.add(value.outcome);
       }
