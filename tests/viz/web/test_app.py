@@ -19,13 +19,16 @@ from negamax.core.types import SearchLimits
 from negamax.games import get_game
 from negamax.games.chess.levels import LEVEL_ELO
 from negamax.parallel.book import Book, BookRow
-from negamax.search import solve
+from negamax.search import search, solve
+from negamax.search.trace import SearchTrace, TraceLimitExceeded
 from negamax.viz.web.app import create_app
-from negamax.viz.web.searches import Searches
+from negamax.viz.web.searches import MAX_TRACE_DEPTH, Searches
 from negamax.viz.web.server import BackgroundServer
 from tests.viz.web.conftest import Compiling, Web, column_scores, end_game_cases
 
 CONNECT4 = get_game("connect4")
+PROMOTING = "k7/4P3/8/8/8/8/8/7K w - - 0 1"
+"""White's pawn on e7 promotes on e8."""
 
 
 def test_every_game_has_its_board(web: Web) -> None:
@@ -105,6 +108,8 @@ def test_the_engine_scores_several_lines_best_first(web: Web) -> None:
         ("/api/state", {"game": "go"}, "does not serve 'go'"),
         ("/api/state", {"game": "chess", "start": "not a fen"}, "chess position"),
         ("/api/state", {"game": "tictactoe", "moves": ["0", "0"]}, "move 2 (0)"),
+        # a promotion chosen for White, sent after White's other move: Black's turn then
+        ("/api/state", {"game": "chess", "start": PROMOTING, "moves": ["h1g1", "e7e8q"]}, "move 2 (e7e8q)"),
         ("/api/state", {"game": "tictactoe", "moves": "0"}, "moves"),
         ("/api/state", {"game": "tictactoe", "moves": ["1"] * 1001}, "moves"),
         ("/api/state", {"game": "tictactoe", "moves": ["1" * 65]}, "moves"),
@@ -219,6 +224,28 @@ def test_the_tree_is_traced_shallower_when_the_whole_search_is_too_big(web: Web)
     assert "to depth 2" in tree["note"] and 21 < len(tree["nodes"]) <= 500
 
 
+def test_the_deepest_trace_that_fits_is_found_past_a_forced_end(web: Web) -> None:
+    # Yellow to move after 3 3 4 4 5 loses in 2 (Red's three in a row is open at both
+    # ends): depth 2 proves it, and the deeper searches of that loss still fit
+    moves = list("33445")
+    body = {"game": "connect4", "moves": moves, "max_nodes": 1000, "algorithm": "alphabeta-tt"}
+    status, tree = web.post("/api/trace", body)
+    position = CONNECT4.new_position("".join(moves))
+
+    def fits(depth: int) -> bool:
+        try:
+            search(position, SearchLimits(depth=depth), algorithm="alphabeta-tt", trace=SearchTrace(max_nodes=1000))
+        except TraceLimitExceeded:
+            return False
+        return True
+
+    deepest = max(depth for depth in range(1, MAX_TRACE_DEPTH + 1) if fits(depth))
+    assert status == 200 and deepest >= 4 and tree["value"] == "loss in 2"
+    traced = f"this is alphabeta-tt to depth {deepest} ({len(tree['nodes']):,} nodes)"
+    assert tree["note"].endswith(traced), tree["note"]
+    assert f"the search to depth {deepest + 1} visits more than 1,000 nodes" in tree["note"]
+
+
 def test_a_trace_of_a_huge_game_falls_back_to_what_fits(web: Web) -> None:
     status, tree = web.post("/api/trace", {"game": "nim", "start": ",".join(["100"] * 20), "max_nodes": 5000})
     assert status == 200 and "depth 1" in tree["note"] and len(tree["nodes"]) <= 5000
@@ -322,6 +349,7 @@ def test_a_compiling_engine_is_announced_with_the_seconds_left_until_it_is_ready
         time.sleep(0.05)
         engine = web.get("/api/engine?game=tictactoe")[1]
     assert engine["status"] == "compiling" and 0 <= engine["seconds_left"] <= engine["estimate"], engine
+    assert engine["elapsed"] >= 0
     # meanwhile the engine answers in pure Python
     assert web.events({"game": "tictactoe", "seconds": 0.2})[-1][1]["algorithm"] != "compiled"
     assert web.get("/api/engine?game=nim")[1] == {"status": "python"}  # no compiled form at all

@@ -263,13 +263,13 @@ def test_a_bad_position_leaves_no_board_to_play(page: Any, web: Web) -> None:
 
 
 @pytest.mark.kernels("tictactoe")
-def test_a_banner_counts_down_while_the_engine_compiles_and_goes_once_it_is_ready(
+def test_a_banner_counts_the_seconds_while_the_engine_compiles_and_goes_once_it_is_ready(
     browser: Any, compiling: Compiling
 ) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     try:
         page.goto(f"{compiling.web.url}#game=tictactoe")
-        page.wait_for_function("/s left|any moment/.test(document.getElementById('engine-note').textContent)")
+        page.wait_for_function("/s so far, estimated/.test(document.getElementById('engine-note').textContent)")
         note = page.text_content("#engine-note") or ""
         assert note.startswith("Compiling the tictactoe engine for this machine (first start only)"), note
         assert "pure Python" in note and page.is_visible("#engine-note")

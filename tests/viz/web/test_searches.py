@@ -3,11 +3,13 @@ value a search to a horizon guessed never reads as an exact one."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import threading
 from typing import Any
 
-from negamax.core.score import Bound, win_in
-from negamax.core.types import SearchResult
+from negamax.core.score import INF, Bound, win_in
+from negamax.core.types import Line, SearchResult
 from negamax.games import get_game
 from negamax.viz.web import searches as web_searches
 from negamax.viz.web.searches import Searches
@@ -69,3 +71,38 @@ def test_the_solution_of_a_game_whose_player_moves_twice_is_the_oracles() -> Non
             again += same
             ended += same and child.is_terminal()
     assert checked > 20 and again > 0 and ended > 0
+
+
+class _AlwaysFirst(random.Random):
+    """A generator whose every draw is the lowest: a level that may blunder always does."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+def test_a_move_picked_at_random_shows_no_score_rather_than_infinite_bounds() -> None:
+    game = get_game("chess")
+    searches = Searches(backend="python")
+    searches._generator = _AlwaysFirst()  # level 1's random move, every time
+    answer = searches.think(game, game.new_position(None), 0.2, threading.Event(), lambda _: None, level=1)
+    start = game.new_position(None)
+    assert answer["best"] in [game.move_text(start, move) for move in start.legal_moves()]
+    assert answer["score_text"] == "", answer["score_text"]  # nothing is known of that move's value
+    # a bound on one side only is what is known, and said so; no bound is never a score
+    played = SearchResult(3, 0, Bound.LOWER, (3,), 1, 10, 0.1, 0.1, "python", lower=-INF, upper=INF)
+    connect4 = get_game("connect4")
+    assert web_searches.record(connect4, connect4.new_position("44"), played)["score_text"] == ""
+    floor = dataclasses.replace(played, lower=2)
+    assert web_searches.record(connect4, connect4.new_position("44"), floor)["score_text"] == "not proven: at least 2"
+
+
+def test_several_lines_are_listed_best_first_by_their_scores() -> None:
+    # a multipv search scores each move after the ones above it: a later one may score higher
+    chess = get_game("chess")
+    start = chess.new_position(None)
+    e4, d4, nf3 = (chess.parse_move(start, text) for text in ("e2e4", "d2d4", "g1f3"))
+    lines = (Line(e4, 21, Bound.EXACT, (e4,)), Line(d4, 22, Bound.EXACT, (d4,)), Line(nf3, 5, Bound.EXACT, (nf3,)))
+    result = SearchResult(e4, 21, Bound.EXACT, (e4,), 6, 5000, 0.1, 0.1, "compiled", lower=21, upper=21, lines=lines)
+    shown = web_searches.record(chess, start, result)["lines"]
+    assert [line["score_text"] for line in shown] == ["+0.22", "+0.21", "+0.05"]
+    assert [line["move"] for line in shown] == ["d2d4", "e2e4", "g1f3"]

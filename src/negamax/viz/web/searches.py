@@ -15,7 +15,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from functools import partial
 from typing import Any
@@ -24,6 +24,7 @@ from negamax.core.game import Position
 from negamax.core.ranges import LEVEL, PAGE_SEARCH_HASH_MIB
 from negamax.core.rules import Game, game_score_or_none, pv_text
 from negamax.core.score import (
+    INF,
     WIN,
     WIN_THRESHOLD,
     Bound,
@@ -182,8 +183,10 @@ class Searches:
     def engine(self, game: Game, name: str) -> dict[str, Any]:
         """How ``game`` (asked for as ``name``) is searched now, for the page's banner:
         ``status`` ``compiled``, ``python`` (by choice, or a game with no compiled form),
-        ``compiling`` (with the ``seconds_left`` of the ``estimate``), ``queued`` (another
-        game compiles first) or ``loading`` (from the disk cache)."""
+        ``compiling`` (with the seconds ``elapsed`` since it began, the ``estimate``, the
+        last compilation's time on this machine, and the ``seconds_left`` of it, 0 once the
+        estimate is past), ``queued`` (another game compiles first) or ``loading`` (from
+        the disk cache)."""
         with self._games_lock:
             pair = self._games.get(game.name)
         if self.backend == "python" or pair is None:
@@ -194,8 +197,9 @@ class Searches:
         estimate = round(searcher.compile_estimate())
         since = warmup.compiling_since(name)
         if since is not None:
-            left = max(0, round(estimate - (time.monotonic() - since)))
-            return {"status": "compiling", "estimate": estimate, "seconds_left": left}
+            elapsed = time.monotonic() - since
+            left = max(0, round(estimate - elapsed))
+            return {"status": "compiling", "estimate": estimate, "elapsed": round(elapsed), "seconds_left": left}
         if not searcher.preparing:
             return {"status": "python"}  # nothing loads it (a server started not to prepare)
         return {"status": "queued" if searcher.compiling else "loading", "estimate": estimate}
@@ -241,7 +245,7 @@ class Searches:
             chosen = strength.choose(result, list(position.legal_moves()), self._generator, game.evaluation_unit)
             # a person across the board takes a moment: an instant reply reads as a machine's
             stop.wait(max(0.0, WEAK_THINKING_SHARE * seconds - (time.perf_counter() - started)))
-            scored = [_line_record(game, position, line, False) for line in result.lines[:lines]]
+            scored = [_line_record(game, position, line, False) for line in _best_first(result.lines)[:lines]]
             return {**record(game, position, chosen), "lines": scored}
         if seconds <= QUICK_SECONDS:
             # its time ran out while others searched: one ply, which dozens at once still
@@ -352,7 +356,11 @@ class Searches:
         if algorithm == "mcts":
             return self._monte_carlo_tree(game, position, max_nodes, limits)
         fitted: tuple[SearchTrace, SearchResult[Any], int | None] | None = None
-        note = ""
+        too_big: list[int | None] = []
+        """The searches whose trees did not fit: None, the one to the end of the game."""
+        stopped = False
+        out_of_time: int | None = None
+        """The depth whose search the time left did not let finish."""
         if depth is None and game.solvable:
             attempts: list[int | None] = [None]
         else:
@@ -362,11 +370,17 @@ class Searches:
         for attempt in attempts:
             if fitted is not None and fitted[2] is None:
                 break  # the whole game fitted
+            if attempt is not None and {attempt - 1, attempt - 2} <= set(too_big):
+                # two depths in a row too big: the deeper ones are bigger still (one depth
+                # too big may be followed by one that fits: the side to move's plies cost
+                # more than the other's, and a forced end found shrinks the tree)
+                break
             trace = SearchTrace(max_nodes=max_nodes)
             try:
                 if algorithm == TEXTBOOK:
                     left = seconds - (time.perf_counter() - started)
                     if left <= 0:
+                        out_of_time = attempt
                         break
                     result = textbook_search(position, dataclasses.replace(limits, time=left, depth=attempt), trace)
                 elif attempt is None:
@@ -374,33 +388,31 @@ class Searches:
                 else:
                     left = seconds - (time.perf_counter() - started)
                     if left <= 0:
+                        out_of_time = attempt
                         break
                     limited = dataclasses.replace(limits, time=left, depth=attempt)
                     result = search(position, limited, algorithm=algorithm, trace=trace)
             except TraceLimitExceeded:
-                if attempt is None:
-                    note = f"the search to the end of the game visits more than {max_nodes:,} nodes"
-                    continue
-                if fitted is None:
+                if attempt is not None and fitted is None:
                     raise TraceLimitExceeded(
                         f"a search to depth {attempt} visits more than {max_nodes:,} nodes here; trace a later position"
                     ) from None
-                if not note:
-                    note = f"the search to depth {attempt} visits more than {max_nodes:,} nodes"
-                break
+                too_big.append(attempt)
+                continue
             if not result.completed:
                 if fitted is None:
-                    fitted, note = (trace, result, attempt), f"stopped after {seconds:.2g} s"
+                    fitted, stopped = (trace, result, attempt), True
+                out_of_time = attempt
                 break
+            # a forced end found at this depth goes on: the deepest tree that fits is shown
             fitted = (trace, result, attempt)
-            if result.lower == result.upper and abs(result.score) >= WIN_THRESHOLD and attempt is not None:
-                break  # a deeper search finds the same forced end
         if fitted is None:
             raise TraceLimitExceeded(f"no search of this position fits in {max_nodes:,} nodes")
         trace, result, reached = fitted
-        if reached is not None and not note.startswith("stopped"):
-            prefix = note + ": " if note else ""
-            note = f"{prefix}this is {algorithm} to depth {reached} ({len(trace.nodes):,} nodes)"
+        if stopped:
+            note = f"stopped after {seconds:.2g} s"
+        else:
+            note = _trace_note(algorithm, reached, len(trace.nodes), too_big, max_nodes, (out_of_time, seconds))
         return _tree(game, position, trace, result, note, time.perf_counter() - started)
 
     def _monte_carlo_tree(
@@ -472,8 +484,19 @@ def record(game: Game, position: Position[Any], result: SearchResult[Any], solve
         "seldepth": result.stats.seldepth,
         "completed": result.completed,
         "solved": solved,
-        "lines": [_line_record(game, position, line, solved) for line in result.lines],
+        "lines": [_line_record(game, position, line, solved) for line in _best_first(result.lines)],
     }
+
+
+def _best_first(lines: Sequence[Line[Any]]) -> list[Line[Any]]:
+    """A search's scored root moves, best first by their score from the side to move (a
+    solve's cut short: by the value it proved): a multipv search scores each move after the
+    ones above it, on the same table, and a later one may come out a little higher (+0.22
+    under +0.21). Equals keep the search's order; a Monte Carlo search's lines keep theirs,
+    ranked by playouts."""
+    if any(line.visits is not None for line in lines):
+        return list(lines)
+    return sorted(lines, key=lambda line: line.score, reverse=True)
 
 
 def _line_record(game: Game, position: Position[Any], line: Line[Any], solved: bool) -> dict[str, Any]:
@@ -484,7 +507,7 @@ def _line_record(game: Game, position: Position[Any], line: Line[Any], solved: b
     exact = line.bound == Bound.EXACT
     text = _score_text(game, line.score)
     if line.unresolved:
-        text = not_proven_text(line.lower, line.upper, partial(_score_text, game))
+        text = _bounds_text(game, line.lower, line.upper)
     elif not exact:
         text = f"{'>=' if line.bound == Bound.LOWER else '<='} {text}"
     return {
@@ -522,11 +545,20 @@ def _result_text(game: Game, result: SearchResult[Any], solved: bool = False) ->
             return f"win, proven (in at most {WIN - result.lower} plies)"
         if result.upper <= -WIN_THRESHOLD:
             return f"loss, proven (in at least {WIN + result.upper} plies)"
-        return not_proven_text(result.lower, result.upper, partial(_score_text, game))
+        return _bounds_text(game, result.lower, result.upper)
     text = _score_text(game, result.score)
     if game.solvable and not solved and abs(result.score) < WIN_THRESHOLD:
         return f"{text} (a guess, depth {result.depth})"
     return text
+
+
+def _bounds_text(game: Game, lower: int, upper: int) -> str:
+    """What is known of a value only bounded: the bounds proven, or nothing at all where
+    neither side is bounded (a move a low level picked at random, a search stopped before
+    its first depth): an infinite bound is no score."""
+    if lower <= -INF and upper >= INF:
+        return ""
+    return not_proven_text(lower, upper, partial(_score_text, game))
 
 
 def _advantage(score: int) -> float:
@@ -536,6 +568,32 @@ def _advantage(score: int) -> float:
     if score <= -WIN_THRESHOLD:
         return -1.0
     return max(-0.95, min(0.95, score / 1000))
+
+
+def _trace_note(
+    algorithm: str,
+    reached: int | None,
+    nodes: int,
+    too_big: list[int | None],
+    max_nodes: int,
+    out_of_time: tuple[int | None, float],
+) -> str:
+    """What the note above a traced tree says: which search it is, and why not a deeper one
+    (the shallowest search past it whose tree is too big, or the one the time left, its
+    depth and the seconds given, did not let finish)."""
+    if reached is None:
+        return ""  # the search to the end of the game
+    deeper = [attempt for attempt in too_big if attempt is not None and attempt > reached]
+    unfinished, seconds = out_of_time
+    if unfinished is not None and (not deeper or unfinished < min(deeper)):
+        prefix = f"the search to depth {unfinished} did not finish within {seconds:.2g} s: "
+    elif deeper:
+        prefix = f"the search to depth {min(deeper)} visits more than {max_nodes:,} nodes: "
+    elif None in too_big:
+        prefix = f"the search to the end of the game visits more than {max_nodes:,} nodes: "
+    else:
+        prefix = ""  # the deepest depth the page offers, or the time ran out
+    return f"{prefix}this is {algorithm} to depth {reached} ({nodes:,} nodes)"
 
 
 def _tree(

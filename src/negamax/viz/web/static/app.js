@@ -12,8 +12,13 @@ let thinking = null;       // { controller, playing } while the engine searches
 let solving = null;        // the AbortController of the solution being asked for
 let solution = null;       // move text -> { score, text } for the current position
 let dropped = null;        // the Connect 4 column of the last move, to animate its disc
+const solutionWanted = new Map();  // game name -> whether its solution is shown (each its own)
 
 const position = () => ({ game: game.name, start: game.start, moves: game.moves });
+
+// Whether the solution is shown: asked for in this game, and a game that can be solved
+// (a setting ticked in Connect 4 does not follow the page into chess).
+const showingSolution = () => $("solution").checked && games.get(game.name).solvable;
 
 async function post(path, body, signal) {
   const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
@@ -63,8 +68,10 @@ function showEngine(name, engine) {
   const note = $("engine-note");
   const meanwhile = "until then the engine plays in pure Python, slower and weaker.";
   const messages = {
-    compiling: () => `Compiling the ${name} engine for this machine (first start only): ${engine.seconds_left > 0 ? `about ${engine.seconds_left} s left` : "any moment now"}; ${meanwhile}`,
-    queued: () => `The ${name} engine compiles once another game's is done (about ${engine.estimate} s); ${meanwhile}`,
+    // the estimate is the last compilation's time on this machine: a busy machine takes
+    // longer, so the banner counts the seconds so far and never promises an end
+    compiling: () => `Compiling the ${name} engine for this machine (first start only): ${engine.elapsed} s so far, estimated ${engine.estimate} s; ${meanwhile}`,
+    queued: () => `The ${name} engine compiles once another game's is done (estimated ${engine.estimate} s); ${meanwhile}`,
     loading: () => `Loading the compiled ${name} engine…`,
   };
   const message = messages[engine.status];
@@ -83,6 +90,7 @@ function showEngine(name, engine) {
 async function load({ askSolution = true } = {}) {
   const mine = ++generation;
   stopThinking();
+  closePromotion();  // a piece chosen for another position is never played in this one
   if (solving) solving.abort();
   solution = null;
   $("solution-detail").textContent = "";
@@ -99,7 +107,7 @@ async function load({ askSolution = true } = {}) {
     showError(error.message);
   }
   render();
-  if (state && askSolution && $("solution").checked && !state.result) askForSolution(mine);
+  if (state && askSolution && showingSolution() && !state.result) askForSolution(mine);
 }
 
 function render() {
@@ -123,26 +131,41 @@ function render() {
     play,
     hints: $("hints").checked,
     flipped: game.flipped,
-    solution: $("solution").checked ? solution || new Map() : null,
+    solution: showingSolution() ? solution || new Map() : null,
     animate: dropped,
     choosePromotion,
     explain: (text) => { $("solution-detail").textContent = text; },
   });
   dropped = null;
-  $("solution-note").hidden = !($("solution").checked && state.view.kind === "connect4");
+  showSolutionNote();
   $("result").textContent = state.result ? state.result + (state.ending ? ` (${state.ending})` : "") : "";
   showTurn();
   const buttons = state.moves.map((text) => {
     const button = document.createElement("button");
     button.className = "move";
     const known = solution && solution.get(text);
-    button.textContent = known && known.text ? `${text} (${known.text})` : text;
+    button.textContent = known && known.text ? `${text} (${known.score === 0 ? "draw" : known.text})` : text;
     button.addEventListener("click", () => play(text));
     return button;
   });
   if (state.more_moves) buttons.push(Object.assign(document.createElement("span"), { textContent: `and ${state.more_moves} more` }));
   $("moves").replaceChildren(...buttons);
   showHistory();
+}
+
+// What the solution's marks mean on the board shown (games drawn as text list each move's
+// value beside it, under the legal moves).
+const SOLUTION_NOTES = {
+  connect4: "Each column's exact score, as in Pascal Pons' solver: positive, the side to move wins by playing there (the higher, the sooner); 0, a draw; negative, it loses; ?, not solved within the time. Hover over or tap a score for the number of moves.",
+  tictactoe: "Each free cell's exact value for the side to move if they play there: a win or a loss in so many plies (the moves of both sides until the game ends), or a draw; … while it is being solved, ? if not solved within the time.",
+  nim: "Each object is a move (taking it and every object to its right in its heap): a thick green ring marks a move that wins, a red one a move that loses, and hovering says how soon; the list of legal moves says each one's value.",
+};
+
+function showSolutionNote() {
+  const text = showingSolution() ? SOLUTION_NOTES[state.view.kind] || "Each legal move's exact value is written beside it in the list of legal moves." : "";
+  $("solution-note").hidden = !text;
+  $("solution-note").textContent = text;
+  if (text && !(state.view.kind in SOLUTION_NOTES)) $("legal").open = true;
 }
 
 // The moves played, numbered by moves (a move is both sides' turns: the first player's, then
@@ -198,20 +221,45 @@ function showTurn(refused = false) {
 async function play(text, byEngine = false) {
   if (thinking && thinking.playing && !byEngine) { showTurn(true); return; }
   if (!state || state.result) return;
+  // a click plays only a move legal in the position shown (the engine's comes from the
+  // server for this very position, and may be one past the moves listed)
+  if (!byEngine && !state.moves.includes(text)) return;
   if (state.view.kind === "connect4") dropped = text;
   game.moves.push(text);
   game.byEngine.push(byEngine);
-  const reply = !byEngine && $("autoplay").checked;
+  const played = game.moves.length, reply = !byEngine && $("autoplay").checked;
   await load({ askSolution: !reply });
+  if (state === null && game.moves.length === played && game.moves[played - 1] === text) {
+    // the server refused the move: it is taken back, and the page goes on from the
+    // position before it, the refusal said above the board
+    const refusal = $("error").textContent;
+    game.moves.pop();
+    game.byEngine.pop();
+    await load();
+    if (state !== null) showError(`${text} was not played: ${refusal}`);
+    return;
+  }
   if (reply && state && !state.result) think(true);
 }
 
+// A promotion asks for the piece; the box belongs to the position it was opened in: any
+// other move, or any change of position, closes it, and the piece chosen is played only
+// if that promotion is legal where the page then stands.
 function choosePromotion(choose) {
-  const box = $("promotion");
+  const box = $("promotion"), mine = generation;
   box.hidden = false;
   for (const button of box.querySelectorAll("button")) {
-    button.onclick = () => { box.hidden = true; choose(button.dataset.piece); };
+    button.onclick = () => {
+      closePromotion();
+      if (mine === generation) choose(button.dataset.piece);
+    };
   }
+}
+
+function closePromotion() {
+  const box = $("promotion");
+  box.hidden = true;
+  for (const button of box.querySelectorAll("button")) button.onclick = null;
 }
 
 // -- the engine ------------------------------------------------------------------------------
@@ -249,11 +297,15 @@ async function think(playing) {
 
 function showSearch(item) {
   const score = $("score");
-  score.textContent = state ? `${item.score_text} for ${state.players[state.turn]}` : item.score_text;
+  // no text where nothing is known of the move's value (a move a low level picks at random)
+  score.textContent = state && item.score_text ? `${item.score_text} for ${state.players[state.turn]}` : item.score_text;
   score.className = /^win/.test(item.score_text) ? "win" : /^loss/.test(item.score_text) ? "loss" : "";
   const rate = item.nps >= 1e6 ? `${(item.nps / 1e6).toFixed(1)} M` : `${Math.round(item.nps / 1e3)} k`;
   const engine = item.algorithm.startsWith("compiled") ? "compiled" : "pure Python";
-  if (/mcts/.test(item.algorithm)) {
+  if (item.algorithm.startsWith("book")) {
+    // the book knows this position's value: no search ran, so no nodes and no engine
+    $("stats").textContent = "solved · from the book";
+  } else if (/mcts/.test(item.algorithm)) {
     // Monte Carlo tree search: playouts and how deep its tree grew, not depths
     $("stats").textContent = `Monte Carlo · ${item.nodes.toLocaleString()} playouts · ${rate} playouts/s · tree ${item.seldepth} plies deep · ${item.seconds} s · ${engine}`;
   } else {
@@ -487,6 +539,7 @@ function chooseGame(name) {
   $("start").value = game.start;
   $("start").placeholder = chosen.position_help;
   $("solution-toggle").hidden = !chosen.solvable;
+  $("solution").checked = chosen.solvable && solutionWanted.get(name) === true;
   // chess levels carry their measured rating on Stockfish's scale
   for (const option of $("level").options) {
     const elo = chosen.level_elo && chosen.level_elo[Number(option.value) - 1];
@@ -521,7 +574,7 @@ async function main() {
   $("analyse").addEventListener("click", () => think(false));
   $("hints").addEventListener("change", render);
   $("level").addEventListener("change", writeUrl);
-  $("solution").addEventListener("change", () => load());
+  $("solution").addEventListener("change", () => { solutionWanted.set(game.name, $("solution").checked); load(); });
   $("trace").addEventListener("click", trace);
   $("grade").addEventListener("submit", grade);
   $("pgn").addEventListener("click", openPgn);

@@ -27,9 +27,21 @@ export function drawBoard(container, state, options) {
   draw(container, state, options);
 }
 
+// A move's solved value as a board shows it (solution mode): its short text, its colour
+// (the side to move wins there, loses, or neither), and what a hover or a tap says.
+function solvedValue(answer) {
+  const pending = answer.score === null && answer.source === "solving";  // still being solved
+  if (answer.score === null) {
+    return { short: pending ? "…" : "?", colour: "#98a2b3", said: pending ? "being solved" : "not solved in time", outcome: pending ? "pending" : "unknown" };
+  }
+  const outcome = answer.score > 0 ? "win" : answer.score < 0 ? "loss" : "draw";
+  const colour = { win: "#15803d", loss: "#b91c1c", draw: "#475467" }[outcome];
+  return { short: String(answer.score), colour, said: outcome === "draw" ? "draw" : answer.text, outcome };
+}
+
 // -- tic-tac-toe: click a free cell ------------------------------------------------------
 
-function tictactoe(container, state, { play, hints }) {
+function tictactoe(container, state, { play, hints, solution }) {
   const svg = svgRoot(container, 300, 300, "tic-tac-toe board");
   const legal = new Set(state.moves);
   state.view.cells.forEach((mark, cell) => {
@@ -40,7 +52,16 @@ function tictactoe(container, state, { play, hints }) {
     } else if (mark === "O") {
       element("circle", { cx: x + 50, cy: y + 50, r: 27, fill: "none", stroke: "#1d4ed8", "stroke-width": 9, class: "mark" }, svg);
     } else if (legal.has(String(cell))) {
-      if (hints) element("circle", { cx: x + 50, cy: y + 50, r: 6, fill: "#d0d5dd", class: "mark" }, svg);
+      const answer = solution && solution.get(String(cell));
+      if (answer) {
+        // the cell's exact value for the side to move if they play there: a click still plays
+        const value = solvedValue(answer);
+        const label = element("text", { x: x + 50, y: y + 56, "font-size": 17, "font-weight": 600, "text-anchor": "middle", fill: value.colour, class: "solution in-cell", "data-move": String(cell) }, svg);
+        label.textContent = answer.score === null ? value.short : value.said;
+        element("title", {}, square).textContent = `cell ${cell}: ${value.said}`;
+      } else if (hints) {
+        element("circle", { cx: x + 50, cy: y + 50, r: 6, fill: "#d0d5dd", class: "mark" }, svg);
+      }
       square.addEventListener("click", () => play(String(cell)));
     }
   });
@@ -61,7 +82,7 @@ function tictactoe(container, state, { play, hints }) {
 
 // -- Nim: click an object; it and every object to its right are taken --------------------
 
-function nim(container, state, { play }) {
+function nim(container, state, { play, solution }) {
   const heaps = state.view.heaps;
   const widest = Math.max(1, ...heaps);
   const step = Math.min(34, 560 / widest);
@@ -75,7 +96,16 @@ function nim(container, state, { play }) {
     for (let index = 0; index < size; index++) {
       const take = size - index, move = `${heap + 1}:${take}`;
       const token = element("circle", { cx: 90 + index * step + step / 2, cy: y, r: Math.min(14, step / 2 - 2), fill: "#f59e0b", stroke: "#92400e", class: "token", "data-move": move }, svg);
-      element("title", {}, token).textContent = `take ${take} from heap ${heap + 1}`;
+      const answer = solution && solution.get(move);
+      const value = answer ? solvedValue(answer) : null;
+      element("title", {}, token).textContent = `take ${take} from heap ${heap + 1}${value ? `: ${value.said}` : ""}`;
+      if (value) {
+        // solution mode: a ring round each object says what taking from there leads to
+        token.setAttribute("stroke", value.colour);
+        token.setAttribute("stroke-width", value.outcome === "win" ? 5 : 3);
+        if (value.outcome === "pending" || value.outcome === "unknown") token.setAttribute("stroke-dasharray", "3 3");
+        token.classList.add(value.outcome);
+      }
       tokens.push(token);
       if (!legal.has(move)) continue;
       token.addEventListener("click", () => play(move));
@@ -145,10 +175,10 @@ function connect4(container, state, { play, hints, solution, animate, explain })
       const answer = solution.get(move);
       const label = element("text", { x: column * cell + cell / 2, y: height * cell + 28, "font-size": 20, "font-weight": 600, "text-anchor": "middle", class: "solution", "data-move": move }, svg);
       if (answer === undefined) continue;
-      const pending = answer.score === null && answer.source === "solving";  // still being solved
-      label.textContent = answer.score === null ? (pending ? "…" : "?") : String(answer.score);
-      label.setAttribute("fill", answer.score === null ? "#98a2b3" : answer.score > 0 ? "#15803d" : answer.score < 0 ? "#b91c1c" : "#475467");
-      const said = `column ${move}: ${answer.text ?? (pending ? "being solved" : "not solved in time")}`;
+      const value = solvedValue(answer);
+      label.textContent = value.short;
+      label.setAttribute("fill", value.colour);
+      const said = `column ${move}: ${value.said}`;
       element("title", {}, label).textContent = said;
       label.addEventListener("click", () => explain && explain(said));  // a tap, where there is no hover
     }
