@@ -267,6 +267,8 @@ class NodeSearch:
                     return terminal_score(ply)
             if ply == 0 and allowed is not None:
                 moves = [move for move in moves if move in allowed]
+                if tt_move is None:
+                    tt_move = root_hint  # a restricted root is never stored: the hint stands in
             if ply == 0 and root_hint is not None:
                 moves = order_moves(moves, root_hint, None, None)
             if reorder:
@@ -401,6 +403,12 @@ class NodeSearch:
             nonlocal root_hint
             root_hint = move
 
+        def set_root_moves(moves: Collection[Any]) -> None:
+            """Restrict the root to ``moves`` (a search built with root moves: a multipv line)."""
+            nonlocal allowed
+            assert allowed is not None  # the game's shortcuts were left out for a restricted root
+            allowed = frozenset(moves)
+
         if trace is not None:
             # Recording: rebind the names the node functions call (their recursive calls
             # and their moves included) to wrappers that record. Without a trace none of
@@ -438,6 +446,7 @@ class NodeSearch:
         self.forget_root_move = forget_root_move
         self.set_pv_node_cutoffs = set_pv_node_cutoffs
         self.set_root_hint = set_root_hint
+        self.set_root_moves = set_root_moves
 
     def pv(self) -> tuple[Hashable, ...]:
         return self.pv_table[0]

@@ -73,8 +73,9 @@ class MoveListSearch(CompiledSearch, Protocol):
         limits: SearchLimits | None,
         on_iteration: OnIteration | None,
         root_moves: Sequence[Any] | None,
+        multipv: int = 1,
     ) -> SearchResult[Any]:
-        """A search of ``position`` within ``limits``."""
+        """A search of ``position`` within ``limits`` (of ``multipv`` lines)."""
 
     def solve(self, position: Any, limits: SearchLimits | None, on_iteration: OnIteration | None) -> SearchResult[Any]:
         """The exact value of ``position``."""

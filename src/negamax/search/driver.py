@@ -17,8 +17,9 @@ from negamax.core.errors import GameDefinitionError, InvalidOptionError
 from negamax.core.game import HasSafeMoves, Position, checked_moves, checked_terminal_value
 from negamax.core.keys import contradiction
 from negamax.core.score import INF, MAX_PLY, WIN_THRESHOLD, Bound, from_node
-from negamax.core.types import OnIteration, SearchLimits, SearchResult
+from negamax.core.types import Line, OnIteration, SearchLimits, SearchResult
 from negamax.search.alphabeta import NodeSearch, SearchAborted
+from negamax.search.lines import line_of, proven_to_the_end, search_depth, with_lines
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
@@ -129,6 +130,41 @@ class _Run:
         return contradiction(detail, self.search.table is not None and self.options.transposition_table)
 
     # -- drivers -----------------------------------------------------------------------
+
+    def iteration(self, depth: int, guess: int) -> SearchResult[Any]:
+        """One depth of the deepening, its window aimed at ``guess`` (the last score)."""
+        if self.options.driver == "mtdf":
+            return self.mtdf(depth, guess)
+        if self.options.aspiration_window and first_width(depth, guess):
+            return self.aspiration(depth, guess)
+        return self.full_window(depth)
+
+    def lines(
+        self, depth: int, count: int, previous: Sequence[Line[Any]], full: bool
+    ) -> tuple[SearchResult[Any], bool]:
+        """One depth of a multipv search (``lines.search_depth``): ``count`` lines, each one
+        iteration of the root restricted to the moves the lines before it left (a
+        ``full_window`` search if ``full``), as one result holding them all; and whether
+        every line was seen to its end (a deeper search finds the same)."""
+        assert self.root_moves is not None
+        before, logged = self.search.node_count(), len(self.iterations)
+        proven: list[bool] = []
+
+        def line(moves: list[Any], hint: Any, guess: int) -> SearchResult[Any]:
+            self.search.set_root_moves(moves)
+            self.best_move = hint
+            self.search.set_root_hint(hint)
+            self.start_iteration()
+            result = self.full_window(depth) if full else self.iteration(depth, guess)
+            proven.append(not self.horizon_reached or proven_to_the_end(result, depth))
+            return result
+
+        found = search_depth(self.root_moves, count, previous, line)
+        assert found is not None  # a limit raises SearchAborted
+        del self.iterations[logged:]  # one count for the depth, its lines together
+        self.iterations.append(self.search.node_count() - before)
+        stats = self.search.stats(tuple(self.iterations))
+        return with_lines(found, self.search.node_count(), self.search.elapsed(), stats), all(proven)
 
     def full_window(self, depth: int) -> SearchResult[Any]:
         before = self.search.node_count()
@@ -266,12 +302,16 @@ def search(
     on_iteration: OnIteration | None = None,
     trace: SearchTrace | None = None,
     root_moves: Sequence[Any] | None = None,
+    multipv: int = 1,
 ) -> SearchResult[Any]:
     """Search ``position`` within ``limits`` (a depth, node count or time is required).
 
     Deepens one ply at a time for every algorithm but the plain ones given a depth, which
     search that depth once. ``position`` is copied, never changed. ``root_moves`` (legal
     moves of ``position``, checked by the caller): the only moves searched at the root.
+    ``multipv`` above 1: that many best root moves, best first, each with its own score and
+    line (``result.lines``), all in the one deepening (``_Run.lines``); a depth is reported
+    once all its lines are searched, and a limit keeps the last such depth.
 
     :raises InvalidOptionError: if no limit is given or the algorithm is unknown.
     """
@@ -280,28 +320,42 @@ def search(
         raise InvalidOptionError("give a depth, node or time limit (or call solve() to search to the end)")
     if position.is_terminal():
         return game_over(position, algorithm)
+    if multipv > 1 and root_moves is None:
+        root_moves = checked_moves(position.legal_moves)()
     run = _Run(position, limits, algorithm, options, table, on_iteration, trace, root_moves)
     max_depth = limits.depth if limits.depth is not None else SOLVE_DEPTH
+    single = options.driver == "single" and limits.depth is not None
     try:
-        if options.driver == "single" and limits.depth is not None:
+        if multipv > 1:
+            _deepen_lines(run, range(max_depth if single else 1, max_depth + 1), multipv, single)
+        elif single:
             run.report(run.full_window(max_depth))
         else:
             guess = 0
             for depth in range(1, max_depth + 1):
                 run.start_iteration()
-                if options.driver == "mtdf":
-                    result = run.mtdf(depth, guess)
-                elif options.aspiration_window and first_width(depth, guess):
-                    result = run.aspiration(depth, guess)
-                else:
-                    result = run.full_window(depth)
+                result = run.iteration(depth, guess)
                 guess = result.score
                 run.report(result)
                 if not run.horizon_reached:
                     break  # every line ended before the horizon: the value is exact
     except SearchAborted:
-        return _final(run, aborted=True)
-    return _final(run, aborted=False)
+        return _final(run, aborted=True, lines=multipv > 1)
+    return _final(run, aborted=False, lines=multipv > 1)
+
+
+def _deepen_lines(run: _Run, depths: range, count: int, full: bool) -> None:
+    """The deepening of a multipv search: every depth's ``count`` lines (``_Run.lines``),
+    until the depths run out or every line is seen to its end."""
+    assert run.root_moves is not None
+    count = min(count, len(run.root_moves))
+    previous: tuple[Line[Any], ...] = ()
+    for depth in depths:
+        result, proven = run.lines(depth, count, previous, full)
+        run.report(result)
+        previous = result.lines
+        if proven:
+            break
 
 
 def solve(
@@ -377,11 +431,13 @@ def value_at_least(
         ) from None
 
 
-def _final(run: _Run, aborted: bool) -> SearchResult[Any]:
-    """The last completed iteration, with the totals of the whole search."""
+def _final(run: _Run, aborted: bool, lines: bool = False) -> SearchResult[Any]:
+    """The last completed iteration, with the totals of the whole search (and, for a
+    multipv search (``lines``) stopped before its first depth, its one unsearched line)."""
     last = run.last
     if last is None:
-        return run.result(0, Bound.UPPER, 0, -INF, INF, completed=False)
+        result = run.result(0, Bound.UPPER, 0, -INF, INF, completed=False)
+        return dataclasses.replace(result, lines=(line_of(result),)) if lines else result
     cpu, wall = run.search.elapsed()
     return dataclasses.replace(
         last,

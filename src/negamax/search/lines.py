@@ -1,18 +1,18 @@
-"""Root-move lines of a multipv search or solve: the root moves checked, each line read
-from its own result, and the lines put together into one result (``Searcher``'s
-``_search_lines`` and ``_solve_lines``)."""
+"""Root-move lines of a multipv search or solve: the root moves checked, one depth's lines
+searched one after the other (both backends' deepening loops), each line read from its own
+result, and the lines put together into one result (``Searcher``'s ``_solve_lines`` too)."""
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.score import INF, WIN, WIN_THRESHOLD, Bound
-from negamax.core.types import Line, SearchResult
+from negamax.core.types import Line, SearchResult, SearchStats
 
 
 def checked_root_moves(position: Position[Any], root_moves: Sequence[Any] | None) -> tuple[Any, ...] | None:
@@ -44,15 +44,45 @@ def line_of(result: SearchResult[Any]) -> Line[Any]:
     return Line(result.best_move, result.score, result.bound, result.pv, result.lower, result.upper)
 
 
-def with_lines(found: list[SearchResult[Any]], nodes: int, start_wall: float, start_cpu: float) -> SearchResult[Any]:
-    """The first line's result, holding every line, with the totals of them all."""
-    lines = tuple(line_of(result) for result in found)
+SearchLine = Callable[[list[Any], Any, int], "SearchResult[Any] | None"]
+"""One line of a depth: ``(moves, hint, guess)`` searches the root restricted to ``moves``,
+``hint`` first (``None``: no hint), its window aimed at ``guess``; ``None`` if a limit cut it
+short (or it raises)."""
+
+
+def search_depth(
+    moves: Sequence[Any], count: int, previous: Sequence[Line[Any]], line: SearchLine
+) -> list[SearchResult[Any]] | None:
+    """One depth of a multipv search: the best of ``moves``, then the best of the others, and
+    so on, ``count`` lines; ``None`` if a limit cut one short. Line ``i`` aims its window at
+    the score line ``i`` had at the previous depth (``previous``, best first) and searches
+    first the best move of that depth still open to it, as Stockfish's ``pvIdx`` loop does."""
+    remaining = list(moves)
+    found: list[SearchResult[Any]] = []
+    for index in range(count):
+        hint = next((earlier.move for earlier in previous if earlier.move in remaining), None)
+        result = line(remaining, hint, previous[index].score if previous else 0)
+        if result is None:
+            return None
+        found.append(result)
+        remaining.remove(result.best_move)
+    return found
+
+
+def with_lines(
+    found: Sequence[SearchResult[Any]], nodes: int, elapsed: tuple[float, float], stats: SearchStats
+) -> SearchResult[Any]:
+    """The best line's result, holding every line best first (a search with pruning may
+    score a later line above an earlier one), with the search's totals so far: ``nodes``,
+    ``elapsed`` (CPU and wall seconds) and ``stats``."""
+    ranked = sorted(found, key=lambda result: result.score, reverse=True)  # stable: ties keep their order
     return dataclasses.replace(
-        found[0],
-        lines=lines,
+        ranked[0],
+        lines=tuple(line_of(result) for result in ranked),
         nodes=nodes,
-        cpu_time=time.process_time() - start_cpu,
-        wall_time=time.perf_counter() - start_wall,
+        cpu_time=elapsed[0],
+        wall_time=elapsed[1],
+        stats=stats,
     )
 
 

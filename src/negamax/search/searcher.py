@@ -69,7 +69,7 @@ from negamax.search.backend_choice import (
     refuse_unbounded_solve as refuse_unbounded_solve,
 )
 from negamax.search.compiled_protocols import Compiled
-from negamax.search.lines import checked_root_moves, line_of, proven_to_the_end, solved_lines, with_lines
+from negamax.search.lines import checked_root_moves, solved_lines
 from negamax.search.mcts_tree import MCTSTrace
 from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
@@ -90,8 +90,6 @@ settled within them (Connect 4 in Python: about 0.2 s) is answered at once, wher
 costs 20 to 60 CPU-s. The value is the game's either way; among moves of equal value, the
 one named may differ from the kernel's."""
 MULTIPV = Range("multipv", 1, 256, unit="moves")
-MAX_COMPILED_DEPTH = 88
-"""The deepest iteration of a compiled search (``compiled.move_list.DEEPEST``)."""
 
 Announce = Callable[[str], None]
 
@@ -208,7 +206,10 @@ class Searcher:
         ``options`` its exploration, seed and playouts, and ``trace`` may be an ``MCTSTrace``.
 
         ``multipv=k``: the ``k`` best root moves, each searched to the same depth with its
-        own score and line (``result.lines``, best first; a node limit applies to each).
+        own score and line (``result.lines``, best first): one deepening whose every depth
+        searches the best move, then the best of the others, and so on; a depth is reported
+        once all its lines are done, and a limit (nodes: all the lines' together) keeps the
+        last such depth.
         ``root_moves``: the only moves searched at the root (UCI's ``searchmoves``).
         ``algorithm``, ``options``, ``table`` and ``trace`` are the pure-Python search's.
 
@@ -231,10 +232,8 @@ class Searcher:
             quick = self._answer_first(kind, position, limits, False, request, on_iteration)
             if quick is not None:
                 return quick
-        if multipv == 1:
-            with self._lent(kind, position) as compiled:
-                return self._search_once(compiled, position, limits, root_moves, request, on_iteration)
-        return self._search_lines(kind, position, limits, multipv, root_moves, request, on_iteration)
+        with self._lent(kind, position) as compiled:
+            return self._search_once(compiled, position, limits, root_moves, request, on_iteration, multipv)
 
     @names_user_errors
     def value_at_least(self, position: Position[Any], threshold: int) -> bool:
@@ -724,7 +723,10 @@ class Searcher:
         root_moves: tuple[Any, ...] | None,
         request: _Request,
         on_iteration: OnIteration | None,
+        multipv: int = 1,
     ) -> SearchResult[Any]:
+        """One deepening, of ``multipv`` lines (each backend's loop searches every depth's
+        lines in turn, on one table)."""
         if compiled is None:
             return driver.search(
                 position,
@@ -735,9 +737,10 @@ class Searcher:
                 on_iteration=on_iteration,
                 trace=request.trace,
                 root_moves=root_moves,
+                multipv=multipv,
             )
         assert compiled.kind == MOVE_LIST  # placement positions are only solved
-        return compiled.search(position, limits, on_iteration, root_moves)
+        return compiled.search(position, limits, on_iteration, root_moves, multipv)
 
     def _solve_once(
         self,
@@ -768,64 +771,6 @@ class Searcher:
         return compiled.solve(position, limits, on_iteration)
 
     # -- several lines ---------------------------------------------------------------------
-
-    def _search_lines(
-        self,
-        kind: str,
-        position: Position[Any],
-        limits: SearchLimits,
-        count: int,
-        root_moves: tuple[Any, ...] | None,
-        request: _Request,
-        on_iteration: OnIteration | None,
-    ) -> SearchResult[Any]:
-        """The ``count`` best root moves: at each depth, the best move, then the best of the
-        others, and so on (the root restricted to the moves not yet taken), on one table.
-        A search to a time or stop event goes depth by depth so that every depth reported
-        has all its lines; one to a depth or node count searches each line once."""
-        moves = list(root_moves if root_moves is not None else position.legal_moves())
-        count = min(count, len(moves))
-        start_wall, start_cpu = time.perf_counter(), time.process_time()
-        interruptible = limits.time is not None or limits.stop is not None
-        deepest = limits.depth or (driver.SOLVE_DEPTH if kind == PYTHON else MAX_COMPILED_DEPTH)
-        depths: Sequence[int | None] = range(1, deepest + 1) if interruptible else [limits.depth]
-        deadline = None if limits.time is None else start_wall + limits.time
-        table = request.table
-        if kind == PYTHON and table is None:
-            table = TranspositionTable(mib=None if request.options is None else request.options.tt_mib)
-        line_request = dataclasses.replace(request, table=table)
-        last: SearchResult[Any] | None = None
-        nodes = 0
-        with self._lent(kind, position) as compiled:
-            for depth in depths:
-                remaining = list(moves)
-                found: list[SearchResult[Any]] = []
-                for _ in range(count):
-                    left = None if deadline is None else deadline - time.perf_counter()
-                    if left is not None and left <= 0:
-                        break
-                    line_limits = dataclasses.replace(
-                        limits, depth=depth if depth is not None else limits.depth, time=left
-                    )
-                    result = self._search_once(compiled, position, line_limits, tuple(remaining), line_request, None)
-                    nodes += result.nodes
-                    if not result.completed or result.best_move is None:
-                        break
-                    found.append(result)
-                    remaining.remove(result.best_move)
-                if len(found) < count:
-                    break  # this depth was cut short: the last whole one stands
-                last = with_lines(found, nodes, start_wall, start_cpu)
-                if on_iteration is not None:
-                    on_iteration(last)
-                if depth is not None and all(proven_to_the_end(result, depth) for result in found):
-                    break  # every line is proven to the end of the game: deeper finds the same
-        if last is None:
-            with self._lent(kind, position) as compiled:
-                single = self._search_once(compiled, position, limits, root_moves, request, None)
-            return dataclasses.replace(single, lines=(line_of(single),), completed=False)
-        complete = not interruptible or (limits.depth is not None and last.depth >= limits.depth)
-        return dataclasses.replace(last, completed=complete, nodes=nodes)
 
     def _solve_lines(
         self,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -33,6 +34,7 @@ from negamax.search.compiled import families, move_list_bindings
 from negamax.search.compiled import move_list_kernel as kernel
 from negamax.search.compiled import move_list_layout as layout
 from negamax.search.compiled.move_list_helper_pool import HelperSearches
+from negamax.search.lines import line_of, proven_to_the_end, search_depth, with_lines
 from negamax.search.params import check_threads
 from negamax.search.windows import SOLVE_RANGE, aspirated, first_width, probe_point, proven_bounds
 
@@ -204,11 +206,13 @@ class CompiledSearcher:
         limits: SearchLimits | None = None,
         on_iteration: OnIteration | None = None,
         root_moves: Sequence[Any] | None = None,
+        multipv: int = 1,
     ) -> SearchResult[Any]:
         """Deepens until a limit: ``depth`` iterations, ``nodes``, ``time`` seconds, or the
         ``stop`` event. Returns the last completed iteration (with a better move from the
         interrupted one, if it found one), ``completed=False`` when a limit cut it short.
         ``root_moves`` (legal moves of ``position``): the only moves searched at the root.
+        ``multipv`` above 1: that many best root moves in the one deepening (``_lines``).
 
         :raises InvalidOptionError: if ``root_moves`` names no legal move.
         """
@@ -219,6 +223,8 @@ class CompiledSearcher:
             return self._game_over(position, from_node(position.terminal_value(), 0), start_wall, start_cpu)
         work = self.work
         self._prepare(limits, bound.features)
+        if multipv > 1:
+            return self._lines(bound, position, limits, on_iteration, root_moves, multipv, (start_wall, start_cpu))
         fallback = None
         if root_moves is not None:
             codes = self._root_codes(bound, position, root_moves)
@@ -248,6 +254,8 @@ class CompiledSearcher:
                 score = value
                 iterations.append(int(work[layout.W_NODES]) - before)
                 line = self._line()
+                if fallback is not None:  # a restricted root: this depth's best move leads the next
+                    work[layout.W_ROOT_HINT] = line[0] if line else code
                 last = self._result(position, score, depth, line, iterations, start_wall, start_cpu, fallback)
                 if on_iteration is not None:
                     on_iteration(last)
@@ -256,14 +264,63 @@ class CompiledSearcher:
         if last is None:
             return self._game_over(position, None, start_wall, start_cpu, fallback)
         if work[layout.W_ABORTED] and not (limits.depth is not None and last.depth >= limits.depth):
-            # the unfinished iteration's nodes and time count too
-            return dataclasses.replace(
-                last,
-                completed=False,
-                nodes=self._nodes(),
-                cpu_time=time.process_time() - start_cpu,
-                wall_time=time.perf_counter() - start_wall,
-            )
+            return self._cut_short(last, (start_wall, start_cpu))
+        return last
+
+    def _lines(
+        self,
+        bound: _Bound,
+        position: MoveListPosition[Any],
+        limits: SearchLimits,
+        on_iteration: OnIteration | None,
+        root_moves: Sequence[Any] | None,
+        count: int,
+        start: tuple[float, float],
+    ) -> SearchResult[Any]:
+        """A multipv search: at every depth, ``count`` lines (``lines.search_depth``), each
+        one iteration of the root restricted to the moves the lines before it left (its codes
+        at ``ROOT_MOVES``) with the previous depth's best of them first (``W_ROOT_HINT``).
+        A depth is reported once all its lines are done; a limit keeps the last such depth."""
+        work = self.work
+        codes = self._root_codes(bound, position, root_moves)
+        codes_of: dict[Any, list[int]] = {}  # each move's codes (a game may give one move two)
+        for code in codes:
+            codes_of.setdefault(position.moves_from_codes([code])[0], []).append(code)
+        moves = list(codes_of)
+        count = min(count, len(moves))
+        iterations: list[int] = []
+        last: SearchResult[Any] | None = None
+
+        def line(depth: int, remaining: list[Any], hint: Any, guess: int) -> SearchResult[Any] | None:
+            listed = [code for move in remaining for code in codes_of[move]]
+            work[layout.ROOT_MOVES : layout.ROOT_MOVES + len(listed)] = listed
+            work[layout.W_ROOT_MOVES] = len(listed)
+            work[layout.W_ROOT_HINT] = 0 if hint is None else codes_of[hint][0]
+            value = self._iterate(bound, depth, guess)
+            if work[layout.W_ABORTED]:
+                return None
+            return self._result(position, value, depth, self._line(), iterations, *start, remaining[0])
+
+        work[layout.ROOT_MOVES : layout.ROOT_MOVES + len(codes)] = codes  # the helpers' root
+        work[layout.W_ROOT_MOVES] = len(codes)
+        with self._watching(limits, start[0]), self._helping(bound, limits):
+            for depth in range(1, min(limits.depth or DEEPEST, DEEPEST) + 1):
+                before = int(work[layout.W_NODES])
+                found = search_depth(moves, count, last.lines if last else (), functools.partial(line, depth))
+                if found is None:
+                    break
+                iterations.append(int(work[layout.W_NODES]) - before)
+                elapsed = (time.process_time() - start[1], time.perf_counter() - start[0])
+                last = with_lines(found, self._nodes(), elapsed, self._stats(iterations))
+                if on_iteration is not None:
+                    on_iteration(last)
+                if limits.depth is None and all(proven_to_the_end(result, depth) for result in found):
+                    break  # every line proven to the end of the game: deeper finds the same
+        if last is None:
+            single = self._game_over(position, None, *start, moves[0])
+            return dataclasses.replace(single, lines=(line_of(single),))
+        if work[layout.W_ABORTED] and not (limits.depth is not None and last.depth >= limits.depth):
+            return self._cut_short(last, start)
         return last
 
     def solve(
@@ -340,15 +397,18 @@ class CompiledSearcher:
         self._check_exact(position)
         return value >= threshold
 
-    def _root_codes(self, bound: _Bound, position: MoveListPosition[Any], root_moves: Sequence[Any]) -> list[int]:
-        """The codes of ``root_moves`` (the kernel's codes of the root's legal moves that
-        stand for them: a game turns codes into moves, not moves into codes)."""
+    def _root_codes(
+        self, bound: _Bound, position: MoveListPosition[Any], root_moves: Sequence[Any] | None
+    ) -> list[int]:
+        """The codes of ``root_moves`` (``None``: every legal move), the kernel's codes of the
+        root's legal moves that stand for them: a game turns codes into moves, not moves into
+        codes."""
         count = int(bound.kernels.list_root_moves(bound.spec, bound.state, self.work))
-        wanted = set(root_moves)
+        wanted = None if root_moves is None else set(root_moves)
         codes = []
         for code in self.work[layout.ROOT_MOVES : layout.ROOT_MOVES + count].tolist():
             moves = position.moves_from_codes([code])
-            if moves and moves[0] in wanted:
+            if moves and (wanted is None or moves[0] in wanted):
                 codes.append(code)
         if not codes:
             raise InvalidOptionError("none of the root moves to search is legal here")
@@ -497,6 +557,17 @@ class CompiledSearcher:
             lower=lower,
             upper=upper,
             completed=False,
+        )
+
+    def _cut_short(self, last: SearchResult[Any], start: tuple[float, float]) -> SearchResult[Any]:
+        """``last``, the last whole iteration of a search a limit cut short, with the nodes
+        and time of the unfinished one counted too."""
+        return dataclasses.replace(
+            last,
+            completed=False,
+            nodes=self._nodes(),
+            cpu_time=time.process_time() - start[1],
+            wall_time=time.perf_counter() - start[0],
         )
 
     def _nodes(self) -> int:

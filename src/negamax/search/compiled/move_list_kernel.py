@@ -142,6 +142,7 @@ from negamax.search.compiled.move_list_layout import (
     W_QUIESCENCE_NODES,
     W_REDUCED,
     W_RESEARCHES,
+    W_ROOT_HINT,
     W_ROOT_MOVES,
     W_SELDEPTH,
     W_STOP,
@@ -396,6 +397,8 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             if not (pv_node or restricted) and _entry_depth(entry) >= depth and _entry_decides(entry, ply, alpha, beta):
                 work[W_TT_CUTOFFS] += 1
                 return _entry_value(entry, ply)
+    if restricted and work[W_ROOT_HINT] != 0:
+        tt_move = _move_key(work[W_ROOT_HINT])
     unit = pruning_unit(spec)
     if features & INTERNAL_REDUCTION and unit > 0 and use_table and tt_move == 0 and excluded == 0 and depth >= 4:
         depth -= 1

@@ -53,6 +53,9 @@ W_PRUNED = 22
 """Moves left unsearched by futility and late-move pruning."""
 W_ROOT_MOVES = 23
 """How many moves the root may search, listed at ``ROOT_MOVES`` (0: every legal move)."""
+W_ROOT_HINT = 24
+"""The move a restricted root searches first (0: none), the previous depth's best of its
+moves: such a root is never stored in the table, whose move would otherwise lead."""
 KILLERS = 32
 HISTORY = KILLERS + 2 * MAX_PLY
 COUNTERS = HISTORY + HISTORY_SLOTS
