@@ -9,6 +9,7 @@ loads) what it uses on the spot. A run that needs no kernel compiles none."""
 
 from __future__ import annotations
 
+import fnmatch
 import importlib.util
 import subprocess
 import sys
@@ -20,6 +21,31 @@ EXAMPLE_GAME = str(Path(__file__).resolve().parents[1] / "examples" / "breakthro
 """The example game of the guide, as the command line names it (``kernels("breakthrough")``)."""
 
 _compiled: set[str] = set()
+
+RUNS_KERNELS = (
+    "tests/search/compiled/*",
+    "tests/games/test_compiled_game.py",
+    "tests/games/*/test_compiled.py",
+    "tests/games/connect4/test_board_sizes.py",
+    "tests/games/draughts/test_perft.py",
+    "tests/games/test_checker.py",
+    "tests/search/test_shared_policy.py",
+    "tests/docs/test_examples.py",
+    "tests/docs/test_tutorial.py",
+)
+"""Modules whose tests build compiled searchers themselves. With those marked ``kernels``,
+they make the ``numba`` suite: on a fresh machine each game's kernels cost 20-60 CPU-s to
+compile, which the default run (about 200 CPU-s in all) cannot afford, so ``.ci/run`` runs
+them as a step of their own (``pytest -m numba``)."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # tryfirst: the mark must be there before ``-m`` selects
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        if item.get_closest_marker("kernels") or any(fnmatch.fnmatch(module, glob) for glob in RUNS_KERNELS):
+            item.add_marker(pytest.mark.numba)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
