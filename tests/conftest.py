@@ -33,10 +33,12 @@ RUNS_KERNELS = (
     "tests/docs/test_examples.py",
     "tests/docs/test_tutorial.py",
 )
-"""Modules whose tests build compiled searchers themselves. With those marked ``kernels``,
-they make the ``numba`` suite: on a fresh machine each game's kernels cost 20-60 CPU-s to
-compile, which the default run (about 200 CPU-s in all) cannot afford, so ``.ci/run`` runs
-them as a step of their own (``pytest -m numba``)."""
+"""Modules whose tests build compiled searchers themselves. With the tests marked
+``kernels`` or ``numba``, those parametrized with the ``"compiled"`` backend and those
+served by the web app with its kernels loaded (the ``web`` fixture), they make
+the ``numba`` suite: on a fresh machine each game's kernels cost 20-60 CPU-s to compile,
+which the default run (about 200 CPU-s in all) cannot afford, so ``.ci/run`` runs them as a
+step of their own (``pytest -m numba``)."""
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -44,7 +46,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # tryfirst: the mark must be there before ``-m`` selects
     for item in items:
         module = item.nodeid.split("::")[0]
-        if item.get_closest_marker("kernels") or any(fnmatch.fnmatch(module, glob) for glob in RUNS_KERNELS):
+        callspec = getattr(item, "callspec", None)
+        on_compiled = callspec is not None and any(value == "compiled" for value in callspec.params.values())
+        serves_kernels = "web" in getattr(item, "fixturenames", ())  # the web app's server, its kernels loaded
+        marked = item.get_closest_marker("kernels") is not None
+        if on_compiled or serves_kernels or marked or any(fnmatch.fnmatch(module, glob) for glob in RUNS_KERNELS):
             item.add_marker(pytest.mark.numba)
 
 

@@ -43,6 +43,7 @@ def test_python_lines_are_the_brute_force_values(name: str, text: str, depth: in
         assert result.completed and result.depth <= depth  # shallower: every line seen to its end
 
 
+@pytest.mark.numba
 @pytest.mark.parametrize("text", CONNECT4)
 def test_connect4_lines_on_both_backends_are_the_brute_force_values(text: str) -> None:
     pytest.importorskip("numba")
@@ -61,6 +62,7 @@ def test_connect4_lines_on_both_backends_are_the_brute_force_values(text: str) -
             assert result.depth == depth and result.completed
 
 
+@pytest.mark.numba
 def test_chess_lines_on_both_backends_are_each_child_searched_alone() -> None:
     pytest.importorskip("numba")
     from negamax.search.compiled import move_list_layout as layout

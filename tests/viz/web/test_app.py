@@ -31,6 +31,7 @@ PROMOTING = "k7/4P3/8/8/8/8/8/7K w - - 0 1"
 """White's pawn on e7 promotes on e8."""
 
 
+@pytest.mark.numba  # the server loads every game's kernels
 def test_every_game_has_its_board(web: Web) -> None:
     status, state = web.post("/api/state", {"game": "tictactoe", "moves": ["0", "4", "1"]})
     assert status == 200 and state["view"]["cells"][:5] == ["X", "X", "", "", "O"] and state["turn"] == 1

@@ -228,6 +228,7 @@ def test_stepping_an_alpha_beta_search_forward_and_back(page: Any, web: Web) -> 
     assert page.text_content("#step-text") == ""
 
 
+@pytest.mark.numba  # the server loads every game's kernels
 def test_every_game_mid_game(page: Any, web: Web) -> None:
     for game, moves in [
         ("tictactoe", "4,0,8"),
