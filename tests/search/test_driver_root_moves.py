@@ -40,6 +40,7 @@ def test_a_restricted_root_is_not_stored_as_the_position_s_value() -> None:
     assert table.probe(position.key()) is not None
 
 
+@pytest.mark.numba
 def test_a_restricted_root_takes_the_best_of_its_moves() -> None:
     pytest.importorskip("numba")
     from negamax.search.compiled import move_list_layout as layout
