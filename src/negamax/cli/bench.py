@@ -14,10 +14,9 @@ import json
 import time
 from typing import Any
 
-from negamax.core.ranges import BENCH_HASH_MIB
 from negamax.core.types import SearchLimits
 from negamax.games import get_game
-from negamax.search import Searcher, search, solve
+from negamax.search import Searcher, presets, search, solve
 from negamax.search.params import options_for
 
 TABLE_ENTRIES = 100_003
@@ -97,7 +96,7 @@ def run(as_json: bool = False, compiled: bool = False) -> int:
         for game_name, text, depth in COMPILED_CASES:
             game = get_game(game_name)
             position = game.new_position(text)
-            searcher = searchers.setdefault(game_name, Searcher("compiled", hash_mib=BENCH_HASH_MIB, game=game))
+            searcher = searchers.setdefault(game_name, presets.for_bench(game))
             searcher.prepare(position)  # compiled or loaded outside the time counted
             start = time.process_time()
             limits = SearchLimits(depth=depth)

@@ -23,14 +23,9 @@ from negamax.core.rules import Game
 from negamax.core.score import INF, Bound
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.engines.time_plan import TimePlan
-from negamax.search import Searcher, choose_backend, search
-from negamax.search.params import options_for
+from negamax.search import Searcher, presets, search
 from negamax.search.searcher import MULTIPV
 from negamax.search.strength import Strength
-
-CHECK_EVERY_NODES = 64
-"""Slow games (chess on python-chess: a few thousand nodes a second) must look at the
-clock often for a stop to be prompt."""
 
 OnInfo = Callable[[SearchResult[Any]], None]
 OnDone = Callable[[SearchResult[Any]], None]
@@ -52,8 +47,6 @@ class GoLimits:
     """The only moves the root may play (legal ones; ``None``: every move)."""
 
 
-LOAD_WAIT_SECONDS = 1.0
-"""Longest wait of a search for a kernel being loaded from disk (it then gets less time)."""
 MOVE_OVERHEAD_SECONDS = 0.01
 """Kept back from every time budget for the search to stop and the reply to travel. Measured
 over python-chess's UCI client here, 20 moves at each of 50, 200 and 1000 ms: the move came
@@ -132,8 +125,9 @@ class Engine:
     ) -> None:
         self.game = game
         self.position: Position[Any] = game.new_position(None)
-        self.backend = choose_backend(self.position, backend, solving=False)
-        self.searcher = self._new_searcher(hash_range().check(hash_mib), int(THREADS.check(threads)))
+        self.searcher = self._new_searcher(hash_range().check(hash_mib), int(THREADS.check(threads)), backend)
+        self.backend = self.searcher.backend
+        """``compiled`` or ``python``: what ``backend`` came to for this game."""
         self.multipv = 1
         """Root moves each search scores (UCI's ``MultiPV``)."""
         self.strength = Strength()
@@ -143,16 +137,8 @@ class Engine:
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
 
-    def _new_searcher(self, hash_mib: float, threads: int) -> Searcher:
-        return Searcher(
-            self.backend,
-            hash_mib=hash_mib,
-            threads=threads,
-            keep_tables=True,
-            game=self.game,
-            wait_for_kernel=False,
-            python_options=dataclasses.replace(options_for("auto"), check_every=CHECK_EVERY_NODES),
-        )
+    def _new_searcher(self, hash_mib: float, threads: int, backend: str) -> Searcher:
+        return presets.for_engine(self.game, backend=backend, hash_mib=hash_mib, threads=threads)
 
     @property
     def hash_mib(self) -> float:
@@ -224,7 +210,7 @@ class Engine:
             ) from None
         ready = self.searcher.ready()
         self.searcher.close()
-        self.searcher = self._new_searcher(mib, threads)
+        self.searcher = self._new_searcher(mib, threads, self.backend)
         if ready:
             self.searcher.prepare_in_background()  # the kernel is loaded already: at once
 
@@ -277,7 +263,8 @@ class Engine:
 
         def run() -> None:
             try:
-                result = searched(search_limits)
+                # a kernel loading from disk is waited for by the searcher's plan
+                result = self.analyse(position, search_limits, on_info, root_moves)
                 if result.best_move is None:
                     result = _move_anyway(position, result, root_moves)
                 if not self.strength.full:  # the legal moves only where a weaker player may pick among them
@@ -288,22 +275,6 @@ class Engine:
                     on_error(f"the search failed ({type(error).__name__}: {error}); playing a quick move")
                 result = self._fallback(position, root_moves)
             on_done(result)
-
-        def searched(limits: SearchLimits) -> SearchResult[Any]:
-            if not self.searcher.ready() and not self.searcher.compiling:
-                # Loading the kernel from disk takes well under a second and holds the
-                # interpreter lock in stretches: wait for it rather than race it (but not
-                # past a stop).
-                self.searcher.prepare_in_background()
-                budget = limits.time
-                wait = LOAD_WAIT_SECONDS if budget is None else min(LOAD_WAIT_SECONDS, budget / 2)
-                while not self.searcher.ready() and not self.searcher.compiling and not self._stop.is_set():
-                    if time.perf_counter() - started >= wait:
-                        break
-                    self._stop.wait(0.01)
-                if budget is not None:
-                    limits = dataclasses.replace(limits, time=max(0.001, budget - (time.perf_counter() - started)))
-            return self.analyse(position, limits, on_info, root_moves)
 
         self._worker = threading.Thread(target=run, name="search", daemon=True)
         self._worker.start()

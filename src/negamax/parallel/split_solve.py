@@ -44,6 +44,7 @@ from negamax.core.rules import Game
 from negamax.core.score import WIN, child_threshold, from_child, pons_to_distance
 from negamax.games import get_game
 from negamax.parallel.pools import WorkerPool
+from negamax.search import presets
 from negamax.search.searcher import Searcher
 from negamax.search.windows import probe_point
 
@@ -380,7 +381,7 @@ def _answer(solve: _Solve, moves: tuple[str, ...], threshold: int) -> tuple[bool
         worker = _workers.get(place)
     if worker is None:
         game = get_game(solve.reference)
-        worker = _Worker(game, Searcher(keep_tables=True, game=game), solve.token)
+        worker = _Worker(game, presets.for_split_solve(game), solve.token)
         with _workers_lock:
             _workers[place] = worker
     start = time.thread_time()

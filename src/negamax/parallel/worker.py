@@ -1,9 +1,9 @@
 """What a worker does with one chunk of a batch: read each position, search or solve it,
 and return one flat record per position.
 
-Each worker process keeps one ``Searcher`` per job between chunks (its compiled solver owns
-a table of the default size, ``DEFAULT_HASH_MIB``), which lends its compiled searchers to one thread at a time, so a
-chunk costs only its searches. A position's record never depends on which positions the
+Each worker process keeps one ``Searcher`` per job between chunks (``presets.for_batch``: a
+solve's table of the default size, ``DEFAULT_HASH_MIB``), which lends its compiled searchers
+to one thread at a time, so a chunk costs only its searches. A position's record never depends on which positions the
 worker searched before, unless its limit is a time: the searcher starts every call from
 clean tables (for analyses, small ones: the positions of a batch share little).
 """
@@ -19,14 +19,12 @@ from typing import Any
 
 from negamax.core.errors import InvalidOptionError, NegamaxError
 from negamax.core.game import Position
-from negamax.core.ranges import BATCH_ANALYSIS_HASH_MIB
 from negamax.core.rules import Game, game_score_or_none, pv_text
 from negamax.core.score import INF
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import get_game
 from negamax.parallel.cases import Case
-from negamax.search import BACKENDS, Searcher
-from negamax.search.backend_choice import refuse_unbounded_solve
+from negamax.search import BACKENDS, default_searcher, presets
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,8 +47,10 @@ class BatchJob:
 
     def __post_init__(self) -> None:
         game = get_game(self.game)
-        if self.solve:  # refused once for the whole batch, in the words solve() uses
-            refuse_unbounded_solve(game.new_position(None), SearchLimits(nodes=self.nodes, time=self.time))
+        if self.solve:  # refused once for the whole batch, as solve() refuses it (a plan only: nothing runs)
+            default_searcher("python").plan(
+                game.new_position(None), SearchLimits(nodes=self.nodes, time=self.time), solving=True
+            )
         if self.solve and self.depth is not None:
             raise InvalidOptionError("a solve goes to the end of the game; --depth needs an analysis, not --solve")
         if not self.solve and self.depth is None and self.time is None and self.nodes is None:
@@ -94,15 +94,8 @@ class _Searcher:
         self.job = job
         self.game: Game = get_game(job.game)
         self.limits = SearchLimits(depth=job.depth, nodes=job.nodes, time=job.time)
-        # Solves take the default table, analyses a small one. A solve finds the first move
-        # of its line by null-window tests, not the rest: a batch wants values, and the line
-        # would cost more than some solves.
-        self.searcher = Searcher(
-            job.backend or "auto",
-            hash_mib=None if job.solve else BATCH_ANALYSIS_HASH_MIB,
-            game=self.game,
-            pv_plies=1,
-            keep_tables=job.keep_tables and job.solve,
+        self.searcher = presets.for_batch(
+            self.game, backend=job.backend, solving=job.solve, keep_tables=job.keep_tables
         )
 
     def load(self, position: Position[Any]) -> None:

@@ -4,8 +4,9 @@ a default one)."""
 
 from negamax.core.ranges import DEFAULT_HASH_MIB
 from negamax.search.backend import default_searcher, prepare, search, solve
+from negamax.search.backend_choice import BACKENDS, choose_backend
 from negamax.search.params import ALGORITHMS, SearchOptions, options_for
-from negamax.search.searcher import BACKENDS, Searcher, choose_backend
+from negamax.search.searcher import Searcher
 from negamax.search.tt import TranspositionTable
 
 __all__ = [

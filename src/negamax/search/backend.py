@@ -15,6 +15,7 @@ from typing import Any
 from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.core.types import OnIteration, SearchLimits, SearchResult
+from negamax.search import presets
 from negamax.search.mcts_tree import MCTSTrace
 from negamax.search.params import SearchOptions
 from negamax.search.searcher import Searcher
@@ -22,7 +23,7 @@ from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
 from negamax.search.warmup import Announce
 
-_DEFAULT = {backend: Searcher(backend) for backend in ("auto", "python", "compiled")}
+_DEFAULT = {backend: presets.for_library(backend) for backend in ("auto", "python", "compiled")}
 """One searcher per backend; each lends its compiled searchers to one call at a time."""
 
 
@@ -38,7 +39,7 @@ def prepare(game: Game, *, background: bool = False, announce: Announce | None =
     >>> prepare(get_game("nim"))  # no kernel to compile: ready at once
     True
     """
-    searcher = Searcher("auto", game=game)
+    searcher = presets.for_library("auto", game)
     if background:
         threading.Thread(target=searcher.prepare, kwargs={"announce": announce}, name="prepare", daemon=True).start()
         return False
@@ -49,7 +50,7 @@ def default_searcher(backend: str = "auto") -> Searcher:
     """The searcher ``search()`` and ``solve()`` use for ``backend``.
 
     :raises InvalidOptionError: for an unknown backend."""
-    return _DEFAULT.get(backend) or Searcher(backend)
+    return _DEFAULT.get(backend) or presets.for_library(backend)
 
 
 def search(

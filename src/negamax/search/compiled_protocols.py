@@ -4,7 +4,7 @@ move-list games (``compiled.move_list.CompiledSearcher``). Their ``kind`` tells 
 so a check of it narrows ``Compiled`` to one of them.
 
 Positions are typed ``Any`` here: each kind takes its own subprotocol of ``Position``, and
-which kind searches a position is decided by ``searcher.compiled_kind``.
+which kind searches a position is decided by ``backend_choice.compiled_kind``.
 
 This module imports neither numba nor the searchers: it only describes them.
 """

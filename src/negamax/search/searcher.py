@@ -30,44 +30,34 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final
+from typing import Any
 
 from negamax.core.errors import InvalidOptionError
-from negamax.core.game import (
-    HasLength,
-    PlacementPosition,
-    Position,
-    checked_terminal_value,
-    has_evaluation,
-)
+from negamax.core.game import PlacementPosition, Position, checked_terminal_value
 from negamax.core.keys import check_keys
-from negamax.core.ranges import DEFAULT_HASH_MIB, THREADS, Range, hash_range
+from negamax.core.ranges import DEFAULT_HASH_MIB, THREADS, hash_range
 from negamax.core.rules import Game
 from negamax.core.score import Bound, from_child, from_child_bounds
 from negamax.core.types import OnIteration, SearchLimits, SearchResult
 from negamax.core.user_code import check_hashable_key, names_user_errors
 from negamax.search import driver, mcts, warmup
 from negamax.search.backend_choice import (
-    BACKENDS as BACKENDS,
+    BACKENDS,
+    MCTS,
+    MOVE_LIST,
+    PLACEMENT,
+    PYTHON,
+    QUICK_NODES,
+    Plan,
+    Request,
+    alpha_beta_trace,
+    checked_call,
+    compiled_kinds,
+    monte_carlo_kind,
+    planned_kind,
+    python_only_request,
 )
-from negamax.search.backend_choice import (
-    MOVE_LIST as MOVE_LIST,
-)
-from negamax.search.backend_choice import (
-    PLACEMENT as PLACEMENT,
-)
-from negamax.search.backend_choice import (
-    choose_backend as choose_backend,
-)
-from negamax.search.backend_choice import (
-    compiled_kind as compiled_kind,
-)
-from negamax.search.backend_choice import (
-    python_only_request as python_only_request,
-)
-from negamax.search.backend_choice import (
-    refuse_unbounded_solve as refuse_unbounded_solve,
-)
+from negamax.search.backend_choice import MULTIPV as MULTIPV
 from negamax.search.compiled_protocols import Compiled
 from negamax.search.lines import checked_root_moves, solved_lines
 from negamax.search.mcts_tree import MCTSTrace
@@ -75,49 +65,14 @@ from negamax.search.params import SearchOptions, options_for
 from negamax.search.trace import SearchTrace
 from negamax.search.tt import TranspositionTable
 
-MCTS: Final = "mcts"
-"""The compiled Monte Carlo tree search of games written as rules (``CompiledMCTS.kind``)."""
-PYTHON = "python"
-
-QUICK_PLIES = 10
-"""A solve with at most this many plies left (``HasLength``) runs on the pure-Python search
-when the backend is ``auto``: it takes a few thousand nodes at most, less than loading a
-kernel costs. Decided by the position, so the answer never depends on what is loaded."""
-QUICK_NODES = 20_000
-"""The most nodes a call whose kernel is neither loaded nor on disk spends in the pure-Python
-search before it waits for a compiler (``Searcher.answer_without_compiling``): a position
-settled within them (Connect 4 in Python: about 0.2 s) is answered at once, where compiling
-costs 20 to 60 CPU-s. The value is the game's either way; among moves of equal value, the
-one named may differ from the kernel's."""
-MULTIPV = Range("multipv", 1, 256, unit="moves")
-
 Announce = Callable[[str], None]
 
 _LOADED: set[tuple[str, str]] = set()
 """(game's kernel name, kind) of every kernel loaded in this process: a kernel, once loaded,
 serves every searcher, so readiness is the process's, not one searcher's."""
-_PREPARING: dict[str, threading.Lock] = {}
-"""One lock per game's kernels: two searchers preparing the same game wait for each other
-instead of both compiling it."""
-_PREPARING_LOCK = threading.Lock()
 
-
-def _preparing_lock(name: str) -> threading.Lock:
-    with _PREPARING_LOCK:
-        return _PREPARING.setdefault(name, threading.Lock())
-
-
-@dataclasses.dataclass(frozen=True)
-class _Request:
-    """What a call asks of the pure-Python search, passed through unchanged."""
-
-    algorithm: str = "auto"
-    options: SearchOptions | None = None
-    table: TranspositionTable | None = None
-    trace: SearchTrace | None = None
-
-    def python_only(self) -> str:
-        return python_only_request(self.algorithm, self.options, self.table, self.trace)
+_Request = Request
+"""What a call asks of the pure-Python search (``backend_choice.Request``)."""
 
 
 class Searcher:
@@ -136,7 +91,10 @@ class Searcher:
     kept between calls, of each kind (calls at once get one each). ``python_options``: the
     pure-Python search's options when a call gives none (a slow game's ``check_every``).
     ``tree_mib``: the tree of each Monte Carlo search (``negamax.search.mcts``; default
-    ``mcts.DEFAULT_TREE_MIB``, its memory taken as the tree grows).
+    ``mcts.DEFAULT_TREE_MIB``, its memory taken as the tree grows). ``load_wait``: with
+    ``wait_for_kernel=False``, the most seconds a call waits for its kernel to load from
+    disk (at most half its time) before it answers without it. ``negamax.search.presets``
+    makes the searcher each front end needs.
     """
 
     def __init__(
@@ -153,6 +111,7 @@ class Searcher:
         idle: int = 1,
         python_options: SearchOptions | None = None,
         tree_mib: float | None = None,
+        load_wait: float = 0.0,
     ) -> None:
         if backend not in BACKENDS:
             raise InvalidOptionError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
@@ -166,6 +125,7 @@ class Searcher:
         self.keep_tables = keep_tables
         self.game = game
         self.wait_for_kernel = wait_for_kernel
+        self.load_wait = load_wait
         self.pv_plies = pv_plies
         self.notes: list[str] = []
         """Why a compiled searcher runs with other helpers than asked (no shared memory)."""
@@ -195,6 +155,7 @@ class Searcher:
         table: TranspositionTable | None = None,
         trace: SearchTrace | MCTSTrace | None = None,
         on_iteration: OnIteration | None = None,
+        plan: Plan | None = None,
     ) -> SearchResult[Any]:
         """Search ``position`` within ``limits`` (a depth, node count or time is required),
         deepening one ply at a time, each completed iteration reported to ``on_iteration``.
@@ -212,24 +173,23 @@ class Searcher:
         last such depth.
         ``root_moves``: the only moves searched at the root (UCI's ``searchmoves``).
         ``algorithm``, ``options``, ``table`` and ``trace`` are the pure-Python search's.
+        ``plan``: this call's, if asked for first (``plan()``, given the same arguments and
+        the limits, which are then not given here).
 
         :raises InvalidOptionError: if no limit is given, for an unknown algorithm or
             backend, a backend that cannot do what is asked, or root moves that are not legal.
         """
-        limits = limits or SearchLimits()
-        if limits.depth is None and limits.nodes is None and limits.time is None:
-            raise InvalidOptionError("give a depth, node or time limit (or call solve() to search to the end)")
-        multipv = int(MULTIPV.check(multipv))
-        if mcts.wanted(position, limits, algorithm, options):
-            return self._mcts(position, limits, multipv, root_moves, options, table, trace, on_iteration, False)
-        request = _Request(algorithm, options, table, _alpha_beta_trace(trace))
-        kind = self._kind(position, solving=False, request=request)
+        plan = self._plan(plan, position, limits, False, multipv, _Request(algorithm, options, table), trace)
+        limits, kind, multipv = plan.limits, plan.kind, int(MULTIPV.check(multipv))
+        if plan.monte_carlo:
+            return self._mcts(plan, position, multipv, root_moves, options, trace, on_iteration)
+        request = _Request(algorithm, options, table, alpha_beta_trace(trace))
         if position.is_terminal():
             return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
         self._check_keys(kind, position, request)
         root_moves = checked_root_moves(position, root_moves)
         if multipv == 1 and root_moves is None:
-            quick = self._answer_first(kind, position, limits, False, request, on_iteration)
+            quick = self._answer_first(plan, position, request, on_iteration)
             if quick is not None:
                 return quick
         with self._lent(kind, position) as compiled:
@@ -254,10 +214,8 @@ class Searcher:
             with self._lent(PLACEMENT, position) as solver:
                 assert solver is not None and solver.kind == PLACEMENT
                 return bool(solver.probe(position, threshold - 1, threshold) >= threshold)
-        refuse_unbounded_solve(position, SearchLimits())
-        request = _Request()
-        kind = self._kind(position, solving=True, request=request)
-        self._check_keys(kind, position, request)
+        kind = self.plan(position, solving=True).kind  # refuses a game that cannot be solved exactly
+        self._check_keys(kind, position, _Request())
         with self._lent(kind, position) as compiled:
             if compiled is None:
                 return driver.value_at_least(
@@ -280,6 +238,7 @@ class Searcher:
         trace: SearchTrace | MCTSTrace | None = None,
         on_iteration: OnIteration | None = None,
         pv_plies: int | None = None,
+        plan: Plan | None = None,
     ) -> SearchResult[Any]:
         """The game-theoretic value of ``position``: a search to the end of the game. Wins
         and losses carry their distance. ``limits`` may bound nodes or time; a solve cut
@@ -291,7 +250,7 @@ class Searcher:
         best first; every move when ``k`` is at least their number), each move's child
         solved on one shared table; ``root_moves`` restricts them (each is solved: with
         ``multipv`` 1, the best of them is the answer). ``pv_plies``: how much of the line
-        to find, as the searcher's ``pv_plies``.
+        to find, as the searcher's ``pv_plies``. ``plan`` as for ``search``.
 
         ``algorithm="mcts"``: MCTS-Solver (``negamax.search.mcts``) until the root is solved
         (or a limit); its lines other than the best carry what it proved of them.
@@ -300,22 +259,18 @@ class Searcher:
             without a limit, an unknown algorithm or backend, or a backend that cannot do
             what is asked.
         """
-        limits = limits or SearchLimits()
-        if limits.depth is not None:
-            raise InvalidOptionError("solve() searches to the end of the game; use search() for a depth limit")
-        multipv = int(MULTIPV.check(multipv))
-        refuse_unbounded_solve(position, limits)
-        if algorithm == mcts.ALGORITHM or (options is not None and options.driver == mcts.ALGORITHM):
-            return self._mcts(position, limits, multipv, root_moves, options, table, trace, on_iteration, True)
-        request = _Request(algorithm, options, table, _alpha_beta_trace(trace))
-        kind = self._kind(position, solving=True, request=request)
+        plan = self._plan(plan, position, limits, True, multipv, _Request(algorithm, options, table), trace)
+        limits, kind, multipv = plan.limits, plan.kind, int(MULTIPV.check(multipv))
+        if plan.monte_carlo:
+            return self._mcts(plan, position, multipv, root_moves, options, trace, on_iteration)
+        request = _Request(algorithm, options, table, alpha_beta_trace(trace))
         if position.is_terminal():
             return driver.game_over(position, algorithm if kind == PYTHON else "compiled")
         self._check_keys(kind, position, request)
         plies = self.pv_plies if pv_plies is None else pv_plies
         moves = checked_root_moves(position, root_moves)
         if multipv == 1 and moves is None:
-            quick = self._answer_first(kind, position, limits, True, request, on_iteration, plies)
+            quick = self._answer_first(plan, position, request, on_iteration, plies)
             if quick is not None:
                 return quick
             with self._lent(kind, position) as compiled:
@@ -323,52 +278,107 @@ class Searcher:
         moves = moves or tuple(position.legal_moves())
         return self._solve_lines(kind, position, moves, limits, multipv, request, on_iteration, plies)
 
+    def plan(
+        self,
+        position: Position[Any],
+        limits: SearchLimits | None = None,
+        *,
+        solving: bool,
+        multipv: int = 1,
+        algorithm: str = "auto",
+        options: SearchOptions | None = None,
+        table: TranspositionTable | None = None,
+        trace: SearchTrace | MCTSTrace | None = None,
+    ) -> Plan:
+        """What a ``solve`` (``solving``) or ``search`` with these arguments runs on now: the
+        call's one decision (``Plan``), which the call makes itself when not given it. A
+        searcher that does not wait for its kernel starts loading it here (answering with
+        the pure-Python search meanwhile), after waiting up to ``load_wait`` for it.
+
+        :raises InvalidOptionError: as ``search`` or ``solve`` would, before anything runs
+            (a solve that would never end, a backend that cannot do what is asked).
+        """
+        return self._plan(None, position, limits, solving, multipv, _Request(algorithm, options, table), trace)
+
+    def _plan(
+        self,
+        given: Plan | None,
+        position: Position[Any],
+        limits: SearchLimits | None,
+        solving: bool,
+        multipv: int,
+        asked: _Request,
+        trace: SearchTrace | MCTSTrace | None,
+    ) -> Plan:
+        """The plan a call was ``given``, else its plan made now.
+
+        :raises InvalidOptionError: for a plan given with limits too, or made for the other call.
+        """
+        if given is not None:
+            if limits is not None or given.solving != solving:
+                raise InvalidOptionError(
+                    "a call given its plan takes its limits from it, and the plan must be its kind's"
+                )
+            return given
+        limits, monte_carlo, python_only = checked_call(position, limits, solving, multipv, asked, trace)
+        kind, limits = self._kind(position, solving, monte_carlo, python_only, limits)
+        quick = (
+            not monte_carlo
+            and kind != PYTHON
+            and self.backend == "auto"
+            and (solving or limits.depth is not None)
+            and multipv == 1
+            and not position.is_terminal()
+            and self._needs_compiling(kind, position)
+        )
+        return Plan(kind, solving, monte_carlo, quick, limits)
+
     def answer_without_compiling(
         self,
         position: Position[Any],
-        limits: SearchLimits,
+        limits: SearchLimits | None = None,
         *,
-        solving: bool,
+        solving: bool | None = None,
         algorithm: str = "auto",
         options: SearchOptions | None = None,
         on_iteration: OnIteration | None = None,
         pv_plies: int | None = None,
+        plan: Plan | None = None,
     ) -> SearchResult[Any] | None:
         """The answer of a ``solve`` (``solving``) or depth-limited ``search`` of one line
-        whose compiled kernel would have to be compiled first, if the pure-Python search
-        finds it within ``QUICK_NODES`` nodes; ``None`` if the kernel is ready (or on disk),
-        the backend is not ``auto``, or the attempt did not finish. ``solve`` and ``search``
-        try it themselves; a front end that compiles in another process first (the command
-        line) asks before it starts the compiler."""
-        if position.is_terminal() or algorithm == mcts.ALGORITHM:
-            return None
-        if not solving and mcts.wanted(position, limits, algorithm, options):
-            return None
+        whose compiled kernel would have to be compiled first (``plan.quick``), if the
+        pure-Python search finds it within ``QUICK_NODES`` nodes; ``None`` if the kernel is
+        ready (or on disk), the backend is not ``auto``, or the attempt did not finish.
+        ``solve`` and ``search`` try it themselves; a front end that compiles in another
+        process first (the command line) asks before it starts the compiler, with the
+        call's ``plan`` (then given no ``limits`` nor ``solving``)."""
+        if plan is None:
+            if solving is None:
+                raise InvalidOptionError("answer_without_compiling: say whether the call solves, or give its plan")
+            plan = self.plan(position, limits, solving=solving, algorithm=algorithm, options=options)
         request = _Request(algorithm, options)
-        kind = self._kind(position, solving=solving, request=request)
-        plies = self.pv_plies if pv_plies is None else pv_plies
-        return self._answer_first(kind, position, limits, solving, request, on_iteration, plies)
+        return self._answer_first(
+            plan, position, request, on_iteration, self.pv_plies if pv_plies is None else pv_plies
+        )
 
     def _answer_first(
         self,
-        kind: str,
+        plan: Plan,
         position: Position[Any],
-        limits: SearchLimits,
-        solving: bool,
         request: _Request,
         on_iteration: OnIteration | None,
         pv_plies: int | None = None,
     ) -> SearchResult[Any] | None:
-        if kind == PYTHON or self.backend != "auto" or (not solving and limits.depth is None):
+        # the kernel may have been loaded since the plan was made (a front end's prepare)
+        if not plan.quick or not self._needs_compiling(plan.kind, position):
             return None
-        if not self._needs_compiling(kind, position):
-            return None
+        limits = plan.limits
         capped = dataclasses.replace(limits, nodes=min(limits.nodes or QUICK_NODES, QUICK_NODES))
-        if solving:
+        if plan.solving:
             result = self._solve_once(None, position, capped, request, on_iteration, pv_plies)
         else:
             result = self._search_once(None, position, capped, None, request, on_iteration)
-        finished = result.completed and (solving or result.depth >= (limits.depth or 0))
+        finished = result.completed and (plan.solving or result.depth >= (limits.depth or 0))
         return result if finished else None
 
     def _needs_compiling(self, kind: str, position: Position[Any]) -> bool:
@@ -385,79 +395,61 @@ class Searcher:
             with self._lock:
                 self._idle[kind].append(compiled)
 
-    # -- the backend ----------------------------------------------------------------------
-
     def backend_for(self, position: Position[Any], solving: bool, algorithm: str = "auto") -> str:
         """``"python"`` or ``"compiled"``: what a call for ``position`` runs on now."""
-        kind = self._kind(position, solving, _Request(algorithm))
+        python_only = python_only_request(algorithm, None, None, None)
+        kind, _ = self._kind(position, solving, algorithm == mcts.ALGORITHM, python_only, SearchLimits())
         return PYTHON if kind == PYTHON else "compiled"
 
-    def _kind(self, position: Position[Any], solving: bool, request: _Request) -> str:
-        """The one decision of a call: ``PYTHON``, ``PLACEMENT``, ``MOVE_LIST`` or ``MCTS``."""
-        if request.algorithm == mcts.ALGORITHM:
-            return self._mcts_kind(position)
-        chosen = choose_backend(position, self.backend, solving=solving, python_only=request.python_only())
-        if chosen == "python":
-            return PYTHON
-        if (
-            self.backend == "auto"
-            and solving
-            and isinstance(position, HasLength)
-            and position.plies_left() <= QUICK_PLIES
-        ):
-            return PYTHON  # a few thousand nodes: less than loading a kernel costs
-        kind = compiled_kind(position, solving)
-        assert kind is not None
-        if not self.wait_for_kernel and self.game is not None and not self._loaded(kind):
-            self.prepare_in_background()
-            return PYTHON  # the first run after installing: answered while another process compiles
-        return kind
+    def _kind(
+        self, position: Position[Any], solving: bool, monte_carlo: bool, python_only: str, limits: SearchLimits
+    ) -> tuple[str, SearchLimits]:
+        """The one decision of a call: ``PYTHON``, ``PLACEMENT``, ``MOVE_LIST`` or ``MCTS``, and
+        its limits, less the time it waited for its kernel to load."""
+        if monte_carlo:
+            kind = monte_carlo_kind(position, self.backend)
+        else:
+            kind = planned_kind(position, self.backend, solving=solving, python_only=python_only)
+        if kind != PYTHON and not self.wait_for_kernel and self.game is not None and not self._loaded(kind):
+            limits = self._waited_for_loading(limits)
+            if not self._loaded(kind):
+                self.prepare_in_background()
+                return PYTHON, limits  # the first run after installing: answered while another process compiles
+        return kind, limits
 
-    def _mcts_kind(self, position: Position[Any]) -> str:
-        """``MCTS`` (compiled) or ``PYTHON``: what runs a Monte Carlo search of ``position``.
-
-        :raises InvalidOptionError: for the compiled backend, on a game it cannot run.
-        """
-        if self.backend == "python":
-            return PYTHON
-        if not mcts.runs_compiled(position):
-            if self.backend == "compiled":
-                raise InvalidOptionError(
-                    "the compiled Monte Carlo search runs games written as rules (negamax.CompiledGame);"
-                    " use the python backend"
-                )
-            return PYTHON
-        if not self.wait_for_kernel and self.game is not None and not self._loaded(MCTS):
-            self.prepare_in_background()
-            return PYTHON
-        return MCTS
+    def _waited_for_loading(self, limits: SearchLimits) -> SearchLimits:
+        """``limits`` after waiting, up to ``load_wait`` seconds (at most half their time, not
+        past their stop), for the kernels to load from the disk cache (not while another
+        process compiles them): loading takes well under a second and holds the interpreter
+        lock in stretches, so a call waits for it rather than race it."""
+        if self.load_wait <= 0 or self.ready() or self.compiling:
+            return limits
+        started = time.perf_counter()
+        self.prepare_in_background()
+        budget = limits.time
+        self.wait_until_ready(self.load_wait if budget is None else min(self.load_wait, budget / 2), limits.stop)
+        if budget is None:
+            return limits
+        return dataclasses.replace(limits, time=max(0.001, budget - (time.perf_counter() - started)))
 
     def _mcts(
         self,
+        plan: Plan,
         position: Position[Any],
-        limits: SearchLimits,
         lines: int,
         root_moves: Sequence[Any] | None,
         options: SearchOptions | None,
-        table: TranspositionTable | None,
         trace: SearchTrace | MCTSTrace | None,
         on_iteration: OnIteration | None,
-        solving: bool,
     ) -> SearchResult[Any]:
-        """A Monte Carlo tree search (``solving``: until the root is solved) of ``position``."""
-        if table is not None:
-            raise InvalidOptionError("a transposition table is alpha-beta's: Monte Carlo tree search keeps its own")
-        if isinstance(trace, SearchTrace):
-            raise InvalidOptionError("a Monte Carlo search is traced with an MCTSTrace (negamax.search.mcts_tree)")
-        mcts.check_limits(limits, solving)
-        kind = self._mcts_kind(position)
+        """A Monte Carlo tree search (a solve: until the root is solved) of ``position``."""
         if position.is_terminal():
             return driver.game_over(position, mcts.ALGORITHM)
-        if kind == PYTHON:  # its tree finds a node by the position's key, as a table does
+        if plan.kind == PYTHON:  # its tree finds a node by the position's key, as a table does
             check_hashable_key(position)
             check_keys(position)
         moves = checked_root_moves(position, root_moves)
-        with self._lent(kind, position) as compiled:
+        with self._lent(plan.kind, position) as compiled:
             if compiled is None:
                 run: Callable[..., SearchResult[Any]] = functools.partial(mcts.search, tree_mib=self.tree_mib)
             else:
@@ -465,12 +457,12 @@ class Searcher:
                 run = compiled.search
             result: SearchResult[Any] = run(
                 position,
-                limits,
+                plan.limits,
                 mcts.settings(options),
                 lines=lines,
                 root_moves=moves,
                 on_iteration=on_iteration,
-                solving=solving,
+                solving=plan.solving,
                 trace=trace,
             )
             return result
@@ -620,7 +612,7 @@ class Searcher:
 
     def _kinds_of_game(self) -> list[str]:
         assert self.game is not None
-        return _compiled_kinds(self.game.new_position(None))
+        return compiled_kinds(self.game.new_position(None))
 
     def prepare(
         self,
@@ -644,9 +636,9 @@ class Searcher:
             if self.game is None:
                 return True
             position = self.game.new_position(None)
-        kinds = _compiled_kinds(position, algorithm)
+        kinds = compiled_kinds(position, algorithm)
         name = warmup.kernel_name(self.game) if self.game is not None else ""
-        with _preparing_lock(name):
+        with warmup.preparing_lock(name):
             if compile_here or self.game is None or warmup.kernels_on_disk(self.game):
                 self._compiling.clear()  # set by prepare_in_background, which looked before
             else:
@@ -703,14 +695,17 @@ class Searcher:
     def _prepare_quietly(self, command_name: str | None) -> None:
         self.prepare(stop=self._closing, compile_here=False, command_name=command_name)
 
-    def wait_until_ready(self, timeout: float) -> bool:
+    def wait_until_ready(self, timeout: float, stop: threading.Event | None = None) -> bool:
         """Wait up to ``timeout`` seconds for the kernels to load from the disk cache; not
-        at all while another process compiles them."""
+        at all while another process compiles them, nor past ``stop``."""
         deadline = time.perf_counter() + timeout
         while not self.ready():
-            if self.compiling or time.perf_counter() >= deadline:
+            if self.compiling or time.perf_counter() >= deadline or (stop is not None and stop.is_set()):
                 return False
-            time.sleep(0.01)
+            if stop is None:
+                time.sleep(0.01)
+            else:
+                stop.wait(0.01)
         return True
 
     # -- one line ----------------------------------------------------------------------------
@@ -836,22 +831,3 @@ class Searcher:
                     break
         done = len(values) == len(moves) and all(value[2] == Bound.EXACT for value in values.values())
         return solved_lines(moves, values, count, nodes, start_wall, start_cpu, done, name)
-
-
-# -- building results ------------------------------------------------------------------
-
-
-def _compiled_kinds(position: Position[Any], algorithm: str = "auto") -> list[str]:
-    """The compiled searches a game's calls may run on: its solver and its search, and the
-    Monte Carlo one where asked for or run by default (a game without an evaluation)."""
-    kinds = [kind for solving in (True, False) if (kind := compiled_kind(position, solving))]
-    if (algorithm == mcts.ALGORITHM or not has_evaluation(position)) and mcts.runs_compiled(position):
-        kinds.append(MCTS)
-    return list(dict.fromkeys(kinds))
-
-
-def _alpha_beta_trace(trace: SearchTrace | MCTSTrace | None) -> SearchTrace | None:
-    """:raises InvalidOptionError: for an ``MCTSTrace`` given to an alpha-beta search."""
-    if isinstance(trace, MCTSTrace):
-        raise InvalidOptionError("an MCTSTrace traces a Monte Carlo search (algorithm='mcts')")
-    return trace

@@ -86,6 +86,18 @@ def _stamp() -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:20]
 
 
+_PREPARING: dict[str, threading.Lock] = {}
+"""One lock per game's kernels: two searchers preparing the same game wait for each other
+instead of both compiling it."""
+_PREPARING_LOCK = threading.Lock()
+
+
+def preparing_lock(name: str) -> threading.Lock:
+    """The lock a searcher holds while it prepares the kernels cached under ``name``."""
+    with _PREPARING_LOCK:
+        return _PREPARING.setdefault(name, threading.Lock())
+
+
 def kernel_name(game: Game) -> str:
     """The name ``game``'s kernels are cached under: its own, unless it shares them."""
     return getattr(game, "kernel_name", "") or game.name

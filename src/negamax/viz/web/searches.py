@@ -11,7 +11,6 @@ server's start) and on the pure-Python search until then.
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 import threading
 import time
@@ -21,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from negamax.core.game import Position
-from negamax.core.ranges import LEVEL, PAGE_SEARCH_HASH_MIB
+from negamax.core.ranges import LEVEL
 from negamax.core.rules import Game, game_score_or_none, pv_text
 from negamax.core.score import (
     INF,
@@ -35,9 +34,8 @@ from negamax.core.score import (
     not_proven_text,
 )
 from negamax.core.types import Line, SearchLimits, SearchResult
-from negamax.search import Searcher, search, solve, warmup
+from negamax.search import Searcher, presets, search, solve, warmup
 from negamax.search.mcts_tree import MCTSTrace, PictureNode
-from negamax.search.params import options_for
 from negamax.search.searcher import MULTIPV
 from negamax.search.strength import Strength
 from negamax.search.textbook import TEXTBOOK, textbook_search
@@ -50,16 +48,9 @@ from negamax.viz.web.scheduler import MAX_SEARCHES, QUICK_SECONDS, Scheduler
 MAX_SECONDS = 5.0
 """The longest a page may ask one search to think."""
 MAX_NODES = 50_000_000
-SEARCH_TREE_MIB = 64.0
-"""Each engine search's Monte Carlo tree, for games without an evaluation (mapped as it
-grows: a 5-second search of 5x5 Hex fills about half of it)."""
 TRACE_PLAYOUTS_PER_NODE = 5
 """A traced Monte Carlo search plays this many playouts for each node the picture may
 show: enough for the tree's shape, few enough that a node's numbers can be followed."""
-PYTHON_CHECK_EVERY = 16
-"""Nodes between the python search's looks at the clock: chess there searches about a
-thousand nodes a second, and dozens of requests at once share the interpreter, so a search
-must notice its time is up within a few milliseconds of its own work."""
 TRACE_MAX_NODES = 5_000
 TRACE_SECONDS = 3.0
 MAX_TRACE_DEPTH = 12
@@ -69,8 +60,6 @@ MAX_SHOWN_DEPTH = 1_000
 """A traced node's depth left above this is a solve's sentinel, shown as "to the end"."""
 SOLUTION_SECONDS = 5.0
 SOLUTION_STREAM_SECONDS = 15.0
-SOLVING_THREADS = max(1, min(2, os.cpu_count() or 1))
-"""The solution's workers: two share one table where the machine has the cores."""
 """A streamed solution may take longer: its scores show as they come, the first at once."""
 REPORT_SECONDS = 0.1
 MAX_LINE = 24
@@ -116,7 +105,6 @@ class Searches:
         """Runs the searches: a few at a time, each within its request's time."""
         self._games: dict[str, _GameSearchers] = {}
         self._games_lock = threading.Lock()
-        self._python_options = dataclasses.replace(options_for("auto"), check_every=PYTHON_CHECK_EVERY)
         self._generator = random.Random(seed)
         """The weaker levels' choices (``seed``: the same choices again, for one request at
         a time; requests at once draw from it in turn)."""
@@ -126,36 +114,10 @@ class Searches:
             found = self._games.get(game.name)
             if found is None:
                 found = _GameSearchers(
-                    self._searcher(game, PAGE_SEARCH_HASH_MIB, idle=os.cpu_count() or 1),
-                    # the solver keeps what it proved from one position to the next (exact
-                    # bounds, true whatever the root: a game's next position finds much of
-                    # its tree there) and solves on every core
-                    self._searcher(game, None, pv_plies=1, keep_tables=True, threads=SOLVING_THREADS),
+                    presets.for_page_thinking(game, self.backend), presets.for_page_solving(game, self.backend)
                 )
                 self._games[game.name] = found
             return found
-
-    def _searcher(
-        self,
-        game: Game,
-        hash_mib: float | None,
-        idle: int = 1,
-        pv_plies: int | None = None,
-        keep_tables: bool = False,
-        threads: int = 1,
-    ) -> Searcher:
-        return Searcher(
-            self.backend,
-            hash_mib=hash_mib,
-            game=game,
-            wait_for_kernel=False,
-            python_options=self._python_options,
-            idle=idle,
-            pv_plies=pv_plies,
-            tree_mib=SEARCH_TREE_MIB,
-            keep_tables=keep_tables,
-            threads=threads,
-        )
 
     def close(self) -> None:
         """Let the running searches end (their pages have gone), free the threads, and stop
