@@ -12,6 +12,7 @@ from typing import Any
 
 from negamax.cli.progress import Kept, UserCodeStuck, progress_callback, stop_on_interrupt
 from negamax.cli.report import dumps, duration_text, one_line, result_record, result_text
+from negamax.cli.search_command import SearchCommand, search_command
 from negamax.cli.searching import (
     DEFAULT_ANALYSIS_SECONDS,
     book_answer,
@@ -29,8 +30,7 @@ from negamax.core.types import SearchLimits, SearchResult
 from negamax.games import available_games, get_game, installed_games
 from negamax.parallel.cases import position_test, read_cases
 from negamax.parallel.files import refuse_replacing, refuse_special_input, replaced_whole
-from negamax.search import warmup
-from negamax.search.backend_choice import refuse_unbounded_solve
+from negamax.search import default_searcher, warmup
 from negamax.search.mcts import ALGORITHM as MCTS
 from negamax.search.params import ALGORITHMS, SearchOptions, options_for
 from negamax.search.textbook import TEXTBOOK
@@ -61,61 +61,63 @@ def run_games(arguments: argparse.Namespace) -> int:
 
 
 def _print_result(
-    arguments: argparse.Namespace, game: Game, position: Position[Any], text: str, result: SearchResult[Any]
+    command: SearchCommand, game: Game, position: Position[Any], text: str, result: SearchResult[Any]
 ) -> None:
     record = result_record(game, position, text, result)
-    print(dumps(record) if arguments.json else result_text(record))
+    print(dumps(record) if command.json else result_text(record))
 
 
 def run_analyze(arguments: argparse.Namespace) -> int:
-    game = get_game(arguments.game)
-    position = game.new_position(arguments.position)
-    search_options(arguments)  # a bad --algorithm fails here, before any search
-    with open_book(arguments, game) as book, stop_on_interrupt() as stop:
-        answer = book_answer(book, position, arguments.multipv)
+    command = search_command(arguments)
+    game = get_game(command.game)
+    position = game.new_position(command.position)
+    search_options(command)  # a bad --algorithm fails here, before any search
+    with open_book(command, game) as book, stop_on_interrupt() as stop:
+        answer = book_answer(book, position, command.multipv)
         if answer is not None:
-            _print_result(arguments, game, position, arguments.position or "", answer)
+            _print_result(command, game, position, command.position or "", answer)
             return EXIT_OK
-        no_limit = arguments.depth is None and arguments.time is None and arguments.nodes is None
+        no_limit = command.depth is None and command.time is None and command.nodes is None
         limits = SearchLimits(
-            depth=arguments.depth,
-            nodes=arguments.nodes,
-            time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
+            depth=command.depth,
+            nodes=command.nodes,
+            time=DEFAULT_ANALYSIS_SECONDS if no_limit else command.time,
             stop=stop,
         )
-        progress = Kept(progress_callback(arguments, game, position))
-        result = _best_so_far(lambda: heuristic_search(arguments, game, position, limits, progress), progress)
-        _print_result(arguments, game, position, arguments.position or "", result)
+        progress = Kept(progress_callback(command.json, game, position))
+        result = _best_so_far(lambda: heuristic_search(command, game, position, limits, progress), progress)
+        _print_result(command, game, position, command.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
 
 
 def run_solve(arguments: argparse.Namespace) -> int:
-    game = get_game(arguments.game)
-    if arguments.check and not arguments.file:
+    command = search_command(arguments)
+    game = get_game(command.game)
+    if command.check and not command.file:
         raise InvalidOptionError("--check compares a --file's expected scores; give --file")
-    if arguments.scheduler is None and (arguments.workers is not None or arguments.split is not None):
+    if command.scheduler is None and (command.workers is not None or command.split is not None):
         raise InvalidOptionError("--workers and --split are for a solve split over a cluster: give --scheduler")
-    if arguments.scheduler is not None and arguments.file:
+    if command.scheduler is not None and command.file:
         raise InvalidOptionError("--scheduler splits one solve; for a file of positions use negamax batch --solve")
-    if arguments.file:
-        if arguments.position is not None:
+    if command.file:
+        if command.position is not None:
             raise InvalidOptionError("give either a position or --file, not both")
-        return _solve_file(arguments, game)
-    position = game.new_position(arguments.position)
-    search_options(arguments)  # a bad --algorithm or --hash fails here, before any search
-    if arguments.scheduler is not None:
-        return _split_solve(arguments, game, position)
-    with open_book(arguments, game) as book, stop_on_interrupt() as stop:
-        answer = book_answer(book, position, arguments.multipv)
+        return _solve_file(command, game, command.file)
+    position = game.new_position(command.position)
+    search_options(command)  # a bad --algorithm or --hash fails here, before any search
+    if command.scheduler is not None:
+        return _split_solve(command, game, position, command.scheduler)
+    with open_book(command, game) as book, stop_on_interrupt() as stop:
+        answer = book_answer(book, position, command.multipv)
         if answer is not None:
-            _print_result(arguments, game, position, arguments.position or "", answer)
+            _print_result(command, game, position, command.position or "", answer)
             return EXIT_OK
-        limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
-        progress = Kept(progress_callback(arguments, game, position))
-        result = _best_so_far(lambda: solve_position(arguments, game, position, limits, progress), progress)
+        limits = SearchLimits(nodes=command.nodes, time=command.time, stop=stop)
+        progress = Kept(progress_callback(command.json, game, position))
+        result = _best_so_far(lambda: solve_position(command, game, position, limits, progress), progress)
         if progress.show is not None and sys.stderr.isatty():
             sys.stderr.write("\r\x1b[K")
-        _print_result(arguments, game, position, arguments.position or "", result)
+        _print_result(command, game, position, command.position or "", result)
         return EXIT_INTERRUPTED if stop.is_set() else EXIT_OK
 
 
@@ -132,7 +134,7 @@ def _best_so_far(run: Callable[[], SearchResult[Any]], kept: Kept) -> SearchResu
         return kept.result
 
 
-def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[Any]) -> int:
+def _split_solve(command: SearchCommand, game: Game, position: Position[Any], scheduler: str) -> int:
     """``solve --scheduler``: the tree split ``--split`` plies down, its questions answered
     on a Dask cluster (``negamax.parallel.split_solve``)."""
     from negamax.core.ranges import DEFAULT_SPLIT_PLIES
@@ -140,25 +142,25 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
     from negamax.parallel.split_solve import SplitProgress, refuse_split, split_solve
     from negamax.parallel.worker import BatchJob
 
-    if arguments.workers is not None and arguments.scheduler != LOCAL_CLUSTER:
+    if command.workers is not None and scheduler != LOCAL_CLUSTER:
         raise InvalidOptionError("--workers is for --scheduler local; a Dask cluster has the workers it has")
     ignored = {
-        "--nodes": arguments.nodes is not None,
-        "--time": arguments.time is not None,
-        "--multipv": arguments.multipv != 1,
-        "--hash": arguments.hash is not None,
-        "--threads": arguments.threads is not None,
-        "--processes": arguments.processes,
-        "--backend": arguments.backend not in (None, "auto", "compiled"),
-        "--book": arguments.book is not None,
-        "--algorithm": arguments.algorithm != "auto",
+        "--nodes": command.nodes is not None,
+        "--time": command.time is not None,
+        "--multipv": command.multipv != 1,
+        "--hash": command.hash_mib is not None,
+        "--threads": command.threads is not None,
+        "--processes": command.processes,
+        "--backend": command.backend not in (None, "auto", "compiled"),
+        "--book": command.book is not None,
+        "--algorithm": command.algorithm != "auto",
     }
     given = [name for name, present in ignored.items() if present]
     if given:
         raise InvalidOptionError(f"a split solve (--scheduler) takes no {', '.join(given)}")
     refuse_split(game, position)  # before a cluster is started
-    plies = arguments.split or DEFAULT_SPLIT_PLIES
-    show = sys.stderr.isatty() and not arguments.json
+    plies = command.split or DEFAULT_SPLIT_PLIES
+    show = sys.stderr.isatty() and not command.json
 
     def report(progress: SplitProgress) -> None:
         if show:
@@ -170,11 +172,11 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
 
     # the workers load the game by the name given here: a game from a file, with its
     # parameters, has no other name they can load it by
-    pool = make_pool(BatchJob(arguments.game, solve=True), arguments.workers, arguments.scheduler)
+    pool = make_pool(BatchJob(command.game, solve=True), command.workers, scheduler)
     try:
         with stop_on_interrupt() as stop:
             try:
-                result = split_solve(game, position, pool, plies, report, stop, arguments.game)
+                result = split_solve(game, position, pool, plies, report, stop, command.game)
             except KeyboardInterrupt:
                 print("stopped: nothing was kept (a split solve starts over)", file=sys.stderr)
                 return EXIT_INTERRUPTED
@@ -184,7 +186,7 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
         sys.stderr.write("\r\x1b[K")
     record = {
         "game": game.name,
-        "position": arguments.position or "",
+        "position": command.position or "",
         "score": game.game_score(position, result.score),
         "engine_score": result.score,
         "score_text": describe(result.score),
@@ -196,7 +198,7 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
         "worker_cpu_s": round(sum(result.cpu_seconds), 3),
         "wall_s": round(result.elapsed, 3),
     }
-    if arguments.json:
+    if command.json:
         print(dumps(record))
         return EXIT_OK
     print(f"score      {game.game_score(position, result.score)}  [{describe(result.score)}]")
@@ -209,14 +211,14 @@ def _split_solve(arguments: argparse.Namespace, game: Game, position: Position[A
     return EXIT_OK
 
 
-def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
-    search_options(arguments)
-    refuse_special_input("--file", arguments.file)
-    cases = list(read_cases(arguments.file, position_test(game)))
+def _solve_file(command: SearchCommand, game: Game, file: str) -> int:
+    search_options(command)
+    refuse_special_input("--file", file)
+    cases = list(read_cases(file, position_test(game)))
     show_progress = sys.stderr.isatty()
     correct = checked = failures = total_nodes = 0
     total_cpu = 0.0
-    with open_book(arguments, game) as book, stop_on_interrupt() as stop:
+    with open_book(command, game) as book, stop_on_interrupt() as stop:
         for done, case in enumerate(cases, start=1):
             number, text, expected = case.line, case.text, case.expected
             if stop.is_set():
@@ -229,12 +231,12 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
                 failures += 1
                 print(f"line {number}: {one_line(str(error))}", file=sys.stderr)
                 continue
-            limits = SearchLimits(nodes=arguments.nodes, time=arguments.time, stop=stop)
+            limits = SearchLimits(nodes=command.nodes, time=command.time, stop=stop)
             answer = book_answer(book, position)
             if answer is not None:
                 result = answer
             else:
-                result = solve_position(arguments, game, position, limits, None, None if arguments.json else 0)
+                result = solve_position(command, game, position, limits, None, None if command.json else 0)
             if not result.completed:
                 failures += 1
                 print(f"line {number}: stopped before the end ({text})", file=sys.stderr)
@@ -246,13 +248,13 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
             if expected is not None:
                 checked += 1
                 correct += matches
-            if arguments.json:
+            if command.json:
                 record = result_record(game, position, text, result)
                 record["line"] = number
                 if expected is not None:
                     record["expected"] = expected
                 print(dumps(record))
-            elif not arguments.check:
+            elif not command.check:
                 print(f"{text} {score} {result.nodes} {result.cpu_time * 1e6:.0f}")
             elif not matches:
                 print(f"line {number}: {text}: expected {expected}, solved {score} [{describe(result.score)}]")
@@ -261,17 +263,17 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
                 sys.stderr.flush()
     if show_progress:
         sys.stderr.write("\r\x1b[K")
-    count = sum(1 for case in cases if case.expected is not None) if arguments.check else len(cases)
+    count = sum(1 for case in cases if case.expected is not None) if command.check else len(cases)
     solved_count = max(len(cases) - failures, 0)
     mean_nodes = total_nodes / solved_count if solved_count else 0.0
     mean_cpu = total_cpu / solved_count if solved_count else 0.0
-    if arguments.check:
+    if command.check:
         summary = f"{correct}/{count} correct, mean nodes {mean_nodes:.1f}, mean CPU time {duration_text(mean_cpu)}"
     else:
         summary = (
             f"{solved_count}/{len(cases)} solved, mean nodes {mean_nodes:.1f}, mean CPU time {duration_text(mean_cpu)}"
         )
-    if arguments.json:
+    if command.json:
         print(
             json.dumps(
                 {
@@ -289,7 +291,7 @@ def _solve_file(arguments: argparse.Namespace, game: Game) -> int:
         print(summary)
     if stop.is_set():
         return EXIT_INTERRUPTED
-    if failures or (arguments.check and correct != count):
+    if failures or (command.check and correct != count):
         return EXIT_MISMATCH
     return EXIT_OK
 
@@ -308,30 +310,31 @@ def _outcome(value: int, reason: str, position: Position[Any], names: tuple[str,
     return f"game over: value {value} for {mover}{why}"
 
 
-def _engine_move(arguments: argparse.Namespace, game: Game, position: Position[Any]) -> SearchResult[Any]:
-    no_limit = arguments.depth is None and arguments.time is None and arguments.nodes is None
+def _engine_move(command: SearchCommand, game: Game, position: Position[Any]) -> SearchResult[Any]:
+    no_limit = command.depth is None and command.time is None and command.nodes is None
     limits = SearchLimits(
-        depth=arguments.depth,
-        nodes=arguments.nodes,
-        time=DEFAULT_ANALYSIS_SECONDS if no_limit else arguments.time,
+        depth=command.depth,
+        nodes=command.nodes,
+        time=DEFAULT_ANALYSIS_SECONDS if no_limit else command.time,
     )
-    return heuristic_search(arguments, game, position, limits, None)
+    return heuristic_search(command, game, position, limits, None)
 
 
 def run_play(arguments: argparse.Namespace) -> int:
-    game = get_game(arguments.game)
-    position = game.new_position(arguments.position)
-    options = search_options(arguments)
-    human = None if arguments.self_play else (0 if arguments.side == "first" else 1)
+    command = search_command(arguments)
+    game = get_game(command.game)
+    position = game.new_position(command.position)
+    options = search_options(command)
+    human = None if command.self_play else (0 if command.side == "first" else 1)
     names = (
         ("first player", "second player") if human is None else (("you", "engine") if human == 0 else ("engine", "you"))
     )
-    with open_book(arguments, game) as book:
-        return _play_game(arguments, game, position, options, human, names, book)
+    with open_book(command, game) as book:
+        return _play_game(command, game, position, options, human, names, book)
 
 
 def _play_game(
-    arguments: argparse.Namespace,
+    command: SearchCommand,
     game: Game,
     position: Position[Any],
     options: SearchOptions,
@@ -350,7 +353,7 @@ def _play_game(
                 return EXIT_OK
         else:
             # a copy searches from here on: the game's own history is not the search's
-            result = book_answer(book, position) or _engine_move(arguments, game, position.copy())
+            result = book_answer(book, position) or _engine_move(command, game, position.copy())
             move = result.best_move
             line = " ".join(pv_text(game, position, result.pv))
             who = names[position.player()]
@@ -426,8 +429,8 @@ def run_compare(arguments: argparse.Namespace) -> int:
     names = [name.strip() for name in arguments.algorithms.split(",") if name.strip()]
     for name in names:
         options_for(name)
-    if arguments.depth is None:
-        refuse_unbounded_solve(position, SearchLimits())
+    if arguments.depth is None:  # refused as a solve without a limit is, before any algorithm runs
+        default_searcher("python").plan(position, solving=True)
     print(f"{'algorithm':<14}{'value':>12}{'nodes':>11}{'cutoffs':>10}{'TT hits':>10}{'CPU ms':>9}", flush=True)
     values = set()
     for name in names:

@@ -3,7 +3,6 @@ terminal), the bounds proven so far, and Ctrl-C turned into a stop that keeps th
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import signal
 import sys
@@ -90,10 +89,11 @@ PROGRESS_LINE_SECONDS = 5.0
 """Off a terminal, a long search says how it is doing this often (and never before)."""
 
 
-def progress_callback(arguments: argparse.Namespace, game: Game, position: Position[Any]) -> Any:
+def progress_callback(as_json: bool, game: Game, position: Position[Any]) -> Any:
     """The progress callback of a search: live on a terminal; a line every few seconds of a
-    long search otherwise (a log, a pipe); none with --json on a terminal's behalf."""
-    if arguments.json and sys.stderr.isatty():
+    long search otherwise (a log, a pipe); none with --json (``as_json``) on a terminal's
+    behalf."""
+    if as_json and sys.stderr.isatty():
         return None
     return progress_printer(game, position, sys.stderr, live=sys.stderr.isatty())
 
