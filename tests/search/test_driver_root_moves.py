@@ -61,6 +61,7 @@ def test_a_restricted_root_takes_the_best_of_its_moves() -> None:
     assert exact(None, shared) == exact(None)  # the same table searches every move as a new one would
 
 
+@pytest.mark.numba
 def test_helper_threads_search_the_same_restricted_root() -> None:
     pytest.importorskip("numba")
     from negamax.search.compiled.move_list import CompiledSearcher
