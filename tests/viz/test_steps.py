@@ -59,3 +59,16 @@ def test_a_player_who_moves_again_keeps_the_value() -> None:
             children = [trace.nodes[index] for index in node.children]
             worth = [child.value if child.player == node.player else -(child.value or 0) for child in children]
             assert node.value == max(worth)
+
+
+def test_the_minimax_wording_of_the_cut_off_is_from_max_side() -> None:
+    # the same cut as a lecture words it: min's 2 is at most max's alpha 3 (alpha-beta
+    # cuts at equality, hence <=); the window from max's side, min's beta falling to 2
+    _, steps = textbook_steps("alphabeta")
+    cut = next(step for step in steps if step.cut)
+    assert (cut.minimax_alpha, cut.minimax_beta, cut.minimax_best) == ("3", "2", "2")
+    assert cut.minimax.endswith("min node 1: 2 <= alpha 3, so max avoids it; 2 leaves pruned (its 1, 2)")
+    assert steps[0].minimax == "enter the root (max node) with alpha -inf, beta +inf"
+    assert steps[1].minimax == "enter 0 (min node) with alpha -inf, beta +inf"
+    assert steps[-1].minimax == "the root (max node) is worth 3"
+    assert len([step for step in steps if "avoids" in step.minimax]) == 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 from negamax.search.trace import SearchTrace, TracedNode
 from negamax.viz.labels import bound_text, value_text, window_text
@@ -32,6 +33,12 @@ class Step:
     beta: str = ""
     best: str = ""
     cut: bool = False
+    minimax: str = ""
+    """The same step as a lecture words it: values, alpha and beta from the root player's
+    (max's) side, a min node's value not negated."""
+    minimax_alpha: str = ""
+    minimax_beta: str = ""
+    minimax_best: str = ""
 
     def as_dict(self) -> dict[str, object]:
         return dataclasses.asdict(self)
@@ -45,6 +52,27 @@ def _name(node: TracedNode, labels: Mapping[int, str]) -> str:
     if node.parent is None:
         return "the root"
     return labels.get(node.index, "?")
+
+
+def is_max(trace: SearchTrace, node: TracedNode) -> bool:
+    """Whether the root's player (max) moves at ``node``: by ``player()`` where the search
+    recorded it, else by the parity of the ply."""
+    root = trace.root
+    if node.player is not None and root.player is not None:
+        return node.player == root.player
+    return len(node.path) % 2 == len(root.path) % 2
+
+
+def for_max(trace: SearchTrace, node: TracedNode, value: int | None) -> int | None:
+    """A value of ``node``'s player to move, from max's side."""
+    return value if value is None or is_max(trace, node) else -value
+
+
+def max_window(trace: SearchTrace, node: TracedNode) -> tuple[int | None, int | None]:
+    """``node``'s window from max's side: a min node's [alpha, beta] is [-beta, -alpha]."""
+    if node.alpha is None or node.beta is None or is_max(trace, node):
+        return node.alpha, node.beta
+    return -node.beta, -node.alpha
 
 
 def visit_steps(
@@ -119,6 +147,80 @@ def visit_steps(
         if node.parent is None:
             how = "answered by the table" if node.tt_cutoff else "searched"
             steps.append(Step(node.index, "return", f"the root is {how}: worth {shown(node.value)}"))
+
+    walk(trace.root)
+    lecture = minimax_steps(trace, labels, pruned, unit)
+    assert len(lecture) == len(steps)
+    return [
+        dataclasses.replace(step, minimax=text, minimax_alpha=alpha, minimax_beta=beta, minimax_best=best)
+        for step, (text, alpha, beta, best) in zip(steps, lecture, strict=True)
+    ]
+
+
+def minimax_steps(
+    trace: SearchTrace, labels: Mapping[int, str], pruned: Mapping[int, Sequence[str]], unit: int = 1
+) -> list[tuple[str, str, str, str]]:
+    """The steps of ``trace`` as a lecture words them, in the order of ``visit_steps``: each
+    its text, and alpha, beta and the node's best so far from max's side."""
+    steps: list[tuple[str, str, str, str]] = []
+    shown, edge = partial(value_text, unit=unit), partial(_bound_text, unit=unit)
+
+    def walk(node: TracedNode) -> None:
+        name = _name(node, labels)
+        maximising = is_max(trace, node)
+        kind = "max node" if maximising else "min node"
+        alpha, beta = max_window(trace, node)
+        windowed = alpha is not None and beta is not None
+        window = f" with alpha {edge(alpha)}, beta {edge(beta)}" if windowed else ""
+        leaf = not node.children and not node.legal
+        steps.append((f"enter {name} ({'a leaf' if leaf else kind}){window}", edge(alpha), edge(beta), ""))
+        named = kind if node.parent is None else f"{kind} {name}"
+        best: int | None = None
+        for child_index in node.children:
+            child = trace.nodes[child_index]
+            walk(child)
+            if child.value is None:
+                continue
+            worth = for_max(trace, child, child.value)
+            assert worth is not None
+            text = f"{labels.get(child.index, '?')} is worth {shown(worth)}"
+            if best is None or (worth > best if maximising else worth < best):
+                best = worth
+                text += f", {'max' if maximising else 'min'}'s best so far"
+            if maximising and alpha is not None and best > alpha:
+                alpha = best
+                text += f"; alpha rises to {shown(alpha)}"
+            if not maximising and beta is not None and best < beta:
+                beta = best
+                text += f"; beta falls to {shown(beta)}"
+            last = child_index == node.children[-1]
+            strict = trace.strict_cutoffs
+            if maximising:
+                edge_name, edge_value, sign = "beta", beta, ">" if strict else ">="
+                reached = beta is not None and (best > beta if strict else best >= beta)
+            else:
+                edge_name, edge_value, sign = "alpha", alpha, "<" if strict else "<="
+                reached = alpha is not None and (best < alpha if strict else best <= alpha)
+            if windowed and reached and last and node.index in pruned:
+                skipped = list(pruned[node.index])
+                searched = [trace.nodes[index] for index in node.children]
+                leaves = all(not below.children and not below.tt_cutoff for below in searched)
+                noun = ("leaf" if leaves else "move") if len(skipped) == 1 else ("leaves" if leaves else "moves")
+                other = "min" if maximising else "max"
+                text += (
+                    f". {named}: {shown(best)} {sign} {edge_name} {edge(edge_value)}, so {other} avoids it;"
+                    f" {len(skipped)} {noun} pruned (its {', '.join(skipped)})"
+                )
+            elif windowed and reached and last:
+                text += f"; it reaches {edge_name} {edge(edge_value)}, with no move left to prune"
+            elif windowed and strict and best == edge_value and not last:
+                text += (
+                    f"; it equals {edge_name} {edge(edge_value)}: CS188's alpha-beta cuts only past it"
+                    f" ({sign}), so the search goes on"
+                )
+            steps.append((text, edge(alpha), edge(beta), shown(best)))
+        if node.parent is None:
+            steps.append((f"the root (max node) is worth {shown(for_max(trace, node, node.value))}", "", "", ""))
 
     walk(trace.root)
     return steps

@@ -34,14 +34,15 @@ from negamax.core.score import (
     not_proven_text,
 )
 from negamax.core.types import Line, SearchLimits, SearchResult
+from negamax.games.tree import ExplicitTree
 from negamax.search import Searcher, presets, search, solve, warmup
 from negamax.search.mcts_tree import MCTSTrace, PictureNode
 from negamax.search.searcher import MULTIPV
 from negamax.search.strength import Strength
 from negamax.search.textbook import TEXTBOOK, textbook_search
-from negamax.search.trace import SearchTrace, TraceLimitExceeded
-from negamax.viz.labels import move_labels, pruned_labels, value_text, window_text
-from negamax.viz.steps import visit_steps
+from negamax.search.trace import SearchTrace, TracedNode, TraceLimitExceeded
+from negamax.viz.labels import bound_text, move_labels, pruned_labels, value_text, window_text
+from negamax.viz.steps import for_max, is_max, max_window, visit_steps
 from negamax.viz.web.boards import kind_of, shown_move
 from negamax.viz.web.scheduler import MAX_SEARCHES, QUICK_SECONDS, Scheduler
 
@@ -563,8 +564,9 @@ def _tree(
 ) -> dict[str, Any]:
     unit = game.evaluation_unit
     moves = move_labels(trace, game, position)  # as the game reads them: the page replays them
-    labels = move_labels(trace, game, position, partial(shown_move, game))  # as players write them: SAN
-    pruned = pruned_labels(trace, game, position, partial(shown_move, game))
+    written = _tree_letter if isinstance(position, ExplicitTree) else partial(shown_move, game)
+    labels = move_labels(trace, game, position, written)  # as players write them: SAN, a typed tree's a b c
+    pruned = pruned_labels(trace, game, position, written)
     nodes = [
         {
             "index": node.index,
@@ -579,6 +581,10 @@ def _tree(
             "table": node.tt_cutoff,
             "children": node.children,
             "pruned": pruned.get(node.index, []),
+            # the minimax view: max (the root's player) and min, values and window from max's side
+            "max": is_max(trace, node),
+            "minimax_value": value_text(for_max(trace, node, node.value), unit),
+            "minimax_window": _max_window_text(trace, node, unit),
         }
         for node in trace.nodes
     ]
@@ -598,6 +604,18 @@ def _tree(
         "note": note,
         "seconds": round(seconds, 3),
     }
+
+
+def _tree_letter(position: Position[Any], move: Any) -> str:
+    """A typed tree's move as a lecture names it: a, b, c... by child (a number reads as a leaf)."""
+    return chr(ord("a") + move) if isinstance(move, int) and 0 <= move < 26 else str(move)
+
+
+def _max_window_text(trace: SearchTrace, node: TracedNode, unit: int) -> str:
+    alpha, beta = max_window(trace, node)
+    if alpha is None or beta is None:
+        return ""
+    return f"[{bound_text(alpha, unit)}, {bound_text(beta, unit)}]"
 
 
 def _picture(game: Game, position: Position[Any], trace: MCTSTrace) -> dict[str, Any]:

@@ -388,11 +388,19 @@ const tree = new TreeView($("tree"), $("node-info"), {
 let stepping = null;  // the timer of "play"
 
 tree.onStep = (step, at) => {
-  $("step-text").textContent = step ? step.text : "";
+  const lecture = tree.minimax;  // the minimax view words each step from max's side
+  const [text, alpha, beta, best] = !step ? ["", "", "", ""]
+    : lecture ? [step.minimax, step.minimax_alpha, step.minimax_beta, step.minimax_best] : [step.text, step.alpha, step.beta, step.best];
+  $("step-text").textContent = text;
   $("step-text").className = step && step.cut ? "cut" : "";
-  $("step-window").textContent = step && step.alpha ? `alpha ${step.alpha} · beta ${step.beta}${step.best ? ` · best ${step.best}` : ""}` : "";
+  $("step-window").textContent = alpha ? `alpha ${alpha} · beta ${beta}${best ? ` · best ${best}` : ""}` : "";
   if (step) $("step-number").value = at + 1;
 };
+
+function showView() {
+  tree.setMode($("tree-view").value);
+  $("view-note").hidden = $("tree-view").value !== "negamax" || !tree.tree;
+}
 
 function stopPlaying() {
   clearInterval(stepping);
@@ -463,6 +471,7 @@ async function trace() {
     traced = { game: body.game, start: body.start, moves: body.moves };
     stopPlaying();
     tree.show(answer);
+    showView();
     $("stepper").hidden = !answer.steps.length;
     $("step-count").textContent = answer.steps.length.toLocaleString();
     $("step-number").max = answer.steps.length;
@@ -576,6 +585,11 @@ async function main() {
   $("level").addEventListener("change", writeUrl);
   $("solution").addEventListener("change", () => { solutionWanted.set(game.name, $("solution").checked); load(); });
   $("trace").addEventListener("click", trace);
+  // textbook alpha-beta opens in the minimax view; the other searches in negamax, as they run
+  const viewFor = () => { $("tree-view").value = $("trace-algorithm").value === "textbook" ? "minimax" : "negamax"; showView(); };
+  $("trace-algorithm").addEventListener("change", viewFor);
+  $("tree-view").addEventListener("change", showView);
+  viewFor();
   $("grade").addEventListener("submit", grade);
   $("pgn").addEventListener("click", openPgn);
   $("pgn-load").addEventListener("click", loadPgn);

@@ -17,7 +17,23 @@ export class TreeView {
     this.preview = preview;  // (moves from the root) => draws that position into an element
     this.view = { x: 0, y: 0, k: 1 };
     this.tree = null;
+    this.mode = "negamax";  // or "minimax": max and min nodes, every value from max's side
     this.listen();
+  }
+
+  // minimax: values, windows and cut-offs from the root player's (max's) side, as lectures
+  // draw them; negamax: each node's value for its own player to move, as the engine works
+  setMode(mode) {
+    this.mode = mode;
+    if (this.tree) { this.render(); if (this.selected !== null) this.describe(this.nodes[this.selected]); }
+  }
+
+  get minimax() {
+    return this.mode === "minimax" && this.tree !== null && this.nodes.length > 0 && this.nodes[0].minimax_value !== undefined;
+  }
+
+  shownValue(node) {
+    return this.minimax ? node.minimax_value : node.value;
   }
 
   show(tree) {
@@ -49,6 +65,7 @@ export class TreeView {
 
   layout() {
     const places = new Map();
+    const prunedPlaces = new Map();  // a cut-off's skipped moves get a slot of their own, right of its children
     let slot = 0, deepest = 0;
     const place = (index, level) => {
       const node = this.nodes[index];
@@ -59,16 +76,22 @@ export class TreeView {
         return;
       }
       for (const child of children) place(child, level + 1);
-      const first = places.get(children[0]).x, last = places.get(children[children.length - 1]).x;
+      const first = places.get(children[0]).x;
+      let last = places.get(children[children.length - 1]).x;
+      if (node.pruned.length) {
+        last = slot++ * this.gapX;
+        prunedPlaces.set(index, { x: last, y: (level + 1) * GAP_Y });
+      }
       places.set(index, { x: (first + last) / 2, y: level * GAP_Y });
     };
     place(0, 0);
-    return { places, width: Math.max(1, slot) * this.gapX, height: (deepest + 1) * GAP_Y };
+    return { places, prunedPlaces, width: Math.max(1, slot) * this.gapX, height: (deepest + 1) * GAP_Y };
   }
 
   render() {
-    const { places, width, height } = this.layout();
+    const { places, prunedPlaces, width, height } = this.layout();
     this.extent = { width, height, places };
+    const minimax = this.minimax;
     this.svg.replaceChildren();
     this.layer = element("g", { class: "viewport" }, this.svg);
     const edges = element("g", {}, this.layer), nodes = element("g", {}, this.layer);
@@ -82,18 +105,26 @@ export class TreeView {
         const label = element("text", { x: at.x, y: at.y - RADIUS - 4, class: "move" }, edges);
         label.textContent = node.label || node.move;
       }
-      if (node.pruned.length && this.open.has(index)) {
-        // the moves a cut-off skipped: a dashed branch, with how many
-        const end = { x: at.x + this.gapX * 0.6, y: at.y + GAP_Y * 0.7 };
-        element("path", { d: `M${at.x + RADIUS * 0.7} ${at.y + RADIUS * 0.7}L${end.x} ${end.y}`, class: "edge pruned", "data-pruned": index }, edges);
-        element("text", { x: end.x + 2, y: end.y + 10, class: "move pruned-label", "data-pruned": index }, edges).textContent = `${node.pruned.length} pruned`;
+      const end = prunedPlaces.get(index);
+      if (end) {
+        // the moves a cut-off skipped: a dashed branch to a slot of their own, with how many
+        element("path", { d: `M${at.x} ${at.y + RADIUS}C${at.x} ${at.y + GAP_Y / 2} ${end.x} ${end.y - GAP_Y / 2} ${end.x} ${end.y - 8}`, class: "edge pruned", "data-pruned": index }, edges);
+        element("text", { x: end.x, y: end.y + 4, class: "move pruned-label", "data-pruned": index }, edges).textContent = `${node.pruned.length} pruned`;
       }
-      const classes = ["node", node.bound, node.player === 1 ? "second" : "", this.pv.has(index) ? "pv" : "", node.table ? "table" : "", index === this.selected ? "selected" : ""];
-      const group = element("g", { class: classes.join(" "), transform: `translate(${at.x},${at.y})`, "data-index": index }, nodes);
-      element("circle", { r: RADIUS }, group);
-      element("text", { y: 4 }, group).textContent = node.value;
+      // only a real cut-off is marked (a node that left a move unsearched), never a leaf
+      const leaf = !node.children.length && !node.pruned.length;
+      const marks = minimax
+        ? [leaf ? "leaf" : node.max ? "max" : "min", node.pruned.length ? "cut" : ""]
+        : [leaf ? "" : node.pruned.length ? "lower" : node.bound === "upper" ? "upper" : "", node.player === 1 ? "second" : ""];
+      const classes = ["node", ...marks, this.pv.has(index) ? "pv" : "", node.table ? "table" : "", index === this.selected ? "selected" : ""];
+      const group = element("g", { class: classes.join(" "), transform: `translate(${at.x},${at.y})`, "data-index": index, "data-path": this.path(index, true).join(" ") }, nodes);
+      if (!minimax) element("circle", { class: "shape", r: RADIUS }, group);
+      else if (leaf) element("rect", { class: "shape", x: -RADIUS + 2, y: -RADIUS + 2, width: 2 * RADIUS - 4, height: 2 * RADIUS - 4 }, group);
+      else if (node.max) element("polygon", { class: "shape", points: `0,${-RADIUS - 3} ${RADIUS + 3},${RADIUS - 2} ${-RADIUS - 3},${RADIUS - 2}` }, group);
+      else element("polygon", { class: "shape", points: `0,${RADIUS + 3} ${RADIUS + 3},${-RADIUS + 2} ${-RADIUS - 3},${-RADIUS + 2}` }, group);
+      element("text", { y: minimax && !leaf ? (node.max ? 7 : 1) : 4, class: "value" }, group).textContent = this.shownValue(node);
       if (node.visits !== undefined) element("text", { x: RADIUS + 3, y: 4, class: "visits" }, group).textContent = node.visits.toLocaleString();
-      if (node.pruned.length) {
+      if (node.pruned.length && !end) {
         const cut = element("text", { x: RADIUS + 2, y: -RADIUS + 4, class: "scissors" }, group);
         cut.textContent = `✂${node.pruned.length}`;
       }
@@ -137,7 +168,8 @@ export class TreeView {
       const known = !stepping || (this.returned.get(index) ?? Infinity) <= this.step;
       group.classList.toggle("future", !entered);
       group.classList.toggle("current", index === current);
-      group.querySelector("circle + text").textContent = known ? this.nodes[index].value : entered ? "…" : "";
+      if (this.nodes[index].pruned.length) group.classList.toggle(this.minimax ? "cut" : "lower", !stepping || this.cutBy(index));  // marked once it cuts
+      group.querySelector("text.value").textContent = known ? this.shownValue(this.nodes[index]) : entered ? "…" : "";
     }
     for (const branch of this.svg.querySelectorAll("[data-pruned]")) {
       const index = Number(branch.getAttribute("data-pruned"));
@@ -181,6 +213,7 @@ export class TreeView {
 
   describe(node) {
     if (node.visits !== undefined) { this.describePlayouts(node); return; }
+    if (this.minimax) { this.describeMinimax(node); return; }
     const moves = this.path(node.index, true);
     const value = {
       exact: `worth exactly ${node.value} to the player to move`,
@@ -198,11 +231,39 @@ export class TreeView {
       const again = parent && parent.player === node.player ? ", who moves again (the value is not negated)" : "";
       lines.splice(1, 0, `player ${node.player + 1} to move${again}`);
     }
+    this.showInfo(node, lines);
+  }
+
+  // the lines every view of a searched node ends with, and its position
+  showInfo(node, lines) {
     if (node.table) lines.push("answered by the transposition table, without searching a move");
     if (node.pruned.length) lines.push(`pruned (never searched): ${node.pruned.join(" ")}`);
     if (node.children.length) lines.push(`${node.children.length} moves searched, ${this.sizes.get(node.index) - 1} nodes below`);
     this.info.innerHTML = `<p>${lines.join("<br>")}</p><div class="preview"></div>`;
     this.preview(this.path(node.index), this.info.querySelector(".preview"));
+  }
+
+  // a node as a lecture reads it: max or min, its value and window from max's side
+  describeMinimax(node) {
+    const moves = this.path(node.index, true);
+    const leaf = !node.children.length && !node.pruned.length;
+    const [mover, other] = node.max ? ["max", "min"] : ["min", "max"];
+    const cut = node.max
+      ? `a cut-off: ${node.minimax_value} reached beta, so min avoids this node; its other moves were not searched`
+      : `a cut-off: ${node.minimax_value} fell to alpha, so max avoids this node; its other moves were not searched`;
+    // negamax's lower bound is a max node's "at least" and a min node's "at most"
+    const atLeast = (node.bound === "lower") === node.max;
+    const value = leaf ? `a leaf worth ${node.minimax_value} to max`
+      : node.pruned.length ? `worth ${atLeast ? "at least" : "at most"} ${node.minimax_value}: ${cut}`
+      : node.bound === "exact" ? `worth exactly ${node.minimax_value}`
+      : `worth ${atLeast ? "at least" : "at most"} ${node.minimax_value}: ${other} has something better elsewhere`;
+    const lines = [
+      `<b>${moves.length ? moves.join(" ") : "the root"}</b>`,
+      leaf ? "a leaf" : `a ${mover} node: ${mover} moves here`,
+      node.minimax_window ? `alpha, beta (for max) = ${node.minimax_window}` : "searched without a window (plain minimax)",
+      value,
+    ];
+    this.showInfo(node, lines);
   }
 
   // a node of a Monte Carlo tree: its playouts, and who won them

@@ -1,0 +1,190 @@
+"""The minimax view of a typed tree in a real Chromium, on the classic tree of AIMA's
+figure 5.2: max and min nodes drawn apart, values from max's side equal to a plain minimax
+written here, cut-offs worded as a lecture words them and marked only where a move was left
+unsearched, moves named by letters, no label on another; the negamax view one click away."""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.viz.web.conftest import Web, screenshot
+
+pytest.importorskip("fastapi")
+
+from negamax.viz.web.app import create_app
+from negamax.viz.web.server import BackgroundServer
+
+CLASSIC = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+SHOTS = Path("/work/notes/shots")
+NODES = "[...document.querySelectorAll('#tree g.node')]"
+
+
+@pytest.fixture(scope="module")
+def tree_web() -> Iterator[Web]:
+    """A server for typed trees only: no game's kernel is loaded for them (the ``web``
+    fixture loads four, and puts its tests in the numba suite)."""
+    app = create_app()
+    with BackgroundServer(app) as server:
+        yield Web(server.url, app.app.state.searches)
+
+
+@pytest.fixture
+def tree_page(browser: Any) -> Iterator[Any]:
+    """A fresh page at 1280x800; a script error on it fails the test."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def minimax(tree: Any, maximising: bool = True) -> int:
+    """Plain minimax, every value from the first player's side."""
+    if isinstance(tree, int):
+        return tree
+    values = [minimax(child, not maximising) for child in tree]
+    return max(values) if maximising else min(values)
+
+
+def expected_values(tree: Any) -> dict[str, int]:
+    """The value of every node by its path of letters ('' the root), searched or not."""
+    values: dict[str, int] = {}
+
+    def visit(node: Any, path: str, maximising: bool) -> None:
+        values[path] = minimax(node, maximising)
+        if isinstance(node, list):
+            for at, child in enumerate(node):
+                visit(child, path + chr(ord("a") + at), not maximising)
+
+    visit(tree, "", True)
+    return values
+
+
+def traced(page: Any, web: Web, tree: Any) -> None:
+    page.goto(f"{web.url}#game=tree&start={urllib.parse.quote(str(tree).replace(' ', ''))}&moves=")
+    page.wait_for_selector("#board pre")
+    page.select_option("#trace-algorithm", "textbook")
+    page.click("#trace")
+    page.wait_for_selector("#stepper:not([hidden])")
+
+
+def shown_nodes(page: Any) -> list[dict[str, Any]]:
+    return page.evaluate(
+        f"{NODES}.map(g => ({{ path: g.dataset.path.replaceAll(' ', ''),"
+        " value: g.querySelector('text.value').textContent,"
+        " classes: [...g.classList], shape: g.querySelector('.shape').tagName,"
+        " points: g.querySelector('.shape').getAttribute('points') }))"
+    )
+
+
+def step_to(page: Any, words: str) -> str:
+    """Steps forward from the first step until the step's text holds ``words``."""
+    page.click("#step-first")
+    total = int(page.text_content("#step-count") or "0")
+    for _ in range(total):
+        text = page.text_content("#step-text") or ""
+        if words in text:
+            return text
+        page.click("#step-forward")
+    raise AssertionError(f"no step says {words!r}")
+
+
+def test_the_classic_tree_in_the_minimax_view(tree_page: Any, tree_web: Web) -> None:
+    page, web = tree_page, tree_web
+    traced(page, web, CLASSIC)
+    assert page.input_value("#tree-view") == "minimax"  # the default in textbook mode
+    assert page.is_hidden("#view-note")
+    nodes = shown_nodes(page)
+    expected = expected_values(CLASSIC)
+    by_path = {node["path"]: node for node in nodes}
+    # every node searched, named by letters, worth what plain minimax says, from max's side
+    assert set(by_path) == {"", "a", "aa", "ab", "ac", "b", "ba", "c", "ca", "cb", "cc"}
+    for path, node in by_path.items():
+        assert int(node["value"]) == expected[path], path
+    assert by_path[""]["value"] == "3" and by_path["b"]["value"] == "2" and by_path["c"]["value"] == "2"
+    # max and min nodes drawn apart: a triangle up, a triangle down, leaves as squares
+    assert "max" in by_path[""]["classes"] and by_path[""]["shape"] == "polygon"
+    for path in ("a", "b", "c"):
+        assert "min" in by_path[path]["classes"] and by_path[path]["shape"] == "polygon"
+        assert by_path[path]["points"] != by_path[""]["points"]
+    leaves = [node for path, node in by_path.items() if len(path) == 2]
+    assert all(node["shape"] == "rect" and "leaf" in node["classes"] for node in leaves)
+    # only the second min node cut off (its b and c never searched); never a leaf
+    assert [path for path, node in by_path.items() if "cut" in node["classes"] or "lower" in node["classes"]] == ["b"]
+    assert page.text_content("#tree text.pruned-label") == "2 pruned"
+    labels = page.evaluate(
+        "[...document.querySelectorAll('#tree text.move:not(.pruned-label)')].map(t => t.textContent)"
+    )
+    assert sorted(labels) == ["a", "a", "a", "a", "b", "b", "b", "c", "c", "c"]
+    # the third min node visits 14, 5, 2; the leaves in order
+    body = {"game": "tree", "start": str(CLASSIC), "moves": [], "algorithm": "textbook"}
+    status, answer = web.post("api/trace", body)
+    assert status == 200 and [leaf["value"] for leaf in answer["leaves"]] == ["3", "12", "8", "2", "14", "5", "2"]
+    # the cut-off as a lecture words it, node b marked from that step on
+    step_to(page, "enter b (min node)")
+    assert "cut" not in page.get_attribute("#tree g.node[data-path='b']", "class")
+    text = step_to(page, "2 leaves pruned")
+    assert "cut" in page.get_attribute("#tree g.node[data-path='b']", "class")
+    assert "min node b: 2 < alpha 3, so max avoids it; 2 leaves pruned (its b, c)" in text, text
+    assert page.get_attribute("#step-text", "class") == "cut"
+    assert page.text_content("#step-window") == "alpha 3 · beta 2 · best 2"
+    assert "lower" not in (page.text_content("#step-text") or "")
+    assert_no_overlap(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#tree").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "minimax-cutoff-1280x800.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click("#fit")
+    assert_no_overlap(page)
+    page.locator("#step-text").evaluate("text => text.scrollIntoView()")
+    page.screenshot(path=str(SHOTS / "minimax-cutoff-390x844.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    # the negamax view, one click away, with the sign flip explained once
+    page.select_option("#tree-view", "negamax")
+    assert page.is_visible("#view-note") and "\N{MINUS SIGN}3" in (page.text_content("#view-note") or "")
+    page.click("#step-done")
+    negamax = {node["path"]: node["value"] for node in shown_nodes(page)}
+    assert negamax["a"] == "-3" and negamax["b"] == "-2" and negamax[""] == "3"
+    assert step_to(page, "Cut-off:").count("> beta -3") == 1
+    page.select_option("#tree-view", "minimax")
+    assert page.is_hidden("#view-note")
+    screenshot(page, "minimax-classic")
+
+
+def assert_no_overlap(page: Any) -> None:
+    """No two labels of the tree (moves, values, the pruned count, badges) overlap."""
+    boxes = page.evaluate(
+        "[...document.querySelectorAll('#tree text')].filter(t => t.textContent && !t.closest('.future'))"
+        ".map(t => { const b = t.getBoundingClientRect(); return [t.textContent, b.left, b.top, b.right, b.bottom]; })"
+    )
+    assert len(boxes) > 20
+    for at, (text, left, top, right, bottom) in enumerate(boxes):
+        for other, other_left, other_top, other_right, other_bottom in boxes[at + 1 :]:
+            apart = right <= other_left or other_right <= left or bottom <= other_top or other_bottom <= top
+            assert apart, (text, other)
+
+
+def test_a_max_node_cut_off_worded_from_max_side(tree_page: Any, tree_web: Web) -> None:
+    page, web = tree_page, tree_web
+    # three plies: max node ab cuts after its first leaf (5 past min's beta 4), min node b
+    # after its first child (2 below max's alpha 4)
+    tree = [[[3, 4], [5, 9]], [[1, 2], [0, 7]]]
+    traced(page, web, tree)
+    nodes = {node["path"]: node for node in shown_nodes(page)}
+    expected = expected_values(tree)
+    for path, node in nodes.items():  # a cut node's value is a bound: at least (max), at most (min)
+        shown = int(node["value"])
+        if "cut" not in node["classes"]:
+            assert shown == expected[path], path
+        else:
+            assert shown <= expected[path] if "max" in node["classes"] else shown >= expected[path], path
+    text = step_to(page, "so min avoids it")
+    assert "max node b: 5 > beta 4, so min avoids it; 1 leaf pruned (its b)" in text, text
+    assert [path for path, node in nodes.items() if "cut" in node["classes"]] == ["ab", "b"]
