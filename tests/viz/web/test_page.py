@@ -416,37 +416,6 @@ def test_a_chess_game_at_the_lowest_level(page: Any, web: Web) -> None:
     screenshot(page, "chess-level-1")
 
 
-def test_a_typed_tree_graded_in_textbook_mode(page: Any, web: Web) -> None:
-    # min's first leaf equals alpha there: the textbook searches on (CS188), alpha-beta cuts
-    tree = "[[3,12,8],[3,4,6],[2,5,14]]"
-    open_game(page, web, "tree", tree, board="#board pre")
-    page.select_option("#trace-algorithm", "textbook")
-    page.click("#trace")
-    page.wait_for_selector("#grade:not([hidden])")
-    page.fill("#grade-answer", "3 12 8 3 2")  # alpha-beta's answer, cutting at equality
-    page.click("#grade button")
-    assert page.get_attribute("#grade-result", "class") == "wrong"
-    assert page.text_content("#grade-result") == (
-        "Not quite: leaf 5 is 4 (you wrote 2); step through the search to see why."
-    )
-    page.fill("#grade-answer", "3 12 8 3 4 6 2")
-    page.click("#grade button")
-    assert page.get_attribute("#grade-result", "class") == "right"
-    # the step where min's value equals beta says why the search goes on
-    total = int((page.text_content("#step-count") or "0").replace(",", ""))
-    texts = []
-    page.click("#step-first")
-    for _ in range(total):
-        page.click("#step-forward")
-        texts.append(page.text_content("#step-text") or "")
-    assert any("CS188's alpha-beta cuts only past beta (>), so the search goes on" in text for text in texts), texts
-    assert any(". Cut-off: " in text and "> beta" in text and ">= beta" not in text for text in texts)
-    screenshot(page, "textbook-graded")
-    page.select_option("#trace-algorithm", "alphabeta")
-    page.click("#trace")
-    page.wait_for_selector("#grade", state="hidden")  # the exercise is the textbook's only
-
-
 def test_a_chess_tree_labels_its_moves_in_san_without_overlap(page: Any, web: Web) -> None:
     open_game(page, web, "chess", moves="e2e4,e7e5,g1f3,b8c6")
     page.select_option("#trace-algorithm", "alphabeta")

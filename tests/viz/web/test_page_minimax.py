@@ -188,3 +188,44 @@ def test_a_max_node_cut_off_worded_from_max_side(tree_page: Any, tree_web: Web) 
     text = step_to(page, "so min avoids it")
     assert "max node b: 5 > beta 4, so min avoids it; 1 leaf pruned (its b)" in text, text
     assert [path for path, node in nodes.items() if "cut" in node["classes"]] == ["ab", "b"]
+
+
+def all_step_texts(page: Any) -> list[str]:
+    total = int((page.text_content("#step-count") or "0").replace(",", ""))
+    texts = []
+    page.click("#step-first")
+    for _ in range(total):
+        page.click("#step-forward")
+        texts.append(page.text_content("#step-text") or "")
+    return texts
+
+
+def test_a_typed_tree_graded_in_textbook_mode(tree_page: Any, tree_web: Web) -> None:
+    page, web = tree_page, tree_web  # a typed tree needs no game's kernels
+    # min's first leaf equals alpha there: the textbook searches on (CS188), alpha-beta cuts
+    tree = "[[3,12,8],[3,4,6],[2,5,14]]"
+    traced(page, web, tree)
+    page.wait_for_selector("#grade:not([hidden])")
+    page.fill("#grade-answer", "3 12 8 3 2")  # alpha-beta's answer, cutting at equality
+    page.click("#grade button")
+    assert page.get_attribute("#grade-result", "class") == "wrong"
+    assert page.text_content("#grade-result") == (
+        "Not quite: leaf 5 is 4 (you wrote 2); step through the search to see why."
+    )
+    page.fill("#grade-answer", "3 12 8 3 4 6 2")
+    page.click("#grade button")
+    assert page.get_attribute("#grade-result", "class") == "right"
+    # the step where min's value equals alpha says why the search goes on, in both views
+    texts = all_step_texts(page)
+    assert any(
+        "it equals alpha 3: CS188's alpha-beta cuts only past it (<), so the search goes on" in text for text in texts
+    )
+    assert any("min node c: 2 < alpha 3, so max avoids it; 2 leaves pruned (its b, c)" in text for text in texts)
+    screenshot(page, "textbook-graded")
+    page.select_option("#tree-view", "negamax")
+    texts = all_step_texts(page)
+    assert any("CS188's alpha-beta cuts only past beta (>), so the search goes on" in text for text in texts), texts
+    assert any(". Cut-off: " in text and "> beta" in text and ">= beta" not in text for text in texts)
+    page.select_option("#trace-algorithm", "alphabeta")
+    page.click("#trace")
+    page.wait_for_selector("#grade", state="hidden")  # the exercise is the textbook's only
