@@ -229,3 +229,24 @@ def test_a_typed_tree_graded_in_textbook_mode(tree_page: Any, tree_web: Web) -> 
     page.select_option("#trace-algorithm", "alphabeta")
     page.click("#trace")
     page.wait_for_selector("#grade", state="hidden")  # the exercise is the textbook's only
+
+
+def test_another_search_opens_in_negamax_with_minimax_a_switch_away(tree_page: Any, tree_web: Web) -> None:
+    page, web = tree_page, tree_web
+    page.goto(f"{web.url}#game=tree&start={urllib.parse.quote('[[3,12,8],[2,4,6],[14,5,2]]')}&moves=")
+    page.wait_for_selector("#board pre")
+    page.select_option("#trace-algorithm", "alphabeta")
+    page.click("#trace")
+    page.wait_for_selector("#stepper:not([hidden])")
+    assert page.input_value("#tree-view") == "negamax" and page.is_visible("#view-note")
+    negamax = {node["path"]: node for node in shown_nodes(page)}
+    assert negamax["b"]["value"] == "-2" and negamax["b"]["shape"] == "circle"
+    assert [path for path, node in negamax.items() if "lower" in node["classes"]] == ["b"]  # not the leaves
+    page.select_option("#tree-view", "minimax")
+    assert page.is_hidden("#view-note")
+    shown = {node["path"]: node for node in shown_nodes(page)}
+    expected = expected_values(CLASSIC)
+    assert all(int(node["value"]) == expected[path] for path, node in shown.items())
+    text = step_to(page, "so max avoids it")
+    assert "min node b: 2 <= alpha 3, so max avoids it; 2 leaves pruned (its b, c)" in text, text
+    assert_no_overlap(page)
