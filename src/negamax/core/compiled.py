@@ -118,8 +118,9 @@ NO_RULE_CEILING = 64
 rule_ceiling = _stub("rule_ceiling")
 """``rule_ceiling(spec, current, mask, moves) -> int``: an upper bound on the position's
 value for the side to move, in the kernel's scores, that the game's rules prove without a
-search (Connect 4: the second player's claimeven strategy): -1 or 0, or 64 (above every
-score) when they prove none. (The kernel asks only in the windows such a ceiling can cut.)"""
+search (Connect 4: the second player's claimeven strategy): 0 or a loss, or 64 (above every
+score) when they prove none. (The kernel asks only in the windows such a ceiling can cut:
+``placement_layout.RULE_CEILING_LEAST``.)"""
 
 position_key = _stub("position_key")
 """``position_key(spec, current, mask) -> int``: a key of ``spec.key_bits`` bits (as an

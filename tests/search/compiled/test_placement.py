@@ -4,6 +4,7 @@ ones it documents (deterministic for its fixed table)."""
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import threading
 import time
@@ -18,7 +19,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.score import Bound
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games.connect4.board import mirror
-from negamax.games.connect4.rules import Connect4Game
+from negamax.games.connect4.rules import Connect4Game, position_class
 from negamax.games.tictactoe.rules import TicTacToe
 from negamax.search import solve
 from negamax.search.compiled import families, placement_table
@@ -290,3 +291,25 @@ def test_games_with_narrow_keys_still_use_the_table(hash_mib: int) -> None:
         result = solver.solve(game.new_position(None))
         assert result.stats.tt_hits > 0 and result.stats.tt_cutoffs > 0, name
     assert placement_table.bucket_index(12345, 23, 18) == placement_table.bucket_index(12345, 23, 49)
+
+
+@pytest.mark.parametrize(
+    ("size", "pairs"), [("4x4", 60), ("5x4", 40), ("4x5", 40), pytest.param("5x4", 400, marks=pytest.mark.slow)]
+)
+def test_small_boards_have_the_values_a_plain_minimax_finds(size: str, pairs: int) -> None:
+    """Independent values for the solver's rules (dead stones in its keys, claimeven): a
+    plain minimax written apart from the library, on random positions and the same
+    positions with some dead stones recoloured, solved one after another on one table
+    (they share its entries)."""
+    from tests.games.connect4.plain_minimax import PlainConnect4
+    from tests.games.connect4.test_dead_stones import recolourings
+
+    game = Connect4Game(size)
+    shape = game.geometry
+    plain = PlainConnect4(shape.width, shape.height)
+    solver = CompiledSolver(hash_mib=1)
+    make = position_class(shape)
+    for current, recoloured, mask in itertools.islice(recolourings(shape, random.Random(size), range(3, 12)), pairs):
+        for stones in (current, recoloured):
+            value, _nodes = solver.solve_value(make(stones, mask, mask.bit_count()))
+            assert value == plain.value(plain.columns(stones, mask)), (size, stones, mask)

@@ -59,6 +59,20 @@ class Geometry:
         return sum(self.bottom << row for row in range(1, self.height, 2))
 
     @property
+    def short_lines(self) -> tuple[int, int, int, int]:
+        """The cells that no four up a column, along a row, up right or down right passes
+        through (the corners' short diagonals; every cell of a board lower or narrower than
+        four): ``dead_stones_on`` does not look along those lines from them."""
+        short = []
+        for shift in (1, self.stride, self.stride + 1, self.stride - 1):
+            board = self.board
+            starts = board & (board >> shift) & (board >> 2 * shift) & (board >> 3 * shift)
+            covered = starts | (starts << shift) | (starts << 2 * shift) | (starts << 3 * shift)
+            short.append(board & ~covered)
+        column, row, rising, falling = short
+        return column, row, rising, falling
+
+    @property
     def column_masks(self) -> tuple[int, ...]:
         return tuple(((1 << self.height) - 1) << (column * self.stride) for column in range(self.width))
 
@@ -145,6 +159,72 @@ def has_four_on(stones: int, stride: int) -> bool:
         if pairs & (pairs >> 2 * shift):
             return True
     return False
+
+
+def dead_stones_on(current: int, mask: int, stride: int, board: int, short_lines: tuple[int, int, int, int]) -> int:
+    """Stones whose colour no longer matters: the position with any of them recoloured has
+    the same value (``short_lines``: ``Geometry.short_lines``).
+
+    Only a four with an empty cell can still be completed; one whose four cells are filled
+    is not a four (the position would be over), so it never will be. Two positions with the
+    same stones whose every four with an empty cell is either blocked (holds both colours)
+    in both, or holds the same colours in both, have the same game ahead and the same value.
+    So a set ``D`` of stones may be recoloured at will if every four with an empty cell
+    through a stone of ``D`` holds a stone of each colour outside ``D``: it stays blocked.
+
+    ``D`` is the stones with no empty cell one or two steps away along any line that holds
+    a four (*far*), whose every four with an empty cell three steps away has two middle
+    stones of different colours. The middle stones lie one and two steps from that empty
+    cell, so they are not far and not in ``D``; and a four through a stone of ``D`` with an
+    empty cell has it exactly three steps away. A column fills from the bottom, so where a
+    cell is filled, so are those below it: the cells one and two steps away that may be
+    empty are up the column, along the row and up the two diagonals (where the row's cell
+    is filled, the down diagonal's below it is too).
+
+    No loop over cells: each look at the cells ``k`` steps away is one shift of the whole
+    board, of only the empty cells that a look from a cell of the board can reach (one
+    that left the board past its top or bottom would find another column's cells)."""
+    row, rising, falling = stride, stride + 1, stride - 1  # a step right, up right, down right
+    short_column, short_row, short_rising, short_falling = short_lines
+    # The empty cells that a look k rows up from a stone can find (up_k: at least k rows
+    # above the bottom), or k rows down (down_k: at least k below the top); only those are
+    # shifted, so that no look wraps into another column.
+    empty = board & ~mask
+    up1 = empty & (board << 1)
+    up2 = up1 & (board << 2)
+    up3 = up2 & (board << 3)
+    down3 = empty & (board >> 1) & (board >> 2) & (board >> 3)
+    near = (
+        (((up1 >> 1) | (up2 >> 2)) & ~short_column)
+        | (((empty >> row) | (empty >> 2 * row) | (empty << row) | (empty << 2 * row)) & ~short_row)
+        | (((up1 >> rising) | (up2 >> 2 * rising)) & ~short_rising)
+        | (((up1 << falling) | (up2 << 2 * falling)) & ~short_falling)  # up left
+    )
+    far = mask & ~near
+    if far == 0:  # most positions: a few shifts decide
+        return 0
+    # Where a cell's colour differs from the next one's along each line (read at stones).
+    column_changes = current ^ (current >> 1)
+    row_changes = current ^ (current >> row)
+    rising_changes = current ^ (current >> rising)
+    falling_changes = current ^ (current >> falling)
+    # An empty cell three steps away, ahead (>>) or behind (<<), and the middle stones of
+    # that four alike: it is open, or recolouring the stone would open it.
+    open_fours = (
+        ((up3 >> 3) & ~(column_changes >> 1) & ~short_column)
+        | (((empty >> 3 * row) & ~(row_changes >> row)) | ((empty << 3 * row) & ~(row_changes << 2 * row))) & ~short_row
+        | (
+            ((up3 >> 3 * rising) & ~(rising_changes >> rising))
+            | ((down3 << 3 * rising) & ~(rising_changes << 2 * rising))
+        )
+        & ~short_rising
+        | (
+            ((down3 >> 3 * falling) & ~(falling_changes >> falling))
+            | ((up3 << 3 * falling) & ~(falling_changes << 2 * falling))
+        )
+        & ~short_falling
+    )
+    return far & ~open_fours
 
 
 def mirror_on(bits: int, width: int, stride: int) -> int:

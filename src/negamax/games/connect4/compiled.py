@@ -52,6 +52,8 @@ class SizedConnect4Spec(NamedTuple):
     board: int
     even_rows: int
     """``Geometry.even_rows``: 0 on a board of an odd height."""
+    short_lines: tuple[int, int, int, int]
+    """``Geometry.short_lines``."""
     slots: tuple[int, ...]
     """The columns' masks, centre first, then zeros up to ``MAX_SLOTS`` masks (one tuple
     type: one kernel for every width)."""
@@ -65,6 +67,8 @@ MAX_SLOTS = 15
 """The most columns the compiled solver orders (its table keeps a slot in 4 bits)."""
 board_winning_cells = njit(cache=True, inline="always")(connect4_board.winning_cells_on)
 board_has_four = njit(cache=True, inline="always")(connect4_board.has_four_on)
+board_dead_stones = njit(cache=True, inline="always")(connect4_board.dead_stones_on)
+SHORT_LINES = STANDARD.short_lines
 EVEN_ROWS = STANDARD.even_rows
 board_mirror = njit(cache=True, inline="always")(connect4_board.mirror)
 board_mirror_on = njit(cache=True, inline="always")(connect4_board.mirror_on)
@@ -84,6 +88,7 @@ def spec_for(geometry: Geometry) -> Connect4Spec | SizedConnect4Spec:
         geometry.bottom,
         geometry.board,
         geometry.even_rows,
+        geometry.short_lines,
         slots,
     )
 
@@ -126,18 +131,77 @@ def claimeven_ceiling(current: Any, mask: Any, moves: Any, bottom: Any, board: A
     second player can answer every move in a column whose empty cells are even in number
     in the same column, and a move in a column with an odd number (whose playable cell is
     in an even row; there is an even number of such columns) in another such column. The
-    second player then gets every empty even-row cell that is not playable now (and
-    more), the first player at most the other empty cells. If no four fits in the first
-    player's share, the first player cannot win: a draw at best (0), and a loss (-1, the
-    latest loss) if a four fits in the second player's share, which the full board then
-    completes. (Steininger's ``c4`` uses a finer form of this bound.)"""
+    second player then gets every empty even-row cell that is not playable now (*claimed*:
+    each right after the first player fills the odd-row cell below it), and the first
+    player at most the other empty cells (the second player never fills an odd-row cell).
+
+    If no four fits in the first player's share, the first player cannot win. Nor can it
+    if each four that fits there has below it (``second_wins_first``) a four of the second
+    player's stones and claimed cells that the first player's own moves complete first.
+    Then the second player wins if a four fits in its share (the full board completes it):
+    a loss no later than ``latest_loss`` says; else a draw at best (0). Steininger's ``c4``
+    compares the rows where the two sides' fours lie to the same end."""
     if even_rows == 0 or moves & 1:
         return NO_CEILING
     playable = (mask + bottom) & board
-    theirs = (current ^ mask) | (even_rows & ~mask & ~playable)
-    if board_has_four(board & ~theirs, stride):
+    claimed = even_rows & ~mask & ~playable
+    second = current ^ mask
+    first_share = board & ~(second | claimed)
+    if not board_has_four(second | claimed, stride):
+        return NO_CEILING if board_has_four(first_share, stride) else 0
+    if not second_wins_first(first_share, second, claimed, bottom, board, stride):
         return NO_CEILING
-    return -1 if board_has_four(theirs, stride) else 0
+    return latest_loss(second, claimed, bottom, stride)
+
+
+@njit(cache=True, inline="always")
+def cells_below(cells: Any, bottom: Any, board: Any, stride: Any) -> Any:
+    """The cells below the lowest of ``cells`` in each column, and ``cells`` but that lowest
+    (for one cell a column, or consecutive cells of a column: the cells below the highest).
+    With a sentinel set in every column, subtracting ``bottom`` borrows only inside each
+    column: down to the lowest cell where the column has one, through the whole column
+    (clearing its sentinel) where it has none."""
+    sentinels = bottom << (stride - 1)
+    lowered = (cells | sentinels) - bottom
+    kept = lowered & sentinels  # the sentinels of the columns that held a cell
+    return lowered & board & (kept - (kept >> (stride - 1)))
+
+
+@njit(cache=True, inline="always")
+def second_wins_first(first_share: Any, second: Any, claimed: Any, bottom: Any, board: Any, stride: Any) -> Any:
+    """Whether, against claimeven, the second player completes a four before the first
+    player completes any of those that fit in ``first_share``.
+
+    A claimed cell is filled right after the odd-row cell below it, by a move of the first
+    player that does not end the game, when a cell above it in its column is to be filled
+    later. So before the first player completes a four, every claimed cell below one of
+    the four's cells is the second player's. If those and the second player's stones hold a
+    four for each of the first player's fours, the first four the first player could
+    complete comes after one of the second player's: the game is over before it."""
+    for shift in (1, stride, stride + 1, stride - 1):  # up a column first: those seldom have a four below
+        pairs = first_share & (first_share >> shift)
+        starts = pairs & (pairs >> 2 * shift)
+        while starts:
+            start = starts & -starts
+            starts ^= start
+            four = start | (start << shift) | (start << 2 * shift) | (start << 3 * shift)
+            if not board_has_four(second | (claimed & cells_below(four, bottom, board, stride)), stride):
+                return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def latest_loss(second: Any, claimed: Any, bottom: Any, stride: Any) -> Any:
+    """The highest score of a loss to the second player's four of its stones and claimed
+    cells: the game ends by the time the first of them is complete. A four whose highest
+    claimed cell is in row ``r`` (from 1) is complete with the stone that fills that cell,
+    while the ``height - r`` cells above it are still empty: by stone ``cells - height +
+    r``, a score of ``-((height - r + 2) // 2)``. The lowest such ``r`` bounds the loss."""
+    height = stride - 1
+    for rows in range(2, height + 1, 2):
+        if board_has_four(second | (claimed & (bottom * ((1 << rows) - 1))), stride):
+            return -((height - rows + 2) // 2)
+    return -1
 
 
 @implements(compiled.rule_ceiling, Connect4Spec)
@@ -147,7 +211,9 @@ def _rule_ceiling(spec: Any, current: Any, mask: Any, moves: Any) -> Any:
 
 @implements(compiled.position_key, Connect4Spec)
 def _position_key(spec: Any, current: Any, mask: Any) -> Any:
-    key = current + mask
+    # Dead stones (``dead_stones_on``) count as the side to move's: positions that differ
+    # only in their colours share an entry (they have the same value).
+    key = (current | board_dead_stones(current, mask, STRIDE, BOARD, SHORT_LINES)) + mask
     return min(key, board_mirror(key))
 
 
@@ -183,7 +249,7 @@ def _sized_rule_ceiling(spec: Any, current: Any, mask: Any, moves: Any) -> Any:
 
 @implements(compiled.position_key, SizedConnect4Spec)
 def _sized_position_key(spec: Any, current: Any, mask: Any) -> Any:
-    key = current + mask
+    key = (current | board_dead_stones(current, mask, spec.stride, spec.board, spec.short_lines)) + mask
     return min(key, board_mirror_on(key, spec.width, spec.stride))
 
 

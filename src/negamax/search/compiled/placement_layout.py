@@ -166,12 +166,13 @@ NEAR_ZERO = 6
 WIN_DRAW_LOSS_EMPTY = 28
 """...in positions with at least this many empty cells (in the middle game, Pons' order
 alone searched fewer nodes: Middle-Easy 409 against 488 per position)."""
-RULE_CEILING_LEAST = -1
+RULE_CEILING_LEAST = -5
 """The lowest ceiling a game's rule gives (``rule_ceiling``: Connect 4's claimeven caps a
-position at 0 or -1)..."""
+position at 0, or at a loss no later than a four of the second player completes, which
+is -5 at the lowest on a board of 10 rows)..."""
 RULE_FLOOR_MOST = -RULE_CEILING_LEAST
 """...and so the highest floor it gives a parent through a child: the kernel asks the rule
-only in windows these can cut."""
+only in windows these can cut (a lower ceiling than this would only go unused)."""
 ETC_EMPTY_CELLS = 12
 """Enhanced transposition cut-offs are tried only while more cells than this are empty:
 near the end of the game a search is cheaper than the table look-ups."""

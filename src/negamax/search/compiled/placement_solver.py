@@ -141,8 +141,8 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
     # The rest are ordered: the table's move first, then by the useful threats they make
     # (ties: the game's order). A move after which the game's rules cap the opponent's
     # value (claimeven, step 6) at or below -beta cuts this node at once, in windows at or
-    # above 0 only: below, the floor it returns (0 or 1) is loose when the true value is a
-    # clear win, and the parent stores that loose bound for the probes that follow (Pons'
+    # above 0 only: below, the floor it returns (0 or more) is loose when the true value is
+    # a clear win, and the parent stores that loose bound for the probes that follow (Pons'
     # Begin-Easy: 2.46 M nodes with the cut in every window, 2.30 M without it and with it
     # at or above 0; the empty board 188 M, 236 M and 198 M). The first pass
     # asks memory for every entry it will read, the second reads them: the loads then wait
