@@ -27,6 +27,8 @@ RUNS_KERNELS = (
     "tests/games/test_compiled_game.py",
     "tests/games/*/test_compiled.py",
     "tests/games/connect4/test_board_sizes.py",
+    "tests/games/connect4/test_claimeven.py",
+    "tests/games/connect4/test_dead_stones.py",
     "tests/games/draughts/test_perft.py",
     "tests/games/test_checker.py",
     "tests/search/test_shared_policy.py",
