@@ -6,43 +6,18 @@ unsearched, moves named by letters, no label on another; the negamax view one cl
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.viz.web.conftest import Web, screenshot
+from tests.viz.web.conftest import Web, assert_no_overlap, screenshot
 
 pytest.importorskip("fastapi")
-
-from negamax.viz.web.app import create_app
-from negamax.viz.web.server import BackgroundServer
 
 CLASSIC = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 SHOTS = Path("/work/notes/shots")
 NODES = "[...document.querySelectorAll('#tree g.node')]"
-
-
-@pytest.fixture(scope="module")
-def tree_web() -> Iterator[Web]:
-    """A server for typed trees only: no game's kernel is loaded for them (the ``web``
-    fixture loads four, and puts its tests in the numba suite)."""
-    app = create_app()
-    with BackgroundServer(app) as server:
-        yield Web(server.url, app.app.state.searches)
-
-
-@pytest.fixture
-def tree_page(browser: Any) -> Iterator[Any]:
-    """A fresh page at 1280x800; a script error on it fails the test."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    yield page
-    page.close()
-    assert not errors, errors
 
 
 def minimax(tree: Any, maximising: bool = True) -> int:
@@ -156,19 +131,6 @@ def test_the_classic_tree_in_the_minimax_view(tree_page: Any, tree_web: Web) -> 
     page.select_option("#tree-view", "minimax")
     assert page.is_hidden("#view-note")
     screenshot(page, "minimax-classic")
-
-
-def assert_no_overlap(page: Any) -> None:
-    """No two labels of the tree (moves, values, the pruned count, badges) overlap."""
-    boxes = page.evaluate(
-        "[...document.querySelectorAll('#tree text')].filter(t => t.textContent && !t.closest('.future'))"
-        ".map(t => { const b = t.getBoundingClientRect(); return [t.textContent, b.left, b.top, b.right, b.bottom]; })"
-    )
-    assert len(boxes) > 20
-    for at, (text, left, top, right, bottom) in enumerate(boxes):
-        for other, other_left, other_top, other_right, other_bottom in boxes[at + 1 :]:
-            apart = right <= other_left or other_right <= left or bottom <= other_top or other_bottom <= top
-            assert apart, (text, other)
 
 
 def test_a_max_node_cut_off_worded_from_max_side(tree_page: Any, tree_web: Web) -> None:

@@ -2,6 +2,7 @@
 // them for every answer, so the URL alone is enough to share a position.
 import { drawBoard } from "/static/boards.js";
 import { TreeView } from "/static/tree.js";
+import { Exercise } from "/static/exercise.js";
 
 const $ = (id) => document.getElementById(id);
 const game = { name: "connect4", start: "", moves: [], byEngine: [], flipped: false };
@@ -95,6 +96,7 @@ async function load({ askSolution = true } = {}) {
   solution = null;
   $("solution-detail").textContent = "";
   writeUrl();
+  exercise.update(game.name, game.start, game.moves);
   try {
     const answer = await post("/api/state", { ...position(), flipped: game.flipped });
     if (mine !== generation) return;
@@ -368,6 +370,7 @@ async function askForSolution(mine) {
 
 // -- the search tree -------------------------------------------------------------------------
 
+const exercise = new Exercise({ post });  // a typed tree's alpha-beta, worked by hand
 const previews = new Map();
 let traced = null;  // the position the tree shown was traced from
 const tree = new TreeView($("tree"), $("node-info"), {
