@@ -127,6 +127,12 @@ def test_the_example_trees_and_typed_ones_graded_as_an_alpha_beta_written_here(t
         right = alpha_beta(tree)
         verdicts = answer(page, right.pruned, right.order, right.root)
         assert all(verdict == "right" for verdict, _ in verdicts.values()), (tree, verdicts)
+    # alpha-beta's answer where it cuts at equality is not the textbook's
+    open_tree(page, web, [[3, 12, 8], [3, 4, 6], [2, 5, 14]])
+    verdicts = answer(page, ["1.1", "1.2", "2.1", "2.2"], "3 12 8 3 2", 3)
+    assert verdicts["pruned"] == ("wrong", "Pruned leaves: not right; marked but evaluated: bb (4), bc (6).")
+    assert verdicts["order"][1].endswith("at the 5th leaf: your 5th leaf, 2, is not the search's.")
+    assert verdicts["root"] == ("right", "Root value: right, 3.")
 
 
 def test_a_wrong_answer_said_where_then_the_answer_and_the_search(tree_page: Any, tree_web: Web) -> None:
@@ -180,6 +186,13 @@ def test_a_wrong_answer_said_where_then_the_answer_and_the_search(tree_page: Any
     page.wait_for_selector("#stepper:not([hidden])")
     assert page.input_value("#trace-algorithm") == "textbook" and page.input_value("#tree-view") == "minimax"
     assert page.text_content("#tree g.node[data-path=''] text.value") == "3"
+    assert page.text_content("#tree-note").startswith("value 3,")  # exact: no "guess" about a whole tree
+    # the exercise is on a typed tree's root: gone once a move is played, or in another game
+    page.click("#moves button >> nth=0")
+    page.wait_for_selector("#exercise", state="hidden")
+    page.select_option("#game", "nim")
+    page.wait_for_function("location.hash.startsWith('#game=nim')")
+    assert page.is_hidden("#exercise")
 
 
 def shoot(page: Any, name: str) -> None:
