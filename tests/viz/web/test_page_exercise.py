@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +66,13 @@ def leaves(tree: Any, path: tuple[int, ...] = ()) -> list[tuple[str, int]]:
     return [leaf for at, child in enumerate(tree) for leaf in leaves(child, (*path, at))]
 
 
+def random_tree(draw: random.Random, depth: int) -> Any:
+    """A tree of 2 or 3 children a node, leaves at uneven depths, small values (ties too)."""
+    if depth == 0 or (depth < 3 and draw.random() < 0.2):
+        return draw.randint(-5, 12)
+    return [random_tree(draw, depth - 1) for _ in range(draw.randint(2, 3))]
+
+
 def open_tree(page: Any, web: Web, tree: Any) -> None:
     page.goto(f"{web.url}#game=tree&start={urllib.parse.quote(json.dumps(tree))}&moves=")
     page.wait_for_selector("#exercise-check:not([disabled])")
@@ -121,7 +129,8 @@ def test_the_example_trees_and_typed_ones_graded_as_an_alpha_beta_written_here(t
         page.click("#exercise-again")  # for the next example, the select's change starts anew
     assert 0 in seen_pruned and max(seen_pruned) >= 4  # one prunes nothing, one a lot
     # typed trees, not among the examples: a leaf equal to alpha (searched on), uneven depths
-    for tree in ([[3, 12, 8], [3, 4, 6], [2, 5, 14]], [[3, [5, 1]], [[2, 8], 4], 6], [[[5, -1], [0, 7]], [[-2, 9], 3]]):
+    typed = [[[3, 12, 8], [3, 4, 6], [2, 5, 14]], [[3, [5, 1]], [[2, 8], 4], 6], [[[5, -1], [0, 7]], [[-2, 9], 3]]]
+    for tree in typed + [random_tree(random.Random(seed), 4) for seed in range(3)]:
         open_tree(page, web, tree)
         assert page.input_value("#exercise-example") == ""
         right = alpha_beta(tree)
