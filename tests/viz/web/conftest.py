@@ -171,3 +171,20 @@ def compiling(monkeypatch: pytest.MonkeyPatch) -> Iterator[Compiling]:
     with BackgroundServer(app) as server:
         yield Compiling(Web(server.url, app.app.state.searches), release)
         release.set()
+
+
+def script_errors(page: Any) -> list[str]:
+    """The script errors of ``page`` from now on, for a test to fail on."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return errors
+
+
+@pytest.fixture(scope="module")
+def plain_web() -> Iterator[Web]:
+    """A server that loads no game's kernel, for tests that never ask the engine to move
+    (the ``web`` fixture loads four)."""
+    app = create_app(prepare=False)
+    with BackgroundServer(app) as server:
+        yield Web(server.url, app.app.state.searches)

@@ -1,0 +1,185 @@
+"""The move list as an analysis board keeps it, in a real Chromium: a move played from an
+earlier position starts a variation and keeps the moves after it, a variation's move shows
+its position, the arrow keys walk the game, a line typed as the start is listed and taken
+back, a link keeps the variations, and PGN writes and reads them in parentheses. No game's
+kernel is loaded: the engine is not asked to move."""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.viz.web.conftest import Web, script_errors
+from tests.viz.web.test_page import PLAYED, moves_in_url
+
+SHOTS = Path("/work/notes/shots/variations")
+MAIN_LINE = "[...document.querySelectorAll('#history li > button')].map(b => b.textContent)"
+VARIATIONS = "[...document.querySelectorAll('#history li > .variation')].map(v => v.textContent)"
+
+
+@pytest.fixture
+def board_page(browser: Any) -> Iterator[Any]:
+    """A fresh page at 1280x800; a script error on it fails the test."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = script_errors(page)
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def opened(page: Any, web: Web, game: str, moves: str = "", start: str = "", board: str = "#board svg") -> None:
+    """The game opened from a link, the engine's replies off."""
+    page.goto("about:blank")
+    page.goto(f"{web.url}#game={game}&start={urllib.parse.quote(start)}&moves={moves}")
+    page.wait_for_selector(board)
+    page.wait_for_function(f"{PLAYED} === {len([move for move in moves.split(',') if move])}")
+    page.uncheck("#autoplay")
+
+
+def shown(page: Any, moves: list[str]) -> None:
+    """Waits until the page stands on the position after ``moves``: its link says so, and
+    its board and move list are drawn for it."""
+    expected = ",".join(moves)
+    page.wait_for_function(
+        "expected => (new URLSearchParams(location.hash.slice(1)).get('moves') ?? '') === expected"
+        " && document.getElementById('history').dataset.line === expected",
+        arg=expected,
+    )
+
+
+def click_cell(page: Any, cell: int, moves: list[str]) -> None:
+    """A tic-tac-toe cell clicked, and the position after it shown."""
+    page.click(f"#board rect.cell[data-move='{cell}']")
+    shown(page, moves)
+
+
+def test_a_move_from_an_earlier_position_starts_a_variation_and_keeps_the_later_moves(
+    board_page: Any, plain_web: Web
+) -> None:
+    page = board_page
+    opened(page, plain_web, "tictactoe", "0,4,8")
+    page.click("#history button >> text=4")
+    shown(page, ["0", "4"])
+    assert page.evaluate(PLAYED) == 3  # the move after it is kept
+    click_cell(page, 8, ["0", "4", "8"])  # the move already played there is followed, not doubled
+    assert page.evaluate(PLAYED) == 3 and page.evaluate(VARIATIONS) == []
+    page.click("#history button >> text=4")
+    shown(page, ["0", "4"])
+    click_cell(page, 2, ["0", "4", "2"])  # another move: a variation
+    click_cell(page, 6, ["0", "4", "2", "6"])
+    assert page.evaluate(MAIN_LINE) == ["0", "4", "8"]  # the main line stays the main line
+    assert page.evaluate(VARIATIONS) == ["(2. 2 6)"]
+    assert page.locator("#history .variation button.current").text_content() == "6"
+    cells = "[...document.querySelectorAll('#moves button')].map(b => b.textContent)"  # the free cells
+    page.click("#history li > button >> text=8")  # the main line's move: its position
+    shown(page, ["0", "4", "8"])
+    assert "8" not in page.evaluate(cells) and "2" in page.evaluate(cells)
+    page.click("#history .variation button >> text=2")  # the variation's: its position
+    shown(page, ["0", "4", "2"])
+    assert "2" not in page.evaluate(cells) and "8" in page.evaluate(cells)
+    page.screenshot(path=str(SHOTS / "tictactoe-variation-1280.png"), full_page=True)
+
+    # the link keeps the variation, and the move the page stands on
+    link = page.evaluate("location.href")
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_function(f"{PLAYED} === 5")
+    assert page.evaluate(MAIN_LINE) == ["0", "4", "8"] and page.evaluate(VARIATIONS) == ["(2. 2 6)"]
+    assert moves_in_url(page) == ["0", "4", "2"]
+    assert page.locator("#history button.current").text_content() == "2"
+
+    page.click("#promote")  # the variation becomes the main line, the old one a variation
+    page.wait_for_function(f"{MAIN_LINE}.join(' ') === '0 4 2 6'")
+    assert page.evaluate(VARIATIONS) == ["(2. 8)"] and moves_in_url(page) == ["0", "4", "2"]
+    assert page.is_disabled("#promote") and page.is_disabled("#delete-line")  # on the main line now
+    page.click("#history .variation button >> text=8")
+    shown(page, ["0", "4", "8"])
+    page.click("#delete-line")  # taken out: the page goes back to where it branched
+    shown(page, ["0", "4"])
+    assert page.evaluate(VARIATIONS) == [] and page.evaluate(MAIN_LINE) == ["0", "4", "2", "6"]
+
+
+def test_the_arrow_keys_walk_the_game_along_the_line_walked(board_page: Any, plain_web: Web) -> None:
+    page = board_page
+    opened(page, plain_web, "connect4", "4,4,5,5")
+    page.click("#history button >> text=5")  # the first 5: the variation starts after it
+    shown(page, ["4", "4", "5"])
+    page.click("#board rect.column[data-move='3']")
+    shown(page, ["4", "4", "5", "3"])
+    page.keyboard.press("Home")
+    shown(page, [])
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    shown(page, ["4", "4"])
+    page.keyboard.press("End")  # along the line last walked: the variation
+    shown(page, ["4", "4", "5", "3"])
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    shown(page, ["4", "4"])
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    shown(page, ["4", "4", "5", "3"])
+    page.click("#history li > button >> nth=3")  # the main line's last move
+    shown(page, ["4", "4", "5", "5"])
+    page.keyboard.press("ArrowLeft")
+    shown(page, ["4", "4", "5"])
+    page.keyboard.press("ArrowRight")
+    shown(page, ["4", "4", "5", "5"])
+    page.keyboard.press("ArrowRight")  # the end: nothing further
+    page.focus("#start")  # the keys belong to a field being typed in
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_timeout(300)
+    assert moves_in_url(page) == ["4", "4", "5", "5"]
+
+
+def test_a_line_typed_as_the_start_is_listed_and_taken_back(board_page: Any, plain_web: Web) -> None:
+    page = board_page
+    opened(page, plain_web, "connect4", board="#board svg rect.column")
+    page.fill("#start", "4455")
+    page.click("#set")
+    shown(page, ["4", "4", "5", "5"])
+    assert page.evaluate(MAIN_LINE) == ["4", "4", "5", "5"]
+    assert "&start=&" in page.evaluate("location.hash")
+    page.click("#undo")
+    shown(page, ["4", "4", "5"])
+    assert page.evaluate(PLAYED) == 3
+    opened(page, plain_web, "chess", board="#board svg rect.a1")
+    page.fill("#start", "startpos moves e2e4 e7e5 g1f3")
+    page.click("#set")
+    shown(page, ["e2e4", "e7e5", "g1f3"])
+    page.wait_for_function(f"{MAIN_LINE}.join(' ') === 'e4 e5 Nf3'")
+    page.fill("#start", "3,4,5")  # not a line: the start as typed
+    opened(page, plain_web, "nim", board="#board svg")
+    page.fill("#start", "3,4,5")
+    page.click("#set")
+    page.wait_for_function("location.hash.includes('start=3%2C4%2C5')")
+    assert page.evaluate(PLAYED) == 0 and not page.is_visible("#error")
+
+
+def test_pgn_writes_the_variations_in_parentheses_and_reads_them_back(board_page: Any, plain_web: Web) -> None:
+    page = board_page
+    opened(page, plain_web, "chess", "e2e4,e7e5,g1f3", board="#board svg rect.a1")
+    page.click("#history button >> text=e4")
+    shown(page, ["e2e4"])
+    page.click("#board rect[data-square=c7]")
+    page.click("#board rect[data-square=c5]")
+    shown(page, ["e2e4", "c7c5"])
+    page.click("#pgn")
+    page.wait_for_function("document.getElementById('pgn-text').value.includes('1. e4')")
+    assert "1. e4 e5 ( 1... c5 ) 2. Nf3" in page.input_value("#pgn-text")
+
+    page.fill("#pgn-text", "1. d4 d5 (1... Nf6 2. c4 (2. Nf3 g6) e6) 2. c4 *")
+    page.click("#pgn-load")
+    page.wait_for_function(f"{PLAYED} === 8")
+    assert moves_in_url(page) == ["d2d4", "d7d5", "c2c4"]  # the main line's end
+    page.wait_for_function(f"{VARIATIONS}.join() === '(1… Nf6 2. c4 (2. Nf3 g6) 2… e6)'")  # named in SAN
+    page.click("#history .variation button >> text=g6")
+    shown(page, ["d2d4", "g8f6", "g1f3", "g7g6"])
+    page.click("#pgn")
+    page.wait_for_function("document.getElementById('pgn-text').value.includes('1. d4')")
+    assert "1. d4 d5 ( 1... Nf6 2. c4 ( 2. Nf3 g6 ) 2... e6 ) 2. c4" in page.input_value("#pgn-text")
