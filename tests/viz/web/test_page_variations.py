@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.viz.web.conftest import Web, script_errors
+from tests.viz.web.conftest import Web, screenshot, script_errors
 from tests.viz.web.test_page import PLAYED, moves_in_url
 
-SHOTS = Path("/work/notes/shots/variations")
 MAIN_LINE = "[...document.querySelectorAll('#history li > button')].map(b => b.textContent)"
 VARIATIONS = "[...document.querySelectorAll('#history li > .variation')].map(v => v.textContent)"
 
@@ -81,7 +79,7 @@ def test_a_move_from_an_earlier_position_starts_a_variation_and_keeps_the_later_
     page.click("#history .variation button >> text=2")  # the variation's: its position
     shown(page, ["0", "4", "2"])
     assert "2" not in page.evaluate(cells) and "8" in page.evaluate(cells)
-    page.screenshot(path=str(SHOTS / "tictactoe-variation-1280.png"), full_page=True)
+    screenshot(page, "tictactoe-variation")
 
     # the link keeps the variation, and the move the page stands on
     link = page.evaluate("location.href")

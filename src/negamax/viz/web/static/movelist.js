@@ -31,16 +31,22 @@ function button(tree, at, go) {
 // the second's; inside a line only where a new number begins.
 const label = (at, first) => (at.shownMover === 0 && (first || at.parent.shownMover !== 0) ? `${at.number}. ` : first ? `${at.number}… ` : "");
 
+// A move in a variation, its number with it (the two are never split across lines).
+function step(tree, at, first, go) {
+  const span = Object.assign(document.createElement("span"), { className: "step" });
+  span.append(label(at, first), button(tree, at, go));
+  return span;
+}
+
 // A variation from its first move `first` to its end, in parentheses, its own variations
 // nested after the moves they replace.
 function variation(tree, first, go) {
   const span = Object.assign(document.createElement("span"), { className: "variation" });
-  span.append("(");
-  span.append(label(first, true), button(tree, first, go), " ");
+  span.append("(", step(tree, first, true, go), " ");
   let fresh = false;
   for (let at = first; at.children.length; ) {
     const [next, ...others] = at.children;
-    span.append(label(next, fresh), button(tree, next, go), " ");
+    span.append(step(tree, next, fresh, go), " ");
     fresh = false;
     for (const other of others) { span.append(variation(tree, other, go), " "); fresh = true; }
     at = next;
