@@ -108,6 +108,7 @@ def test_the_arrow_keys_walk_the_game_along_the_line_walked(board_page: Any, pla
     shown(page, ["4", "4", "5"])
     page.click("#board rect.column[data-move='3']")
     shown(page, ["4", "4", "5", "3"])
+    page.focus("#autoplay")  # a ticked box keeps no keys from the game
     page.keyboard.press("Home")
     shown(page, [])
     page.keyboard.press("ArrowRight")
@@ -181,3 +182,25 @@ def test_pgn_writes_the_variations_in_parentheses_and_reads_them_back(board_page
     page.click("#pgn")
     page.wait_for_function("document.getElementById('pgn-text').value.includes('1. d4')")
     assert "1. d4 d5 ( 1... Nf6 2. c4 ( 2. Nf3 g6 ) 2... e6 ) 2. c4" in page.input_value("#pgn-text")
+
+
+def test_undo_takes_back_the_last_move_and_steps_back_over_a_move_with_moves_after_it(
+    board_page: Any, plain_web: Web
+) -> None:
+    page = board_page
+    opened(page, plain_web, "tictactoe", "0,4,8")
+    page.click("#history button >> text=4")
+    shown(page, ["0", "4"])
+    page.click("#undo")  # 4 has a move after it: it stays, the page steps back
+    shown(page, ["0"])
+    assert page.evaluate(MAIN_LINE) == ["0", "4", "8"]
+    click_cell(page, 2, ["0", "2"])
+    assert page.evaluate(VARIATIONS) == ["(1… 2)"]
+    page.click("#undo")  # the variation's last move, with nothing after it: taken back
+    shown(page, ["0"])
+    assert page.evaluate(VARIATIONS) == [] and page.evaluate(PLAYED) == 3
+    page.keyboard.press("Home")
+    shown(page, [])
+    click_cell(page, 1, ["1"])  # a variation of the first move: the main line resumes after it
+    assert page.text_content("#history li") == "0(1. 1)1… 4"
+    assert page.locator("#history li > .resume").text_content() == "1… "

@@ -200,8 +200,8 @@ function goToMove(at) {
 // walked, Home and End to its start and its end; not while a field or a menu has the keys.
 function walk(event) {
   if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-  const target = event.target;
-  if (target.closest && target.closest("input, select, textarea, dialog, [contenteditable]")) return;
+  const target = event.target, typing = target.tagName === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(target.type);
+  if (typing || (target.closest && target.closest("select, textarea, dialog, [contenteditable]"))) return;
   const steps = { ArrowLeft: () => gameTree.back(), ArrowRight: () => gameTree.forward(), Home: () => gameTree.toStart(), End: () => gameTree.toEnd() };
   const step = steps[event.key];
   if (!step) return;
