@@ -55,13 +55,18 @@ def click_cell(page: Any, cell: int, moves: list[str]) -> None:
     shown(page, moves)
 
 
+def back_to_the_second_move(page: Any, web: Web) -> None:
+    """Tic-tac-toe after 0 4 8, the page gone back to the position after 4."""
+    opened(page, web, "tictactoe", "0,4,8")
+    page.click("#history button >> text=4")
+    shown(page, ["0", "4"])
+
+
 def test_a_move_from_an_earlier_position_starts_a_variation_and_keeps_the_later_moves(
     board_page: Any, plain_web: Web
 ) -> None:
     page = board_page
-    opened(page, plain_web, "tictactoe", "0,4,8")
-    page.click("#history button >> text=4")
-    shown(page, ["0", "4"])
+    back_to_the_second_move(page, plain_web)
     assert page.evaluate(PLAYED) == 3  # the move after it is kept
     click_cell(page, 8, ["0", "4", "8"])  # the move already played there is followed, not doubled
     assert page.evaluate(PLAYED) == 3 and page.evaluate(VARIATIONS) == []
@@ -188,9 +193,7 @@ def test_undo_takes_back_the_last_move_and_steps_back_over_a_move_with_moves_aft
     board_page: Any, plain_web: Web
 ) -> None:
     page = board_page
-    opened(page, plain_web, "tictactoe", "0,4,8")
-    page.click("#history button >> text=4")
-    shown(page, ["0", "4"])
+    back_to_the_second_move(page, plain_web)
     page.click("#undo")  # 4 has a move after it: it stays, the page steps back
     shown(page, ["0"])
     assert page.evaluate(MAIN_LINE) == ["0", "4", "8"]
