@@ -50,7 +50,8 @@ def written(board: chess.Board, lines: list[list[str]] | None = None, shown: int
 
 def read(text: str) -> dict[str, Any]:
     """The first game of a PGN text as the page names a position: ``start`` (a FEN, or ''
-    for the usual start) and ``moves`` (UCI).
+    for the usual start), ``moves`` (its main line, UCI) and ``lines`` (every line from
+    the start to the end of a variation, the main line first, as ``_lines``).
 
     :raises InvalidPositionError: for a text with no game or an illegal move in it.
     """
