@@ -14,6 +14,7 @@ import pytest
 
 from tests.viz.web.conftest import Web, screenshot, script_errors
 from tests.viz.web.test_page import PLAYED, moves_in_url
+from tests.viz.web.test_page_solution_and_engine_panel import VALUES
 
 MAIN_LINE = "[...document.querySelectorAll('#history li > button')].map(b => b.textContent)"
 VARIATIONS = "[...document.querySelectorAll('#history li > .variation')].map(v => v.textContent)"
@@ -207,3 +208,20 @@ def test_undo_takes_back_the_last_move_and_steps_back_over_a_move_with_moves_aft
     click_cell(page, 1, ["1"])  # a variation of the first move: the main line resumes after it
     assert page.text_content("#history li") == "0(1. 1)1… 4"
     assert page.locator("#history li > .resume").text_content() == "1… "
+
+
+def test_the_engine_replies_and_the_solution_answer_in_the_variation_shown(board_page: Any, plain_web: Web) -> None:
+    page = board_page
+    back_to_the_second_move(page, plain_web)
+    page.check("#autoplay")
+    page.click("#board rect.cell[data-move='2']")  # a variation; the engine answers in it
+    page.wait_for_function("document.querySelectorAll('#history .variation button').length === 2", timeout=30_000)
+    reply = page.locator("#history .variation button.current").text_content() or ""
+    assert reply.endswith(" (engine)") and page.evaluate(MAIN_LINE) == ["0", "4", "8"]
+    shown(page, ["0", "4", "2", reply.removesuffix(" (engine)")])
+    page.uncheck("#autoplay")
+    page.check("#solution")  # every free cell of the variation's position valued
+    page.wait_for_function(f"Object.keys({VALUES}).length === 5 && !Object.values({VALUES}).includes('…')")
+    page.click("#history li > button >> text=8")  # back on the main line: its own free cells
+    page.wait_for_function(f"Object.keys({VALUES}).length === 6 && !Object.values({VALUES}).includes('…')")
+    assert "8" not in page.evaluate(VALUES) and "2" in page.evaluate(VALUES)
