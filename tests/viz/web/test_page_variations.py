@@ -6,6 +6,7 @@ kernel is loaded: the engine is not asked to move."""
 
 from __future__ import annotations
 
+import json
 import urllib.parse
 from collections.abc import Iterator
 from typing import Any
@@ -225,3 +226,9 @@ def test_the_engine_replies_and_the_solution_answer_in_the_variation_shown(board
     page.click("#history li > button >> text=8")  # back on the main line: its own free cells
     page.wait_for_function(f"Object.keys({VALUES}).length === 6 && !Object.values({VALUES}).includes('…')")
     assert "8" not in page.evaluate(VALUES) and "2" in page.evaluate(VALUES)
+    page.click("#history .variation button >> text=2")
+    shown(page, ["0", "4", "2"])
+    with page.expect_request("**/api/trace") as traced:  # the search traced is the variation's
+        page.click("#trace")
+    assert json.loads(traced.value.post_data or "{}")["moves"] == ["0", "4", "2"]
+    page.wait_for_function("document.getElementById('tree-note').textContent.includes('nodes')")
