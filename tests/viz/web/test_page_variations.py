@@ -8,27 +8,14 @@ from __future__ import annotations
 
 import json
 import urllib.parse
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from tests.viz.web.conftest import Web, screenshot, script_errors
+from tests.viz.web.conftest import Web, screenshot
 from tests.viz.web.test_page import PLAYED, moves_in_url
 from tests.viz.web.test_page_solution_and_engine_panel import VALUES
 
 MAIN_LINE = "[...document.querySelectorAll('#history li > button')].map(b => b.textContent)"
 VARIATIONS = "[...document.querySelectorAll('#history li > .variation')].map(v => v.textContent)"
-
-
-@pytest.fixture
-def board_page(browser: Any) -> Iterator[Any]:
-    """A fresh page at 1280x800; a script error on it fails the test."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors = script_errors(page)
-    yield page
-    page.close()
-    assert not errors, errors
 
 
 def opened(page: Any, web: Web, game: str, moves: str = "", start: str = "", board: str = "#board svg") -> None:
@@ -65,9 +52,9 @@ def back_to_the_second_move(page: Any, web: Web) -> None:
 
 
 def test_a_move_from_an_earlier_position_starts_a_variation_and_keeps_the_later_moves(
-    board_page: Any, plain_web: Web
+    tree_page: Any, plain_web: Web
 ) -> None:
-    page = board_page
+    page = tree_page
     back_to_the_second_move(page, plain_web)
     assert page.evaluate(PLAYED) == 3  # the move after it is kept
     click_cell(page, 8, ["0", "4", "8"])  # the move already played there is followed, not doubled
@@ -108,8 +95,8 @@ def test_a_move_from_an_earlier_position_starts_a_variation_and_keeps_the_later_
     assert page.evaluate(VARIATIONS) == [] and page.evaluate(MAIN_LINE) == ["0", "4", "2", "6"]
 
 
-def test_the_arrow_keys_walk_the_game_along_the_line_walked(board_page: Any, plain_web: Web) -> None:
-    page = board_page
+def test_the_arrow_keys_walk_the_game_along_the_line_walked(tree_page: Any, plain_web: Web) -> None:
+    page = tree_page
     opened(page, plain_web, "connect4", "4,4,5,5")
     page.click("#history button >> text=5")  # the first 5: the variation starts after it
     shown(page, ["4", "4", "5"])
@@ -143,8 +130,8 @@ def test_the_arrow_keys_walk_the_game_along_the_line_walked(board_page: Any, pla
     assert moves_in_url(page) == ["4", "4", "5", "5"]
 
 
-def test_a_line_typed_as_the_start_is_listed_and_taken_back(board_page: Any, plain_web: Web) -> None:
-    page = board_page
+def test_a_line_typed_as_the_start_is_listed_and_taken_back(tree_page: Any, plain_web: Web) -> None:
+    page = tree_page
     opened(page, plain_web, "connect4", board="#board svg rect.column")
     page.fill("#start", "4455")
     page.click("#set")
@@ -167,8 +154,8 @@ def test_a_line_typed_as_the_start_is_listed_and_taken_back(board_page: Any, pla
     assert page.evaluate(PLAYED) == 0 and not page.is_visible("#error")
 
 
-def test_pgn_writes_the_variations_in_parentheses_and_reads_them_back(board_page: Any, plain_web: Web) -> None:
-    page = board_page
+def test_pgn_writes_the_variations_in_parentheses_and_reads_them_back(tree_page: Any, plain_web: Web) -> None:
+    page = tree_page
     opened(page, plain_web, "chess", "e2e4,e7e5,g1f3", board="#board svg rect.a1")
     page.click("#history button >> text=e4")
     shown(page, ["e2e4"])
@@ -192,9 +179,9 @@ def test_pgn_writes_the_variations_in_parentheses_and_reads_them_back(board_page
 
 
 def test_undo_takes_back_the_last_move_and_steps_back_over_a_move_with_moves_after_it(
-    board_page: Any, plain_web: Web
+    tree_page: Any, plain_web: Web
 ) -> None:
-    page = board_page
+    page = tree_page
     back_to_the_second_move(page, plain_web)
     page.click("#undo")  # 4 has a move after it: it stays, the page steps back
     shown(page, ["0"])
@@ -211,8 +198,8 @@ def test_undo_takes_back_the_last_move_and_steps_back_over_a_move_with_moves_aft
     assert page.locator("#history li > .resume").text_content() == "1… "
 
 
-def test_the_engine_replies_and_the_solution_answer_in_the_variation_shown(board_page: Any, plain_web: Web) -> None:
-    page = board_page
+def test_the_engine_replies_and_the_solution_answer_in_the_variation_shown(tree_page: Any, plain_web: Web) -> None:
+    page = tree_page
     back_to_the_second_move(page, plain_web)
     page.check("#autoplay")
     page.click("#board rect.cell[data-move='2']")  # a variation; the engine answers in it

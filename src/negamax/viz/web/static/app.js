@@ -6,6 +6,7 @@ import { drawBoard } from "/static/boards.js";
 import { TreeView } from "/static/tree.js";
 import { MoveTree } from "/static/movetree.js";
 import { showMoveList } from "/static/movelist.js";
+import { Exercise } from "/static/exercise.js";
 
 const $ = (id) => document.getElementById(id);
 const game = { name: "connect4", start: "", flipped: false };
@@ -100,6 +101,7 @@ async function load({ askSolution = true } = {}) {
   solution = null;
   $("solution-detail").textContent = "";
   writeUrl();
+  exercise.update(game.name, game.start, gameTree.moves());
   try {
     const answer = await post("/api/state", { ...position(), flipped: game.flipped });
     if (mine !== generation) return;
@@ -402,6 +404,7 @@ async function askForSolution(mine) {
 
 // -- the search tree -------------------------------------------------------------------------
 
+const exercise = new Exercise({ post });  // a typed tree's alpha-beta, worked by hand
 const previews = new Map();
 let traced = null;  // the position the tree shown was traced from
 const tree = new TreeView($("tree"), $("node-info"), {
@@ -500,7 +503,6 @@ async function trace() {
   };
   if ($("trace-depth").value) body.depth = Number($("trace-depth").value);
   $("tree-note").textContent = "tracing…";
-  $("grade").hidden = true;  // until this trace's leaves are known
   try {
     const answer = await post("/api/trace", body);
     traced = { game: body.game, start: body.start, moves: body.moves };
@@ -510,37 +512,10 @@ async function trace() {
     $("stepper").hidden = !answer.steps.length;
     $("step-count").textContent = answer.steps.length.toLocaleString();
     $("step-number").max = answer.steps.length;
-    graded = answer.leaves;
-    $("grade").hidden = body.algorithm !== "textbook";
-    $("grade-result").textContent = "";
     const parts = [`value ${answer.value}`, `${answer.nodes.length.toLocaleString()} nodes`, `${answer.seconds} s`];
     $("tree-note").textContent = (answer.note ? answer.note + "; " : "") + parts.join(", ");
   } catch (error) {
     $("tree-note").textContent = error.message;
-  }
-}
-
-// A textbook exercise: the student lists the leaves the search evaluates, in order (as
-// Berkeley's CS188 asks), and the page says whether that is the search's order, or where not.
-let graded = [];
-
-function grade(event) {
-  event.preventDefault();
-  const typed = $("grade-answer").value.split(/[\s,]+/).filter(Boolean);
-  const wanted = graded.map((leaf) => leaf.value);
-  const same = (mine, theirs) => mine !== undefined && (mine === theirs || Number(mine) === Number(theirs));
-  const first = wanted.findIndex((value, at) => !same(typed[at], value));
-  const result = $("grade-result");
-  if (first < 0 && typed.length === wanted.length) {
-    result.textContent = `Right: the search evaluates these ${wanted.length} leaves, in this order.`;
-    result.className = "right";
-  } else if (first < 0) {
-    result.textContent = `Not quite: the search evaluates only ${wanted.length} leaves (${wanted.join(" ")}); the rest are pruned.`;
-    result.className = "wrong";
-  } else {
-    const said = typed[first] === undefined ? "you stopped there" : `you wrote ${typed[first]}`;
-    result.textContent = `Not quite: leaf ${first + 1} is ${wanted[first]} (${said}); step through the search to see why.`;
-    result.className = "wrong";
   }
 }
 
@@ -660,7 +635,6 @@ async function main() {
   $("trace-algorithm").addEventListener("change", viewFor);
   $("tree-view").addEventListener("change", showView);
   viewFor();
-  $("grade").addEventListener("submit", grade);
   $("pgn").addEventListener("click", openPgn);
   $("pgn-load").addEventListener("click", loadPgn);
   wireStepper();
