@@ -412,7 +412,7 @@ async function askForSolution(mine) {
 // -- the search tree -------------------------------------------------------------------------
 
 const exercise = new Exercise({ post });  // a typed tree's alpha-beta, worked by hand
-const graph = new EvalGraph($("graph"), $("evaluate"), $("graph-status"), gameTree, goToMove, { post, streamEvents, where: () => ({ game: game.name, start: game.start }) });
+const graph = new EvalGraph({ svg: $("graph"), key: $("graph-key"), button: $("evaluate"), status: $("graph-status") }, gameTree, goToMove, { post, streamEvents, where: () => ({ game: game.name, start: game.start }) });
 const previews = new Map();
 let traced = null;  // the position the tree shown was traced from
 const tree = new TreeView($("tree"), $("node-info"), {

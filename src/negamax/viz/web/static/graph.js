@@ -44,10 +44,10 @@ export function solved(moves, turn, side) {
 }
 
 export class EvalGraph {
-  // `go(node)` shows a node's position; `ask` is { post, streamEvents, where } of the page:
+  // The graph `svg`, its `key` in words, its `button` and its `status`; `go(node)` shows a node's position; `ask` is { post, streamEvents, where } of the page:
   // where() the game and start the tree is played from.
-  constructor(svg, button, status, tree, go, ask) {
-    Object.assign(this, { svg, button, status, tree, go, ask });
+  constructor({ svg, key, button, status }, tree, go, ask) {
+    Object.assign(this, { svg, key, button, status, tree, go, ask });
     this.players = ["first player", "second player"];
     this.running = null;  // { controller, root } while the line is evaluated
     button.addEventListener("click", () => (this.running ? this.stop("stopped") : this.evaluate()));
@@ -66,24 +66,30 @@ export class EvalGraph {
     svg.dataset.line = this.tree.moves(line[line.length - 1]).join(",");
     const step = (width - 2 * PAD) / Math.max(1, line.length - 1);
     const x = (ply) => PAD + ply * step, y = (advantage) => HEIGHT / 2 - advantage * (HEIGHT / 2 - PAD);
-    const parts = [shape("rect", { class: "back", x: 0, y: 0, width, height: HEIGHT })];
-    // the first player's share filled light, as the evaluation bar: one band a run of
-    // known scores (a position with none breaks the line)
+    const middle = HEIGHT / 2, defs = shape("defs");
+    for (const [id, top] of [["graph-above", 0], ["graph-below", middle]]) {
+      const clip = shape("clipPath", { id });
+      clip.append(shape("rect", { x: 0, y: top, width, height: middle }));
+      defs.append(clip);
+    }
+    const parts = [defs, shape("rect", { class: "back", x: 0, y: 0, width, height: HEIGHT })];
+    // as lichess: the area between the curve and the middle, light where the first player
+    // is ahead, dark where the second is; a position with no score breaks the line
     let run = [];
     const close = () => {
       if (run.length > 1) {
         const points = run.map(([ply, advantage]) => `${x(ply)},${y(advantage)}`).join(" ");
-        parts.push(shape("polygon", { class: "area", points: `${x(run[0][0])},${HEIGHT} ${points} ${x(run[run.length - 1][0])},${HEIGHT}` }));
+        const area = `${x(run[0][0])},${middle} ${points} ${x(run[run.length - 1][0])},${middle}`;
+        parts.push(shape("polygon", { class: "area above", points: area, "clip-path": "url(#graph-above)" }));
+        parts.push(shape("polygon", { class: "area below", points: area, "clip-path": "url(#graph-below)" }));
         parts.push(shape("polyline", { class: "curve", points }));
       }
       run = [];
     };
     line.forEach((at, ply) => (at.score ? run.push([ply, at.score.advantage]) : close()));
     close();
-    parts.push(shape("line", { class: "middle", x1: 0, x2: width, y1: HEIGHT / 2, y2: HEIGHT / 2 }));
-    for (const [text, top] of [[`${players[0]} ahead`, 12], [`${players[1]} ahead`, HEIGHT - 4]]) {
-      parts.push(Object.assign(shape("text", { class: "side", x: 4, y: top }), { textContent: text }));
-    }
+    parts.push(shape("line", { class: "middle", x1: 0, x2: width, y1: middle, y2: middle }));
+    this.key.textContent = `up: ${players[0]} ahead, down: ${players[1]}; a win at the edge, ○ solved exactly. Click a move's point to go there.`;
     const current = line.indexOf(this.tree.current);
     parts.push(shape("line", { class: "marker", x1: x(current), x2: x(current), y1: 0, y2: HEIGHT, "data-ply": current }));
     // each ply's column is its target, wide enough to tap on a phone however long the game
