@@ -122,3 +122,14 @@ def test_a_new_game_stops_the_evaluation_and_a_phone_keeps_the_graph_narrow(brow
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         page.close()
+
+
+def test_the_solution_puts_its_positions_exact_value_on_the_graph(tree_page: Any, plain_web: Web) -> None:
+    page = tree_page
+    opened(page, plain_web, "tictactoe", "0,3")
+    page.check("#solution")
+    page.wait_for_function("document.querySelector('#graph .point[data-ply=\"2\"]')", timeout=30_000)
+    status, answer = plain_web.post("/api/solution", {"game": "tictactoe", "moves": ["0", "3"]})
+    assert status == 200
+    best = max(item["advantage"] for item in answer["moves"])  # X to move: the best for X
+    assert page.evaluate(POINTS) == [[2, best, True]] and best == 1  # O's 3 loses: X wins
