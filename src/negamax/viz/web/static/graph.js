@@ -10,6 +10,14 @@ const SVG = "http://www.w3.org/2000/svg";
 const HEIGHT = 110, PAD = 7;
 const EVALUATE_SECONDS = 0.2;  // each position's search: the game's shape, not its truth
 
+// The height a score is drawn at, as lichess draws its graph: the advantage (the server's
+// score / 1000, clipped at 0.95) as the first player's winning chances by lichess's curve,
+// so that a pawn or two in chess reads (+1.00 at a third of the way up), a win at the edge.
+export function height(advantage) {
+  if (Math.abs(advantage) >= 1) return Math.sign(advantage);
+  return 2 / (1 + Math.exp(-0.00368208 * advantage * 1000)) - 1;
+}
+
 const shape = (name, attributes = {}) => {
   const element = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
@@ -65,7 +73,7 @@ export class EvalGraph {
     svg.setAttribute("height", HEIGHT);
     svg.dataset.line = this.tree.moves(line[line.length - 1]).join(",");
     const step = (width - 2 * PAD) / Math.max(1, line.length - 1);
-    const x = (ply) => PAD + ply * step, y = (advantage) => HEIGHT / 2 - advantage * (HEIGHT / 2 - PAD);
+    const x = (ply) => PAD + ply * step, y = (advantage) => HEIGHT / 2 - height(advantage) * (HEIGHT / 2 - PAD);
     const middle = HEIGHT / 2, defs = shape("defs");
     for (const [id, top] of [["graph-above", 0], ["graph-below", middle]]) {
       const clip = shape("clipPath", { id });
@@ -89,7 +97,7 @@ export class EvalGraph {
     line.forEach((at, ply) => (at.score ? run.push([ply, at.score.advantage]) : close()));
     close();
     parts.push(shape("line", { class: "middle", x1: 0, x2: width, y1: middle, y2: middle }));
-    this.key.textContent = `up: ${players[0]} ahead, down: ${players[1]}; a win at the edge, ○ solved exactly. Click a move's point to go there.`;
+    this.key.textContent = `up: ${players[0]} ahead, down: ${players[1]}, as winning chances (lichess's curve); a win at the edge, ○ solved exactly. Click a move's point to go there.`;
     const current = line.indexOf(this.tree.current);
     parts.push(shape("line", { class: "marker", x1: x(current), x2: x(current), y1: 0, y2: HEIGHT, "data-ply": current }));
     // each ply's column is its target, wide enough to tap on a phone however long the game
@@ -127,7 +135,7 @@ export class EvalGraph {
     const controller = new AbortController();
     this.running = { controller, root };
     this.button.textContent = "Stop";
-    let done = 0;
+    let done = 0, scored = 0;
     const progress = () => { this.status.textContent = `evaluating: ${done} of ${wanted.length}`; };
     progress();
     try {
@@ -144,12 +152,14 @@ export class EvalGraph {
             if (name === "done") score = searched(item, state.players[state.turn]);
           });
         }
-        if (score) remember(at, score);
+        if (score && remember(at, score)) scored += 1;
         done += 1;
         progress();
         this.draw();
       }
-      this.stop(`${wanted.length} position${wanted.length === 1 ? "" : "s"} evaluated, ${EVALUATE_SECONDS} s each`);
+      // a search stopped before its first depth knows nothing: said, not drawn
+      const missed = wanted.length - scored;
+      this.stop(`${wanted.length} position${wanted.length === 1 ? "" : "s"} evaluated, ${EVALUATE_SECONDS} s each` + (missed ? `; ${missed} found no score in that time` : ""));
     } catch (error) {
       if (error.name !== "AbortError" && this.running && this.running.controller === controller) this.stop(error.message);
     }
