@@ -2,6 +2,7 @@
 // them for every answer, so the URL alone is enough to share a position.
 import { drawBoard } from "/static/boards.js";
 import { TreeView } from "/static/tree.js";
+import { BoardEditor } from "/static/editor.js";
 
 const $ = (id) => document.getElementById(id);
 const game = { name: "connect4", start: "", moves: [], byEngine: [], flipped: false };
@@ -15,6 +16,7 @@ let dropped = null;        // the Connect 4 column of the last move, to animate 
 const solutionWanted = new Map();  // game name -> whether its solution is shown (each its own)
 
 const position = () => ({ game: game.name, start: game.start, moves: game.moves });
+const editor = new BoardEditor(() => state, () => games.get(game.name));  // "Edit board"
 
 // Whether the solution is shown: asked for in this game, and a game that can be solved
 // (a setting ticked in Connect 4 does not follow the page into chess).
@@ -544,6 +546,7 @@ function chooseGame(name) {
   const chosen = games.get(name);
   $("flip").hidden = !FLIPPABLE.has(chosen.kind);
   $("pgn").hidden = chosen.kind !== "chess";
+  editor.chosen(chosen);
   $("game").value = name;
   $("start").value = game.start;
   $("start").placeholder = chosen.position_help;
