@@ -66,6 +66,8 @@ def _plain(kind: str, message: str, text: str) -> str:
         return "a disc floats above an empty cell: every disc rests on the floor or on another disc"
     if kind == "connect4" and "already over" in message:
         return "someone already has four in a row: the game would be over"
+    if kind == "connect4" and "moves first" in message:
+        return "red plays first, so red has as many discs as yellow or one more"
     return message
 
 
@@ -95,7 +97,7 @@ def _check_chess(text: str) -> None:
     try:
         board = chess.Board(text.removeprefix("fen ").strip())
     except ValueError as error:
-        raise RefusedPosition(f"not a FEN: {error}") from None
+        raise RefusedPosition(f"not a FEN: {str(error).replace(f': {text!r}', '')}") from None
     status = board.status()
     kings = [len(board.pieces(chess.KING, colour)) for colour in (chess.WHITE, chess.BLACK)]
     for colour, count in zip(("white", "black"), kings, strict=True):
