@@ -68,12 +68,12 @@ REFUSED = [
     ("connect4", connect4_board("X......", "OOO...."), 0, "red plays first, so red has as many discs as yellow or one"),
     ("connect4", connect4_board("OOO....", "XXXX..."), 1, "someone already has four in a row"),
     ("connect4", "...X/..", 0, "expected 6 rows of 7 cells"),
-    ("draughts", "W:W1,33:B28", 0, "man on promotion square 1"),
-    ("draughts", "W:W33:B28,50", 0, "man on promotion square 50"),
-    ("draughts", "W:W33,51:B28", 0, "51"),
+    ("draughts", "W:W1,33:B28", 0, "a man on square 1, its own side's promotion row"),
+    ("draughts", "W:W33:B28,50", 0, "a man on square 50, its own side's promotion row"),
+    ("draughts", "W:W33,51:B28", 0, "there is no square 51 on this board"),
     ("draughts", "W:W33:B", 0, "black has no pieces: each side needs at least one"),
     ("draughts", "W:W33:B28", 1, "the position has white to move, not black"),
-    ("checkers", "B:W30:B31", 0, "man on promotion square 31"),
+    ("checkers", "B:W30:B31", 0, "a man on square 31, its own side's promotion row"),
     ("tictactoe", "", 0, "tictactoe has no board editor"),
 ]
 

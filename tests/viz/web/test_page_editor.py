@@ -152,7 +152,9 @@ def test_a_connect4_board_with_a_floating_disc_is_refused(editor_page: Any, edit
     screenshot(page, "editor-connect4")
     assert "a disc floats above an empty cell" in refused(page)
     pick(page, "X")
-    page.click(cell.format("0,3"))  # a red disc under it again: red 2, yellow 1
+    page.click(cell.format("0,3"))  # a red disc under it again: red 2, yellow 1, so yellow to move
+    assert page.is_checked("#editor-options input[name=editor-turn][value='1']")
+    page.check("#editor-options input[name=editor-turn][value='0']")  # the turn chosen against the discs
     assert "red to move does not fit 2 red and 1 yellow discs" in refused(page)
     page.check("#editor-options input[name=editor-turn][value='1']")
     accepted(page, ". . . . . . ./. . . . . . ./. . . . . . ./. . . . . . ./. . . O . . ./. . X X . . ./1 2 3 4 5 6 7")
@@ -178,7 +180,7 @@ def test_a_draughts_position_set_up_by_hand_is_played_from(editor_page: Any, edi
     put(page, "w", "33", "3")
     put(page, "b", "28")
     put(page, "B", "5")
-    assert "promotion square 3" in refused(page)  # a white man on White's own promotion row
+    assert "a man on square 3, its own side's promotion row" in refused(page)  # White's men promote there
     put(page, "W", "3")  # a king may stand there
     expected = get_game("draughts").position_text(get_game("draughts").new_position("W:WK3,33:BK5,28"))
     accepted(page, expected)
@@ -201,3 +203,39 @@ def test_the_editor_closes_when_another_game_is_chosen_and_cancel_keeps_the_game
     page.select_option("#game", "tictactoe")
     page.wait_for_selector("#board rect.cell")
     assert page.is_hidden("#editor") and page.is_hidden("#edit")
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize("game", ["chess", "connect4", "draughts"])
+def test_the_editor_fits_a_phone_and_is_set_up_by_taps(browser: Any, editor_web: Web, game: str) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    page = context.new_page()
+    try:
+        open_game(page, editor_web, game)
+        page.uncheck("#autoplay")
+        page.tap("#edit")
+        page.wait_for_selector("#editor-board svg")
+        # nothing wider than the phone; every piece of the palette a thumb's size and on screen
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        for box in [button.bounding_box() for button in page.query_selector_all("#editor-palette button")]:
+            assert box is not None and box["width"] >= 40 and box["height"] >= 40
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        board = page.query_selector("#editor-board svg")
+        assert board is not None and (board.bounding_box() or {}).get("width", 0) <= PHONE["width"]
+        palette = page.locator("#editor-palette button")
+        palette.nth(1).tap()
+        assert palette.nth(1).get_attribute("aria-pressed") == "true"
+        target = {
+            "chess": "#editor-board rect.cell[data-square=d4]",
+            "connect4": "#editor-board circle.cell[data-cell='0,3']",
+            "draughts": "#editor-board rect.cell[data-square='23']",
+        }[game]
+        page.tap(target)
+        placed = {"chess": "#editor-board text[data-piece=Q]", "connect4": "#editor-board circle[data-piece=O]"}
+        selector = placed.get(game, "#editor-board circle[data-piece=W]")
+        assert page.locator(selector).count() == (2 if game == "chess" else 1)  # the queen of d1, and d4's
+        screenshot(page, f"editor-{game}-phone")
+    finally:
+        context.close()

@@ -16,6 +16,7 @@ sets as its start, as if typed into "Set position".
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from negamax.core.errors import InvalidPositionError
@@ -62,6 +63,11 @@ def _plain(kind: str, message: str, text: str) -> str:
         if at >= 0:
             message = message[at + len(prefix) :]
     message = message.removeprefix("Invalid FEN: ").removeprefix("Invalid square in FEN: ")
+    promoted = re.fullmatch(r"man on promotion square (\d+) \(only a king may stand there\)", message)
+    if promoted:
+        return f"a man on square {promoted[1]}, its own side's promotion row: only a king may stand there"
+    if message.isdigit():
+        return f"there is no square {message} on this board"
     if kind == "connect4" and "float" in message:
         return "a disc floats above an empty cell: every disc rests on the floor or on another disc"
     if kind == "connect4" and "already over" in message:

@@ -42,6 +42,7 @@ function chessGlyph(parent, symbol, x, y, size) {
 }
 
 const chess = {
+  help: "Pick a piece, then tap squares: a tap puts it there, a tap on the same piece takes it away; the eraser takes away what it taps.",
   palette: () => ["K", "Q", "R", "B", "N", "P", "k", "q", "r", "b", "n", "p"].map((symbol) => ({
     piece: symbol,
     label: `${symbol === symbol.toUpperCase() ? "white" : "black"} ${CHESS_NAMES[symbol.toLowerCase()]}`,
@@ -117,6 +118,7 @@ function draughtsDisc(parent, piece, x, y, radius) {
 }
 
 const draughts = {
+  help: "Pick a man or a king, then tap the dark squares: a tap puts it there, a tap on the same piece takes it away; the eraser takes away what it taps.",
   palette: () => DRAUGHTS_PIECES.map(([piece, label]) => ({ piece, label, draw: (svg) => draughtsDisc(svg, piece, 20, 20, 15) })),
   read(state, info) {
     if (!state) return draughts.start(info);
@@ -168,6 +170,7 @@ const draughts = {
 const DISCS = { X: "#dc2626", O: "#facc15" };
 
 const connect4 = {
+  help: "Pick a disc, then tap a column: the disc drops to its lowest empty cell. A tap on a disc turns it the colour picked, or takes it away if it is already that colour; the eraser takes away the disc it taps, or the top one of the column.",
   palette: (board) => ["X", "O"].map((piece, index) => ({
     piece, label: `${board.players[index]} disc`,
     draw: (svg) => element("circle", { cx: 20, cy: 20, r: 15, fill: DISCS[piece], stroke: "#1d4ed8", "stroke-width": 2, class: "piece", "data-piece": piece }, svg),
@@ -260,6 +263,7 @@ export class BoardEditor {
     this.kind = info.kind;
     this.board = KINDS[this.kind].read(this.currentState(), info);
     this.piece = KINDS[this.kind].palette(this.board)[0].piece;
+    $("editor-help").textContent = KINDS[this.kind].help;
     $("editor").hidden = false;
     $("play").classList.add("editing");
     $("edit").disabled = true;
@@ -284,6 +288,7 @@ export class BoardEditor {
     const before = this.board;
     this.board = board;
     if (this.kind === "chess") this.deriveCastling(before);
+    if (this.kind === "connect4") this.deriveTurn();
     this.showError(null);
     this.draw();
   }
@@ -300,6 +305,14 @@ export class BoardEditor {
     this.board = { ...this.board, castling };
   }
 
+  // Connect 4's turn follows the discs (red plays first): red's when both have as many, yellow's
+  // when red has one more; any other count keeps the choice, and Done says what is wrong.
+  deriveTurn() {
+    const count = (mark) => this.board.rows.flat().filter((cell) => cell === mark).length;
+    const lead = count("X") - count("O");
+    if (lead === 0 || lead === 1) this.board = { ...this.board, turn: lead };
+  }
+
   drawPalette() {
     const buttons = KINDS[this.kind].palette(this.board).map(({ piece, label, draw }) => {
       const button = Object.assign(document.createElement("button"), { type: "button", title: label, className: "piece" });
@@ -314,7 +327,9 @@ export class BoardEditor {
     for (const button of buttons) {
       button.addEventListener("click", () => { this.piece = button.dataset.piece || null; this.markPalette(); });
     }
-    $("editor-palette").replaceChildren(...buttons);
+    // chess: White's pieces on one row, Black's and the eraser on the next
+    const rows = this.kind === "chess" ? [buttons.slice(0, 6), buttons.slice(6)] : [buttons];
+    $("editor-palette").replaceChildren(...rows.map((row) => Object.assign(document.createElement("div"), { className: "palette-row" })).map((div, index) => { div.append(...rows[index]); return div; }));
     this.markPalette();
   }
 
