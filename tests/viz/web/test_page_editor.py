@@ -136,6 +136,38 @@ def test_castling_rights_follow_the_king_and_rook_on_their_squares(editor_page: 
     page.wait_for_function("location.hash.includes('moves=e1g1')", timeout=30_000)
 
 
+def test_en_passant_is_offered_where_a_pawn_may_just_have_moved_two_squares(editor_page: Any, editor_web: Web) -> None:
+    page, web = editor_page, editor_web
+    open_editor(page, web, "chess")
+    page.click("#editor-clear")
+    put(page, "K", "e1")
+    put(page, "k", "e8")
+    put(page, "P", "e5")
+    assert page.locator("#editor-ep").count() == 0  # no black pawn could just have moved two squares
+    put(page, "p", "d5", "a7")  # d7-d5 may just have been played; a7 is still at home
+    assert page.eval_on_selector_all("#editor-ep option", "options => options.map(o => o.value)") == ["", "d6"]
+    page.select_option("#editor-ep", "d6")
+    accepted(page, "4k3/p7/8/3pP3/8/8/8/4K3 w - d6 0 1")
+    page.click("#board rect[data-square=e5]")
+    page.click("#board rect[data-square=d6]")  # e5xd6 en passant
+    page.wait_for_function("location.hash.includes('moves=e5d6')", timeout=30_000)
+
+
+def test_a_checkers_position_set_up_by_hand_has_black_to_move_first(editor_page: Any, editor_web: Web) -> None:
+    page, web = editor_page, editor_web
+    open_editor(page, web, "checkers")
+    assert page.is_checked("#editor-options input[name=editor-turn][value='0']")  # black, the first to move
+    assert "black to move" in (page.text_content("#editor-options label") or "")
+    page.click("#editor-clear")
+    put(page, "b", "10")
+    put(page, "w", "30")
+    put(page, "W", "1")
+    accepted(page, "B:WK1,30:B10")
+    page.click("#board rect[data-square='10']")
+    page.click("#board rect[data-square='14']")
+    page.wait_for_function("location.hash.includes('moves=10-14')", timeout=30_000)
+
+
 def test_a_connect4_board_with_a_floating_disc_is_refused(editor_page: Any, editor_web: Web) -> None:
     page, web = editor_page, editor_web
     open_editor(page, web, "connect4")
@@ -196,6 +228,9 @@ def test_the_editor_closes_when_another_game_is_chosen_and_cancel_keeps_the_game
     page, web = editor_page, editor_web
     open_game(page, web, "chess", moves="e2e4")
     page.click("#edit")
+    # the editor opens on the position shown: the pawn on e4, not e2
+    assert page.locator("#editor-board text[data-square=e4][data-piece=P]").count() == 1
+    assert page.locator("#editor-board text[data-square=e2]").count() == 0
     page.click("#editor-clear")
     page.click("#editor-cancel")
     assert page.is_hidden("#editor") and page.is_visible("#board svg") and moves_in_url(page) == ["e2e4"]

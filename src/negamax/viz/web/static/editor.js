@@ -50,7 +50,7 @@ const chess = {
   })),
   read(state, info) {
     const fen = state && state.view.fen ? state.view.fen : CHESS_START;
-    const [placement, turn, castling] = fen.split(" ");
+    const [placement, turn, castling, ep] = fen.split(" ");
     const squares = new Map();
     placement.split("/").forEach((rank, row) => {
       let file = 0;
@@ -59,7 +59,7 @@ const chess = {
         else squares.set(`${FILES[file++]}${8 - row}`, char);
       }
     });
-    return { squares, turn: turn === "b" ? 1 : 0, castling: new Set(castling === "-" ? [] : castling), players: players(state, info) };
+    return { squares, turn: turn === "b" ? 1 : 0, castling: new Set(castling === "-" ? [] : castling), ep: ep === "-" ? null : ep, players: players(state, info) };
   },
   start: (info) => chess.read(null, info),
   clear: (board) => ({ ...board, squares: new Map(), castling: new Set() }),
@@ -76,7 +76,8 @@ const chess = {
       ranks.push(row + (empty || ""));
     }
     const rights = CASTLING.filter(([right]) => board.castling.has(right) && castlingPossible(board, right)).map(([right]) => right).join("");
-    return `${ranks.join("/")} ${board.turn ? "b" : "w"} ${rights || "-"} - 0 1`;
+    const ep = enPassantSquares(board).includes(board.ep) ? board.ep : "-";
+    return `${ranks.join("/")} ${board.turn ? "b" : "w"} ${rights || "-"} ${ep} 0 1`;
   },
   draw(container, board, tap) {
     const cell = 45, svg = root(container, 8 * cell, 8 * cell, "chess board being edited");
@@ -86,7 +87,7 @@ const chess = {
         const square = element("rect", { x: column * cell, y: row * cell, width: cell, height: cell, fill: (row + column) % 2 ? "#d18b47" : "#ffce9e", class: "cell", "data-square": name }, svg);
         square.addEventListener("click", () => tap(name));
         const piece = board.squares.get(name);
-        if (piece) chessGlyph(svg, piece, column * cell + cell / 2, row * cell + cell / 2 + 1, 38);
+        if (piece) chessGlyph(svg, piece, column * cell + cell / 2, row * cell + cell / 2 + 1, 38).setAttribute("data-square", name);
       }
     }
     for (let column = 0; column < 8; column++) element("text", { x: column * cell + cell - 3, y: 8 * cell - 3, "font-size": 8, "text-anchor": "end", fill: "#5b3a1a", class: "coordinate" }, svg).textContent = FILES[column];
@@ -100,6 +101,14 @@ const chess = {
   },
 };
 
+// The squares a pawn of the side not to move may just have skipped (two squares forward from
+// its first rank, both squares behind it empty): where the side to move may take en passant.
+function enPassantSquares(board) {
+  const [pawn, from, to, passed] = board.turn === 0 ? ["p", 7, 5, 6] : ["P", 2, 4, 3];
+  return [...FILES].filter((file) => board.squares.get(`${file}${to}`) === pawn && !board.squares.has(`${file}${passed}`) && !board.squares.has(`${file}${from}`))
+    .map((file) => `${file}${passed}`);
+}
+
 function castlingPossible(board, right) {
   const [, king, rook] = CASTLING.find(([name]) => name === right);
   const white = right === right.toUpperCase();
@@ -111,9 +120,9 @@ function castlingPossible(board, right) {
 const DRAUGHTS_PIECES = [["w", "white man"], ["W", "white king"], ["b", "black man"], ["B", "black king"]];
 const TEN_BY_TEN = new Set(["draughts", "frisian", "brazilian"]);
 
-function draughtsDisc(parent, piece, x, y, radius) {
+function draughtsDisc(parent, piece, x, y, radius, square = "") {
   const white = piece.toLowerCase() === "w";
-  element("circle", { cx: x, cy: y, r: radius, fill: white ? "#f8fafc" : "#1f2937", stroke: white ? "#475467" : "#000", "stroke-width": 2, class: "piece", "data-piece": piece }, parent);
+  element("circle", { cx: x, cy: y, r: radius, fill: white ? "#f8fafc" : "#1f2937", stroke: white ? "#475467" : "#000", "stroke-width": 2, class: "piece", "data-piece": piece, "data-square": square }, parent);
   if (piece === piece.toUpperCase()) element("circle", { cx: x, cy: y, r: radius / 2, fill: "none", stroke: white ? "#b45309" : "#facc15", "stroke-width": 3 }, parent);
 }
 
@@ -154,7 +163,7 @@ const draughts = {
       hit.addEventListener("click", () => tap(square));
       element("text", { x: column * cell + 3, y: row * cell + 11, "font-size": 9, fill: "#fde68a", class: "coordinate" }, svg).textContent = square;
       const piece = board.pieces.get(square);
-      if (piece) draughtsDisc(svg, piece, column * cell + 25, row * cell + 25, 19);
+      if (piece) draughtsDisc(svg, piece, column * cell + 25, row * cell + 25, 19, square);
     }
   },
   place(board, square, piece) {
@@ -350,7 +359,7 @@ export class BoardEditor {
     const options = [];
     this.board.players.forEach((name, turn) => {
       const label = document.createElement("label"), radio = Object.assign(document.createElement("input"), { type: "radio", name: "editor-turn", value: String(turn), checked: this.board.turn === turn });
-      radio.addEventListener("change", () => { this.board = { ...this.board, turn }; this.showError(null); });
+      radio.addEventListener("change", () => { this.board = { ...this.board, turn }; this.showError(null); this.drawOptions(); });
       label.append(radio, ` ${name} to move`);
       options.push(label);
     });
@@ -365,6 +374,16 @@ export class BoardEditor {
         });
         label.title = "needs the king and the rook on their first squares";
         label.append(box, ` ${said}`);
+        options.push(label);
+      }
+      const squares = enPassantSquares(this.board);
+      if (squares.length) {
+        // offered only where a pawn may just have moved two squares; none, unless chosen
+        const label = document.createElement("label"), select = Object.assign(document.createElement("select"), { id: "editor-ep" });
+        select.append(new Option("none", ""), ...squares.map((square) => new Option(square, square, false, square === this.board.ep)));
+        select.addEventListener("change", () => { this.board = { ...this.board, ep: select.value || null }; });
+        label.title = "the square a pawn has just skipped, moving two squares: the side to move may take it en passant";
+        label.append("en passant ", select);
         options.push(label);
       }
     }
