@@ -165,3 +165,9 @@ def test_random_draughts_boards_are_judged_as_the_rules_read_afresh(edit_web: We
         assert status == (200 if expected else 400), (position, answer)
         verdicts[expected] += 1
     assert min(verdicts.values()) >= 10, verdicts
+
+
+def test_the_games_list_says_which_boards_the_editor_sets_up(edit_web: Web) -> None:
+    status, games = edit_web.get("/api/games")
+    assert status == 200
+    assert {game["name"] for game in games if game["editable"]} == {"chess", "connect4", "draughts", "checkers"}

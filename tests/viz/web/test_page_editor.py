@@ -274,3 +274,14 @@ def test_the_editor_fits_a_phone_and_is_set_up_by_taps(browser: Any, editor_web:
         screenshot(page, f"editor-{game}-phone")
     finally:
         context.close()
+
+
+def test_a_flipped_chess_board_is_edited_the_way_it_is_shown(editor_page: Any, editor_web: Web) -> None:
+    page, web = editor_page, editor_web
+    page.goto(f"{web.url}#game=chess&start=&moves=&flipped=1")
+    page.wait_for_selector("#board svg")
+    page.click("#edit")
+    corner = "#editor-board rect.cell[data-square=h1]"  # white's h1 in the top left, as on the board shown
+    assert (page.get_attribute(corner, "x"), page.get_attribute(corner, "y")) == ("0", "0")
+    page.click("#editor-start")
+    assert (page.get_attribute(corner, "x"), page.get_attribute(corner, "y")) == ("0", "0")

@@ -252,6 +252,7 @@ def create_app(
                 "position_help": game.position_help,
                 "kind": boards.kind_of(game),
                 "solvable": game.solvable,
+                "editable": boards.kind_of(game) in editor.EDITABLE,
                 "level_elo": list(LEVEL_ELO) if boards.kind_of(game) == "chess" else None,
             }
             for name, game in games.items()

@@ -6,7 +6,6 @@
 // editor stays open to fix it.
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
-export const EDITABLE = new Set(["chess", "draughts", "connect4"]);
 
 function element(name, attributes = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
@@ -59,7 +58,7 @@ const chess = {
         else squares.set(`${FILES[file++]}${8 - row}`, char);
       }
     });
-    return { squares, turn: turn === "b" ? 1 : 0, castling: new Set(castling === "-" ? [] : castling), ep: ep === "-" ? null : ep, players: players(state, info) };
+    return { flipped: Boolean(state && state.view.flipped), squares, turn: turn === "b" ? 1 : 0, castling: new Set(castling === "-" ? [] : castling), ep: ep === "-" ? null : ep, players: players(state, info) };
   },
   start: (info) => chess.read(null, info),
   clear: (board) => ({ ...board, squares: new Map(), castling: new Set() }),
@@ -83,15 +82,15 @@ const chess = {
     const cell = 45, svg = root(container, 8 * cell, 8 * cell, "chess board being edited");
     for (let row = 0; row < 8; row++) {
       for (let column = 0; column < 8; column++) {
-        const name = `${FILES[column]}${8 - row}`;
+        const name = board.flipped ? `${FILES[7 - column]}${row + 1}` : `${FILES[column]}${8 - row}`;
         const square = element("rect", { x: column * cell, y: row * cell, width: cell, height: cell, fill: (row + column) % 2 ? "#d18b47" : "#ffce9e", class: "cell", "data-square": name }, svg);
         square.addEventListener("click", () => tap(name));
         const piece = board.squares.get(name);
         if (piece) chessGlyph(svg, piece, column * cell + cell / 2, row * cell + cell / 2 + 1, 38).setAttribute("data-square", name);
       }
     }
-    for (let column = 0; column < 8; column++) element("text", { x: column * cell + cell - 3, y: 8 * cell - 3, "font-size": 8, "text-anchor": "end", fill: "#5b3a1a", class: "coordinate" }, svg).textContent = FILES[column];
-    for (let row = 0; row < 8; row++) element("text", { x: 2, y: row * cell + 9, "font-size": 8, fill: "#5b3a1a", class: "coordinate" }, svg).textContent = String(8 - row);
+    for (let column = 0; column < 8; column++) element("text", { x: column * cell + cell - 3, y: 8 * cell - 3, "font-size": 8, "text-anchor": "end", fill: "#5b3a1a", class: "coordinate" }, svg).textContent = FILES[board.flipped ? 7 - column : column];
+    for (let row = 0; row < 8; row++) element("text", { x: 2, y: row * cell + 9, "font-size": 8, fill: "#5b3a1a", class: "coordinate" }, svg).textContent = String(board.flipped ? row + 1 : 8 - row);
   },
   place(board, square, piece) {
     const squares = new Map(board.squares);
@@ -225,6 +224,8 @@ const connect4 = {
 };
 
 const KINDS = { chess, draughts, connect4 };
+// the boards this page edits, of those the server says it checks (/api/games: "editable")
+const editable = (info) => Boolean(info && info.editable && info.kind in KINDS);
 
 function players(state, info) {
   if (state) return state.players;
@@ -251,14 +252,14 @@ export class BoardEditor {
     $("edit").addEventListener("click", () => this.open());
     $("editor-cancel").addEventListener("click", () => this.close());
     $("editor-clear").addEventListener("click", () => this.change(KINDS[this.kind].clear(this.board)));
-    $("editor-start").addEventListener("click", () => this.change(KINDS[this.kind].start(this.currentGame(), ...this.size())));
+    $("editor-start").addEventListener("click", () => this.change({ ...KINDS[this.kind].start(this.currentGame(), ...this.size()), flipped: this.board.flipped }));
     $("editor-done").addEventListener("click", () => this.done());
   }
 
   // A game chosen: the editor closes, and its button shows for the boards it edits.
   chosen(info) {
     this.close();
-    $("edit").hidden = !EDITABLE.has(info.kind);
+    $("edit").hidden = !editable(info);
   }
 
   size() {
@@ -268,7 +269,7 @@ export class BoardEditor {
 
   open() {
     const info = this.currentGame();
-    if (!EDITABLE.has(info.kind)) return;
+    if (!editable(info)) return;
     this.kind = info.kind;
     this.board = KINDS[this.kind].read(this.currentState(), info);
     this.piece = KINDS[this.kind].palette(this.board)[0].piece;
