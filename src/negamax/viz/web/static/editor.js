@@ -392,18 +392,17 @@ export class BoardEditor {
   }
 
   async done() {
-    const info = this.currentGame(), text = KINDS[this.kind].text(this.board);
+    const info = this.currentGame(), asked = this.board, text = KINDS[this.kind].text(asked);
     const body = { game: info.name, position: text, turn: this.board.turn };
-    let answer;
-    try {
-      const response = await fetch("/api/edit", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-      answer = await response.json().catch(() => ({}));
-      if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
-    } catch (error) {
-      this.showError(`This position cannot be played from: ${error.message}`);
+    const response = await fetch("/api/edit", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }).catch(() => null);
+    const answer = response ? await response.json().catch(() => ({})) : {};
+    if (!response || !response.ok) {
+      const reason = !response ? "the server did not answer; try again" : `This position cannot be played from: ${answer.error || `the server answered ${response.status}`}`;
+      if (this.board === asked) this.showError(reason);
       return;
     }
-    if (this.currentGame().name !== info.name) return;  // another game was chosen meanwhile
+    // closed, edited or another game chosen while the server answered: that answer is old
+    if (this.board !== asked || this.currentGame().name !== info.name) return;
     this.close();
     // the page starts from it as from a position typed into "Set position"
     $("start").value = answer.start;
