@@ -78,6 +78,7 @@ def accepted(page: Any, start: str) -> None:
     page.wait_for_function(
         "start => decodeURIComponent(location.hash).includes('start=' + start)", arg=start, timeout=30_000
     )
+    page.wait_for_load_state("networkidle")  # the board of the new start drawn (the old one was only hidden)
     page.wait_for_selector("#board svg")
     assert page.is_hidden("#editor") and start_in_url(page) == start and moves_in_url(page) == []
     assert page.input_value("#start") == start and not page.is_visible("#error")
@@ -118,7 +119,7 @@ def test_an_illegal_chess_position_is_refused_with_its_reason_and_fixed_in_the_e
     assert "black is in check with white to move" in refused(page)
     page.check("#editor-options input[name=editor-turn][value='1']")  # black to move, then
     accepted(page, "4k3/8/8/8/4R3/8/8/4K3 b - - 0 1")
-    assert "Black to move" in (page.text_content("#turn") or "")
+    page.wait_for_function("document.getElementById('turn').textContent.startsWith('Black to move')")
 
 
 def test_castling_rights_follow_the_king_and_rook_on_their_squares(editor_page: Any, editor_web: Web) -> None:
@@ -190,7 +191,7 @@ def test_a_connect4_board_with_a_floating_disc_is_refused(editor_page: Any, edit
     assert "red to move does not fit 2 red and 1 yellow discs" in refused(page)
     page.check("#editor-options input[name=editor-turn][value='1']")
     accepted(page, ". . . . . . ./. . . . . . ./. . . . . . ./. . . . . . ./. . . O . . ./. . X X . . ./1 2 3 4 5 6 7")
-    assert "Yellow to move" in (page.text_content("#turn") or "")
+    page.wait_for_function("document.getElementById('turn').textContent.startsWith('Yellow to move')")
     page.click("#board rect.column[data-move='4']")
     page.wait_for_function("location.hash.includes('moves=4')", timeout=30_000)
 
