@@ -144,6 +144,40 @@ def page(browser: Any, web: Web) -> Iterator[Any]:
     assert not [error for error in errors if refused not in error], errors
 
 
+@pytest.fixture(scope="module")
+def tree_web() -> Iterator[Web]:
+    """A server for typed trees only: no game's kernel is loaded for them (the ``web``
+    fixture loads four, and puts its tests in the numba suite)."""
+    app = create_app()
+    with BackgroundServer(app) as server:
+        yield Web(server.url, app.app.state.searches)
+
+
+@pytest.fixture
+def tree_page(browser: Any) -> Iterator[Any]:
+    """A fresh page at 1280x800; a script error on it fails the test."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def assert_no_overlap(page: Any, texts: str = "#tree text", at_least: int = 20) -> None:
+    """No two of a drawing's labels shown (a tree's moves, values, pruned counts, badges) overlap."""
+    boxes = page.evaluate(
+        f"[...document.querySelectorAll('{texts}')].filter(t => t.textContent && !t.closest('.future'))"
+        ".map(t => { const b = t.getBoundingClientRect(); return [t.textContent, b.left, b.top, b.right, b.bottom]; })"
+    )
+    assert len(boxes) > at_least
+    for at, (text, left, top, right, bottom) in enumerate(boxes):
+        for other, other_left, other_top, other_right, other_bottom in boxes[at + 1 :]:
+            apart = right <= other_left or other_right <= left or bottom <= other_top or other_bottom <= top
+            assert apart, (text, other)
+
+
 def screenshot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

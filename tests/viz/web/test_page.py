@@ -423,7 +423,7 @@ def test_a_chess_tree_labels_its_moves_in_san_without_overlap(page: Any, web: We
     page.select_option("#trace-nodes", "5000")
     page.click("#trace")
     page.wait_for_selector("#stepper:not([hidden])")
-    assert not page.is_visible("#grade")
+    assert page.is_hidden("#exercise")  # the exercise is a typed tree's
     page.click("#fit")
     labels = page.evaluate(
         "[...document.querySelectorAll('#tree text.move:not(.pruned-label)')].map(t => {"

@@ -6,43 +6,18 @@ unsearched, moves named by letters, no label on another; the negamax view one cl
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.viz.web.conftest import Web, screenshot
+from tests.viz.web.conftest import Web, assert_no_overlap, screenshot
 
 pytest.importorskip("fastapi")
-
-from negamax.viz.web.app import create_app
-from negamax.viz.web.server import BackgroundServer
 
 CLASSIC = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 SHOTS = Path("/work/notes/shots")
 NODES = "[...document.querySelectorAll('#tree g.node')]"
-
-
-@pytest.fixture(scope="module")
-def tree_web() -> Iterator[Web]:
-    """A server for typed trees only: no game's kernel is loaded for them (the ``web``
-    fixture loads four, and puts its tests in the numba suite)."""
-    app = create_app()
-    with BackgroundServer(app) as server:
-        yield Web(server.url, app.app.state.searches)
-
-
-@pytest.fixture
-def tree_page(browser: Any) -> Iterator[Any]:
-    """A fresh page at 1280x800; a script error on it fails the test."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    yield page
-    page.close()
-    assert not errors, errors
 
 
 def minimax(tree: Any, maximising: bool = True) -> int:
@@ -158,19 +133,6 @@ def test_the_classic_tree_in_the_minimax_view(tree_page: Any, tree_web: Web) -> 
     screenshot(page, "minimax-classic")
 
 
-def assert_no_overlap(page: Any) -> None:
-    """No two labels of the tree (moves, values, the pruned count, badges) overlap."""
-    boxes = page.evaluate(
-        "[...document.querySelectorAll('#tree text')].filter(t => t.textContent && !t.closest('.future'))"
-        ".map(t => { const b = t.getBoundingClientRect(); return [t.textContent, b.left, b.top, b.right, b.bottom]; })"
-    )
-    assert len(boxes) > 20
-    for at, (text, left, top, right, bottom) in enumerate(boxes):
-        for other, other_left, other_top, other_right, other_bottom in boxes[at + 1 :]:
-            apart = right <= other_left or other_right <= left or bottom <= other_top or other_bottom <= top
-            assert apart, (text, other)
-
-
 def test_a_max_node_cut_off_worded_from_max_side(tree_page: Any, tree_web: Web) -> None:
     page, web = tree_page, tree_web
     # three plies: max node ab cuts after its first leaf (5 past min's beta 4), min node b
@@ -200,21 +162,12 @@ def all_step_texts(page: Any) -> list[str]:
     return texts
 
 
-def test_a_typed_tree_graded_in_textbook_mode(tree_page: Any, tree_web: Web) -> None:
+def test_a_leaf_equal_to_alpha_searched_on_in_textbook_mode(tree_page: Any, tree_web: Web) -> None:
     page, web = tree_page, tree_web  # a typed tree needs no game's kernels
     # min's first leaf equals alpha there: the textbook searches on (CS188), alpha-beta cuts
+    # (the exercise grades it: tests/viz/web/test_page_exercise.py)
     tree = "[[3,12,8],[3,4,6],[2,5,14]]"
     traced(page, web, tree)
-    page.wait_for_selector("#grade:not([hidden])")
-    page.fill("#grade-answer", "3 12 8 3 2")  # alpha-beta's answer, cutting at equality
-    page.click("#grade button")
-    assert page.get_attribute("#grade-result", "class") == "wrong"
-    assert page.text_content("#grade-result") == (
-        "Not quite: leaf 5 is 4 (you wrote 2); step through the search to see why."
-    )
-    page.fill("#grade-answer", "3 12 8 3 4 6 2")
-    page.click("#grade button")
-    assert page.get_attribute("#grade-result", "class") == "right"
     # the step where min's value equals alpha says why the search goes on, in both views
     texts = all_step_texts(page)
     assert any(
@@ -226,9 +179,6 @@ def test_a_typed_tree_graded_in_textbook_mode(tree_page: Any, tree_web: Web) -> 
     texts = all_step_texts(page)
     assert any("CS188's alpha-beta cuts only past beta (>), so the search goes on" in text for text in texts), texts
     assert any(". Cut-off: " in text and "> beta" in text and ">= beta" not in text for text in texts)
-    page.select_option("#trace-algorithm", "alphabeta")
-    page.click("#trace")
-    page.wait_for_selector("#grade", state="hidden")  # the exercise is the textbook's only
 
 
 def test_another_search_opens_in_negamax_with_minimax_a_switch_away(tree_page: Any, tree_web: Web) -> None:

@@ -376,7 +376,9 @@ class Searches:
             note = f"stopped after {seconds:.2g} s"
         else:
             note = _trace_note(algorithm, reached, len(trace.nodes), too_big, max_nodes, (out_of_time, seconds))
-        return _tree(game, position, trace, result, note, time.perf_counter() - started)
+        # a search to the end of the game proved its value: no guess (a typed tree's leaves)
+        solved = reached is None and not stopped
+        return _tree(game, position, trace, result, note, time.perf_counter() - started, solved)
 
     def _monte_carlo_tree(
         self, game: Game, position: Position[Any], max_nodes: int, limits: SearchLimits
@@ -560,7 +562,13 @@ def _trace_note(
 
 
 def _tree(
-    game: Game, position: Position[Any], trace: SearchTrace, result: SearchResult[Any], note: str, seconds: float
+    game: Game,
+    position: Position[Any],
+    trace: SearchTrace,
+    result: SearchResult[Any],
+    note: str,
+    seconds: float,
+    solved: bool,
 ) -> dict[str, Any]:
     unit = game.evaluation_unit
     moves = move_labels(trace, game, position)  # as the game reads them: the page replays them
@@ -600,7 +608,7 @@ def _tree(
         "leaves": leaves,
         "pv": trace.principal_variation(),
         "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned, unit)],
-        "value": _result_text(game, result),  # chess in pawns, as the engine panel
+        "value": _result_text(game, result, solved),  # chess in pawns, as the engine panel
         "note": note,
         "seconds": round(seconds, 3),
     }

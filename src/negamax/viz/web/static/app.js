@@ -1,8 +1,9 @@
 // The page: a game is its name, a start position and the moves played; the server replays
 // them for every answer, so the URL alone is enough to share a position.
 import { drawBoard } from "/static/boards.js";
-import { TreeView } from "/static/tree.js";
 import { BoardEditor } from "/static/editor.js";
+import { TreeView } from "/static/tree.js";
+import { Exercise } from "/static/exercise.js";
 
 const $ = (id) => document.getElementById(id);
 const game = { name: "connect4", start: "", moves: [], byEngine: [], flipped: false };
@@ -13,10 +14,10 @@ let thinking = null;       // { controller, playing } while the engine searches
 let solving = null;        // the AbortController of the solution being asked for
 let solution = null;       // move text -> { score, text } for the current position
 let dropped = null;        // the Connect 4 column of the last move, to animate its disc
+const editor = new BoardEditor(() => state, () => games.get(game.name));  // "Edit board"
 const solutionWanted = new Map();  // game name -> whether its solution is shown (each its own)
 
 const position = () => ({ game: game.name, start: game.start, moves: game.moves });
-const editor = new BoardEditor(() => state, () => games.get(game.name));  // "Edit board"
 
 // Whether the solution is shown: asked for in this game, and a game that can be solved
 // (a setting ticked in Connect 4 does not follow the page into chess).
@@ -97,6 +98,7 @@ async function load({ askSolution = true } = {}) {
   solution = null;
   $("solution-detail").textContent = "";
   writeUrl();
+  exercise.update(game.name, game.start, game.moves);
   try {
     const answer = await post("/api/state", { ...position(), flipped: game.flipped });
     if (mine !== generation) return;
@@ -370,6 +372,7 @@ async function askForSolution(mine) {
 
 // -- the search tree -------------------------------------------------------------------------
 
+const exercise = new Exercise({ post });  // a typed tree's alpha-beta, worked by hand
 const previews = new Map();
 let traced = null;  // the position the tree shown was traced from
 const tree = new TreeView($("tree"), $("node-info"), {
@@ -467,7 +470,6 @@ async function trace() {
   };
   if ($("trace-depth").value) body.depth = Number($("trace-depth").value);
   $("tree-note").textContent = "tracing…";
-  $("grade").hidden = true;  // until this trace's leaves are known
   try {
     const answer = await post("/api/trace", body);
     traced = { game: body.game, start: body.start, moves: body.moves };
@@ -477,37 +479,10 @@ async function trace() {
     $("stepper").hidden = !answer.steps.length;
     $("step-count").textContent = answer.steps.length.toLocaleString();
     $("step-number").max = answer.steps.length;
-    graded = answer.leaves;
-    $("grade").hidden = body.algorithm !== "textbook";
-    $("grade-result").textContent = "";
     const parts = [`value ${answer.value}`, `${answer.nodes.length.toLocaleString()} nodes`, `${answer.seconds} s`];
     $("tree-note").textContent = (answer.note ? answer.note + "; " : "") + parts.join(", ");
   } catch (error) {
     $("tree-note").textContent = error.message;
-  }
-}
-
-// A textbook exercise: the student lists the leaves the search evaluates, in order (as
-// Berkeley's CS188 asks), and the page says whether that is the search's order, or where not.
-let graded = [];
-
-function grade(event) {
-  event.preventDefault();
-  const typed = $("grade-answer").value.split(/[\s,]+/).filter(Boolean);
-  const wanted = graded.map((leaf) => leaf.value);
-  const same = (mine, theirs) => mine !== undefined && (mine === theirs || Number(mine) === Number(theirs));
-  const first = wanted.findIndex((value, at) => !same(typed[at], value));
-  const result = $("grade-result");
-  if (first < 0 && typed.length === wanted.length) {
-    result.textContent = `Right: the search evaluates these ${wanted.length} leaves, in this order.`;
-    result.className = "right";
-  } else if (first < 0) {
-    result.textContent = `Not quite: the search evaluates only ${wanted.length} leaves (${wanted.join(" ")}); the rest are pruned.`;
-    result.className = "wrong";
-  } else {
-    const said = typed[first] === undefined ? "you stopped there" : `you wrote ${typed[first]}`;
-    result.textContent = `Not quite: leaf ${first + 1} is ${wanted[first]} (${said}); step through the search to see why.`;
-    result.className = "wrong";
   }
 }
 
@@ -593,7 +568,6 @@ async function main() {
   $("trace-algorithm").addEventListener("change", viewFor);
   $("tree-view").addEventListener("change", showView);
   viewFor();
-  $("grade").addEventListener("submit", grade);
   $("pgn").addEventListener("click", openPgn);
   $("pgn-load").addEventListener("click", loadPgn);
   wireStepper();
