@@ -236,6 +236,10 @@ def test_the_editor_closes_when_another_game_is_chosen_and_cancel_keeps_the_game
     page.click("#editor-cancel")
     assert page.is_hidden("#editor") and page.is_visible("#board svg") and moves_in_url(page) == ["e2e4"]
     page.click("#edit")
+    page.click("#new")  # a new game: the editor gives the board back
+    page.wait_for_function("location.hash.includes('moves=&') || location.hash.endsWith('moves=')")
+    assert page.is_hidden("#editor") and page.is_visible("#board svg")
+    page.click("#edit")
     page.select_option("#game", "tictactoe")
     page.wait_for_selector("#board rect.cell")
     assert page.is_hidden("#editor") and page.is_hidden("#edit")

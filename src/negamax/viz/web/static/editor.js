@@ -254,6 +254,9 @@ export class BoardEditor {
     $("editor-clear").addEventListener("click", () => this.change(KINDS[this.kind].clear(this.board)));
     $("editor-start").addEventListener("click", () => this.change({ ...KINDS[this.kind].start(this.currentGame(), ...this.size()), flipped: this.board.flipped }));
     $("editor-done").addEventListener("click", () => this.done());
+    // a new game or a start typed while the editor is open: the board shown is that one
+    $("new").addEventListener("click", () => this.close());
+    $("start-form").addEventListener("submit", () => this.close());
   }
 
   // A game chosen: the editor closes, and its button shows for the boards it edits.
