@@ -92,6 +92,13 @@ def test_a_chess_position_set_up_by_hand_is_played_from(editor_page: Any, editor
     put(page, "K", "e6")
     put(page, "R", "a1", "b1")
     put(page, "R", "b1")  # the same piece tapped again: taken away
+    page.focus("#editor-palette button[data-piece=N]")  # from the keyboard too: a knight on d4, then away
+    page.keyboard.press("Enter")
+    page.focus("#editor-board rect.cell[data-square=d4]")
+    page.keyboard.press("Space")
+    assert page.get_attribute("#editor-board rect.cell[data-square=d4]", "aria-label") == "d4, white knight"
+    page.keyboard.press("Enter")  # the focus stayed on d4 through the redraw
+    assert page.get_attribute("#editor-board rect.cell[data-square=d4]", "aria-label") == "d4"
     screenshot(page, "editor-chess")
     assert page.locator("#editor-options input[data-right]:not([disabled])").count() == 0  # no king at home
     accepted(page, "4k3/8/4K3/8/8/8/8/R7 w - - 0 1")
@@ -180,6 +187,11 @@ def test_a_connect4_board_with_a_floating_disc_is_refused(editor_page: Any, edit
     page.click(cell.format("0,3"))  # on top of the red disc
     assert page.get_attribute(cell.format("5,3"), "data-piece") == "X"
     assert page.get_attribute(cell.format("4,3"), "data-piece") == "O"
+    page.focus(cell.format("4,3"))  # from the keyboard: the yellow disc tapped again goes, the focus stays
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "column 4, row 2"
+    page.keyboard.press("Enter")  # an empty cell: the disc drops to the lowest empty one, row 2 again
+    assert page.get_attribute(cell.format("4,3"), "aria-label") == "column 4, row 2, yellow disc"
     pick(page, "")
     page.click(cell.format("5,3"))  # the red disc taken from under the yellow one
     screenshot(page, "editor-connect4")

@@ -44,7 +44,7 @@ const chess = {
   help: "Pick a piece, then tap squares: a tap puts it there, a tap on the same piece takes it away; the eraser takes away what it taps.",
   palette: () => ["K", "Q", "R", "B", "N", "P", "k", "q", "r", "b", "n", "p"].map((symbol) => ({
     piece: symbol,
-    label: `${symbol === symbol.toUpperCase() ? "white" : "black"} ${CHESS_NAMES[symbol.toLowerCase()]}`,
+    label: pieceName(symbol),
     draw: (svg) => chessGlyph(svg, symbol, 20, 21, 32),
   })),
   read(state, info) {
@@ -84,8 +84,8 @@ const chess = {
       for (let column = 0; column < 8; column++) {
         const name = board.flipped ? `${FILES[7 - column]}${row + 1}` : `${FILES[column]}${8 - row}`;
         const square = element("rect", { x: column * cell, y: row * cell, width: cell, height: cell, fill: (row + column) % 2 ? "#d18b47" : "#ffce9e", class: "cell", "data-square": name }, svg);
-        square.addEventListener("click", () => tap(name));
         const piece = board.squares.get(name);
+        tappable(square, name, piece ? `${name}, ${pieceName(piece)}` : name, () => tap(name));
         if (piece) chessGlyph(svg, piece, column * cell + cell / 2, row * cell + cell / 2 + 1, 38).setAttribute("data-square", name);
       }
     }
@@ -108,6 +108,8 @@ function enPassantSquares(board) {
     .map((file) => `${file}${passed}`);
 }
 
+const pieceName = (symbol) => `${symbol === symbol.toUpperCase() ? "white" : "black"} ${CHESS_NAMES[symbol.toLowerCase()]}`;
+
 function castlingPossible(board, right) {
   const [, king, rook] = CASTLING.find(([name]) => name === right);
   const white = right === right.toUpperCase();
@@ -117,6 +119,7 @@ function castlingPossible(board, right) {
 // -- draughts --------------------------------------------------------------------------------
 
 const DRAUGHTS_PIECES = [["w", "white man"], ["W", "white king"], ["b", "black man"], ["B", "black king"]];
+const DRAUGHTS_NAMES = Object.fromEntries(DRAUGHTS_PIECES);
 const TEN_BY_TEN = new Set(["draughts", "frisian", "brazilian"]);
 
 function draughtsDisc(parent, piece, x, y, radius, square = "") {
@@ -159,9 +162,9 @@ const draughts = {
     for (let square = 1; square <= size * perRow; square++) {
       const row = Math.floor((square - 1) / perRow), column = ((square - 1) % perRow) * 2 + (row % 2 === 0 ? 1 : 0);
       const hit = element("rect", { x: column * cell, y: row * cell, width: cell, height: cell, fill: "transparent", class: "cell", "data-square": square }, svg);
-      hit.addEventListener("click", () => tap(square));
-      element("text", { x: column * cell + 3, y: row * cell + 11, "font-size": 9, fill: "#fde68a", class: "coordinate" }, svg).textContent = square;
       const piece = board.pieces.get(square);
+      tappable(hit, square, `square ${square}${piece ? `, ${DRAUGHTS_NAMES[piece]}` : ""}`, () => tap(square));
+      element("text", { x: column * cell + 3, y: row * cell + 11, "font-size": 9, fill: "#fde68a", class: "coordinate" }, svg).textContent = square;
       if (piece) draughtsDisc(svg, piece, column * cell + 25, row * cell + 25, 19, square);
     }
   },
@@ -199,7 +202,8 @@ const connect4 = {
       for (let column = 0; column < width; column++) {
         const mark = rows[row][column];
         const disc = element("circle", { cx: column * cell + cell / 2, cy: row * cell + cell / 2, r: cell * 0.4, fill: mark ? DISCS[mark] : "#f8fafc", class: "cell", "data-cell": `${row},${column}`, "data-piece": mark }, svg);
-        disc.addEventListener("click", () => tap([row, column]));
+        const said = mark ? `, ${board.players[mark === "X" ? 0 : 1]} disc` : "";
+        tappable(disc, `${row},${column}`, `column ${column + 1}, row ${height - row}${said}`, () => tap([row, column]));
       }
     }
   },
@@ -233,9 +237,23 @@ function players(state, info) {
   return info && info.kind === "connect4" ? ["red", "yellow"] : ["white", "black"];
 }
 
+// A square (or a cell) that a tap, a click, or Enter or Space once it has the focus, edits.
+function tappable(node, key, label, action) {
+  node.setAttribute("data-key", key);
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", action);
+  node.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    action();
+  });
+}
+
 function root(container, width, height, label) {
   container.replaceChildren();
-  return element("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label }, container);
+  return element("svg", { viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": label }, container);
 }
 
 // -- the editor ------------------------------------------------------------------------------
@@ -353,8 +371,11 @@ export class BoardEditor {
   }
 
   draw() {
-    const kind = KINDS[this.kind];
-    kind.draw($("editor-board"), this.board, (where) => this.change(kind.place(this.board, where, this.piece)));
+    const kind = KINDS[this.kind], container = $("editor-board");
+    // a square edited from the keyboard keeps the focus through the redraw
+    const focused = container.contains(document.activeElement) ? document.activeElement.getAttribute("data-key") : null;
+    kind.draw(container, this.board, (where) => this.change(kind.place(this.board, where, this.piece)));
+    if (focused) [...container.querySelectorAll("[data-key]")].find((node) => node.getAttribute("data-key") === focused)?.focus();
     this.drawOptions();
   }
 
