@@ -205,3 +205,12 @@ def compiling(monkeypatch: pytest.MonkeyPatch) -> Iterator[Compiling]:
     with BackgroundServer(app) as server:
         yield Compiling(Web(server.url, app.app.state.searches), release)
         release.set()
+
+
+@pytest.fixture(scope="module")
+def plain_web() -> Iterator[Web]:
+    """A server that loads no game's kernel, for tests that never ask the engine to move
+    (the ``web`` fixture loads four)."""
+    app = create_app(prepare=False)
+    with BackgroundServer(app) as server:
+        yield Web(server.url, app.app.state.searches)
