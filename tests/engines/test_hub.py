@@ -20,6 +20,7 @@ from loguru import logger  # noqa: E402
 from negamax.core.ranges import max_hash_mib  # noqa: E402
 from negamax.engines.hub import HubProtocolError, hub_move_text, hub_to_fen, split_words  # noqa: E402
 from negamax.games.draughts.rules import DraughtsGame  # noqa: E402
+from negamax.search.strength import Strength  # noqa: E402
 
 
 def hub_path() -> str:
@@ -114,6 +115,29 @@ def test_bad_lines_get_an_error_and_the_engine_goes_on() -> None:
     done = [line for line in output if line.startswith("done")]
     assert hub_to_fen(start) == StandardBoard().fen.removeprefix('[FEN "').removesuffix('"]')
     assert done == ["done move=28x19x23"]  # the capture is forced: from 28 to 19, taking 23
+
+
+def test_the_strength_param_sets_the_pages_levels() -> None:
+    import io
+
+    from negamax.engines.hub import HubSession
+
+    with HubEngine(hub_path(), depth_limit=2, init_timeout=30) as engine:
+        declared = engine.params["strength"]  # as the ecosystem's client reads the declaration
+        assert (declared.min_val, declared.max_val, declared.value) == ("1", "8", "8")
+    output = io.StringIO()
+    session = HubSession(output)
+    try:
+        assert session.engine.strength == Strength.of_level(8) and session.engine.strength.full
+        session.handle("set-param name=strength value=1")
+        assert session.engine.strength == Strength.of_level(1) and session.engine.strength.depth == 2
+        session.handle("set-param name=strength value=9")
+        session.handle("set-param name=strength value=two")
+        assert session.engine.strength == Strength.of_level(1)  # a refused value changes nothing
+    finally:
+        session.halt()
+    errors = [line for line in output.getvalue().splitlines() if line.startswith("error")]
+    assert len(errors) == 2 and all("strength" in line and "1 to 8" in line for line in errors), errors
 
 
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20

@@ -2,7 +2,8 @@
 it), for international draughts (``variant normal``) and Frisian (``variant frisian``).
 
 Lines are ``command name=value name="quoted value" ...``. The GUI sends ``hub`` (we answer
-``id``, ``param`` lines and ``wait``), ``set-param``, ``init`` (``ready``), ``new-game``,
+``id``, ``param`` lines and ``wait``), ``set-param`` (``variant``, ``hash``, ``threads``, and
+``strength``: the page's levels 1 to 8, 8 full strength), ``init`` (``ready``), ``new-game``,
 ``pos pos=<side + 50 squares> [moves="32-28 19x28"]``, ``level depth=|move-time=|time=
 inc= moves=|infinite``, ``go think|ponder|analyze``, ``stop``, ``ponder-hit``, ``ping``
 (``pong``) and ``quit``. While searching we send ``info depth= score= nodes= time= nps=
@@ -26,13 +27,14 @@ from typing import Any, TextIO
 
 from negamax import __version__
 from negamax.core.errors import InvalidOptionError, NegamaxError
-from negamax.core.ranges import DEPTH, ENGINE_HASH_MIB, NODES, THREADS, TIME, Range, hash_range
+from negamax.core.ranges import DEPTH, ENGINE_HASH_MIB, LEVEL, NODES, THREADS, TIME, Range, hash_range
 from negamax.core.score import is_decisive
 from negamax.core.types import SearchResult
 from negamax.engines.engine import Engine, GoLimits, time_budget
 from negamax.engines.session import clipped, parsed, protocol_lines, serve
 from negamax.engines.spaced_output import SpacedOutput
 from negamax.games.draughts.rules import DraughtsGame, DraughtsPosition
+from negamax.search.strength import Strength
 
 NAME = "negamax"
 AUTHOR = "the negamax developers"
@@ -195,6 +197,9 @@ class HubSession:
         hashes = hash_range()  # what this machine can hold
         self.send(f"param name=hash value={ENGINE_HASH_MIB} type=int min={hashes.low:g} max={hashes.high:g}")
         self.send(f"param name=threads value=1 type=int min=1 max={THREADS.high:g}")
+        # the page's levels, named so as not to be read as the protocol's own `level` (the
+        # limits of a search): 1 looks two plies ahead and errs often, 8 is full strength
+        self.send(f"param name=strength value={LEVEL.high:g} type=int min={LEVEL.low:g} max={LEVEL.high:g}")
         self.send("wait")
 
     def _init(self, arguments: dict[str, str]) -> None:
@@ -209,15 +214,21 @@ class HubSession:
         if name == "variant":
             if value not in HUB_VARIANTS:
                 raise HubProtocolError(f"variant must be one of {', '.join(HUB_VARIANTS)}, not {value!r}")
+            strength = self.engine.strength
             self.engine.close()
             self.engine = Engine(DraughtsGame(HUB_VARIANTS[value]), self.engine.hash_mib, threads=self.engine.threads)
+            self.engine.strength = strength  # a level set before the variant still holds
             self.engine.warm_up_in_background()
         elif name == "hash":
             self.engine.set_hash(parsed(hash_range(), value, "set-param hash"))
         elif name == "threads":
             self.engine.set_threads(int(parsed(THREADS, value, "set-param threads")))
+        elif name == "strength":
+            self.engine.strength = Strength.of_level(int(parsed(LEVEL, value, "set-param strength")))
         else:
-            raise HubProtocolError(f"unknown parameter {clipped(name, 40)!r} (parameters: variant, hash, threads)")
+            raise HubProtocolError(
+                f"unknown parameter {clipped(name, 40)!r} (parameters: variant, hash, threads, strength)"
+            )
 
     def _new_game(self, arguments: dict[str, str]) -> None:
         self._halt()

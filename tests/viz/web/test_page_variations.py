@@ -173,6 +173,8 @@ def test_pgn_writes_the_variations_in_parentheses_and_reads_them_back(tree_page:
     page.wait_for_function(f"{VARIATIONS}.join() === '(1… Nf6 2. c4 (2. Nf3 g6) 2… e6)'")  # named in SAN
     page.click("#history .variation button >> text=g6")
     shown(page, ["d2d4", "g8f6", "g1f3", "g7g6"])
+    # the text pasted above holds "1. d4" too: clear it, to wait for the server's own
+    page.evaluate("document.getElementById('pgn-text').value = ''")
     page.click("#pgn")
     page.wait_for_function("document.getElementById('pgn-text').value.includes('1. d4')")
     assert "1. d4 d5 ( 1... Nf6 2. c4 ( 2. Nf3 g6 ) 2... e6 ) 2. c4" in page.input_value("#pgn-text")

@@ -11,6 +11,7 @@ from typing import Any
 from negamax.core.score import INF, Bound, win_in
 from negamax.core.types import Line, SearchResult
 from negamax.games import get_game
+from negamax.parallel.book import open_shipped_book
 from negamax.viz.web import searches as web_searches
 from negamax.viz.web.searches import Searches
 from tests import oracle
@@ -133,3 +134,31 @@ def test_the_solution_and_a_finished_game_give_the_first_players_advantage() -> 
     assert boards.state(game, game.new_position("03142"))["advantage"] == 1.0  # X won
     assert boards.state(game, game.new_position("048176253"))["advantage"] == 0.0  # drawn
     assert boards.state(game, position)["advantage"] is None  # the game goes on
+
+
+def test_the_books_value_of_a_position_gives_its_best_column_before_any_solve() -> None:
+    game = get_game("connect4")
+    searches = Searches(backend="python", book=open_shipped_book)  # no time to solve: only what it knows
+    generator = random.Random(5)
+    checked = 0
+    with open_shipped_book(game) as book:
+        assert book is not None
+        for _ in range(400):  # random games as deep as the book: positions it holds, but not their children
+            position = game.new_position(None)
+            for _ in range(generator.randrange(5, 9)):
+                position.play(generator.choice(list(position.legal_moves())))
+            entry = book.lookup(position)
+            children = []
+            for move in position.legal_moves():
+                children.append(position.copy())
+                children[-1].play(move)
+            if entry is None or position.is_terminal() or any(book.lookup(child) for child in children):
+                continue
+            scores = searches.solution(game, position, 0.0, threading.Event())
+            known = [item for item in scores if item["score"] is not None]
+            assert [item["move"] for item in known] == [entry.best_move]
+            assert known[0]["score"] == entry.game_score and known[0]["source"] == "book"
+            checked += 1
+            if checked == 5:
+                break
+    assert checked == 5

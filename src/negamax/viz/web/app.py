@@ -10,7 +10,9 @@ so a page can be reloaded, shared as a URL, or served by another process.
   ``level`` from 1 to 8 (``negamax.search.strength``; 8, the default: full strength);
 * ``POST /api/solution``: every legal move's exact value (Connect 4's solution mode);
   ``POST /api/solution/stream``: the same as Server-Sent Events, each score as it comes;
-* ``POST /api/trace``: the search tree, node by node.
+* ``POST /api/trace``: the search tree, node by node;
+* ``POST /api/edit``: a position set up in the board editor, checked (``editor``): its text
+  for the page's start, or 400 and why it cannot be played from.
 
 Every input has a size limit, every search a time and node cap, and a search stops when
 its page goes away. The replay of the moves runs on a thread, as the searches do, so that
@@ -52,7 +54,7 @@ from negamax.games import get_game
 from negamax.games.chess.levels import LEVEL_ELO
 from negamax.search.searcher import MULTIPV
 from negamax.search.trace import TraceLimitExceeded
-from negamax.viz.web import boards, pgn
+from negamax.viz.web import boards, editor, pgn
 from negamax.viz.web.guard import RequestGuard
 from negamax.viz.web.isolation import STATE_SECONDS, GameRefused, PluginWorkers, is_plugin
 from negamax.viz.web.pgn import MAX_PGN
@@ -104,6 +106,15 @@ class PgnRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     pgn: str = Field(max_length=MAX_PGN)
+
+
+class EditRequest(BaseModel):
+    """A position set up by hand: its text (a FEN, a Connect 4 board) and who is to move."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=200)
+    position: str = Field(max_length=MAX_START)
+    turn: int | None = Field(None, ge=0, le=1)
 
 
 class StateRequest(PositionRequest):
@@ -270,6 +281,7 @@ def create_app(
                 "position_help": game.position_help,
                 "kind": boards.kind_of(game),
                 "solvable": game.solvable,
+                "editable": boards.kind_of(game) in editor.EDITABLE,
                 "level_elo": list(LEVEL_ELO) if boards.kind_of(game) == "chess" else None,
             }
             for name, game in games.items()
@@ -325,6 +337,14 @@ def create_app(
 
         assert isinstance(position, ChessPosition)
         return {"pgn": await asyncio.to_thread(pgn.written, position.board, request.lines, len(request.moves))}
+
+    @app.post("/api/edit")
+    async def edit(request: EditRequest) -> dict[str, Any]:
+        """The editor's position checked: its text, which the page sets as its start."""
+        if isolated(request.game) is not None:  # a user's game: never a board the editor draws
+            raise BadRequest(f"{request.game} has no board editor")
+        game = positions.game(request.game)
+        return {"start": await asyncio.to_thread(editor.checked, game, request.position, request.turn)}
 
     @app.post("/api/pgn/read")
     async def pgn_in(request: PgnRequest) -> dict[str, Any]:

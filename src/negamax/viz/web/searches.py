@@ -259,6 +259,12 @@ class Searches:
                     known[index] = (from_child(child.terminal_value(), child.player() == mover), "end")
                 elif book is not None and (entry := book.lookup(child)) is not None:
                     known[index] = (from_child(entry.score, child.player() == mover), "book")
+            # the book's value of this position is its best move's: that column is known even
+            # where the book holds nothing of the next ply (its deepest, or one it has not finished)
+            entry = book.lookup(position) if book is not None else None
+            if entry is not None and entry.best_move is not None:
+                index = moves.index(game.parse_move(position, entry.best_move))
+                known.setdefault(index, (entry.score, "book"))
         unknown = tuple(move for index, move in enumerate(moves) if index not in known)
         solved: dict[Any, int] = {}
 

@@ -3,6 +3,7 @@
 // down to the node the page stands on. The server replays them for every answer, so the URL
 // alone is enough to share a position, and the variations with it.
 import { drawBoard } from "/static/boards.js";
+import { BoardEditor } from "/static/editor.js";
 import { TreeView } from "/static/tree.js";
 import { MoveTree } from "/static/movetree.js";
 import { showMoveList } from "/static/movelist.js";
@@ -19,6 +20,7 @@ let thinking = null;       // { controller, playing } while the engine searches
 let solving = null;        // the AbortController of the solution being asked for
 let solution = null;       // move text -> { score, text } for the current position
 let dropped = null;        // the Connect 4 column of the last move, to animate its disc
+const editor = new BoardEditor(() => state, () => games.get(game.name));  // "Edit board"
 const solutionWanted = new Map();  // game name -> whether its solution is shown (each its own)
 
 const position = () => ({ game: game.name, start: game.start, moves: gameTree.moves() });
@@ -570,6 +572,7 @@ function chooseGame(name) {
   const chosen = games.get(name);
   $("flip").hidden = !FLIPPABLE.has(chosen.kind);
   $("pgn").hidden = chosen.kind !== "chess";
+  editor.chosen(chosen);
   $("game").value = name;
   $("start").value = game.start;
   $("start").placeholder = chosen.position_help;
