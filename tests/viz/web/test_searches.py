@@ -120,6 +120,22 @@ def test_several_lines_are_listed_best_first_by_their_scores() -> None:
     assert [line["move"] for line in shown] == ["d2d4", "e2e4", "g1f3"]
 
 
+def test_the_solution_and_a_finished_game_give_the_first_players_advantage() -> None:
+    from negamax.viz.web import boards
+
+    game = get_game("tictactoe")
+    searches = Searches(backend="python")
+    # O to move after X 0 1 8 and O 3 4: 5 wins for O, a loss for X, the first player
+    position = game.new_position("03148")
+    scored = {item["move"]: item for item in searches.solution(game, position, 10.0, threading.Event())}
+    assert scored["5"]["advantage"] == -1.0 and scored["5"]["text"].startswith("win")
+    assert scored["6"]["advantage"] == 1.0  # O lets X take the top row
+    assert boards.state(game, game.new_position("031485"))["advantage"] == -1.0  # O won
+    assert boards.state(game, game.new_position("03142"))["advantage"] == 1.0  # X won
+    assert boards.state(game, game.new_position("048176253"))["advantage"] == 0.0  # drawn
+    assert boards.state(game, position)["advantage"] is None  # the game goes on
+
+
 def test_the_books_value_of_a_position_gives_its_best_column_before_any_solve() -> None:
     game = get_game("connect4")
     searches = Searches(backend="python", book=open_shipped_book)  # no time to solve: only what it knows

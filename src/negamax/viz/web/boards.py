@@ -38,6 +38,16 @@ PLAYERS = {
 """How the page names the two sides (others: first and second player)."""
 
 
+def advantage(score: int) -> float:
+    """The first player's advantage from -1 to 1 for a score from their side, as the
+    evaluation bar and graph draw it: a win is 1, other scores are clipped short of it."""
+    if score >= WIN_THRESHOLD:
+        return 1.0
+    if score <= -WIN_THRESHOLD:
+        return -1.0
+    return max(-0.95, min(0.95, score / 1000))
+
+
 def players(game: Game) -> tuple[str, str]:
     """The two sides' names, the first to move first (in checkers, black)."""
     if game.name == "checkers":
@@ -95,6 +105,8 @@ def state(
         "movers": movers or [],
         "result": outcome(game, position),
         "ending": end[1] if end is not None and end[1] else None,
+        # a finished game's exact value, for the evaluation graph
+        "advantage": None if end is None else advantage(end[0] if position.player() == 0 else -end[0]),
         "position": game.position_text(position),
     }
 

@@ -43,7 +43,7 @@ from negamax.search.textbook import TEXTBOOK, textbook_search
 from negamax.search.trace import SearchTrace, TracedNode, TraceLimitExceeded
 from negamax.viz.labels import bound_text, move_labels, pruned_labels, value_text, window_text
 from negamax.viz.steps import for_max, is_max, max_window, visit_steps
-from negamax.viz.web.boards import kind_of, shown_move
+from negamax.viz.web.boards import advantage, kind_of, shown_move
 from negamax.viz.web.scheduler import MAX_SEARCHES, QUICK_SECONDS, Scheduler
 
 MAX_SECONDS = 5.0
@@ -277,6 +277,8 @@ class Searches:
                         "move": game.move_text(position, move),
                         "score": None if value is None else game.game_score(position, value),
                         "text": None if value is None else describe(value),
+                        # the first player's, as the evaluation bar and graph draw it
+                        "advantage": None if value is None else advantage(value if mover == 0 else -value),
                         "source": source,
                     }
                 )
@@ -444,7 +446,7 @@ def record(game: Game, position: Position[Any], result: SearchResult[Any], solve
         "depth": result.depth,
         "score": game_score_or_none(game, position, result.score),
         "score_text": _result_text(game, result, solved),
-        "advantage": _advantage(first_player) if not result.unresolved or _decided(result) else 0.0,
+        "advantage": advantage(first_player) if not result.unresolved or _decided(result) else 0.0,
         "pv": pv,
         "line": line,
         "nodes": result.nodes,
@@ -530,15 +532,6 @@ def _bounds_text(game: Game, lower: int, upper: int) -> str:
     if lower <= -INF and upper >= INF:
         return ""
     return not_proven_text(lower, upper, partial(_score_text, game))
-
-
-def _advantage(score: int) -> float:
-    """The first player's advantage from -1 to 1, for the evaluation bar (a win is 1)."""
-    if score >= WIN_THRESHOLD:
-        return 1.0
-    if score <= -WIN_THRESHOLD:
-        return -1.0
-    return max(-0.95, min(0.95, score / 1000))
 
 
 def _trace_note(

@@ -8,6 +8,7 @@ import { TreeView } from "/static/tree.js";
 import { MoveTree } from "/static/movetree.js";
 import { showMoveList } from "/static/movelist.js";
 import { Exercise } from "/static/exercise.js";
+import { EvalGraph, remember, searched, solved } from "/static/graph.js";
 
 const $ = (id) => document.getElementById(id);
 const game = { name: "connect4", start: "", flipped: false };
@@ -190,6 +191,9 @@ function showHistory() {
   const firstMover = path.length ? path[0].mover ?? (state.turn + path.length) % 2 : state.turn;
   showMoveList($("history"), gameTree, firstMover, goToMove);
   $("history").dataset.line = gameTree.moves().join(",");  // the line to the position drawn
+  // a finished game's exact value goes on its graph
+  if (state.result && typeof state.advantage === "number") remember(gameTree.current, { advantage: state.advantage, text: state.result, exact: true });
+  graph.draw(state.players);
 }
 
 // The page goes to the position after a move of the list, keeping every move after it.
@@ -311,7 +315,7 @@ function stopThinking() {
 
 async function think(playing) {
   stopThinking();
-  const mine = generation, controller = new AbortController();
+  const mine = generation, controller = new AbortController(), at = gameTree.current, side = state.players[state.turn];
   thinking = { controller, playing };
   showTurn();
   $("score").textContent = "thinking…";
@@ -322,6 +326,8 @@ async function think(playing) {
     await streamEvents("/api/think", body, controller.signal, (name, item) => {
       if (mine !== generation) return;
       showSearch(item);
+      // the graph keeps full-strength scores (a weaker level's is its chosen move's)
+      if (body.level === 8 && remember(at, searched(item, side) || {})) graph.draw();
       if (name === "done") finished = item;
     });
   } catch (error) {
@@ -379,13 +385,14 @@ function clearSearch() {
 }
 
 async function askForSolution(mine) {
-  const controller = new AbortController();
+  const controller = new AbortController(), at = gameTree.current, side = state.players[state.turn], turn = state.turn;
   solving = controller;
   $("solution-detail").textContent = "solving every move…";
   // the scores come as they are known: the book's at once, then each move the solver finishes
   const show = (name, answer) => {
     if (mine !== generation) return;
     solution = new Map(answer.moves.map((item) => [item.move, item]));
+    if (remember(at, solved(answer.moves, turn, side) || {})) graph.draw();  // the best move's value is the position's
     const open = answer.moves.filter((item) => item.score === null).length;
     if (name === "done") $("solution-detail").textContent = open ? `${open} not solved within ${answer.seconds} s (?)` : "";
     else $("solution-detail").textContent = open ? `solving ${open} of ${answer.moves.length} moves…` : "";
@@ -407,6 +414,7 @@ async function askForSolution(mine) {
 // -- the search tree -------------------------------------------------------------------------
 
 const exercise = new Exercise({ post });  // a typed tree's alpha-beta, worked by hand
+const graph = new EvalGraph({ svg: $("graph"), key: $("graph-key"), button: $("evaluate"), status: $("graph-status") }, gameTree, goToMove, { post, streamEvents, where: () => ({ game: game.name, start: game.start }) });
 const previews = new Map();
 let traced = null;  // the position the tree shown was traced from
 const tree = new TreeView($("tree"), $("node-info"), {
