@@ -42,7 +42,7 @@ from negamax.search.strength import Strength
 from negamax.search.textbook import TEXTBOOK, textbook_search
 from negamax.search.trace import SearchTrace, TracedNode, TraceLimitExceeded
 from negamax.viz.labels import bound_text, move_labels, pruned_labels, value_text, window_text
-from negamax.viz.steps import for_max, is_max, max_window, visit_steps
+from negamax.viz.steps import for_max, full_names, is_max, max_bound, max_window, proven_bounds, visit_steps
 from negamax.viz.web.boards import kind_of, shown_move
 from negamax.viz.web.scheduler import MAX_SEARCHES, QUICK_SECONDS, Scheduler
 
@@ -307,10 +307,12 @@ class Searches:
         algorithm: str,
         seconds: float,
         stop: threading.Event,
+        prune_equal: bool = False,
     ) -> dict[str, Any]:
         """The search of ``position``, node by node: to the end of the game if that fits in
         ``max_nodes`` nodes, else the deepest depth-limited search that does (said so in
-        ``note``), all within ``seconds``.
+        ``note``), all within ``seconds``; the textbook search prunes at alpha >= beta with
+        ``prune_equal`` (AIMA), else only past it (CS188).
 
         :raises TraceLimitExceeded: when even depth 1 (or the ``depth`` asked for) does not fit.
         """
@@ -345,7 +347,8 @@ class Searches:
                     if left <= 0:
                         out_of_time = attempt
                         break
-                    result = textbook_search(position, dataclasses.replace(limits, time=left, depth=attempt), trace)
+                    limited = dataclasses.replace(limits, time=left, depth=attempt)
+                    result = textbook_search(position, limited, trace, prune_equal=prune_equal)
                 elif attempt is None:
                     result = solve(position, limits, algorithm=algorithm, trace=trace)
                 else:
@@ -376,7 +379,8 @@ class Searches:
             note = f"stopped after {seconds:.2g} s"
         else:
             note = _trace_note(algorithm, reached, len(trace.nodes), too_big, max_nodes, (out_of_time, seconds))
-        return _tree(game, position, trace, result, note, time.perf_counter() - started)
+        # a search to the end of the game proves its value: no guess
+        return _tree(game, position, trace, result, note, time.perf_counter() - started, solved=reached is None)
 
     def _monte_carlo_tree(
         self, game: Game, position: Position[Any], max_nodes: int, limits: SearchLimits
@@ -560,13 +564,23 @@ def _trace_note(
 
 
 def _tree(
-    game: Game, position: Position[Any], trace: SearchTrace, result: SearchResult[Any], note: str, seconds: float
+    game: Game,
+    position: Position[Any],
+    trace: SearchTrace,
+    result: SearchResult[Any],
+    note: str,
+    seconds: float,
+    solved: bool = False,
 ) -> dict[str, Any]:
     unit = game.evaluation_unit
     moves = move_labels(trace, game, position)  # as the game reads them: the page replays them
-    written = _tree_letter if isinstance(position, ExplicitTree) else partial(shown_move, game)
+    typed = isinstance(position, ExplicitTree)
+    written = _tree_letter if typed else partial(shown_move, game)
     labels = move_labels(trace, game, position, written)  # as players write them: SAN, a typed tree's a b c
     pruned = pruned_labels(trace, game, position, written)
+    separator = "-" if typed else " "  # a typed tree's "b-a": every level reuses a, b, c
+    names = full_names(trace, labels, separator)
+    proven = proven_bounds(trace)
     nodes = [
         {
             "index": node.index,
@@ -578,12 +592,17 @@ def _tree(
             "window": window_text(node, unit),
             "value": value_text(node.value, unit),
             "bound": node.bound.name.lower(),
+            "name": names[node.index],
+            # what its value proves, from what was searched below it: a node past the
+            # window whose moves were all searched is exact, whatever its window said
+            "proven": proven[node.index].name.lower() if node.index in proven else node.bound.name.lower(),
             "table": node.tt_cutoff,
             "children": node.children,
             "pruned": pruned.get(node.index, []),
             # the minimax view: max (the root's player) and min, values and window from max's side
             "max": is_max(trace, node),
             "minimax_value": value_text(for_max(trace, node, node.value), unit),
+            "minimax_bound": max_bound(trace, node, proven.get(node.index, node.bound)).name.lower(),
             "minimax_window": _max_window_text(trace, node, unit),
         }
         for node in trace.nodes
@@ -599,8 +618,8 @@ def _tree(
         "nodes": nodes,
         "leaves": leaves,
         "pv": trace.principal_variation(),
-        "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned, unit)],
-        "value": _result_text(game, result),  # chess in pawns, as the engine panel
+        "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned, unit, separator)],
+        "value": _result_text(game, result, solved),  # chess in pawns, as the engine panel
         "note": note,
         "seconds": round(seconds, 3),
     }

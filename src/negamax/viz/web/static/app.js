@@ -389,11 +389,11 @@ let stepping = null;  // the timer of "play"
 
 tree.onStep = (step, at) => {
   const lecture = tree.minimax;  // the minimax view words each step from max's side
-  const [text, alpha, beta, best] = !step ? ["", "", "", ""]
-    : lecture ? [step.minimax, step.minimax_alpha, step.minimax_beta, step.minimax_best] : [step.text, step.alpha, step.beta, step.best];
+  // the window line names the node whose alpha, beta and best it shows
+  const [text, line] = !step ? ["", ""] : lecture ? [step.minimax, step.minimax_window] : [step.text, step.window];
   $("step-text").textContent = text;
   $("step-text").className = step && step.cut ? "cut" : "";
-  $("step-window").textContent = alpha ? `alpha ${alpha} · beta ${beta}${best ? ` · best ${best}` : ""}` : "";
+  $("step-window").textContent = line;
   if (step) $("step-number").value = at + 1;
 };
 
@@ -464,6 +464,7 @@ async function trace() {
     algorithm: $("trace-algorithm").value,
   };
   if ($("trace-depth").value) body.depth = Number($("trace-depth").value);
+  if (body.algorithm === "textbook") body.prune_equal = $("prune-equal").checked;
   $("tree-note").textContent = "tracing…";
   $("grade").hidden = true;  // until this trace's leaves are known
   try {
@@ -475,6 +476,8 @@ async function trace() {
     $("stepper").hidden = !answer.steps.length;
     $("step-count").textContent = answer.steps.length.toLocaleString();
     $("step-number").max = answer.steps.length;
+    // the textbook's tree opens at its first step, the answer not shown yet; the others finished
+    if (answer.steps.length) { if (body.algorithm === "textbook") tree.goTo(0); else tree.finish(); }
     graded = answer.leaves;
     $("grade").hidden = body.algorithm !== "textbook";
     $("grade-result").textContent = "";
@@ -586,7 +589,12 @@ async function main() {
   $("solution").addEventListener("change", () => { solutionWanted.set(game.name, $("solution").checked); load(); });
   $("trace").addEventListener("click", trace);
   // textbook alpha-beta opens in the minimax view; the other searches in negamax, as they run
-  const viewFor = () => { $("tree-view").value = $("trace-algorithm").value === "textbook" ? "minimax" : "negamax"; showView(); };
+  const viewFor = () => {
+    const textbook = $("trace-algorithm").value === "textbook";
+    $("tree-view").value = textbook ? "minimax" : "negamax";
+    $("prune-rule").hidden = !textbook;
+    showView();
+  };
   $("trace-algorithm").addEventListener("change", viewFor);
   $("tree-view").addEventListener("change", showView);
   viewFor();

@@ -25,15 +25,24 @@ export class TreeView {
   // draw them; negamax: each node's value for its own player to move, as the engine works
   setMode(mode) {
     this.mode = mode;
-    if (this.tree) { this.render(); if (this.selected !== null) this.describe(this.nodes[this.selected]); }
+    if (this.tree) { this.render(); if (this.described !== undefined) this.describe(this.nodes[this.described]); }
   }
 
   get minimax() {
     return this.mode === "minimax" && this.tree !== null && this.nodes.length > 0 && this.nodes[0].minimax_value !== undefined;
   }
 
+  // in the minimax view a value that is only a bound says so, as lectures write it: "≤2" at
+  // a min node cut off, "≥5" at a max node
   shownValue(node) {
-    return this.minimax ? node.minimax_value : node.value;
+    if (!this.minimax) return node.value;
+    const bound = { lower: "≥", upper: "≤" }[node.minimax_bound] || "";
+    return bound + node.minimax_value;
+  }
+
+  // whether the search has backed up this node's value by the stepper's step
+  known(index) {
+    return this.step === null || (this.returned.get(index) ?? Infinity) <= this.step;
   }
 
   show(tree) {
@@ -115,7 +124,7 @@ export class TreeView {
       const leaf = !node.children.length && !node.pruned.length;
       const marks = minimax
         ? [leaf ? "leaf" : node.max ? "max" : "min", node.pruned.length ? "cut" : ""]
-        : [leaf ? "" : node.pruned.length ? "lower" : node.bound === "upper" ? "upper" : "", node.player === 1 ? "second" : ""];
+        : [leaf ? "" : node.pruned.length ? "lower" : (node.proven || node.bound) === "upper" ? "upper" : "", node.player === 1 ? "second" : ""];
       const classes = ["node", ...marks, this.pv.has(index) ? "pv" : "", node.table ? "table" : "", index === this.selected ? "selected" : ""];
       const group = element("g", { class: classes.join(" "), transform: `translate(${at.x},${at.y})`, "data-index": index, "data-path": this.path(index, true).join(" ") }, nodes);
       if (!minimax) element("circle", { class: "shape", r: RADIUS }, group);
@@ -133,9 +142,23 @@ export class TreeView {
         badge.textContent = this.open.has(index) ? "−" : `+${this.sizes.get(index) - 1}`;
       }
       group.addEventListener("mouseenter", () => this.hover(index));
+      group.addEventListener("mouseleave", () => this.unhover());
     }
     this.apply();
     this.showStep();
+    const legend = document.getElementById("legend");
+    if (legend) legend.dataset.keys = this.legendKeys().join(" ");
+  }
+
+  // what the legend explains for this tree: its view, and only the marks it can show
+  legendKeys() {
+    if (this.nodes.some((node) => node.visits !== undefined)) return ["mcts"];
+    const keys = [this.minimax ? "minimax" : "negamax", "alphabeta"];
+    if (this.nodes.some((node) => node.table)) keys.push("table");
+    if (this.nodes.some((node) => /^[WL]\d/.test(node.value))) keys.push("games");
+    const again = (node) => node.parent !== null && node.player !== null && node.player === this.nodes[node.parent].player;
+    if (this.nodes.some(again)) keys.push("again");
+    return keys;
   }
 
   // -- the stepper: the search replayed one step at a time ----------------------------------
@@ -150,11 +173,12 @@ export class TreeView {
     }
     if (folded) this.render(); else this.showStep();
     this.follow(current);
+    this.describe(this.nodes[current]);  // the node panel follows the stepper
   }
 
+  // the finished search: the last step, the root's value backed up
   finish() {
-    this.step = null;
-    this.showStep();
+    this.goTo(this.steps.length - 1);
   }
 
   // Nodes not entered yet are faint, values not backed up yet are hidden, the current node
@@ -165,12 +189,14 @@ export class TreeView {
     for (const group of this.svg.querySelectorAll("g.node")) {
       const index = Number(group.getAttribute("data-index"));
       const entered = !stepping || this.entered.get(index) <= this.step;
-      const known = !stepping || (this.returned.get(index) ?? Infinity) <= this.step;
+      const known = this.known(index);
       group.classList.toggle("future", !entered);
       group.classList.toggle("current", index === current);
       if (this.nodes[index].pruned.length) group.classList.toggle(this.minimax ? "cut" : "lower", !stepping || this.cutBy(index));  // marked once it cuts
       group.querySelector("text.value").textContent = known ? this.shownValue(this.nodes[index]) : entered ? "…" : "";
     }
+    // the best line is drawn once the root's value is backed up, not before: it is the answer
+    this.svg.classList.toggle("undecided", !this.known(0));
     for (const branch of this.svg.querySelectorAll("[data-pruned]")) {
       const index = Number(branch.getAttribute("data-pruned"));
       branch.classList.toggle("future", stepping && !this.cutBy(index));
@@ -211,17 +237,25 @@ export class TreeView {
     this.hovering = setTimeout(() => this.describe(this.nodes[index]), 120);
   }
 
+  // the mouse gone: back to the node selected, or the stepper's
+  unhover() {
+    clearTimeout(this.hovering);
+    const back = this.selected ?? (this.step === null ? 0 : this.steps[this.step].node);
+    this.hovering = setTimeout(() => this.describe(this.nodes[back]), 120);
+  }
+
   describe(node) {
+    this.described = node.index;
     if (node.visits !== undefined) { this.describePlayouts(node); return; }
     if (this.minimax) { this.describeMinimax(node); return; }
     const moves = this.path(node.index, true);
-    const value = {
+    const value = !this.known(node.index) ? "being searched: its value is not backed up yet at this step" : {
       exact: `worth exactly ${node.value} to the player to move`,
       lower: `worth at least ${node.value}: a move reached beta, a cut-off, so the opponent will avoid this node and its other moves were not searched`,
-      upper: `worth at most ${node.value}: no move beat alpha, so the player to move has something better elsewhere`,
-    }[node.bound];
+      upper: `worth at most ${node.value}: it rests on a bound found below it`,
+    }[node.proven || node.bound];
     const lines = [
-      `<b>${moves.length ? moves.join(" ") : "the position searched (the root)"}</b>`,
+      `<b>${moves.length ? node.name || moves.join(" ") : "the position searched (the root)"}</b>`,
       node.window ? `window [alpha, beta] = ${node.window}` : "searched without a window (plain negamax)",
       node.depth === null ? "searched to the end of the game" : `depth left: ${node.depth}`,
       value,
@@ -237,8 +271,10 @@ export class TreeView {
   // the lines every view of a searched node ends with, and its position
   showInfo(node, lines) {
     if (node.table) lines.push("answered by the transposition table, without searching a move");
-    if (node.pruned.length) lines.push(`pruned (never searched): ${node.pruned.join(" ")}`);
-    if (node.children.length) lines.push(`${node.children.length} moves searched, ${this.sizes.get(node.index) - 1} nodes below`);
+    const cut = node.pruned.length && (this.step === null || this.cutBy(node.index));
+    if (cut) lines.push(`pruned (never searched): ${node.pruned.join(" ")}`);
+    const plural = (count, noun) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+    if (node.children.length) lines.push(`${plural(node.children.length, "move")} searched, ${plural(this.sizes.get(node.index) - 1, "node")} below`);
     this.info.innerHTML = `<p>${lines.join("<br>")}</p><div class="preview"></div>`;
     this.preview(this.path(node.index), this.info.querySelector(".preview"));
   }
@@ -249,16 +285,17 @@ export class TreeView {
     const leaf = !node.children.length && !node.pruned.length;
     const [mover, other] = node.max ? ["max", "min"] : ["min", "max"];
     const cut = node.max
-      ? `a cut-off: ${node.minimax_value} reached beta, so min avoids this node; its other moves were not searched`
-      : `a cut-off: ${node.minimax_value} fell to alpha, so max avoids this node; its other moves were not searched`;
-    // negamax's lower bound is a max node's "at least" and a min node's "at most"
-    const atLeast = (node.bound === "lower") === node.max;
-    const value = leaf ? `a leaf worth ${node.minimax_value} to max`
-      : node.pruned.length ? `worth ${atLeast ? "at least" : "at most"} ${node.minimax_value}: ${cut}`
-      : node.bound === "exact" ? `worth exactly ${node.minimax_value}`
-      : `worth ${atLeast ? "at least" : "at most"} ${node.minimax_value}: ${other} has something better elsewhere`;
+      ? `a cut-off: ${node.minimax_value} is at or above beta, min's best elsewhere, so min avoids this node; its other moves were not searched`
+      : `a cut-off: ${node.minimax_value} is at or below alpha, max's best elsewhere, so max avoids this node; its other moves were not searched`;
+    const bound = node.minimax_bound || node.bound;  // from max's side, from what was searched below it
+    const words = { lower: "at least", upper: "at most" }[bound];
+    const value = !this.known(node.index) ? "being searched: its value is not backed up yet at this step"
+      : leaf ? `a leaf worth ${node.minimax_value} to max`
+      : node.pruned.length && words ? `worth ${words} ${node.minimax_value}: ${cut}`
+      : !words ? `worth exactly ${node.minimax_value}: every move it rests on was searched`
+      : `worth ${words} ${node.minimax_value}: it rests on a bound found below it (a cut-off there)`;
     const lines = [
-      `<b>${moves.length ? moves.join(" ") : "the root"}</b>`,
+      `<b>${moves.length ? node.name || moves.join(" ") : "the root"}</b>`,
       leaf ? "a leaf" : `a ${mover} node: ${mover} moves here`,
       node.minimax_window ? `alpha, beta (for max) = ${node.minimax_window}` : "searched without a window (plain minimax)",
       value,
