@@ -144,6 +144,27 @@ def page(browser: Any, web: Web) -> Iterator[Any]:
     assert not [error for error in errors if refused not in error], errors
 
 
+@pytest.fixture(scope="module")
+def tree_web() -> Iterator[Web]:
+    """A server for typed trees only: no game's kernel is loaded for them (the ``web``
+    fixture loads four, and puts its tests in the numba suite)."""
+    app = create_app()
+    with BackgroundServer(app) as server:
+        yield Web(server.url, app.app.state.searches)
+
+
+@pytest.fixture
+def tree_page(browser: Any) -> Iterator[Any]:
+    """A fresh page at 1280x800; a script error on it fails the test."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    yield page
+    page.close()
+    assert not errors, errors
+
+
 def screenshot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

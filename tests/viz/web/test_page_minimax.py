@@ -6,7 +6,6 @@ unsearched, moves named by letters, no label on another; the negamax view one cl
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,33 +15,10 @@ from tests.viz.web.conftest import Web, screenshot
 
 pytest.importorskip("fastapi")
 
-from negamax.viz.web.app import create_app
-from negamax.viz.web.server import BackgroundServer
 
 CLASSIC = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 SHOTS = Path("/work/notes/shots")
 NODES = "[...document.querySelectorAll('#tree g.node')]"
-
-
-@pytest.fixture(scope="module")
-def tree_web() -> Iterator[Web]:
-    """A server for typed trees only: no game's kernel is loaded for them (the ``web``
-    fixture loads four, and puts its tests in the numba suite)."""
-    app = create_app()
-    with BackgroundServer(app) as server:
-        yield Web(server.url, app.app.state.searches)
-
-
-@pytest.fixture
-def tree_page(browser: Any) -> Iterator[Any]:
-    """A fresh page at 1280x800; a script error on it fails the test."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    yield page
-    page.close()
-    assert not errors, errors
 
 
 def minimax(tree: Any, maximising: bool = True) -> int:

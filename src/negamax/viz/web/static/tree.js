@@ -296,7 +296,7 @@ export class TreeView {
       : `worth ${words} ${node.minimax_value}: it rests on a bound found below it (a cut-off there)`;
     const lines = [
       `<b>${moves.length ? node.name || moves.join(" ") : "the root"}</b>`,
-      leaf ? "a leaf" : `a ${mover} node: ${mover} moves here`,
+      ...(leaf ? [] : [`a ${mover} node: ${mover} moves here`]),
       node.minimax_window ? `alpha, beta (for max) = ${node.minimax_window}` : "searched without a window (plain minimax)",
       value,
     ];
