@@ -136,9 +136,28 @@ def max_bound(trace: SearchTrace, node: TracedNode, bound: Bound) -> Bound:
 BOUND_WORDS = {Bound.EXACT: "", Bound.LOWER: "at least ", Bound.UPPER: "at most "}
 
 
-def _pruned_text(skipped: Sequence[str], leaves: bool) -> str:
-    noun = ("leaf" if leaves else "move") if len(skipped) == 1 else ("leaves" if leaves else "moves")
-    return f"{len(skipped)} {noun} pruned (its {', '.join(skipped)})"
+def all_leaves(trace: SearchTrace, node: TracedNode) -> bool:
+    """Whether the moves ``node`` searched all led to leaves (its pruned ones likely do too,
+    where the tree does not say)."""
+    return all(not trace.nodes[index].children and not trace.nodes[index].tt_cutoff for index in node.children)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun if count == 1 else 'leaves' if noun == 'leaf' else noun + 's'}"
+
+
+def pruned_count(skipped: Sequence[str], leaves: bool, sizes: Sequence[int | None] | None = None) -> str:
+    """How many moves a cut-off pruned: "2 leaves" where they are leaves, "1 move (2 leaves)"
+    where a typed tree says how many leaves are under them (``sizes``: None for a leaf)."""
+    if sizes is not None and len(sizes) == len(skipped):
+        if all(size is None for size in sizes):
+            return _plural(len(skipped), "leaf")
+        return f"{_plural(len(skipped), 'move')} ({_plural(sum(size or 1 for size in sizes), 'leaf')})"
+    return _plural(len(skipped), "leaf" if leaves else "move")
+
+
+def _pruned_text(skipped: Sequence[str], leaves: bool, sizes: Sequence[int | None] | None) -> str:
+    return f"{pruned_count(skipped, leaves, sizes)} pruned (its {', '.join(skipped)})"
 
 
 def visit_steps(
@@ -147,11 +166,13 @@ def visit_steps(
     pruned: Mapping[int, Sequence[str]],
     unit: int = 1,
     separator: str = " ",
+    pruned_sizes: Mapping[int, Sequence[int | None]] | None = None,
 ) -> list[Step]:
     """The steps of ``trace``: ``labels`` and ``pruned`` give its moves in the game's
     notation (``viz.labels.move_labels`` and ``pruned_labels``), ``unit`` its values' unit
     (the game's ``evaluation_unit``); a node is named by its moves from the root, joined by
-    ``separator``."""
+    ``separator``; ``pruned_sizes`` gives the leaves under each pruned move where known
+    (None for a leaf: a typed tree knows its unsearched branches)."""
     steps: list[Step] = []
     if not trace.nodes:
         return steps
@@ -240,7 +261,7 @@ def visit_steps(
             steps.append(Step(node.index, "return", f"the root is {how}: worth {shown(node.value)}"))
 
     walk(trace.root)
-    lecture = minimax_steps(trace, labels, pruned, unit, separator)
+    lecture = minimax_steps(trace, labels, pruned, unit, separator, pruned_sizes)
     assert len(lecture) == len(steps)
     return [
         dataclasses.replace(
@@ -256,6 +277,7 @@ def minimax_steps(
     pruned: Mapping[int, Sequence[str]],
     unit: int = 1,
     separator: str = " ",
+    pruned_sizes: Mapping[int, Sequence[int | None]] | None = None,
 ) -> list[tuple[str, str, str, str, str]]:
     """The steps of ``trace`` as a lecture words them, in the order of ``visit_steps``: each
     its text, alpha, beta and the node's best so far from max's side, and the line that
@@ -321,9 +343,9 @@ def minimax_steps(
                 reached = alpha is not None and (best < alpha if strict else best <= alpha)
             test = f"{shown(best)} {sign} {edge_name} {edge(edge_value)}"
             if windowed and reached and last and node.index in pruned:
-                searched = [trace.nodes[index] for index in node.children]
-                leaves = all(not below.children and not below.tt_cutoff for below in searched)
-                text += f". {named}: {test}, so {other} avoids it; {_pruned_text(pruned[node.index], leaves)}"
+                leaves = all_leaves(trace, node)
+                sizes = None if pruned_sizes is None else pruned_sizes.get(node.index)
+                text += f". {named}: {test}, so {other} avoids it; {_pruned_text(pruned[node.index], leaves, sizes)}"
             elif windowed and reached and last:
                 text += f"; {test}, but no move is left to prune"
             elif windowed and strict and improved and best == edge_value and not last:

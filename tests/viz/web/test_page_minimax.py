@@ -113,7 +113,7 @@ def test_the_classic_tree_in_the_minimax_view(tree_page: Any, tree_web: Web) -> 
     assert all(node["shape"] == "rect" and "leaf" in node["classes"] for node in leaves)
     # only the second min node cut off (its b and c never searched); never a leaf
     assert [path for path, node in by_path.items() if "cut" in node["classes"] or "lower" in node["classes"]] == ["b"]
-    assert page.text_content("#tree text.pruned-label") == "2 pruned"
+    assert page.text_content("#tree text.pruned-label") == "2 leavespruned"  # on two lines
     labels = page.evaluate(
         "[...document.querySelectorAll('#tree text.move:not(.pruned-label)')].map(t => t.textContent)"
     )

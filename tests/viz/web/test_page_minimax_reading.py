@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.viz.web.conftest import Web
-from tests.viz.web.test_page_minimax import CLASSIC, step_to, traced
+from tests.viz.web.test_page_minimax import CLASSIC, assert_no_overlap, step_to, traced
 
 pytest.importorskip("fastapi")
 
@@ -63,6 +63,10 @@ def test_the_node_panel_follows_the_stepper_and_proves_bounds_only_past_a_cut(tr
     assert text.startswith("b\n") and "being searched" in text and "pruned" not in text, text
     step_to(page, "so max avoids it")
     page.click("#step-done")
+    # what each dashed branch stands for: a leaf, or a move with two leaves under it
+    labels = page.evaluate("[...document.querySelectorAll('#tree text.pruned-label')].map(t => t.textContent)")
+    assert labels == ["1 leafpruned", "1 move(2 leaves)pruned"], labels
+    assert_no_overlap(page)
     # b-a searched both its leaves (1, 2): exactly 2, whatever b's window; its leaves named in full
     text = select(page, "b a")
     assert text.startswith("b-a\n") and "worth exactly 2" in text and "something better" not in text, text

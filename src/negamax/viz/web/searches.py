@@ -42,7 +42,17 @@ from negamax.search.strength import Strength
 from negamax.search.textbook import TEXTBOOK, textbook_search
 from negamax.search.trace import SearchTrace, TracedNode, TraceLimitExceeded
 from negamax.viz.labels import bound_text, move_labels, pruned_labels, value_text, window_text
-from negamax.viz.steps import for_max, full_names, is_max, max_bound, max_window, proven_bounds, visit_steps
+from negamax.viz.steps import (
+    all_leaves,
+    for_max,
+    full_names,
+    is_max,
+    max_bound,
+    max_window,
+    proven_bounds,
+    pruned_count,
+    visit_steps,
+)
 from negamax.viz.web.boards import kind_of, shown_move
 from negamax.viz.web.scheduler import MAX_SEARCHES, QUICK_SECONDS, Scheduler
 
@@ -581,6 +591,7 @@ def _tree(
     separator = "-" if typed else " "  # a typed tree's "b-a": every level reuses a, b, c
     names = full_names(trace, labels, separator)
     proven = proven_bounds(trace)
+    sizes = _pruned_sizes(trace, position) if typed else None
     nodes = [
         {
             "index": node.index,
@@ -599,6 +610,10 @@ def _tree(
             "table": node.tt_cutoff,
             "children": node.children,
             "pruned": pruned.get(node.index, []),
+            # "2 leaves", "1 move (2 leaves)": what the tree's "pruned" branch stands for
+            "pruned_count": pruned_count(pruned[node.index], all_leaves(trace, node), (sizes or {}).get(node.index))
+            if node.index in pruned
+            else "",
             # the minimax view: max (the root's player) and min, values and window from max's side
             "max": is_max(trace, node),
             "minimax_value": value_text(for_max(trace, node, node.value), unit),
@@ -618,11 +633,31 @@ def _tree(
         "nodes": nodes,
         "leaves": leaves,
         "pv": trace.principal_variation(),
-        "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned, unit, separator)],
+        "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned, unit, separator, sizes)],
         "value": _result_text(game, result, solved),  # chess in pawns, as the engine panel
         "note": note,
         "seconds": round(seconds, 3),
     }
+
+
+def _pruned_sizes(trace: SearchTrace, position: Position[Any]) -> dict[int, list[int | None]]:
+    """A typed tree's pruned moves, node by node: None for a leaf, else its leaves' count
+    (the search never looked, but the tree was typed whole)."""
+
+    def leaves(tree: Any) -> int:
+        return sum(leaves(child) for child in tree) if isinstance(tree, list) else 1
+
+    assert isinstance(position, ExplicitTree)
+    sizes: dict[int, list[int | None]] = {}
+    for node in trace.nodes:
+        if node.cut_moves:
+            below: Any = position.nodes[-1]
+            for move in node.path:
+                below = below[move]
+            sizes[node.index] = [
+                leaves(below[move]) if isinstance(below[move], list) else None for move in node.cut_moves
+            ]
+    return sizes
 
 
 def _tree_letter(position: Position[Any], move: Any) -> str:

@@ -40,6 +40,12 @@ export class TreeView {
     return bound + node.minimax_value;
   }
 
+  // a node the stepper has not finished: not reached yet, or being searched
+  pending(node) {
+    return this.entered.get(node.index) <= this.step ? "being searched: its value is not backed up yet at this step"
+      : "not reached yet at this step";
+  }
+
   // whether the search has backed up this node's value by the stepper's step
   known(index) {
     return this.step === null || (this.returned.get(index) ?? Infinity) <= this.step;
@@ -118,7 +124,10 @@ export class TreeView {
       if (end) {
         // the moves a cut-off skipped: a dashed branch to a slot of their own, with how many
         element("path", { d: `M${at.x} ${at.y + RADIUS}C${at.x} ${at.y + GAP_Y / 2} ${end.x} ${end.y - GAP_Y / 2} ${end.x} ${end.y - 8}`, class: "edge pruned", "data-pruned": index }, edges);
-        element("text", { x: end.x, y: end.y + 4, class: "move pruned-label", "data-pruned": index }, edges).textContent = `${node.pruned.length} pruned`;
+        // on two lines, to stay in its slot: "2 leaves" / "pruned", "1 move (2 leaves)" / "pruned"
+        const count = element("text", { x: end.x, y: end.y - 2, class: "move pruned-label", "data-pruned": index }, edges);
+        const lines = [...(node.pruned_count || `${node.pruned.length}`).split(/ (?=\()/), "pruned"];
+        lines.forEach((line, at) => { element("tspan", { x: end.x, dy: at ? 11 : 0 }, count).textContent = line; });
       }
       // only a real cut-off is marked (a node that left a move unsearched), never a leaf
       const leaf = !node.children.length && !node.pruned.length;
@@ -249,7 +258,7 @@ export class TreeView {
     if (node.visits !== undefined) { this.describePlayouts(node); return; }
     if (this.minimax) { this.describeMinimax(node); return; }
     const moves = this.path(node.index, true);
-    const value = !this.known(node.index) ? "being searched: its value is not backed up yet at this step" : {
+    const value = !this.known(node.index) ? this.pending(node) : {
       exact: `worth exactly ${node.value} to the player to move`,
       lower: `worth at least ${node.value}: a move reached beta, a cut-off, so the opponent will avoid this node and its other moves were not searched`,
       upper: `worth at most ${node.value}: it rests on a bound found below it`,
@@ -274,7 +283,7 @@ export class TreeView {
     const cut = node.pruned.length && (this.step === null || this.cutBy(node.index));
     if (cut) lines.push(`pruned (never searched): ${node.pruned.join(" ")}`);
     const plural = (count, noun) => `${count} ${noun}${count === 1 ? "" : "s"}`;
-    if (node.children.length) lines.push(`${plural(node.children.length, "move")} searched, ${plural(this.sizes.get(node.index) - 1, "node")} below`);
+    if (node.children.length && this.known(node.index)) lines.push(`${plural(node.children.length, "move")} searched, ${plural(this.sizes.get(node.index) - 1, "node")} below`);
     this.info.innerHTML = `<p>${lines.join("<br>")}</p><div class="preview"></div>`;
     this.preview(this.path(node.index), this.info.querySelector(".preview"));
   }
@@ -289,7 +298,7 @@ export class TreeView {
       : `a cut-off: ${node.minimax_value} is at or below alpha, max's best elsewhere, so max avoids this node; its other moves were not searched`;
     const bound = node.minimax_bound || node.bound;  // from max's side, from what was searched below it
     const words = { lower: "at least", upper: "at most" }[bound];
-    const value = !this.known(node.index) ? "being searched: its value is not backed up yet at this step"
+    const value = !this.known(node.index) ? this.pending(node)
       : leaf ? `a leaf worth ${node.minimax_value} to max`
       : node.pruned.length && words ? `worth ${words} ${node.minimax_value}: ${cut}`
       : !words ? `worth exactly ${node.minimax_value}: every move it rests on was searched`
@@ -319,7 +328,7 @@ export class TreeView {
       const again = parent && parent.player === node.player ? ", who moves again" : "";
       lines.push(`player ${node.player + 1} to move${again}`);
     }
-    if (node.children.length) lines.push(`${node.children.length} of its moves shown, the most played`);
+    if (node.children.length && this.known(node.index)) lines.push(`${node.children.length} of its moves shown, the most played`);
     if (this.pv.has(node.index)) lines.push("on the chosen line: at each node, the move played most (or proven best)");
     this.info.innerHTML = `<p>${lines.join("<br>")}</p><div class="preview"></div>`;
     this.preview(this.path(node.index), this.info.querySelector(".preview"));
@@ -329,6 +338,8 @@ export class TreeView {
 
   apply() {
     if (this.layer) this.layer.setAttribute("transform", `translate(${this.view.x},${this.view.y}) scale(${this.view.k})`);
+    // zoomed out (a phone's fitted tree), the labels grow a little to stay readable
+    this.svg.style.setProperty("--text-scale", Math.min(1.4, Math.max(1, 0.85 / this.view.k)).toFixed(2));
   }
 
   zoom(factor, cx, cy) {
@@ -343,16 +354,20 @@ export class TreeView {
   }
 
   fit() {
+    this.svg.style.height = "";
     const box = this.svg.getBoundingClientRect();
     const k = Math.min(1.5, (box.width - 40) / this.extent.width, (box.height - 40) / this.extent.height);
     this.view = { k, x: (box.width - this.extent.width * k) / 2 + (this.gapX / 2) * k, y: 30 };
+    // a phone: the box no taller than the fitted tree, no empty screen under it
+    if (matchMedia("(max-width: 640px)").matches) this.svg.style.height = `${Math.max(180, Math.ceil(this.extent.height * k + 70))}px`;
     this.apply();
   }
 
-  // The root at the top, the best line below it in the middle of the view.
+  // The root at the top, the best line below it in the middle of the view; a tree that fits
+  // at a readable size is fitted whole (on a phone, nothing cut off at the right)
   centre() {
     const box = this.svg.getBoundingClientRect();
-    if (this.extent.width <= box.width - 40) { this.fit(); return; }
+    if (this.extent.width <= box.width - 40 || (box.width - 40) / this.extent.width >= 0.6) { this.fit(); return; }
     const line = [...this.pv].filter((index) => this.extent.places.has(index)).map((index) => this.extent.places.get(index).x);
     const middle = line.length ? (Math.min(...line) + Math.max(...line)) / 2 : this.extent.places.get(0).x;
     this.view = { k: 1, x: box.width / 2 - middle, y: 30 };
