@@ -34,7 +34,7 @@ from negamax.core.score import (
     not_proven_text,
 )
 from negamax.core.types import Line, SearchLimits, SearchResult
-from negamax.games.tree import ExplicitTree
+from negamax.games.tree import ExplicitTree, child_letter
 from negamax.search import Searcher, presets, search, solve, warmup
 from negamax.search.mcts_tree import MCTSTrace, PictureNode
 from negamax.search.searcher import MULTIPV
@@ -662,7 +662,7 @@ def _pruned_sizes(trace: SearchTrace, position: Position[Any]) -> dict[int, list
 
 def _tree_letter(position: Position[Any], move: Any) -> str:
     """A typed tree's move as a lecture names it: a, b, c... by child (a number reads as a leaf)."""
-    return chr(ord("a") + move) if isinstance(move, int) and 0 <= move < 26 else str(move)
+    return child_letter(move)
 
 
 def _max_window_text(trace: SearchTrace, node: TracedNode, unit: int) -> str:
