@@ -301,7 +301,7 @@ export class TreeView {
     const value = !this.known(node.index) ? this.pending(node)
       : leaf ? `a leaf worth ${node.minimax_value} to max`
       : node.pruned.length && words ? `worth ${words} ${node.minimax_value}: ${cut}`
-      : !words ? `worth exactly ${node.minimax_value}: every move it rests on was searched`
+      : !words ? `worth exactly ${node.minimax_value}`
       : `worth ${words} ${node.minimax_value}: it rests on a bound found below it (a cut-off there)`;
     const lines = [
       `<b>${moves.length ? node.name || moves.join(" ") : "the root"}</b>`,
