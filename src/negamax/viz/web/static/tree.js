@@ -266,7 +266,8 @@ export class TreeView {
     const lines = [
       `<b>${moves.length ? node.name || moves.join(" ") : "the position searched (the root)"}</b>`,
       node.window ? `window [alpha, beta] = ${node.window}` : "searched without a window (plain negamax)",
-      node.depth === null ? "searched to the end of the game" : `depth left: ${node.depth}`,
+      !node.children.length && !node.table ? "a leaf: the end of the game, or the depth searched"
+        : node.depth === null ? "searched to the end of the game" : `depth left: ${node.depth}`,
       value,
     ];
     if (node.player !== null && node.player !== undefined) {
