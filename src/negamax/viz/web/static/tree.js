@@ -161,8 +161,8 @@ export class TreeView {
 
   // what the legend explains for this tree: its view, and only the marks it can show
   legendKeys() {
-    if (this.nodes.some((node) => node.visits !== undefined)) return ["mcts"];
-    const keys = [this.minimax ? "minimax" : "negamax", "alphabeta"];
+    if (this.nodes.some((node) => node.visits !== undefined)) return ["mcts", "pv"];
+    const keys = [this.minimax ? "minimax" : "negamax", "alphabeta", "pv"];
     if (this.nodes.some((node) => node.table)) keys.push("table");
     if (this.nodes.some((node) => /^[WL]\d/.test(node.value))) keys.push("games");
     const again = (node) => node.parent !== null && node.player !== null && node.player === this.nodes[node.parent].player;
