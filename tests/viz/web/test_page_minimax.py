@@ -127,6 +127,7 @@ def test_the_classic_tree_in_the_minimax_view(tree_page: Any, tree_web: Web) -> 
     assert "cut" not in page.get_attribute("#tree g.node[data-path='b']", "class")
     text = step_to(page, "2 leaves pruned")
     assert "cut" in page.get_attribute("#tree g.node[data-path='b']", "class")
+    assert page.text_content("#tree g.node[data-path='b'] text.value") == "≤2"  # known from the cut on
     assert "min node b: 2 <= alpha 3, so max avoids it; 2 leaves pruned (its b, c)" in text, text
     assert page.get_attribute("#step-text", "class") == "cut"
     assert page.text_content("#step-window") == "at min node b: alpha 3 · beta 2 · min's best so far 2"

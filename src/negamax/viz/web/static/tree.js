@@ -202,7 +202,9 @@ export class TreeView {
       group.classList.toggle("future", !entered);
       group.classList.toggle("current", index === current);
       if (this.nodes[index].pruned.length) group.classList.toggle(this.minimax ? "cut" : "lower", !stepping || this.cutBy(index));  // marked once it cuts
-      group.querySelector("text.value").textContent = known ? this.shownValue(this.nodes[index]) : entered ? "…" : "";
+      // a cut node's bound is known from the step that cuts, as a lecture writes "≤2" there
+      const bounded = known || (this.minimax && this.nodes[index].pruned.length && this.cutBy(index));
+      group.querySelector("text.value").textContent = bounded ? this.shownValue(this.nodes[index]) : entered ? "…" : "";
     }
     // the best line is drawn once the root's value is backed up, not before: it is the answer
     this.svg.classList.toggle("undecided", !this.known(0));
