@@ -199,6 +199,24 @@ def test_book_build_with_a_short_limit_keeps_what_it_solved_and_says_what_is_lef
     assert status == 0 and f"root {ROOT}:" in out, (out, solved_before)
 
 
+def test_book_build_seeded_from_a_book_solves_nothing_that_book_knows(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    first, second = tmp_path / "first.sqlite", tmp_path / "second.sqlite"
+    arguments = ("book", "build", "connect4", "--root", ROOT, "--plies", "1", "--workers", "1")
+    status, out, _ = negamax(capsys, *arguments, "--book", str(first))
+    assert status == 0
+    status, out, _ = negamax(capsys, *arguments, "--book", str(second), "--seed", str(first))
+    stats = [
+        json.loads(negamax(capsys, "book", "stats", "connect4", "--book", str(book), "--json")[1])
+        for book in (first, second)
+    ]
+    assert status == 0 and f"copied {stats[0]['positions']:,} positions from {first}" in out
+    assert stats[1]["positions"] == stats[0]["positions"]
+    status, _, error = negamax(capsys, *arguments, "--book", str(second), "--seed", str(second))
+    assert status == 2 and "--seed" in error and "same file" in error
+
+
 def test_trace_output_is_kept_unless_overwrite(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     target = tmp_path / "t.svg"
     target.write_text("my drawing")

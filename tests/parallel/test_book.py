@@ -15,9 +15,10 @@ import pytest
 
 from negamax.core.score import WIN
 from negamax.games import get_game
-from negamax.parallel.book import Book, BookRow, BookSink
-from negamax.parallel.book_build import build_book, enumerate_levels
+from negamax.parallel.book import Book, BookRow, BookSink, open_shipped_book
+from negamax.parallel.book_build import build_book, enumerate_levels, seed_book
 from negamax.parallel.cases import Case
+from negamax.parallel.packed_book import open_book_file
 from negamax.parallel.pools import serial_pool
 from negamax.parallel.worker import BatchJob
 from negamax.search.compiled.placement import CompiledSolver
@@ -319,3 +320,40 @@ def test_a_book_of_a_game_whose_player_moves_twice_backs_up_the_oracles_values(t
             grandchild.play(line.move)
             value = oracle.minimax(grandchild)
             assert line.score == (value if grandchild.player() == child.player() else -value)
+
+
+def test_a_build_seeded_from_another_book_solves_only_what_that_book_does_not_know(tmp_path: Path) -> None:
+    reference = f"{oracle.EXAMPLE}:Kalah(3, 3)"
+    game = get_game(reference)
+    job = BatchJob(reference, solve=True)
+    with Book(str(tmp_path / "shallow.sqlite"), game) as shallow:
+        build_book(game, shallow, ["start"], 2, serial_pool(job), job)
+    levels = enumerate_levels(game, ["start"], 3)
+    with (
+        Book(str(tmp_path / "deeper.sqlite"), game) as deeper,
+        open_book_file(str(tmp_path / "shallow.sqlite"), game) as seed,
+    ):
+        assert seed_book(game, deeper, levels, seed) == sum(len(level.positions) for level in levels[:3])
+        built = build_book(game, deeper, ["start"], 3, serial_pool(job), job, levels=levels)
+        assert built.complete and built.backed_up == 0  # every position above the new ply came from the seed
+        assert built.solve.completed == len(levels[3].positions)
+        assert seed_book(game, deeper, levels, seed) == 0  # what the book holds is never copied again
+        for level in levels:
+            for text in level.positions.values():
+                entry = deeper.lookup(game.new_position(text))
+                moves = tuple(int(pit) for pit in text.split() if pit != "start")
+                assert entry is not None and entry.score == oracle.minimax(oracle.kalah(3, 3, moves)), text
+                assert entry.method == ("solve" if level.plies == 3 else "seed")
+
+
+def test_a_packed_book_seeds_a_build_with_every_position_it_holds(tmp_path: Path) -> None:
+    levels = enumerate_levels(GAME, ["start"], 3)
+    with Book(str(tmp_path / "book.sqlite"), GAME) as book, open_shipped_book(GAME) as shipped:
+        assert shipped is not None
+        assert seed_book(GAME, book, levels, shipped) == sum(len(level.positions) for level in levels)
+        for level in levels:
+            for text in level.positions.values():
+                position = GAME.new_position(text)
+                entry, packed = book.lookup(position), shipped.lookup(position)
+                assert entry is not None and packed is not None
+                assert (entry.score, entry.best_move) == (packed.score, packed.best_move), text

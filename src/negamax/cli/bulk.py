@@ -240,7 +240,8 @@ def run_batch_command(arguments: argparse.Namespace) -> int:
 
 
 def run_book_build(arguments: argparse.Namespace) -> int:
-    from negamax.parallel.book_build import build_book, enumerate_levels
+    from negamax.parallel.book_build import build_book, enumerate_levels, seed_book
+    from negamax.parallel.packed_book import open_book_file
 
     game = get_game(arguments.game)
     arguments.solve = True
@@ -249,10 +250,14 @@ def run_book_build(arguments: argparse.Namespace) -> int:
     job = dataclasses.replace(_job(arguments), keep_tables=True)
     roots = arguments.root or ["start"]
     errors_path = _errors_path(arguments, arguments.book)
-    refuse_same_files({"--book": arguments.book, "--errors": errors_path})
+    refuse_same_files({"--book": arguments.book, "--errors": errors_path, "--seed": arguments.seed})
     errors = _ErrorLog(errors_path, arguments.overwrite)
     levels = enumerate_levels(game, roots, arguments.plies)  # too many positions: refused before any work
     with Book(arguments.book, game, on_wait=lock_notice(arguments.book)) as book:
+        if arguments.seed is not None:
+            with open_book_file(arguments.seed, game) as seed:
+                seeded = seed_book(game, book, levels, seed)
+            print(f"copied {seeded:,} positions from {arguments.seed}", flush=True)
         errors.start()
         pool = _pool(arguments, job)
         try:

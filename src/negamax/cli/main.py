@@ -316,6 +316,12 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--time", "-t", type=_in(TIME), help="give up on a position after this many seconds")
     build.add_argument("--nodes", "-n", type=_in(NODES), help="give up on a position after about this many nodes")
     build.add_argument("--errors", metavar="FILE", help="where failed positions are listed (default: BOOK.errors)")
+    build.add_argument(
+        "--seed",
+        metavar="FILE",
+        help="first copy in what this book (SQLite or packed .npz) knows of the positions to build: go on from"
+        " a shipped book instead of solving its positions again",
+    )
     _add_pool_options(build)
     stats = book_commands.add_parser("stats", help="what a book holds")
     stats.set_defaults(handler=bulk.run_book_stats)

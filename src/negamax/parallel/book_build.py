@@ -21,7 +21,7 @@ from negamax.core.ranges import BOOK_PLIES, MAX_BOOK_POSITIONS
 from negamax.core.rules import Game
 from negamax.core.score import from_child
 from negamax.parallel.batch import BatchProgress, BatchSummary, run_batch
-from negamax.parallel.book import Book, BookRow, BookSink
+from negamax.parallel.book import Book, BookReader, BookRow, BookSink
 from negamax.parallel.cases import Case
 from negamax.parallel.pools import WorkerPool
 from negamax.parallel.worker import BatchJob
@@ -132,6 +132,26 @@ def back_up(game: Game, book: Book, level: Level) -> tuple[int, int]:
         rows.append(BookRow.of(game, position, best_value, best_move, "backup", 0, text))
     book.store(rows)
     return len(rows), unknown
+
+
+def seed_book(game: Game, book: Book, levels: list[Level], seed: BookReader) -> int:
+    """Copy into ``book`` every position of ``levels`` that ``seed`` knows and ``book`` does
+    not (method ``seed``): a build that goes on from another book, a packed one included
+    (a packed book keeps no texts, so the levels say which positions to ask it for).
+    Returns how many rows were new."""
+    stored = 0
+    for level in levels:
+        known = book.known_keys(level.positions)
+        rows = []
+        for key, text in level.positions.items():
+            if key in known:
+                continue
+            position = game.new_position(text)
+            entry = seed.lookup(position)
+            if entry is not None:
+                rows.append(BookRow.of(game, position, entry.score, entry.best_move, "seed", entry.nodes, text))
+        stored += book.store(rows)
+    return stored
 
 
 def build_book(

@@ -28,8 +28,9 @@ LOCK_SECONDS = 120.0
 """How long a writer waits for another process's transaction before giving up."""
 LOCK_STEP_SECONDS = 0.2
 """How long one attempt waits inside SQLite (Ctrl-C is seen between two)."""
-METHODS = ("solve", "backup")
-"""How a book's values are obtained: every row names one."""
+METHODS = ("solve", "backup", "seed")
+"""How a book's values are obtained: every row names one (``seed``: copied from another
+book at the start of a build, ``book build --seed``)."""
 
 OnWait = Callable[[float], None]
 """Told the seconds waited so far, while a book is locked by another process."""

@@ -165,6 +165,19 @@ def tree_page(browser: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
+def assert_no_overlap(page: Any, texts: str = "#tree text", at_least: int = 20) -> None:
+    """No two of a drawing's labels shown (a tree's moves, values, pruned counts, badges) overlap."""
+    boxes = page.evaluate(
+        f"[...document.querySelectorAll('{texts}')].filter(t => t.textContent && !t.closest('.future'))"
+        ".map(t => { const b = t.getBoundingClientRect(); return [t.textContent, b.left, b.top, b.right, b.bottom]; })"
+    )
+    assert len(boxes) > at_least
+    for at, (text, left, top, right, bottom) in enumerate(boxes):
+        for other, other_left, other_top, other_right, other_bottom in boxes[at + 1 :]:
+            apart = right <= other_left or other_right <= left or bottom <= other_top or other_bottom <= top
+            assert apart, (text, other)
+
+
 def screenshot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
@@ -192,3 +205,12 @@ def compiling(monkeypatch: pytest.MonkeyPatch) -> Iterator[Compiling]:
     with BackgroundServer(app) as server:
         yield Compiling(Web(server.url, app.app.state.searches), release)
         release.set()
+
+
+@pytest.fixture(scope="module")
+def plain_web() -> Iterator[Web]:
+    """A server that loads no game's kernel, for tests that never ask the engine to move
+    (the ``web`` fixture loads four)."""
+    app = create_app(prepare=False)
+    with BackgroundServer(app) as server:
+        yield Web(server.url, app.app.state.searches)

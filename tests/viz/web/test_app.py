@@ -384,10 +384,11 @@ def test_a_chess_game_goes_out_as_pgn_and_comes_back(web: Web) -> None:
     game = chess.pgn.read_game(io.StringIO(answer["pgn"]))  # python-chess reads what we wrote
     assert game is not None and [move.uci() for move in game.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
     status, read = web.post("/api/pgn/read", {"pgn": answer["pgn"]})
-    assert status == 200 and read == {"start": "", "moves": ["e2e4", "e7e5", "g1f3"]}
+    line = ["e2e4", "e7e5", "g1f3"]
+    assert status == 200 and read == {"start": "", "moves": line, "lines": [line]}
     fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"
     status, read = web.post("/api/pgn/read", {"pgn": f'[SetUp "1"]\n[FEN "{fen}"]\n\n1. O-O-O Kf7 *'})
-    assert status == 200 and read == {"start": fen, "moves": ["e1c1", "e8f7"]}
+    assert status == 200 and read == {"start": fen, "moves": ["e1c1", "e8f7"], "lines": [["e1c1", "e8f7"]]}
 
 
 def test_a_finished_chess_game_goes_out_as_pgn(web: Web) -> None:

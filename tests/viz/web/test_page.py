@@ -332,8 +332,9 @@ def test_the_moves_played_are_numbered_by_moves_and_a_click_goes_back(page: Any,
     assert rows == [[1, ["e5"]], [2, ["Nf3"]]] and page.text_content("#history li").startswith("… ")
     open_game(page, web, "chess", moves="e2e4,e7e5,g1f3")
     page.click("#history button >> text=e5")
-    page.wait_for_function(f"{PLAYED} === 2")
+    page.wait_for_function("document.getElementById('history').dataset.line === 'e2e4,e7e5'")
     assert moves_in_url(page) == ["e2e4", "e7e5"] and page.text_content("#turn") == "White to move: your turn"
+    assert page.evaluate(PLAYED) == 3  # the move after it stays in the list
 
 
 def test_flip_turns_chess_and_draughts_keeps_it_in_the_link_and_is_absent_elsewhere(page: Any, web: Web) -> None:
@@ -425,7 +426,7 @@ def test_a_chess_tree_labels_its_moves_in_san_without_overlap(page: Any, web: We
     page.select_option("#trace-nodes", "5000")
     page.click("#trace")
     page.wait_for_selector("#stepper:not([hidden])")
-    assert not page.is_visible("#grade")
+    assert page.is_hidden("#exercise")  # the exercise is a typed tree's
     page.click("#fit")
     labels = page.evaluate(
         "[...document.querySelectorAll('#tree text.move:not(.pruned-label)')].map(t => {"

@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.viz.web.conftest import Web, screenshot
+from tests.viz.web.conftest import Web, assert_no_overlap, screenshot
 
 pytest.importorskip("fastapi")
-
 
 CLASSIC = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 SHOTS = Path("/work/notes/shots")
@@ -48,7 +47,9 @@ def traced(page: Any, web: Web, tree: Any, prune_equal: bool = True) -> None:
     page.wait_for_selector("#board pre")
     page.select_option("#trace-algorithm", "textbook")
     page.set_checked("#prune-equal", prune_equal)
-    page.click("#trace")
+    with page.expect_response("**/api/trace"):  # this trace's, not one shown before
+        page.click("#trace")
+    page.wait_for_function("document.querySelector('#tree-note').textContent !== 'tracing…'")
     page.wait_for_selector("#stepper:not([hidden])")
 
 
@@ -154,19 +155,6 @@ def test_the_classic_tree_in_the_minimax_view(tree_page: Any, tree_web: Web) -> 
     screenshot(page, "minimax-classic")
 
 
-def assert_no_overlap(page: Any) -> None:
-    """No two labels of the tree (moves, values, the pruned count, badges) overlap."""
-    boxes = page.evaluate(
-        "[...document.querySelectorAll('#tree text')].filter(t => t.textContent && !t.closest('.future'))"
-        ".map(t => { const b = t.getBoundingClientRect(); return [t.textContent, b.left, b.top, b.right, b.bottom]; })"
-    )
-    assert len(boxes) > 20
-    for at, (text, left, top, right, bottom) in enumerate(boxes):
-        for other, other_left, other_top, other_right, other_bottom in boxes[at + 1 :]:
-            apart = right <= other_left or other_right <= left or bottom <= other_top or other_bottom <= top
-            assert apart, (text, other)
-
-
 def test_a_max_node_cut_off_worded_from_max_side(tree_page: Any, tree_web: Web) -> None:
     page, web = tree_page, tree_web
     # three plies: max node ab cuts after its first leaf (5 past min's beta 4), min node b
@@ -200,28 +188,15 @@ def all_step_texts(page: Any) -> list[str]:
     return texts
 
 
-def test_a_typed_tree_graded_in_textbook_mode(tree_page: Any, tree_web: Web) -> None:
+def test_a_leaf_equal_to_alpha_searched_on_in_textbook_mode(tree_page: Any, tree_web: Web) -> None:
     page, web = tree_page, tree_web  # a typed tree needs no game's kernels
     # min's first leaf equals alpha there: the textbook searches on (CS188), alpha-beta cuts
+    # (the exercise grades it: tests/viz/web/test_page_exercise.py)
     tree = "[[3,12,8],[3,4,6],[2,5,14]]"
-    traced(page, web, tree)  # pruning at equality, as most lectures do: the page's default
-    page.wait_for_selector("#grade:not([hidden])")
-    page.fill("#grade-answer", "3 12 8 3 2")
-    page.click("#grade button")
-    assert page.get_attribute("#grade-result", "class") == "right"
+    traced(page, web, tree, prune_equal=True)  # pruning at equality, as most lectures do
     texts = all_step_texts(page)
     assert any("min node b: 3 <= alpha 3, so max avoids it; 2 leaves pruned (its b, c)" in text for text in texts)
-    traced(page, web, tree, prune_equal=False)  # the rule that prunes only past the bound (CS188)
-    page.wait_for_selector("#grade:not([hidden])")
-    page.fill("#grade-answer", "3 12 8 3 2")  # alpha-beta's answer, cutting at equality
-    page.click("#grade button")
-    assert page.get_attribute("#grade-result", "class") == "wrong"
-    assert page.text_content("#grade-result") == (
-        "Not quite: leaf 5 is 4 (you wrote 2); step through the search to see why."
-    )
-    page.fill("#grade-answer", "3 12 8 3 4 6 2")
-    page.click("#grade button")
-    assert page.get_attribute("#grade-result", "class") == "right"
+    traced(page, web, tree, prune_equal=False)  # the page's default: only past the bound (CS188)
     # the step where min's value equals alpha says why the search goes on, in both views
     texts = all_step_texts(page)
     said = [text for text in texts if "equals alpha" in text]
@@ -235,9 +210,6 @@ def test_a_typed_tree_graded_in_textbook_mode(tree_page: Any, tree_web: Web) -> 
     texts = all_step_texts(page)
     assert any("the rule chosen prunes only past beta (>), so the search goes on" in text for text in texts), texts
     assert any(". Cut-off: " in text and "> beta" in text and ">= beta" not in text for text in texts)
-    page.select_option("#trace-algorithm", "alphabeta")
-    page.click("#trace")
-    page.wait_for_selector("#grade", state="hidden")  # the exercise is the textbook's only
 
 
 def test_another_search_opens_in_negamax_with_minimax_a_switch_away(tree_page: Any, tree_web: Web) -> None:

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.viz.web.conftest import Web
-from tests.viz.web.test_page_minimax import CLASSIC, assert_no_overlap, step_to, traced
+from tests.viz.web.conftest import Web, assert_no_overlap
+from tests.viz.web.test_page_exercise import answer, open_tree
+from tests.viz.web.test_page_minimax import CLASSIC, step_to, traced
 
 pytest.importorskip("fastapi")
 
@@ -90,3 +91,21 @@ def test_a_typed_tree_searched_to_the_end_is_no_guess(tree_page: Any, tree_web: 
         "api/trace", {"game": "tree", "start": str(CLASSIC), "moves": [], "algorithm": "alphabeta"}
     )
     assert status == 200 and answer["value"] == "3"
+
+
+def test_the_exercise_grades_by_the_rule_the_checkbox_says(tree_page: Any, tree_web: Web) -> None:
+    page, web = tree_page, tree_web
+    # min's first leaf in b equals alpha 3: the lecture's rule (alpha >= beta) prunes b's
+    # other leaves, CS188's searches them
+    tree = [[3, 12, 8], [3, 4, 6], [2, 5, 14]]
+    open_tree(page, web, tree)
+    assert page.is_visible("#prune-rule") and not page.is_checked("#prune-equal")  # CS188's, said so
+    assert "only past the bound" in (page.text_content("#exercise-rule") or "")
+    lecture = answer(page, ["1.1", "1.2", "2.1", "2.2"], [3, 12, 8, 3, 2], 3)
+    assert lecture["order"][0] == "wrong" and lecture["pruned"][0] == "wrong", lecture
+    with page.expect_response("**/api/trace"):  # the exercise's answers traced again by the rule
+        page.check("#prune-equal")
+    page.wait_for_selector("#exercise-check:not([disabled])")
+    assert "at or below alpha" in (page.text_content("#exercise-rule") or "")
+    lecture = answer(page, ["1.1", "1.2", "2.1", "2.2"], [3, 12, 8, 3, 2], 3)
+    assert [verdict for verdict, _ in lecture.values()] == ["right"] * 3, lecture

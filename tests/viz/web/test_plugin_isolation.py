@@ -133,6 +133,11 @@ def test_a_sound_plugin_is_answered_as_before(served: tuple[Web, dict[str, str],
     assert status == 200 and [move["text"][:7] for move in solution["moves"]] == ["loss in", "loss in"]
     status, _ = web.post("/api/pgn", {"game": games["Stones"]})
     assert status == 400
+    # a user's game is never replayed here: its start stays whole, its lines are not named
+    status, split = web.post("/api/start", {"game": games["Stones"], "start": "1 2"})
+    assert status == 200 and split == {"start": "1 2", "moves": []}
+    status, _ = web.post("/api/lines", {"game": games["Stones"], "lines": [["1", "2"]]})
+    assert status == 400
 
 
 def test_the_method_is_read_from_a_stack_dump() -> None:

@@ -48,6 +48,17 @@ def test_a_guess_in_a_game_that_can_be_solved_says_it_is_one() -> None:
     assert web_searches.record(chess, start, guessed)["score_text"] == "+0.01"
 
 
+def test_a_typed_tree_traced_to_its_leaves_is_worth_its_value_not_a_guess() -> None:
+    game = get_game("tree")  # solvable: a value to a horizon is a guess, one from the leaves is not
+    searches = Searches(backend="python")
+    position = game.new_position("[[3,12,8],[2,4,6],[14,5,2]]")
+    for algorithm in ("textbook", "alphabeta", "negamax"):
+        traced = searches.trace(game, position, 1000, None, algorithm, 10.0, threading.Event())
+        assert traced["value"] == "3", algorithm
+    to_a_horizon = searches.trace(game, position, 1000, 1, "textbook", 10.0, threading.Event())
+    assert to_a_horizon["value"] == "0 (a guess, depth 1)"  # the tree's evaluation is 0
+
+
 def test_the_solution_of_a_game_whose_player_moves_twice_is_the_oracles() -> None:
     # Kalah: a move ending in the mover's store leaves the same player to move, also where it
     # ends the game; each pit's score is the mover's, as the max/min oracle has it

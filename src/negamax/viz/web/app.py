@@ -79,6 +79,9 @@ HEARTBEAT_SECONDS = 0.5
 """How often a stream that has nothing new says so, which is how a search finds out that
 its page went away even while no iteration completes."""
 
+MAX_LINES_SENT = 200
+"""The most lines of a game (its main line and variations) a request sends."""
+
 UNPROCESSABLE = 422
 """A request the game served cannot answer, by its own code's fault (named in the message)."""
 
@@ -105,6 +108,32 @@ class PgnRequest(BaseModel):
 
 class StateRequest(PositionRequest):
     flipped: bool = False
+
+
+class StartRequest(BaseModel):
+    """A start position as typed, perhaps a line of moves."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=200)
+    start: str = Field(max_length=MAX_START)
+
+
+class LinesRequest(BaseModel):
+    """Lines of moves from one start: a game's main line and its variations."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=200)
+    start: str = Field("", max_length=MAX_START)
+    lines: list[Annotated[list[MoveText], Field(max_length=MAX_MOVES)]] = Field(max_length=MAX_LINES_SENT)
+
+
+class PgnOutRequest(PositionRequest):
+    """The game to write as PGN: the line to the position shown, and every line of the
+    game (the main line first, then the variations), as ``LinesRequest``."""
+
+    lines: list[Annotated[list[MoveText], Field(max_length=MAX_MOVES)]] = Field(
+        default_factory=list, max_length=MAX_LINES_SENT
+    )
 
 
 def _checked_by(rule: Range, name: str, high: float, low: float | None = None) -> BeforeValidator:
@@ -271,9 +300,24 @@ def create_app(
             return answer
         return searches.engine(positions.game(game), game)
 
+    @app.post("/api/start")
+    async def start(request: StartRequest) -> dict[str, Any]:
+        """A start position typed as a line of moves, split into where it begins and its
+        moves (``Positions.split``); a user's game's start comes back whole."""
+        if isolated(request.game) is not None:
+            return {"start": request.start, "moves": []}
+        return await asyncio.to_thread(positions.split, request.game, request.start)
+
+    @app.post("/api/lines")
+    async def lines(request: LinesRequest) -> dict[str, Any]:
+        """Each line's moves as a player reads them, and who played each (``Positions.lines``)."""
+        if isolated(request.game) is not None:
+            raise BadRequest("a user's game's variations are listed as its moves are written")
+        return {"lines": await asyncio.to_thread(positions.lines, request.game, request.start, request.lines)}
+
     @app.post("/api/pgn")
-    async def pgn_out(request: PositionRequest) -> dict[str, Any]:
-        """The chess game played so far, as PGN (a finished one too)."""
+    async def pgn_out(request: PgnOutRequest) -> dict[str, Any]:
+        """The chess game played so far, as PGN (a finished one too), with its variations."""
         if isolated(request.game) is not None:  # a user's game: never chess, and never replayed here
             raise BadRequest(f"PGN is for chess; {positions.game(request.game).name} has no PGN")
         game, position = await asyncio.to_thread(positions.replay, request.game, request.start, request.moves)
@@ -282,7 +326,7 @@ def create_app(
         from negamax.games.chess.rules import ChessPosition
 
         assert isinstance(position, ChessPosition)
-        return {"pgn": pgn.written(position.board)}
+        return {"pgn": await asyncio.to_thread(pgn.written, position.board, request.lines, len(request.moves))}
 
     @app.post("/api/pgn/read")
     async def pgn_in(request: PgnRequest) -> dict[str, Any]:

@@ -81,6 +81,43 @@ class Positions:
         # (chess scores a repetition inside its search as a draw, and one before it is not).
         return game, position.copy()
 
+    def split(self, name: str, start: str) -> dict[str, Any]:
+        """A start position typed as a line of moves, as ``start`` (where the line begins)
+        and ``moves`` (each move of it, as the game writes it), so that the page lists them
+        and can take them back: ``startpos moves e2e4 e7e5`` in chess and draughts, ``4455``
+        in Connect 4, ``048`` in tic-tac-toe, ``0 1 2`` in a game of spaced moves. Any other
+        start (a FEN, a board, heaps) comes back whole, with no moves.
+
+        :raises NegamaxError: for a start the game does not read."""
+        game = self.game(name)
+        typed = start.strip()
+        whole = game.new_position(typed or None)  # refuses what the game does not read
+        head, marker, tail = typed.partition(" moves")
+        if marker:
+            base, words = head.strip(), tail.split()
+            base = "" if base in ("start", "startpos") else base
+        else:
+            base, words = "", typed.split()
+            if len(words) == 1 and typed.lower() != "start":
+                words = list(typed)  # a line without spaces: one character a move
+        line = _line_of(game, game.new_position(base or None), words)
+        if line is None or (not marker and line[1].key() != whole.key()):
+            return {"start": start, "moves": []}
+        return {"start": base, "moves": line[0]}
+
+    def lines(self, name: str, start: str, lines: list[list[str]]) -> list[dict[str, list[Any]]]:
+        """Each line of moves from ``start`` as a player reads them (``played``), and who
+        played each (``movers``): the page lists a game's variations with them.
+
+        :raises BadRequest: for a move a line cannot play."""
+        named: list[dict[str, list[Any]]] = []
+        for moves in lines:
+            played: list[str] = []
+            movers: list[int] = []
+            self.replay(name, start, moves, played, movers=movers)
+            named.append({"played": played, "movers": movers})
+        return named
+
     def playable(self, name: str, start: str, moves: list[str]) -> tuple[Game, Position[Any]]:
         """The position named, where the game goes on (for a search)."""
         game, position = self.replay(name, start, moves)
@@ -106,6 +143,24 @@ class Positions:
         game, position = self.replay(name, start, moves, played, before, movers)
         shown = boards.state(game, position, flipped, played, before[0] if before else None, movers)
         return {**shown, "engine": self.searches.engine(game, name)}
+
+
+def _line_of(game: Game, position: Position[Any], words: list[str]) -> tuple[list[str], Position[Any]] | None:
+    """``words`` played from ``position``, each as the game writes its move, and the
+    position they reach; None if one of them is not a legal move there."""
+    moves = []
+    for word in words:
+        if game_end(position) is not None:
+            return None
+        try:
+            move = game.parse_move(position, word)
+        except GameDefinitionError:
+            raise
+        except NegamaxError:
+            return None
+        moves.append(game.move_text(position, move))
+        position.play(move)
+    return moves, position
 
 
 def _check_size(game: Game, position: Position[Any]) -> None:

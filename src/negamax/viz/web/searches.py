@@ -389,8 +389,9 @@ class Searches:
             note = f"stopped after {seconds:.2g} s"
         else:
             note = _trace_note(algorithm, reached, len(trace.nodes), too_big, max_nodes, (out_of_time, seconds))
-        # a search to the end of the game proves its value: no guess
-        return _tree(game, position, trace, result, note, time.perf_counter() - started, solved=reached is None)
+        # a search to the end of the game proved its value: no guess (a typed tree's leaves)
+        solved = reached is None and not stopped
+        return _tree(game, position, trace, result, note, time.perf_counter() - started, solved)
 
     def _monte_carlo_tree(
         self, game: Game, position: Position[Any], max_nodes: int, limits: SearchLimits
@@ -580,7 +581,7 @@ def _tree(
     result: SearchResult[Any],
     note: str,
     seconds: float,
-    solved: bool = False,
+    solved: bool,
 ) -> dict[str, Any]:
     unit = game.evaluation_unit
     moves = move_labels(trace, game, position)  # as the game reads them: the page replays them

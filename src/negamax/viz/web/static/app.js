@@ -1,10 +1,16 @@
-// The page: a game is its name, a start position and the moves played; the server replays
-// them for every answer, so the URL alone is enough to share a position.
+// The page: a game is its name, a start position and the tree of moves played from it (the
+// main line and its variations, `MoveTree`); the position shown is the start and the moves
+// down to the node the page stands on. The server replays them for every answer, so the URL
+// alone is enough to share a position, and the variations with it.
 import { drawBoard } from "/static/boards.js";
 import { TreeView } from "/static/tree.js";
+import { MoveTree } from "/static/movetree.js";
+import { showMoveList } from "/static/movelist.js";
+import { Exercise } from "/static/exercise.js";
 
 const $ = (id) => document.getElementById(id);
-const game = { name: "connect4", start: "", moves: [], byEngine: [], flipped: false };
+const game = { name: "connect4", start: "", flipped: false };
+const gameTree = new MoveTree();
 let games = new Map();
 let state = null;          // the server's answer for the current position
 let generation = 0;        // bumped on every change of position: late answers are dropped
@@ -14,7 +20,7 @@ let solution = null;       // move text -> { score, text } for the current posit
 let dropped = null;        // the Connect 4 column of the last move, to animate its disc
 const solutionWanted = new Map();  // game name -> whether its solution is shown (each its own)
 
-const position = () => ({ game: game.name, start: game.start, moves: game.moves });
+const position = () => ({ game: game.name, start: game.start, moves: gameTree.moves() });
 
 // Whether the solution is shown: asked for in this game, and a game that can be solved
 // (a setting ticked in Connect 4 does not follow the page into chess).
@@ -95,6 +101,8 @@ async function load({ askSolution = true } = {}) {
   solution = null;
   $("solution-detail").textContent = "";
   writeUrl();
+  exercise.update(game.name, game.start, gameTree.moves());
+  showRule();
   try {
     const answer = await post("/api/state", { ...position(), flipped: game.flipped });
     if (mine !== generation) return;
@@ -115,7 +123,8 @@ function render() {
   const playable = state !== null && !state.result;
   board.classList.toggle("disabled", state === null);
   for (const id of ["undo", "go", "analyse", "trace", "flip"]) $(id).disabled = state === null;
-  $("undo").disabled ||= game.moves.length === 0;
+  $("undo").disabled ||= gameTree.current === gameTree.root;
+  $("promote").disabled = $("delete-line").disabled = state === null || gameTree.branch() === null;
   $("go").disabled ||= !playable;
   $("analyse").disabled ||= !playable;
   $("trace").disabled ||= !playable;
@@ -168,38 +177,66 @@ function showSolutionNote() {
   if (text && !(state.view.kind in SOLUTION_NOTES)) $("legal").open = true;
 }
 
-// The moves played, numbered by moves (a move is both sides' turns: the first player's, then
-// the second's, however many each made in a row), each a button that goes back to the
-// position after it.
+// The moves played, the variations with them (`showMoveList`); the server named the moves
+// down to the position shown (chess in SAN) and said who played each.
 function showHistory() {
-  const rows = [];
-  // who played each move; without the server's list, the players alternate
-  const movers = state.movers && state.movers.length === state.played.length
-    ? state.movers
-    : state.played.map((_, index) => (state.turn + state.played.length + index) % 2);
-  let number = 0;
-  state.played.forEach((text, index) => {
-    // a row starts with the first player's turn, or with the game's first move ("1. …" when
-    // the second player moved first: a FEN with Black to move)
-    if (index === 0 || (movers[index] === 0 && movers[index - 1] !== 0)) {
-      number += 1;
-      rows.push(Object.assign(document.createElement("li"), { value: number }));
-      if (movers[index] !== 0) rows[rows.length - 1].append("… ");
-    }
-    const button = Object.assign(document.createElement("button"), {
-      className: "played" + (index === state.played.length - 1 ? " last" : ""),
-      textContent: text + (game.byEngine[index] ? " (engine)" : ""),
-      title: "go back to the position after this move",
-    });
-    button.addEventListener("click", () => {
-      game.moves = game.moves.slice(0, index + 1);
-      game.byEngine = game.byEngine.slice(0, index + 1);
-      clearSearch();
-      load();
-    });
-    rows[rows.length - 1].append(button);
+  const path = gameTree.path();
+  path.forEach((at, index) => {
+    at.shown = state.played[index] ?? at.shown;
+    if (state.movers && state.movers.length === path.length) at.mover = state.movers[index];
   });
-  $("history").replaceChildren(...rows);
+  // without the server's word, the players alternate back from the side to move
+  const firstMover = path.length ? path[0].mover ?? (state.turn + path.length) % 2 : state.turn;
+  showMoveList($("history"), gameTree, firstMover, goToMove);
+  $("history").dataset.line = gameTree.moves().join(",");  // the line to the position drawn
+}
+
+// The page goes to the position after a move of the list, keeping every move after it.
+function goToMove(at) {
+  if (at === gameTree.current) return;
+  gameTree.goTo(at);
+  clearSearch();
+  load();
+}
+
+// The arrow keys walk the game: left and right one move back and forward along the line
+// walked, Home and End to its start and its end; not while a field or a menu has the keys.
+function walk(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const target = event.target, typing = target.tagName === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(target.type);
+  if (typing || (target.closest && target.closest("select, textarea, dialog, [contenteditable]"))) return;
+  const steps = { ArrowLeft: () => gameTree.back(), ArrowRight: () => gameTree.forward(), Home: () => gameTree.toStart(), End: () => gameTree.toEnd() };
+  const step = steps[event.key];
+  if (!step) return;
+  event.preventDefault();
+  const before = gameTree.current;
+  step();
+  if (gameTree.current === before) return;
+  clearSearch();
+  load();
+}
+
+// The server's names of the moves off the line shown (a link's or a PGN's variations), and
+// who played each, so that the list reads as the moves shown do.
+async function nameMoves() {
+  const leaves = gameTree.leaves();
+  if (!leaves.some((leaf) => gameTree.path(leaf).some((at) => at.shown === null))) return;
+  const asked = { game: game.name, start: game.start, lines: gameTree.lines() };
+  try {
+    const answer = await post("/api/lines", asked);
+    if (asked.game !== game.name || asked.start !== game.start) return;
+    leaves.forEach((leaf, index) => {
+      const named = answer.lines[index];
+      if (!named) return;
+      gameTree.path(leaf).forEach((at, depth) => {
+        at.shown = named.played[depth] ?? at.shown;
+        at.mover = named.movers[depth] ?? at.mover;
+      });
+    });
+    if (state) showHistory();
+  } catch {
+    // a user's game is not named here: its moves are listed as they are written
+  }
 }
 
 // Whose turn it is, and whether the engine is thinking: a click then is refused, and says so.
@@ -225,16 +262,16 @@ async function play(text, byEngine = false) {
   // server for this very position, and may be one past the moves listed)
   if (!byEngine && !state.moves.includes(text)) return;
   if (state.view.kind === "connect4") dropped = text;
-  game.moves.push(text);
-  game.byEngine.push(byEngine);
-  const played = game.moves.length, reply = !byEngine && $("autoplay").checked;
+  // a move already played here is followed; another starts a variation
+  const { node, created } = gameTree.play(text, byEngine);
+  const reply = !byEngine && $("autoplay").checked;
   await load({ askSolution: !reply });
-  if (state === null && game.moves.length === played && game.moves[played - 1] === text) {
+  if (state === null && gameTree.current === node) {
     // the server refused the move: it is taken back, and the page goes on from the
     // position before it, the refusal said above the board
     const refusal = $("error").textContent;
-    game.moves.pop();
-    game.byEngine.pop();
+    if (created) gameTree.remove(node);
+    else gameTree.back();
     await load();
     if (state !== null) showError(`${text} was not played: ${refusal}`);
     return;
@@ -368,6 +405,7 @@ async function askForSolution(mine) {
 
 // -- the search tree -------------------------------------------------------------------------
 
+const exercise = new Exercise({ post });  // a typed tree's alpha-beta, worked by hand
 const previews = new Map();
 let traced = null;  // the position the tree shown was traced from
 const tree = new TreeView($("tree"), $("node-info"), {
@@ -396,6 +434,11 @@ tree.onStep = (step, at) => {
   $("step-window").textContent = line;
   if (step) $("step-number").value = at + 1;
 };
+
+// the textbook's pruning rule: asked wherever a textbook search runs (a trace, the exercise)
+function showRule() {
+  $("prune-rule").hidden = $("trace-algorithm").value !== "textbook" && $("exercise").hidden;
+}
 
 function showView() {
   tree.setMode($("tree-view").value);
@@ -432,7 +475,7 @@ function wireStepper() {
 async function openPgn() {
   $("pgn-error").textContent = "";
   try {
-    $("pgn-text").value = (await post("/api/pgn", position())).pgn;
+    $("pgn-text").value = (await post("/api/pgn", { ...position(), lines: gameTree.lines() })).pgn;
   } catch (error) {
     $("pgn-text").value = "";
     $("pgn-error").textContent = error.message;
@@ -445,12 +488,14 @@ async function loadPgn(event) {
   try {
     const read = await post("/api/pgn/read", { pgn: $("pgn-text").value });
     game.start = read.start;
-    game.moves = read.moves;
-    game.byEngine = read.moves.map(() => false);
+    gameTree.reset();
+    gameTree.addLines(read.lines);
+    gameTree.toEnd();  // the game's last position, its variations listed
     $("start").value = read.start;
     $("pgn-dialog").close();
     clearSearch();
-    load();
+    await load();
+    nameMoves();
   } catch (error) {
     $("pgn-error").textContent = error.message;
   }
@@ -459,14 +504,12 @@ async function loadPgn(event) {
 async function trace() {
   const body = {
     ...position(),
-    moves: [...game.moves],
     max_nodes: Number($("trace-nodes").value),
     algorithm: $("trace-algorithm").value,
   };
   if ($("trace-depth").value) body.depth = Number($("trace-depth").value);
   if (body.algorithm === "textbook") body.prune_equal = $("prune-equal").checked;
   $("tree-note").textContent = "tracing…";
-  $("grade").hidden = true;  // until this trace's leaves are known
   try {
     const answer = await post("/api/trace", body);
     traced = { game: body.game, start: body.start, moves: body.moves };
@@ -478,9 +521,6 @@ async function trace() {
     $("step-number").max = answer.steps.length;
     // the textbook's tree opens at its first step, the answer not shown yet; the others finished
     if (answer.steps.length) { if (body.algorithm === "textbook") tree.goTo(0); else tree.finish(); }
-    graded = answer.leaves;
-    $("grade").hidden = body.algorithm !== "textbook";
-    $("grade-result").textContent = "";
     const parts = [`value ${answer.value}`, `${answer.nodes.length.toLocaleString()} nodes`, `${answer.seconds} s`];
     $("tree-note").textContent = (answer.note ? answer.note + "; " : "") + parts.join(", ");
   } catch (error) {
@@ -488,37 +528,17 @@ async function trace() {
   }
 }
 
-// A textbook exercise: the student lists the leaves the search evaluates, in order (as
-// Berkeley's CS188 asks), and the page says whether that is the search's order, or where not.
-let graded = [];
-
-function grade(event) {
-  event.preventDefault();
-  const typed = $("grade-answer").value.split(/[\s,]+/).filter(Boolean);
-  const wanted = graded.map((leaf) => leaf.value);
-  const same = (mine, theirs) => mine !== undefined && (mine === theirs || Number(mine) === Number(theirs));
-  const first = wanted.findIndex((value, at) => !same(typed[at], value));
-  const result = $("grade-result");
-  if (first < 0 && typed.length === wanted.length) {
-    result.textContent = `Right: the search evaluates these ${wanted.length} leaves, in this order.`;
-    result.className = "right";
-  } else if (first < 0) {
-    result.textContent = `Not quite: the search evaluates only ${wanted.length} leaves (${wanted.join(" ")}); the rest are pruned.`;
-    result.className = "wrong";
-  } else {
-    const said = typed[first] === undefined ? "you stopped there" : `you wrote ${typed[first]}`;
-    result.textContent = `Not quite: leaf ${first + 1} is ${wanted[first]} (${said}); step through the search to see why.`;
-    result.className = "wrong";
-  }
-}
-
 // -- the URL: the game, its start and its moves ---------------------------------------------
 
+// "moves" is the line to the position shown, as links have always said; "tree", only where
+// there is more (moves after it, or variations), the whole tree (`MoveTree.write`).
 function writeUrl() {
   const encode = encodeURIComponent;
   const flipped = game.flipped ? "&flipped=1" : "";
   const level = $("level").value !== "8" ? `&level=${$("level").value}` : "";
-  const hash = `#game=${encode(game.name)}&start=${encode(game.start)}&moves=${game.moves.map(encode).join(",")}${flipped}${level}`;
+  const leaves = gameTree.leaves();
+  const more = leaves.length > 1 || (leaves.length === 1 && leaves[0] !== gameTree.current) ? `&tree=${gameTree.write()}` : "";
+  const hash = `#game=${encode(game.name)}&start=${encode(game.start)}&moves=${gameTree.moves().map(encode).join(",")}${more}${flipped}${level}`;
   history.replaceState(null, "", hash);
   $("share").href = location.href;
 }
@@ -530,8 +550,12 @@ function readUrl() {
   }));
   if (fields.has("game") && games.has(decodeURIComponent(fields.get("game")))) game.name = decodeURIComponent(fields.get("game"));
   game.start = decodeURIComponent(fields.get("start") || "");
-  game.moves = (fields.get("moves") || "").split(",").filter(Boolean).map(decodeURIComponent);
-  game.byEngine = game.moves.map(() => false);
+  try {
+    gameTree.read(fields.get("tree") || "");
+  } catch {
+    gameTree.reset();  // a tree mangled in copying: the line to the position still stands
+  }
+  for (const move of (fields.get("moves") || "").split(",").filter(Boolean).map(decodeURIComponent)) gameTree.play(move);
   game.flipped = fields.get("flipped") === "1" && FLIPPABLE.has(games.get(game.name).kind);
   const level = Number(fields.get("level") || 8);
   $("level").value = Number.isInteger(level) && level >= 1 && level <= 8 ? String(level) : "8";
@@ -570,17 +594,44 @@ async function main() {
   readUrl();
   chooseGame(game.name);
 
-  const restart = (start) => { game.start = start; game.moves = []; game.byEngine = []; $("start").value = start; clearSearch(); load(); };
-  $("game").addEventListener("change", () => { chooseGame($("game").value); restart(""); });
-  $("new").addEventListener("click", () => restart(""));
-  $("start-form").addEventListener("submit", (event) => { event.preventDefault(); restart($("start").value.trim()); });
-  $("undo").addEventListener("click", () => {
+  const restart = (start, line = []) => {
+    game.start = start;
+    gameTree.reset();
+    for (const move of line) gameTree.play(move);
     clearSearch();
-    while (game.moves.length && game.byEngine[game.byEngine.length - 1]) { game.moves.pop(); game.byEngine.pop(); }
-    game.moves.pop();
-    game.byEngine.pop();
+    load();
+  };
+  $("game").addEventListener("change", () => { chooseGame($("game").value); $("start").value = ""; restart(""); });
+  $("new").addEventListener("click", () => { $("start").value = ""; restart(""); });
+  $("start-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    // a line typed ("4455", "startpos moves e2e4 e7e5") is listed move by move, to go back through
+    const typed = { game: game.name, start: $("start").value.trim() };
+    const split = await post("/api/start", typed).catch(() => ({ start: typed.start, moves: [] }));
+    if (typed.game === game.name) restart(split.start, split.moves);
+  });
+  // Undo takes back the last move, and the engine's replies after it; a move with moves
+  // after it stays in the list (the page only steps back over it)
+  $("undo").addEventListener("click", () => {
+    const takeBack = () => {
+      const last = gameTree.current;
+      gameTree.back();
+      if (!last.children.length) gameTree.remove(last);
+    };
+    clearSearch();
+    while (gameTree.current.parent && gameTree.current.byEngine) takeBack();
+    if (gameTree.current.parent) takeBack();
     load();
   });
+  $("promote").addEventListener("click", () => { gameTree.promote(gameTree.current); render(); writeUrl(); });
+  $("delete-line").addEventListener("click", () => {
+    const from = gameTree.branch();
+    if (!from) return;
+    gameTree.remove(from);
+    clearSearch();
+    load();
+  });
+  document.addEventListener("keydown", walk);
   $("flip").addEventListener("click", () => { game.flipped = !game.flipped; load({ askSolution: false }); });
   $("go").addEventListener("click", () => think(true));
   $("analyse").addEventListener("click", () => think(false));
@@ -592,13 +643,12 @@ async function main() {
   const viewFor = () => {
     const textbook = $("trace-algorithm").value === "textbook";
     $("tree-view").value = textbook ? "minimax" : "negamax";
-    $("prune-rule").hidden = !textbook;
+    showRule();
     showView();
   };
   $("trace-algorithm").addEventListener("change", viewFor);
   $("tree-view").addEventListener("change", showView);
   viewFor();
-  $("grade").addEventListener("submit", grade);
   $("pgn").addEventListener("click", openPgn);
   $("pgn-load").addEventListener("click", loadPgn);
   wireStepper();
@@ -606,8 +656,9 @@ async function main() {
   $("zoom-out").addEventListener("click", () => tree.zoom(0.8));
   $("fit").addEventListener("click", () => tree.fit());
   $("centre").addEventListener("click", () => tree.centre());
-  window.addEventListener("hashchange", () => { readUrl(); chooseGame(game.name); clearSearch(); load(); });
+  window.addEventListener("hashchange", async () => { readUrl(); chooseGame(game.name); clearSearch(); await load(); nameMoves(); });
   await load();
+  nameMoves();
 }
 
 main();
