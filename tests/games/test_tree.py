@@ -17,3 +17,12 @@ def test_explicit_textbook_tree() -> None:
     for text in ("[[1,2],[]]", "[1, 'a']", "[[1,2]", "[[1, 200000]]"):
         with pytest.raises(InvalidPositionError):
             game.new_position(text)
+
+
+def test_a_node_is_drawn_named_by_letters_as_the_search_tree_names_it() -> None:
+    game = TreeGame()
+    position = game.new_position("[[3,12,8],[2,4,6],[14,5,2]]")
+    assert game.render(position) == "the root: [[3,12,8],[2,4,6],[14,5,2]]"
+    position.play(1)
+    position.play(0)
+    assert game.render(position) == "node b-a: 2"  # the second child's first: moves 1 0

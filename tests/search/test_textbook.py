@@ -3,6 +3,8 @@ the cut-offs of the exercises (only past beta, never at equality)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from negamax.core.score import INF
@@ -48,9 +50,9 @@ def test_a_player_who_moves_twice_keeps_the_value_and_the_window() -> None:
     assert again and all(trace.from_parent(node) == node.value for node in again)
 
 
-def leaves_evaluated(tree: list[object]) -> list[int]:
+def leaves_evaluated(tree: list[object], prune_equal: bool = False) -> list[int]:
     trace = SearchTrace()
-    textbook_search(ExplicitTree(tree), trace=trace)  # type: ignore[arg-type]
+    textbook_search(ExplicitTree(tree), trace=trace, prune_equal=prune_equal)  # type: ignore[arg-type]
     return [
         node.value if len(node.path) % 2 == 0 else -node.value  # type: ignore[operator]
         for node in trace.nodes
@@ -75,3 +77,67 @@ def test_a_limit_ends_it_with_nothing_proven() -> None:
     result = textbook_search(RandomTree(shape), SearchLimits(nodes=1000))
     assert not result.completed and result.nodes == 1001 and (result.lower, result.upper) == (-INF, INF)
     assert result.best_move is None and result.pv == ()
+
+
+def lecture_alphabeta(tree: object, prune_equal: bool, leaves: list[int]) -> int:
+    """Alpha-beta in its max/min form, written here as lectures write it: AIMA's returns
+    once v >= beta (v <= alpha at a min node), CS188's only once v > beta (v < alpha)."""
+
+    def value(node: object, alpha: float, beta: float, maximising: bool) -> float:
+        if isinstance(node, int):
+            leaves.append(node)
+            return node
+        assert isinstance(node, list)
+        best = -float("inf") if maximising else float("inf")
+        for child in node:
+            found = value(child, alpha, beta, not maximising)
+            if maximising:
+                best = max(best, found)
+                if best > beta or (prune_equal and best == beta):
+                    return best
+                alpha = max(alpha, best)
+            else:
+                best = min(best, found)
+                if best < alpha or (prune_equal and best == alpha):
+                    return best
+                beta = min(beta, best)
+        return best
+
+    return int(value(tree, -float("inf"), float("inf"), True))
+
+
+def random_typed_tree(generator: random.Random, depth: int) -> object:
+    if depth <= 0:
+        return generator.randint(0, 5)  # few values: many ties, where the two rules part
+    return [random_typed_tree(generator, depth - 1 - generator.randint(0, 1)) for _ in range(generator.randint(1, 4))]
+
+
+@pytest.mark.parametrize("prune_equal", [False, True])
+def test_both_rules_evaluate_the_leaves_a_lecture_alphabeta_does(prune_equal: bool) -> None:
+    generator = random.Random(5)
+    parted = 0
+    for _ in range(300):
+        tree = random_typed_tree(generator, generator.randint(1, 5))
+        if not isinstance(tree, list):
+            continue
+        lecture: list[int] = []
+        value = lecture_alphabeta(tree, prune_equal, lecture)
+        trace = SearchTrace()
+        assert textbook_search(ExplicitTree(tree), trace=trace, prune_equal=prune_equal).score == value  # type: ignore[arg-type]
+        assert leaves_evaluated(tree, prune_equal) == lecture, tree
+        parted += lecture != _leaves(tree, not prune_equal)
+    assert parted > 20  # the trees tell the rules apart
+
+
+def _leaves(tree: list[object], prune_equal: bool) -> list[int]:
+    leaves: list[int] = []
+    lecture_alphabeta(tree, prune_equal, leaves)
+    return leaves
+
+
+def test_pruning_at_equality_stops_where_alpha_meets_beta() -> None:
+    # AIMA's rule: the second min node's first leaf 3 equals alpha 3, its 4 and 6 pruned
+    assert leaves_evaluated([[3, 12, 8], [3, 4, 6]], prune_equal=True) == [3, 12, 8, 3]
+    trace = SearchTrace()
+    textbook_search(ExplicitTree([[3, 12, 8], [3, 4, 6]]), trace=trace, prune_equal=True)
+    assert not trace.strict_cutoffs and [len(trace.nodes[child].cut_moves) for child in trace.root.children] == [0, 2]

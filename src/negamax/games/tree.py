@@ -89,6 +89,11 @@ def _check_tree(tree: object, text: str, depth: int = 0) -> Tree:
     return [_check_tree(child, text, depth + 1) for child in tree]
 
 
+def child_letter(move: Hashable) -> str:
+    """A child index as a lecture names it: a, b, c... (a number would read as a leaf's value)."""
+    return chr(ord("a") + move) if isinstance(move, int) and 0 <= move < 26 else str(move)
+
+
 class ChildIndexMoves:
     """Moves written as the index of the child they lead to (0, 1, ...)."""
 
@@ -123,5 +128,8 @@ class TreeGame(ChildIndexMoves, BaseGame):
         return json.dumps(position.nodes[-1], separators=(",", ":"))
 
     def render(self, position: Position[Any]) -> str:
+        """The node by its letters, as a lecture (and the page's search tree) names it: "b-a"
+        is the first child of the second child (moves 1 0), "the root" the whole tree."""
         assert isinstance(position, ExplicitTree)
-        return f"path {position.path or '(root)'}: {self.position_text(position)}"
+        letters = "-".join(child_letter(move) for move in position.path)
+        return f"{f'node {letters}' if letters else 'the root'}: {self.position_text(position)}"

@@ -1,8 +1,10 @@
-"""Alpha-beta as Berkeley's CS188 exercises grade it: the children in the game's own
-order, nothing reordered and no table, and a cut-off only when a value goes *past* beta,
-not when it equals it (AIMA's pseudocode cuts at equality, as the optimised search does). A
-student's answer to "which leaves are evaluated?" matches this search's, which the
-optimised search (it also reorders the moves) need not.
+"""Alpha-beta as lectures and exercises teach it: the children in the game's own order,
+nothing reordered and no table. Two rules for the cut-off are taught: AIMA's pseudocode
+(and most lectures) prune once alpha >= beta, a value *at* the bound included
+(``prune_equal=True``); Berkeley's CS188 exercises prune only when a value goes *past* the
+bound (the default here). A student's answer to "which leaves are evaluated?" matches this
+search's under the rule their course uses, which the optimised search (it also reorders
+the moves) need not.
 
 The search is negamax with a fail-soft window, like the library's others, so a value is
 always from the side to move (``player()``: a child with its parent's player to move keeps
@@ -45,9 +47,11 @@ def textbook_search(
     position: Position[Any],
     limits: SearchLimits | None = None,
     trace: SearchTrace | None = None,
+    prune_equal: bool = False,
 ) -> SearchResult[Any]:
     """The value of ``position`` by textbook alpha-beta: to the end of the game, or to
-    ``limits.depth`` plies (the game's ``evaluate`` at the horizon), recorded in ``trace``.
+    ``limits.depth`` plies (the game's ``evaluate`` at the horizon), recorded in ``trace``;
+    with ``prune_equal``, a cut-off at alpha >= beta (AIMA), else only past beta (CS188).
     A time, node (``MAX_NODES`` unless ``limits.nodes`` says) or stop limit that ends it
     first gives a result with ``completed=False`` and no value proven (bounds -inf, +inf).
     """
@@ -91,15 +95,15 @@ def textbook_search(
                 if score > value:
                     value = score
                     best_line[ply] = (move, *best_line.get(ply + 1, ()))
-                if value > beta:
-                    break  # strictly past beta: at equality the textbook searches on
+                if value > beta or (prune_equal and value == beta):
+                    break  # CS188 searches on at equality, AIMA prunes
                 alpha = max(alpha, value)
         if record is not None and trace is not None:
             trace.leave(record, value, False)
         return value
 
     if trace is not None:
-        trace.strict_cutoffs = True
+        trace.strict_cutoffs = not prune_equal
     completed = True
     try:
         score = node(depth, -INF, INF, 0)

@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from functools import partial
 
+from negamax.core.score import INF, Bound
 from negamax.search.trace import SearchTrace, TracedNode
 from negamax.viz.labels import bound_text, value_text, window_text
 
@@ -23,8 +24,8 @@ from negamax.viz.labels import bound_text, value_text, window_text
 class Step:
     """One step of the walk: ``node`` entered (``kind`` ``enter``) or its value backed up
     to its parent (``return``); ``alpha`` and ``beta`` are the window of the node the step
-    leaves the search in (its parent after a return), as text; ``cut`` is set on the step
-    that makes the parent cut off."""
+    leaves the search in (its parent after a return), as text, and ``window`` says that
+    node's name with them; ``cut`` is set on the step that makes the parent cut off."""
 
     node: int
     kind: str
@@ -33,12 +34,14 @@ class Step:
     beta: str = ""
     best: str = ""
     cut: bool = False
+    window: str = ""
     minimax: str = ""
     """The same step as a lecture words it: values, alpha and beta from the root player's
     (max's) side, a min node's value not negated."""
     minimax_alpha: str = ""
     minimax_beta: str = ""
     minimax_best: str = ""
+    minimax_window: str = ""
 
     def as_dict(self) -> dict[str, object]:
         return dataclasses.asdict(self)
@@ -48,10 +51,57 @@ def _bound_text(value: int | None, unit: int) -> str:
     return "" if value is None else bound_text(value, unit)
 
 
-def _name(node: TracedNode, labels: Mapping[int, str]) -> str:
-    if node.parent is None:
-        return "the root"
-    return labels.get(node.index, "?")
+def full_names(trace: SearchTrace, labels: Mapping[int, str], separator: str = " ") -> dict[int, str]:
+    """Node index -> the moves from the root to it, joined by ``separator`` ("b-a" in a
+    typed tree, where every level reuses the letters a, b, c); the root is "the root"."""
+    names: dict[int, str] = {}
+    for node in trace.nodes:  # a parent is entered before its children
+        if node.parent is None:
+            names[node.index] = "the root"
+        else:
+            above = names[node.parent]
+            label = labels.get(node.index, "?")
+            names[node.index] = label if node.parent == 0 else f"{above}{separator}{label}"
+    return names
+
+
+def proven_bounds(trace: SearchTrace) -> dict[int, Bound]:
+    """Node index -> what its value proves of the node's true value (for its player to
+    move), from what was searched below it: exact where every move was searched and the
+    values it rests on are exact (a node whose value is past the window, all its moves
+    searched, is no bound), at least (``LOWER``) where moves were pruned, at most
+    (``UPPER``) where it rests on a child's bound. A table's answer keeps the table's."""
+    intervals: dict[int, tuple[int, int]] = {}
+    proven: dict[int, Bound] = {}
+    for node in reversed(trace.nodes):  # children come after their parent
+        value = node.value
+        if value is None:
+            continue
+        if node.tt_cutoff or not node.children:
+            bound = node.bound if node.tt_cutoff else Bound.EXACT
+            low = -INF if bound == Bound.UPPER else value
+            high = INF if bound == Bound.LOWER else value
+        else:
+            lows, highs = [], []
+            for child_index in node.children:
+                child = trace.nodes[child_index]
+                if child.index not in intervals:
+                    continue
+                child_low, child_high = intervals[child.index]
+                same = child.player is not None and child.player == node.player  # moves again
+                lows.append(child_low if same else -child_high)
+                highs.append(child_high if same else -child_low)
+            unsearched = len(lows) < len(node.children) or node.cut_moves or len(node.children) < len(node.legal)
+            low = max(lows, default=-INF)
+            high = INF if unsearched or not highs else max(highs)
+            bound = node.bound  # a value neither bound (no fail-soft search gives one)
+            if low == high:
+                bound = Bound.EXACT
+            elif value in (low, high):
+                bound = Bound.LOWER if value == low else Bound.UPPER
+        intervals[node.index] = (low, high)
+        proven[node.index] = bound
+    return proven
 
 
 def is_max(trace: SearchTrace, node: TracedNode) -> bool:
@@ -75,15 +125,58 @@ def max_window(trace: SearchTrace, node: TracedNode) -> tuple[int | None, int | 
     return -node.beta, -node.alpha
 
 
+def max_bound(trace: SearchTrace, node: TracedNode, bound: Bound) -> Bound:
+    """A bound of ``node``'s player to move, from max's side: a min node's "at least" for
+    itself is "at most" for max."""
+    if bound == Bound.EXACT or is_max(trace, node):
+        return bound
+    return Bound.UPPER if bound == Bound.LOWER else Bound.LOWER
+
+
+BOUND_WORDS = {Bound.EXACT: "", Bound.LOWER: "at least ", Bound.UPPER: "at most "}
+
+
+def all_leaves(trace: SearchTrace, node: TracedNode) -> bool:
+    """Whether the moves ``node`` searched all led to leaves (its pruned ones likely do too,
+    where the tree does not say)."""
+    return all(not trace.nodes[index].children and not trace.nodes[index].tt_cutoff for index in node.children)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun if count == 1 else 'leaves' if noun == 'leaf' else noun + 's'}"
+
+
+def pruned_count(skipped: Sequence[str], leaves: bool, sizes: Sequence[int | None] | None = None) -> str:
+    """How many moves a cut-off pruned: "2 leaves" where they are leaves, "1 move (2 leaves)"
+    where a typed tree says how many leaves are under them (``sizes``: None for a leaf)."""
+    if sizes is not None and len(sizes) == len(skipped):
+        if all(size is None for size in sizes):
+            return _plural(len(skipped), "leaf")
+        return f"{_plural(len(skipped), 'move')} ({_plural(sum(size or 1 for size in sizes), 'leaf')})"
+    return _plural(len(skipped), "leaf" if leaves else "move")
+
+
+def _pruned_text(skipped: Sequence[str], leaves: bool, sizes: Sequence[int | None] | None) -> str:
+    return f"{pruned_count(skipped, leaves, sizes)} pruned (its {', '.join(skipped)})"
+
+
 def visit_steps(
-    trace: SearchTrace, labels: Mapping[int, str], pruned: Mapping[int, Sequence[str]], unit: int = 1
+    trace: SearchTrace,
+    labels: Mapping[int, str],
+    pruned: Mapping[int, Sequence[str]],
+    unit: int = 1,
+    separator: str = " ",
+    pruned_sizes: Mapping[int, Sequence[int | None]] | None = None,
 ) -> list[Step]:
     """The steps of ``trace``: ``labels`` and ``pruned`` give its moves in the game's
     notation (``viz.labels.move_labels`` and ``pruned_labels``), ``unit`` its values' unit
-    (the game's ``evaluation_unit``)."""
+    (the game's ``evaluation_unit``); a node is named by its moves from the root, joined by
+    ``separator``; ``pruned_sizes`` gives the leaves under each pruned move where known
+    (None for a leaf: a typed tree knows its unsearched branches)."""
     steps: list[Step] = []
     if not trace.nodes:
         return steps
+    names = full_names(trace, labels, separator)
 
     def shown(value: int | None) -> str:
         return value_text(value, unit)
@@ -91,13 +184,30 @@ def visit_steps(
     def edge(value: int | None) -> str:
         return _bound_text(value, unit)
 
+    def line(name: str, alpha: int | None, beta: int | None, best: int | None) -> str:
+        if alpha is None or beta is None:
+            return ""
+        kept = "" if best is None else f" · best so far {shown(best)}"
+        return f"at {name}: alpha {edge(alpha)} · beta {edge(beta)}{kept}"
+
     def walk(node: TracedNode) -> None:
-        name = _name(node, labels)
+        name = names[node.index]
         alpha, beta = node.alpha, node.beta
         windowed = alpha is not None and beta is not None
         window = f" with the window {window_text(node, unit)}" if windowed else ""
-        steps.append(Step(node.index, "enter", f"enter {name}{window}", edge(alpha), edge(beta)))
+        steps.append(
+            Step(
+                node.index,
+                "enter",
+                f"enter {name}{window}",
+                edge(alpha),
+                edge(beta),
+                window=line(name, alpha, beta, None),
+            )
+        )
         best: int | None = None
+        strict = trace.strict_cutoffs
+        sign = ">" if strict else ">="
         for child_index in node.children:
             child = trace.nodes[child_index]
             walk(child)
@@ -105,21 +215,22 @@ def visit_steps(
                 continue  # a search stopped inside this child
             worth = trace.from_parent(child)
             assert worth is not None
-            move = labels.get(child.index, "?")
+            move = names[child.index]
             table = " (the table's answer)" if child.tt_cutoff else ""
             if child.player is not None and child.player == node.player:
                 text = f"{move} is worth {shown(child.value)}{table} to the same player, who moves again"
             else:
                 text = f"{move} is worth {shown(child.value)}{table} to its player to move: {shown(worth)} here"
-            if best is None or worth > best:
+            improved = best is None or worth > best
+            if improved:
                 best = worth
                 text += ", the best so far"
+            assert best is not None
             if windowed and alpha is not None and best > alpha:
                 alpha = best
                 text += f"; alpha rises to {shown(alpha)}"
             last = child_index == node.children[-1]
-            reached = beta is not None and (best > beta if trace.strict_cutoffs else best >= beta)
-            sign = ">" if trace.strict_cutoffs else ">="
+            reached = beta is not None and (best > beta if strict else best >= beta)
             cut = windowed and reached and last and node.index in pruned
             if cut:
                 skipped = list(pruned[node.index])
@@ -128,10 +239,10 @@ def visit_steps(
                     f" {len(skipped)} move{'s' if len(skipped) != 1 else ''} pruned ({' '.join(skipped)})"
                 )
             elif windowed and reached and last:
-                text += f"; it reaches beta {edge(beta)}, with no move left to prune"
-            elif windowed and trace.strict_cutoffs and beta is not None and best == beta and not last:
+                text += f"; {shown(best)} {sign} beta {edge(beta)}, but no move is left to prune"
+            elif windowed and strict and improved and beta is not None and best == beta and not last:
                 text += (
-                    f"; it equals beta {edge(beta)}: CS188's alpha-beta cuts only past beta (>), so the search goes on"
+                    f"; it equals beta {edge(beta)}: the rule chosen prunes only past beta (>), so the search goes on"
                 )
             steps.append(
                 Step(
@@ -142,6 +253,7 @@ def visit_steps(
                     edge(beta),
                     shown(best),
                     cut,
+                    window=line(name, alpha, beta, best),
                 )
             )
         if node.parent is None:
@@ -149,32 +261,55 @@ def visit_steps(
             steps.append(Step(node.index, "return", f"the root is {how}: worth {shown(node.value)}"))
 
     walk(trace.root)
-    lecture = minimax_steps(trace, labels, pruned, unit)
+    lecture = minimax_steps(trace, labels, pruned, unit, separator, pruned_sizes)
     assert len(lecture) == len(steps)
     return [
-        dataclasses.replace(step, minimax=text, minimax_alpha=alpha, minimax_beta=beta, minimax_best=best)
-        for step, (text, alpha, beta, best) in zip(steps, lecture, strict=True)
+        dataclasses.replace(
+            step, minimax=text, minimax_alpha=alpha, minimax_beta=beta, minimax_best=best, minimax_window=window
+        )
+        for step, (text, alpha, beta, best, window) in zip(steps, lecture, strict=True)
     ]
 
 
 def minimax_steps(
-    trace: SearchTrace, labels: Mapping[int, str], pruned: Mapping[int, Sequence[str]], unit: int = 1
-) -> list[tuple[str, str, str, str]]:
+    trace: SearchTrace,
+    labels: Mapping[int, str],
+    pruned: Mapping[int, Sequence[str]],
+    unit: int = 1,
+    separator: str = " ",
+    pruned_sizes: Mapping[int, Sequence[int | None]] | None = None,
+) -> list[tuple[str, str, str, str, str]]:
     """The steps of ``trace`` as a lecture words them, in the order of ``visit_steps``: each
-    its text, and alpha, beta and the node's best so far from max's side."""
-    steps: list[tuple[str, str, str, str]] = []
+    its text, alpha, beta and the node's best so far from max's side, and the line that
+    says whose window and best they are."""
+    steps: list[tuple[str, str, str, str, str]] = []
     shown, edge = partial(value_text, unit=unit), partial(_bound_text, unit=unit)
+    names = full_names(trace, labels, separator)
+    proven = proven_bounds(trace)
+    strict = trace.strict_cutoffs
+
+    def called(node: TracedNode) -> str:
+        if node.parent is None:
+            return "the root (max node)"
+        if not node.children and not node.tt_cutoff:
+            return f"leaf {names[node.index]}"
+        return f"{'max' if is_max(trace, node) else 'min'} node {names[node.index]}"
+
+    def line(node: TracedNode, alpha: int | None, beta: int | None, best: int | None) -> str:
+        if alpha is None or beta is None:
+            return ""
+        who = "max" if is_max(trace, node) else "min"
+        kept = "" if best is None else f" · {who}'s best so far {shown(best)}"
+        return f"at {called(node)}: alpha {edge(alpha)} · beta {edge(beta)}{kept}"
 
     def walk(node: TracedNode) -> None:
-        name = _name(node, labels)
         maximising = is_max(trace, node)
-        kind = "max node" if maximising else "min node"
+        who, other = ("max", "min") if maximising else ("min", "max")
         alpha, beta = max_window(trace, node)
         windowed = alpha is not None and beta is not None
         window = f" with alpha {edge(alpha)}, beta {edge(beta)}" if windowed else ""
-        leaf = not node.children and not node.legal
-        steps.append((f"enter {name} ({'a leaf' if leaf else kind}){window}", edge(alpha), edge(beta), ""))
-        named = kind if node.parent is None else f"{kind} {name}"
+        named = "the root" if node.parent is None else called(node)
+        steps.append((f"enter {called(node)}{window}", edge(alpha), edge(beta), "", line(node, alpha, beta, None)))
         best: int | None = None
         for child_index in node.children:
             child = trace.nodes[child_index]
@@ -183,10 +318,16 @@ def minimax_steps(
                 continue
             worth = for_max(trace, child, child.value)
             assert worth is not None
-            text = f"{labels.get(child.index, '?')} is worth {shown(worth)}"
-            if best is None or (worth > best if maximising else worth < best):
+            bound = max_bound(trace, child, proven.get(child.index, Bound.EXACT))
+            text = f"{names[child.index]} is worth {BOUND_WORDS[bound]}{shown(worth)}"
+            improved = best is None or (worth > best if maximising else worth < best)
+            if improved:
                 best = worth
-                text += f", {'max' if maximising else 'min'}'s best so far"
+                text += f", {who}'s best so far"
+            else:
+                assert best is not None
+                relation = "=" if worth == best else ("<" if maximising else ">")
+                text += f"; {shown(worth)} {relation} {shown(best)}, so {who} keeps {shown(best)}"
             if maximising and alpha is not None and best > alpha:
                 alpha = best
                 text += f"; alpha rises to {shown(alpha)}"
@@ -194,33 +335,27 @@ def minimax_steps(
                 beta = best
                 text += f"; beta falls to {shown(beta)}"
             last = child_index == node.children[-1]
-            strict = trace.strict_cutoffs
             if maximising:
                 edge_name, edge_value, sign = "beta", beta, ">" if strict else ">="
                 reached = beta is not None and (best > beta if strict else best >= beta)
             else:
                 edge_name, edge_value, sign = "alpha", alpha, "<" if strict else "<="
                 reached = alpha is not None and (best < alpha if strict else best <= alpha)
+            test = f"{shown(best)} {sign} {edge_name} {edge(edge_value)}"
             if windowed and reached and last and node.index in pruned:
-                skipped = list(pruned[node.index])
-                searched = [trace.nodes[index] for index in node.children]
-                leaves = all(not below.children and not below.tt_cutoff for below in searched)
-                noun = ("leaf" if leaves else "move") if len(skipped) == 1 else ("leaves" if leaves else "moves")
-                other = "min" if maximising else "max"
-                text += (
-                    f". {named}: {shown(best)} {sign} {edge_name} {edge(edge_value)}, so {other} avoids it;"
-                    f" {len(skipped)} {noun} pruned (its {', '.join(skipped)})"
-                )
+                leaves = all_leaves(trace, node)
+                sizes = None if pruned_sizes is None else pruned_sizes.get(node.index)
+                text += f". {named}: {test}, so {other} avoids it; {_pruned_text(pruned[node.index], leaves, sizes)}"
             elif windowed and reached and last:
-                text += f"; it reaches {edge_name} {edge(edge_value)}, with no move left to prune"
-            elif windowed and strict and best == edge_value and not last:
+                text += f"; {test}, but no move is left to prune"
+            elif windowed and strict and improved and best == edge_value and not last:
                 text += (
-                    f"; it equals {edge_name} {edge(edge_value)}: CS188's alpha-beta cuts only past it"
-                    f" ({sign}), so the search goes on"
+                    f"; {who}'s best {shown(best)} equals {edge_name} {edge(edge_value)}: the rule chosen prunes only"
+                    f" past {edge_name} ({shown(best)} {sign} {edge(edge_value)} is false), so the search goes on"
                 )
-            steps.append((text, edge(alpha), edge(beta), shown(best)))
+            steps.append((text, edge(alpha), edge(beta), shown(best), line(node, alpha, beta, best)))
         if node.parent is None:
-            steps.append((f"the root (max node) is worth {shown(for_max(trace, node, node.value))}", "", "", ""))
+            steps.append((f"the root (max node) is worth {shown(for_max(trace, node, node.value))}", "", "", "", ""))
 
     walk(trace.root)
     return steps

@@ -204,7 +204,7 @@ def test_stepping_an_alpha_beta_search_forward_and_back(page: Any, web: Web) -> 
     assert total > 4 and total % 2 == 0  # every node entered once and backed up once
     page.click("#step-first")
     assert (page.text_content("#step-text") or "").startswith("enter the root with the window [-inf, +inf]")
-    assert page.text_content("#step-window") == "alpha -inf · beta +inf"
+    assert page.text_content("#step-window") == "at the root: alpha -inf · beta +inf"  # whose window it is
     assert page.locator("#tree g.node.future").count() == page.locator("#tree g.node").count() - 1
     # forward to the first cut-off: its reason in words, its pruned branch drawn (dashed)
     for _ in range(total):
@@ -224,8 +224,10 @@ def test_stepping_an_alpha_beta_search_forward_and_back(page: Any, web: Web) -> 
     page.dispatch_event("#step-number", "change")
     assert (page.text_content("#step-text") or "").startswith("the root is searched: worth ")
     assert page.locator("#tree g.node.future").count() == 0
-    page.click("#step-done")
-    assert page.text_content("#step-text") == ""
+    page.click("#step-first")
+    page.click("#step-done")  # the finished search is the last step, said so
+    assert int(page.input_value("#step-number")) == total
+    assert (page.text_content("#step-text") or "").startswith("the root is searched: worth ")
 
 
 @pytest.mark.numba  # the server loads every game's kernels

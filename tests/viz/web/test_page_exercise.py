@@ -110,9 +110,14 @@ def test_the_example_trees_and_typed_ones_graded_as_an_alpha_beta_written_here(t
     assert len(examples) >= 5 and examples[0][0] == ""  # "your tree", then the examples
     seen_pruned = []
     for value, name in examples[1:]:
+        before = page.input_value("#start")
         page.select_option("#exercise-example", value)
-        # picking an example types its tree: the position box, the link and the drawing
-        page.wait_for_function("document.getElementById('start').value.startsWith('[')")
+        # picking an example types its tree: the position box, the link and the drawing (the
+        # box waited on till it changes, and the link till it holds it: the last tree's ready at once)
+        page.wait_for_function("before => document.getElementById('start').value !== before", arg=before)
+        page.wait_for_function(
+            "decodeURIComponent(location.hash).includes(document.getElementById('start').value.replaceAll(' ', ''))"
+        )
         page.wait_for_selector("#exercise-check:not([disabled])")
         tree = json.loads(page.input_value("#start"))
         assert urllib.parse.unquote(page.evaluate("location.hash")).count(json.dumps(tree, separators=(",", ":"))) == 1
@@ -194,6 +199,8 @@ def test_a_wrong_answer_said_where_then_the_answer_and_the_search(tree_page: Any
     page.click("#exercise-search")
     page.wait_for_selector("#stepper:not([hidden])")
     assert page.input_value("#trace-algorithm") == "textbook" and page.input_value("#tree-view") == "minimax"
+    assert page.input_value("#step-number") == "1"  # the search opens at its first step, to follow
+    page.click("#step-done")
     assert page.text_content("#tree g.node[data-path=''] text.value") == "3"
     assert page.text_content("#tree-note").startswith("value 3,")  # exact: no "guess" about a whole tree
     # the exercise is on a typed tree's root: gone once a move is played, or in another game

@@ -162,3 +162,16 @@ def test_the_books_value_of_a_position_gives_its_best_column_before_any_solve() 
             if checked == 5:
                 break
     assert checked == 5
+
+
+def test_a_typed_tree_says_how_many_leaves_a_cut_off_pruned() -> None:
+    # b is cut after its first child: the move pruned (its b) is a subtree of two leaves
+    game = get_game("tree")
+    position = game.new_position("[[[3,4],[5,9]],[[1,2],[0,7]]]")
+    tree = Searches(backend="python").trace(game, position, 1000, None, "textbook", 3.0, threading.Event(), True)
+    counts = {node["name"]: node["pruned_count"] for node in tree["nodes"] if node["pruned"]}
+    assert counts == {"a-b": "1 leaf", "b": "1 move (2 leaves)"}
+    cuts = [step["minimax"] for step in tree["steps"] if step["cut"]]
+    assert cuts[0].endswith("max node a-b: 5 >= beta 4, so min avoids it; 1 leaf pruned (its b)"), cuts
+    assert cuts[1].endswith("min node b: 2 <= alpha 4, so max avoids it; 1 move (2 leaves) pruned (its b)"), cuts
+    assert tree["value"] == "4"  # searched to the end: no guess

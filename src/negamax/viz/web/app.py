@@ -166,6 +166,8 @@ class TraceRequest(PositionRequest):
     max_nodes: Annotated[int, _checked_by(NODES, "max_nodes", TRACE_MAX_NODES, low=10)] = 1_000
     depth: Annotated[int | None, _checked_by(DEPTH, "depth", MAX_TRACE_DEPTH)] = None
     algorithm: Literal["alphabeta-tt", "alphabeta", "pvs", "negamax", "textbook", "mcts"] = "alphabeta-tt"
+    prune_equal: bool = False
+    """The textbook search's rule: prune at alpha >= beta (AIMA), else only past it (CS188)."""
 
 
 def create_app(
@@ -438,7 +440,7 @@ def create_app(
         stop = threading.Event()
         work = searches.scheduler.submit(
             lambda granted: searches.trace(
-                game, position, request.max_nodes, request.depth, request.algorithm, granted, stop
+                game, position, request.max_nodes, request.depth, request.algorithm, granted, stop, request.prune_equal
             ),
             TRACE_SECONDS,
             arrived,

@@ -553,6 +553,13 @@ def _operation(
     if operation == "trace":
         game, position = positions.playable(name, start, moves)
         return searches.trace(
-            game, position, payload["max_nodes"], payload["depth"], payload["algorithm"], left(), stop
+            game,
+            position,
+            payload["max_nodes"],
+            payload["depth"],
+            payload["algorithm"],
+            left(),
+            stop,
+            bool(payload.get("prune_equal", False)),
         )
     raise ValueError(f"no operation {operation!r}")

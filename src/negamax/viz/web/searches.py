@@ -34,7 +34,7 @@ from negamax.core.score import (
     not_proven_text,
 )
 from negamax.core.types import Line, SearchLimits, SearchResult
-from negamax.games.tree import ExplicitTree
+from negamax.games.tree import ExplicitTree, child_letter
 from negamax.search import Searcher, presets, search, solve, warmup
 from negamax.search.mcts_tree import MCTSTrace, PictureNode
 from negamax.search.searcher import MULTIPV
@@ -42,7 +42,17 @@ from negamax.search.strength import Strength
 from negamax.search.textbook import TEXTBOOK, textbook_search
 from negamax.search.trace import SearchTrace, TracedNode, TraceLimitExceeded
 from negamax.viz.labels import bound_text, move_labels, pruned_labels, value_text, window_text
-from negamax.viz.steps import for_max, is_max, max_window, visit_steps
+from negamax.viz.steps import (
+    all_leaves,
+    for_max,
+    full_names,
+    is_max,
+    max_bound,
+    max_window,
+    proven_bounds,
+    pruned_count,
+    visit_steps,
+)
 from negamax.viz.web.boards import advantage, kind_of, shown_move
 from negamax.viz.web.scheduler import MAX_SEARCHES, QUICK_SECONDS, Scheduler
 
@@ -315,10 +325,12 @@ class Searches:
         algorithm: str,
         seconds: float,
         stop: threading.Event,
+        prune_equal: bool = False,
     ) -> dict[str, Any]:
         """The search of ``position``, node by node: to the end of the game if that fits in
         ``max_nodes`` nodes, else the deepest depth-limited search that does (said so in
-        ``note``), all within ``seconds``.
+        ``note``), all within ``seconds``; the textbook search prunes at alpha >= beta with
+        ``prune_equal`` (AIMA), else only past it (CS188).
 
         :raises TraceLimitExceeded: when even depth 1 (or the ``depth`` asked for) does not fit.
         """
@@ -353,7 +365,8 @@ class Searches:
                     if left <= 0:
                         out_of_time = attempt
                         break
-                    result = textbook_search(position, dataclasses.replace(limits, time=left, depth=attempt), trace)
+                    limited = dataclasses.replace(limits, time=left, depth=attempt)
+                    result = textbook_search(position, limited, trace, prune_equal=prune_equal)
                 elif attempt is None:
                     result = solve(position, limits, algorithm=algorithm, trace=trace)
                 else:
@@ -571,9 +584,14 @@ def _tree(
 ) -> dict[str, Any]:
     unit = game.evaluation_unit
     moves = move_labels(trace, game, position)  # as the game reads them: the page replays them
-    written = _tree_letter if isinstance(position, ExplicitTree) else partial(shown_move, game)
+    typed = isinstance(position, ExplicitTree)
+    written = _tree_letter if typed else partial(shown_move, game)
     labels = move_labels(trace, game, position, written)  # as players write them: SAN, a typed tree's a b c
     pruned = pruned_labels(trace, game, position, written)
+    separator = "-" if typed else " "  # a typed tree's "b-a": every level reuses a, b, c
+    names = full_names(trace, labels, separator)
+    proven = proven_bounds(trace)
+    sizes = _pruned_sizes(trace, position) if typed else None
     nodes = [
         {
             "index": node.index,
@@ -585,12 +603,21 @@ def _tree(
             "window": window_text(node, unit),
             "value": value_text(node.value, unit),
             "bound": node.bound.name.lower(),
+            "name": names[node.index],
+            # what its value proves, from what was searched below it: a node past the
+            # window whose moves were all searched is exact, whatever its window said
+            "proven": proven[node.index].name.lower() if node.index in proven else node.bound.name.lower(),
             "table": node.tt_cutoff,
             "children": node.children,
             "pruned": pruned.get(node.index, []),
+            # "2 leaves", "1 move (2 leaves)": what the tree's "pruned" branch stands for
+            "pruned_count": pruned_count(pruned[node.index], all_leaves(trace, node), (sizes or {}).get(node.index))
+            if node.index in pruned
+            else "",
             # the minimax view: max (the root's player) and min, values and window from max's side
             "max": is_max(trace, node),
             "minimax_value": value_text(for_max(trace, node, node.value), unit),
+            "minimax_bound": max_bound(trace, node, proven.get(node.index, node.bound)).name.lower(),
             "minimax_window": _max_window_text(trace, node, unit),
         }
         for node in trace.nodes
@@ -606,16 +633,36 @@ def _tree(
         "nodes": nodes,
         "leaves": leaves,
         "pv": trace.principal_variation(),
-        "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned, unit)],
+        "steps": [step.as_dict() for step in visit_steps(trace, labels, pruned, unit, separator, sizes)],
         "value": _result_text(game, result, solved),  # chess in pawns, as the engine panel
         "note": note,
         "seconds": round(seconds, 3),
     }
 
 
+def _pruned_sizes(trace: SearchTrace, position: Position[Any]) -> dict[int, list[int | None]]:
+    """A typed tree's pruned moves, node by node: None for a leaf, else its leaves' count
+    (the search never looked, but the tree was typed whole)."""
+
+    def leaves(tree: Any) -> int:
+        return sum(leaves(child) for child in tree) if isinstance(tree, list) else 1
+
+    assert isinstance(position, ExplicitTree)
+    sizes: dict[int, list[int | None]] = {}
+    for node in trace.nodes:
+        if node.cut_moves:
+            below: Any = position.nodes[-1]
+            for move in node.path:
+                below = below[move]
+            sizes[node.index] = [
+                leaves(below[move]) if isinstance(below[move], list) else None for move in node.cut_moves
+            ]
+    return sizes
+
+
 def _tree_letter(position: Position[Any], move: Any) -> str:
     """A typed tree's move as a lecture names it: a, b, c... by child (a number reads as a leaf)."""
-    return chr(ord("a") + move) if isinstance(move, int) and 0 <= move < 26 else str(move)
+    return child_letter(move)
 
 
 def _max_window_text(trace: SearchTrace, node: TracedNode, unit: int) -> str:

@@ -105,6 +105,7 @@ async function load({ askSolution = true } = {}) {
   $("solution-detail").textContent = "";
   writeUrl();
   exercise.update(game.name, game.start, gameTree.moves());
+  showRule();
   try {
     const answer = await post("/api/state", { ...position(), flipped: game.flipped });
     if (mine !== generation) return;
@@ -436,13 +437,18 @@ let stepping = null;  // the timer of "play"
 
 tree.onStep = (step, at) => {
   const lecture = tree.minimax;  // the minimax view words each step from max's side
-  const [text, alpha, beta, best] = !step ? ["", "", "", ""]
-    : lecture ? [step.minimax, step.minimax_alpha, step.minimax_beta, step.minimax_best] : [step.text, step.alpha, step.beta, step.best];
+  // the window line names the node whose alpha, beta and best it shows
+  const [text, line] = !step ? ["", ""] : lecture ? [step.minimax, step.minimax_window] : [step.text, step.window];
   $("step-text").textContent = text;
   $("step-text").className = step && step.cut ? "cut" : "";
-  $("step-window").textContent = alpha ? `alpha ${alpha} · beta ${beta}${best ? ` · best ${best}` : ""}` : "";
+  $("step-window").textContent = line;
   if (step) $("step-number").value = at + 1;
 };
+
+// the textbook's pruning rule: asked wherever a textbook search runs (a trace, the exercise)
+function showRule() {
+  $("prune-rule").hidden = $("trace-algorithm").value !== "textbook" && $("exercise").hidden;
+}
 
 function showView() {
   tree.setMode($("tree-view").value);
@@ -512,6 +518,7 @@ async function trace() {
     algorithm: $("trace-algorithm").value,
   };
   if ($("trace-depth").value) body.depth = Number($("trace-depth").value);
+  if (body.algorithm === "textbook") body.prune_equal = $("prune-equal").checked;
   $("tree-note").textContent = "tracing…";
   try {
     const answer = await post("/api/trace", body);
@@ -522,6 +529,8 @@ async function trace() {
     $("stepper").hidden = !answer.steps.length;
     $("step-count").textContent = answer.steps.length.toLocaleString();
     $("step-number").max = answer.steps.length;
+    // the textbook's tree opens at its first step, the answer not shown yet; the others finished
+    if (answer.steps.length) { if (body.algorithm === "textbook") tree.goTo(0); else tree.finish(); }
     const parts = [`value ${answer.value}`, `${answer.nodes.length.toLocaleString()} nodes`, `${answer.seconds} s`];
     $("tree-note").textContent = (answer.note ? answer.note + "; " : "") + parts.join(", ");
   } catch (error) {
@@ -642,7 +651,12 @@ async function main() {
   $("solution").addEventListener("change", () => { solutionWanted.set(game.name, $("solution").checked); load(); });
   $("trace").addEventListener("click", trace);
   // textbook alpha-beta opens in the minimax view; the other searches in negamax, as they run
-  const viewFor = () => { $("tree-view").value = $("trace-algorithm").value === "textbook" ? "minimax" : "negamax"; showView(); };
+  const viewFor = () => {
+    const textbook = $("trace-algorithm").value === "textbook";
+    $("tree-view").value = textbook ? "minimax" : "negamax";
+    showRule();
+    showView();
+  };
   $("trace-algorithm").addEventListener("change", viewFor);
   $("tree-view").addEventListener("change", showView);
   viewFor();

@@ -87,6 +87,21 @@ export class Exercise {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); this.tap(event.target.closest("g.leaf")); }
     });
     window.addEventListener("resize", () => this.draw());
+    // the pruning rule the page's checkbox chooses: said here, and the answers traced again by it
+    $("prune-equal").addEventListener("change", () => {
+      this.sayRule();
+      if (this.start === null) return;
+      const start = this.start;
+      this.start = null;
+      this.update("tree", start, []);
+    });
+    this.sayRule();
+  }
+
+  sayRule() {
+    $("exercise-rule").textContent = $("prune-equal").checked
+      ? "cuts off at the bound too (alpha ≥ beta, as most lectures prune): a max node stops once its value is at or above beta, a min node once at or below alpha"
+      : "cuts off only past the bound (as Berkeley's CS188 grades): a max node stops once its value is above beta, a min node once below alpha";
   }
 
   // The page's position changed: the exercise is on a typed tree's root, and only there.
@@ -108,7 +123,8 @@ export class Exercise {
       this.shape = lay(tree);
       if (this.shape.leaves.length > MOST_LEAVES) throw new Error(`this tree has ${this.shape.leaves.length} leaves: an exercise by hand takes at most ${MOST_LEAVES}`);
       this.draw();
-      const trace = await this.post("/api/trace", { game, start, moves: [], algorithm: "textbook", max_nodes: TRACE_NODES });
+      const body = { game, start, moves: [], algorithm: "textbook", max_nodes: TRACE_NODES, prune_equal: $("prune-equal").checked };
+      const trace = await this.post("/api/trace", body);
       if (mine !== this.generation) return;
       const answer = searched(trace);
       const leafKeys = new Set(this.shape.leaves.map((leaf) => leaf.key));

@@ -25,15 +25,30 @@ export class TreeView {
   // draw them; negamax: each node's value for its own player to move, as the engine works
   setMode(mode) {
     this.mode = mode;
-    if (this.tree) { this.render(); if (this.selected !== null) this.describe(this.nodes[this.selected]); }
+    if (this.tree) { this.render(); if (this.described !== undefined) this.describe(this.nodes[this.described]); }
   }
 
   get minimax() {
     return this.mode === "minimax" && this.tree !== null && this.nodes.length > 0 && this.nodes[0].minimax_value !== undefined;
   }
 
+  // in the minimax view a value that is only a bound says so, as lectures write it: "≤2" at
+  // a min node cut off, "≥5" at a max node
   shownValue(node) {
-    return this.minimax ? node.minimax_value : node.value;
+    if (!this.minimax) return node.value;
+    const bound = { lower: "≥", upper: "≤" }[node.minimax_bound] || "";
+    return bound + node.minimax_value;
+  }
+
+  // a node the stepper has not finished: not reached yet, or being searched
+  pending(node) {
+    return this.entered.get(node.index) <= this.step ? "being searched: its value is not backed up yet at this step"
+      : "not reached yet at this step";
+  }
+
+  // whether the search has backed up this node's value by the stepper's step
+  known(index) {
+    return this.step === null || (this.returned.get(index) ?? Infinity) <= this.step;
   }
 
   show(tree) {
@@ -109,13 +124,16 @@ export class TreeView {
       if (end) {
         // the moves a cut-off skipped: a dashed branch to a slot of their own, with how many
         element("path", { d: `M${at.x} ${at.y + RADIUS}C${at.x} ${at.y + GAP_Y / 2} ${end.x} ${end.y - GAP_Y / 2} ${end.x} ${end.y - 8}`, class: "edge pruned", "data-pruned": index }, edges);
-        element("text", { x: end.x, y: end.y + 4, class: "move pruned-label", "data-pruned": index }, edges).textContent = `${node.pruned.length} pruned`;
+        // on two lines, to stay in its slot: "2 leaves" / "pruned", "1 move (2 leaves)" / "pruned"
+        const count = element("text", { x: end.x, y: end.y - 2, class: "move pruned-label", "data-pruned": index }, edges);
+        const lines = [...(node.pruned_count || `${node.pruned.length}`).split(/ (?=\()/), "pruned"];
+        lines.forEach((line, at) => { element("tspan", { x: end.x, dy: at ? 11 : 0 }, count).textContent = line; });
       }
       // only a real cut-off is marked (a node that left a move unsearched), never a leaf
       const leaf = !node.children.length && !node.pruned.length;
       const marks = minimax
         ? [leaf ? "leaf" : node.max ? "max" : "min", node.pruned.length ? "cut" : ""]
-        : [leaf ? "" : node.pruned.length ? "lower" : node.bound === "upper" ? "upper" : "", node.player === 1 ? "second" : ""];
+        : [leaf ? "" : node.pruned.length ? "lower" : (node.proven || node.bound) === "upper" ? "upper" : "", node.player === 1 ? "second" : ""];
       const classes = ["node", ...marks, this.pv.has(index) ? "pv" : "", node.table ? "table" : "", index === this.selected ? "selected" : ""];
       const group = element("g", { class: classes.join(" "), transform: `translate(${at.x},${at.y})`, "data-index": index, "data-path": this.path(index, true).join(" ") }, nodes);
       if (!minimax) element("circle", { class: "shape", r: RADIUS }, group);
@@ -133,9 +151,23 @@ export class TreeView {
         badge.textContent = this.open.has(index) ? "−" : `+${this.sizes.get(index) - 1}`;
       }
       group.addEventListener("mouseenter", () => this.hover(index));
+      group.addEventListener("mouseleave", () => this.unhover());
     }
     this.apply();
     this.showStep();
+    const legend = document.getElementById("legend");
+    if (legend) legend.dataset.keys = this.legendKeys().join(" ");
+  }
+
+  // what the legend explains for this tree: its view, and only the marks it can show
+  legendKeys() {
+    if (this.nodes.some((node) => node.visits !== undefined)) return ["mcts", "pv"];
+    const keys = [this.minimax ? "minimax" : "negamax", "alphabeta", "pv"];
+    if (this.nodes.some((node) => node.table)) keys.push("table");
+    if (this.nodes.some((node) => /^[WL]\d/.test(node.value))) keys.push("games");
+    const again = (node) => node.parent !== null && node.player !== null && node.player === this.nodes[node.parent].player;
+    if (this.nodes.some(again)) keys.push("again");
+    return keys;
   }
 
   // -- the stepper: the search replayed one step at a time ----------------------------------
@@ -150,11 +182,12 @@ export class TreeView {
     }
     if (folded) this.render(); else this.showStep();
     this.follow(current);
+    this.describe(this.nodes[current]);  // the node panel follows the stepper
   }
 
+  // the finished search: the last step, the root's value backed up
   finish() {
-    this.step = null;
-    this.showStep();
+    this.goTo(this.steps.length - 1);
   }
 
   // Nodes not entered yet are faint, values not backed up yet are hidden, the current node
@@ -165,12 +198,16 @@ export class TreeView {
     for (const group of this.svg.querySelectorAll("g.node")) {
       const index = Number(group.getAttribute("data-index"));
       const entered = !stepping || this.entered.get(index) <= this.step;
-      const known = !stepping || (this.returned.get(index) ?? Infinity) <= this.step;
+      const known = this.known(index);
       group.classList.toggle("future", !entered);
       group.classList.toggle("current", index === current);
       if (this.nodes[index].pruned.length) group.classList.toggle(this.minimax ? "cut" : "lower", !stepping || this.cutBy(index));  // marked once it cuts
-      group.querySelector("text.value").textContent = known ? this.shownValue(this.nodes[index]) : entered ? "…" : "";
+      // a cut node's bound is known from the step that cuts, as a lecture writes "≤2" there
+      const bounded = known || (this.minimax && this.nodes[index].pruned.length && this.cutBy(index));
+      group.querySelector("text.value").textContent = bounded ? this.shownValue(this.nodes[index]) : entered ? "…" : "";
     }
+    // the best line is drawn once the root's value is backed up, not before: it is the answer
+    this.svg.classList.toggle("undecided", !this.known(0));
     for (const branch of this.svg.querySelectorAll("[data-pruned]")) {
       const index = Number(branch.getAttribute("data-pruned"));
       branch.classList.toggle("future", stepping && !this.cutBy(index));
@@ -211,19 +248,28 @@ export class TreeView {
     this.hovering = setTimeout(() => this.describe(this.nodes[index]), 120);
   }
 
+  // the mouse gone: back to the node selected, or the stepper's
+  unhover() {
+    clearTimeout(this.hovering);
+    const back = this.selected ?? (this.step === null ? 0 : this.steps[this.step].node);
+    this.hovering = setTimeout(() => this.describe(this.nodes[back]), 120);
+  }
+
   describe(node) {
+    this.described = node.index;
     if (node.visits !== undefined) { this.describePlayouts(node); return; }
     if (this.minimax) { this.describeMinimax(node); return; }
     const moves = this.path(node.index, true);
-    const value = {
+    const value = !this.known(node.index) ? this.pending(node) : {
       exact: `worth exactly ${node.value} to the player to move`,
       lower: `worth at least ${node.value}: a move reached beta, a cut-off, so the opponent will avoid this node and its other moves were not searched`,
-      upper: `worth at most ${node.value}: no move beat alpha, so the player to move has something better elsewhere`,
-    }[node.bound];
+      upper: `worth at most ${node.value}: it rests on a bound found below it`,
+    }[node.proven || node.bound];
     const lines = [
-      `<b>${moves.length ? moves.join(" ") : "the position searched (the root)"}</b>`,
+      `<b>${moves.length ? node.name || moves.join(" ") : "the position searched (the root)"}</b>`,
       node.window ? `window [alpha, beta] = ${node.window}` : "searched without a window (plain negamax)",
-      node.depth === null ? "searched to the end of the game" : `depth left: ${node.depth}`,
+      !node.children.length && !node.table ? "a leaf: the end of the game, or the depth searched"
+        : node.depth === null ? "searched to the end of the game" : `depth left: ${node.depth}`,
       value,
     ];
     if (node.player !== null && node.player !== undefined) {
@@ -237,8 +283,10 @@ export class TreeView {
   // the lines every view of a searched node ends with, and its position
   showInfo(node, lines) {
     if (node.table) lines.push("answered by the transposition table, without searching a move");
-    if (node.pruned.length) lines.push(`pruned (never searched): ${node.pruned.join(" ")}`);
-    if (node.children.length) lines.push(`${node.children.length} moves searched, ${this.sizes.get(node.index) - 1} nodes below`);
+    const cut = node.pruned.length && (this.step === null || this.cutBy(node.index));
+    if (cut) lines.push(`pruned (never searched): ${node.pruned.join(" ")}`);
+    const plural = (count, noun) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+    if (node.children.length && this.known(node.index)) lines.push(`${plural(node.children.length, "move")} searched, ${plural(this.sizes.get(node.index) - 1, "node")} below`);
     this.info.innerHTML = `<p>${lines.join("<br>")}</p><div class="preview"></div>`;
     this.preview(this.path(node.index), this.info.querySelector(".preview"));
   }
@@ -249,17 +297,18 @@ export class TreeView {
     const leaf = !node.children.length && !node.pruned.length;
     const [mover, other] = node.max ? ["max", "min"] : ["min", "max"];
     const cut = node.max
-      ? `a cut-off: ${node.minimax_value} reached beta, so min avoids this node; its other moves were not searched`
-      : `a cut-off: ${node.minimax_value} fell to alpha, so max avoids this node; its other moves were not searched`;
-    // negamax's lower bound is a max node's "at least" and a min node's "at most"
-    const atLeast = (node.bound === "lower") === node.max;
-    const value = leaf ? `a leaf worth ${node.minimax_value} to max`
-      : node.pruned.length ? `worth ${atLeast ? "at least" : "at most"} ${node.minimax_value}: ${cut}`
-      : node.bound === "exact" ? `worth exactly ${node.minimax_value}`
-      : `worth ${atLeast ? "at least" : "at most"} ${node.minimax_value}: ${other} has something better elsewhere`;
+      ? `a cut-off: ${node.minimax_value} is at or above beta, min's best elsewhere, so min avoids this node; its other moves were not searched`
+      : `a cut-off: ${node.minimax_value} is at or below alpha, max's best elsewhere, so max avoids this node; its other moves were not searched`;
+    const bound = node.minimax_bound || node.bound;  // from max's side, from what was searched below it
+    const words = { lower: "at least", upper: "at most" }[bound];
+    const value = !this.known(node.index) ? this.pending(node)
+      : leaf ? `a leaf worth ${node.minimax_value} to max`
+      : node.pruned.length && words ? `worth ${words} ${node.minimax_value}: ${cut}`
+      : !words ? `worth exactly ${node.minimax_value}`
+      : `worth ${words} ${node.minimax_value}: it rests on a bound found below it (a cut-off there)`;
     const lines = [
-      `<b>${moves.length ? moves.join(" ") : "the root"}</b>`,
-      leaf ? "a leaf" : `a ${mover} node: ${mover} moves here`,
+      `<b>${moves.length ? node.name || moves.join(" ") : "the root"}</b>`,
+      ...(leaf ? [] : [`a ${mover} node: ${mover} moves here`]),
       node.minimax_window ? `alpha, beta (for max) = ${node.minimax_window}` : "searched without a window (plain minimax)",
       value,
     ];
@@ -282,7 +331,7 @@ export class TreeView {
       const again = parent && parent.player === node.player ? ", who moves again" : "";
       lines.push(`player ${node.player + 1} to move${again}`);
     }
-    if (node.children.length) lines.push(`${node.children.length} of its moves shown, the most played`);
+    if (node.children.length && this.known(node.index)) lines.push(`${node.children.length} of its moves shown, the most played`);
     if (this.pv.has(node.index)) lines.push("on the chosen line: at each node, the move played most (or proven best)");
     this.info.innerHTML = `<p>${lines.join("<br>")}</p><div class="preview"></div>`;
     this.preview(this.path(node.index), this.info.querySelector(".preview"));
@@ -292,6 +341,8 @@ export class TreeView {
 
   apply() {
     if (this.layer) this.layer.setAttribute("transform", `translate(${this.view.x},${this.view.y}) scale(${this.view.k})`);
+    // zoomed out (a phone's fitted tree), the labels grow a little to stay readable
+    this.svg.style.setProperty("--text-scale", Math.min(1.4, Math.max(1, 0.85 / this.view.k)).toFixed(2));
   }
 
   zoom(factor, cx, cy) {
@@ -306,16 +357,20 @@ export class TreeView {
   }
 
   fit() {
+    this.svg.style.height = "";
     const box = this.svg.getBoundingClientRect();
     const k = Math.min(1.5, (box.width - 40) / this.extent.width, (box.height - 40) / this.extent.height);
     this.view = { k, x: (box.width - this.extent.width * k) / 2 + (this.gapX / 2) * k, y: 30 };
+    // a phone: the box no taller than the fitted tree, no empty screen under it
+    if (matchMedia("(max-width: 640px)").matches) this.svg.style.height = `${Math.max(180, Math.ceil(this.extent.height * k + 70))}px`;
     this.apply();
   }
 
-  // The root at the top, the best line below it in the middle of the view.
+  // The root at the top, the best line below it in the middle of the view; a tree that fits
+  // at a readable size is fitted whole (on a phone, nothing cut off at the right)
   centre() {
     const box = this.svg.getBoundingClientRect();
-    if (this.extent.width <= box.width - 40) { this.fit(); return; }
+    if (this.extent.width <= box.width - 40 || (box.width - 40) / this.extent.width >= 0.6) { this.fit(); return; }
     const line = [...this.pv].filter((index) => this.extent.places.has(index)).map((index) => this.extent.places.get(index).x);
     const middle = line.length ? (Math.min(...line) + Math.max(...line)) / 2 : this.extent.places.get(0).x;
     this.view = { k: 1, x: box.width / 2 - middle, y: 30 };
