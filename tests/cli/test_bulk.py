@@ -212,9 +212,11 @@ def test_book_build_seeded_from_a_book_solves_nothing_that_book_knows(
         for book in (first, second)
     ]
     assert status == 0 and f"copied {stats[0]['positions']:,} positions from {first}" in out
-    assert stats[1]["positions"] == stats[0]["positions"]
+    assert stats[1]["by_method"] == {"seed": stats[0]["positions"]}  # nothing solved again
     status, _, error = negamax(capsys, *arguments, "--book", str(second), "--seed", str(second))
     assert status == 2 and "--seed" in error and "same file" in error
+    status, _, error = negamax(capsys, *arguments, "--book", str(tmp_path / "new.sqlite"), "--seed", str(tmp_path))
+    assert status == 2 and not (tmp_path / "new.sqlite").exists(), error  # a seed not read: no book left behind
 
 
 def test_trace_output_is_kept_unless_overwrite(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

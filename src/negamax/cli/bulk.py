@@ -253,11 +253,12 @@ def run_book_build(arguments: argparse.Namespace) -> int:
     refuse_same_files({"--book": arguments.book, "--errors": errors_path, "--seed": arguments.seed})
     errors = _ErrorLog(errors_path, arguments.overwrite)
     levels = enumerate_levels(game, roots, arguments.plies)  # too many positions: refused before any work
-    with Book(arguments.book, game, on_wait=lock_notice(arguments.book)) as book:
-        if arguments.seed is not None:
-            with open_book_file(arguments.seed, game) as seed:
-                seeded = seed_book(game, book, levels, seed)
-            print(f"copied {seeded:,} positions from {arguments.seed}", flush=True)
+    with contextlib.ExitStack() as stack:
+        # the seed first: a seed that cannot be read leaves no new book behind
+        seed = stack.enter_context(open_book_file(arguments.seed, game)) if arguments.seed is not None else None
+        book = stack.enter_context(Book(arguments.book, game, on_wait=lock_notice(arguments.book)))
+        if seed is not None:
+            print(f"copied {seed_book(game, book, levels, seed):,} positions from {arguments.seed}", flush=True)
         errors.start()
         pool = _pool(arguments, job)
         try:

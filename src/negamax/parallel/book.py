@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS positions (
     score INTEGER NOT NULL,     -- exact value for the side to move, in plies to the end (core.score)
     game_score INTEGER NOT NULL,-- the same value in the game's own convention (Pons' for Connect 4)
     best_move TEXT,             -- in the orientation of the key (symmetry 0)
-    method TEXT NOT NULL,       -- how the value was obtained: solve, backup
+    method TEXT NOT NULL,       -- how the value was obtained: solve, backup, seed (copied from another book)
     nodes INTEGER NOT NULL,     -- nodes the solve searched (0 for a back-up)
     position TEXT NOT NULL,     -- a position with this key, as the game writes it
     symmetry INTEGER NOT NULL,  -- the symmetry that turns that position into the key's orientation
