@@ -386,14 +386,14 @@ function clearSearch() {
 }
 
 async function askForSolution(mine) {
-  const controller = new AbortController(), at = gameTree.current, side = state.players[state.turn], turn = state.turn;
+  const controller = new AbortController(), at = gameTree.current, side = state.players[state.turn];
   solving = controller;
   $("solution-detail").textContent = "solving every move…";
   // the scores come as they are known: the book's at once, then each move the solver finishes
   const show = (name, answer) => {
     if (mine !== generation) return;
     solution = new Map(answer.moves.map((item) => [item.move, item]));
-    if (remember(at, solved(answer.moves, turn, side) || {})) graph.draw();  // the best move's value is the position's
+    if (remember(at, solved(answer.moves, side) || {})) graph.draw();  // the best move's value is the position's
     const open = answer.moves.filter((item) => item.score === null).length;
     if (name === "done") $("solution-detail").textContent = open ? `${open} not solved within ${answer.seconds} s (?)` : "";
     else $("solution-detail").textContent = open ? `solving ${open} of ${answer.moves.length} moves…` : "";

@@ -45,9 +45,12 @@ export function remember(at, score) {
 export const searched = (item, side) => (item.score_text ? { advantage: item.advantage, text: `${item.score_text} for ${side}`, exact: item.solved } : null);
 
 // The solution's best move gives its position's exact value, once every move is solved.
-export function solved(moves, turn, side) {
-  if (!moves.length || moves.some((item) => item.advantage === null || item.advantage === undefined)) return null;
-  const best = moves.reduce((a, b) => ((turn === 0 ? b.advantage > a.advantage : b.advantage < a.advantage) ? b : a));
+// Best by `score`, the mover's exact game score: the advantage is clipped (every win 1), so
+// it cannot tell a win in 1 from a win in 3.
+export function solved(moves, side) {
+  const unknown = (value) => value === null || value === undefined;
+  if (!moves.length || moves.some((item) => unknown(item.advantage) || unknown(item.score))) return null;
+  const best = moves.reduce((a, b) => (b.score > a.score ? b : a));
   return { advantage: best.advantage, text: `${best.score === 0 ? "draw" : best.text} for ${side} (solved)`, exact: true };
 }
 
