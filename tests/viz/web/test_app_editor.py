@@ -192,3 +192,21 @@ def test_a_draughts_side_to_move_without_a_move_is_refused_as_py_draughts_reads_
     assert list(StandardBoard.from_fen("W:W46:B41").legal_moves)  # a capture: playable
     status, _ = edit_web.post("/api/edit", {"game": "draughts", "position": "W:W46:B41"})
     assert status == 200
+
+
+def test_the_games_list_gives_each_draughts_boards_width_as_py_draughts_does() -> None:
+    """The editor's empty board takes its width from the games list: Brazilian draughts
+    is 8x8 (international rules on a small board), Frisian 10x10."""
+    import draughts
+
+    app = create_app(extra_games=("brazilian", "frisian", "russian"), prepare=False)
+    with BackgroundServer(app) as server:
+        status, games = Web(server.url, app.app.state.searches).get("/api/games")
+    assert status == 200
+    sizes = {game["name"]: game["size"] for game in games}
+    boards = {"draughts": "StandardBoard", "checkers": "AmericanBoard", "brazilian": "BrazilianBoard"}
+    boards |= {"frisian": "FrisianBoard", "russian": "RussianBoard"}
+    for name, board in boards.items():
+        assert sizes[name] ** 2 == 2 * getattr(draughts, board)().SQUARES_COUNT, name
+    assert sizes["brazilian"] == 8 and sizes["frisian"] == 10
+    assert sizes["chess"] is None and sizes["connect4"] is None

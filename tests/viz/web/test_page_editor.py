@@ -302,3 +302,32 @@ def test_a_flipped_chess_board_is_edited_the_way_it_is_shown(editor_page: Any, e
     assert (page.get_attribute(corner, "x"), page.get_attribute(corner, "y")) == ("0", "0")
     page.click("#editor-start")
     assert (page.get_attribute(corner, "x"), page.get_attribute(corner, "y")) == ("0", "0")
+
+
+def test_an_editor_opened_before_any_state_draws_the_games_own_board_width(browser: Any) -> None:
+    """With no state yet (the page's first answer not in), the editor draws the game's start
+    on a board as wide as the games list says: Brazilian draughts on 8x8, not 10x10."""
+    app = create_app(extra_games=("brazilian",), prepare=False)
+    with BackgroundServer(app) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        try:
+            open_game(page, Web(server.url, app.app.state.searches), "brazilian")
+            labels = page.evaluate(
+                """async () => {
+                    const { BoardEditor } = await import('/static/editor.js');
+                    const games = await (await fetch('/api/games')).json();
+                    const labels = [];
+                    for (const name of ['brazilian', 'draughts']) {
+                        const info = games.find((game) => game.name === name);
+                        const editor = new BoardEditor(() => null, () => info);
+                        editor.open();
+                        const svg = document.querySelector('#editor-board svg');
+                        labels.push([svg.getAttribute('aria-label'), svg.querySelectorAll('.cell').length]);
+                        editor.close();
+                    }
+                    return labels;
+                }"""
+            )
+        finally:
+            page.close()
+    assert labels == [["8x8 draughts board being edited", 32], ["10x10 draughts board being edited", 50]]

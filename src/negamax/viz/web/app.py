@@ -281,6 +281,7 @@ def create_app(
                 "kind": boards.kind_of(game),
                 "solvable": game.solvable,
                 "editable": boards.kind_of(game) in editor.EDITABLE,
+                "size": boards.draughts_size(game),
                 "level_elo": list(LEVEL_ELO) if boards.kind_of(game) == "chess" else None,
             }
             for name, game in games.items()

@@ -120,7 +120,6 @@ function castlingPossible(board, right) {
 
 const DRAUGHTS_PIECES = [["w", "white man"], ["W", "white king"], ["b", "black man"], ["B", "black king"]];
 const DRAUGHTS_NAMES = Object.fromEntries(DRAUGHTS_PIECES);
-const TEN_BY_TEN = new Set(["draughts", "frisian", "brazilian"]);
 
 function draughtsDisc(parent, piece, x, y, radius, square = "") {
   const white = piece.toLowerCase() === "w";
@@ -136,7 +135,7 @@ const draughts = {
     const pieces = new Map(Object.entries(state.view.pieces).map(([square, piece]) => [Number(square), piece]));
     return { size: state.view.size, pieces, turn: state.turn, players: players(state, info) };
   },
-  start(info, size = TEN_BY_TEN.has(info.name) ? 10 : 8) {
+  start(info, size = info.size) {  // the board's width, from /api/games
     // each side on its first size/2 - 1 rows, Black at the top (square 1), White at the bottom
     const count = size * size / 2, rows = size / 2 - 1, perRow = size / 2, pieces = new Map();
     for (let square = 1; square <= rows * perRow; square++) pieces.set(square, "b");
