@@ -210,3 +210,12 @@ def test_the_games_list_gives_each_draughts_boards_width_as_py_draughts_does() -
         assert sizes[name] ** 2 == 2 * getattr(draughts, board)().SQUARES_COUNT, name
     assert sizes["brazilian"] == 8 and sizes["frisian"] == 10
     assert sizes["chess"] is None and sizes["connect4"] is None
+
+
+@pytest.mark.parametrize("game", ["draughts", "checkers"])
+@pytest.mark.parametrize("text", ["K", "X:W1:B2", "-1", "hello world", "W:Wx:B5", "W:W33", "W:W13:BK0"])
+def test_a_draughts_text_that_does_not_read_is_refused_in_words_not_echoed(edit_web: Web, game: str, text: str) -> None:
+    """py-draughts says only "Invalid FEN: " and the text, upper-cased: no reason a player
+    can act on, and the board is shown anyway."""
+    status, answer = edit_web.post("/api/edit", {"game": game, "position": text})
+    assert status == 400 and answer["error"] == "not a draughts position (a FEN such as W:W31:B5)", answer

@@ -65,12 +65,15 @@ def _plain(kind: str, message: str, text: str) -> str:
         at = message.find(prefix)
         if at >= 0:
             message = message[at + len(prefix) :]
-    message = message.removeprefix("Invalid FEN: ").removeprefix("Invalid square in FEN: ")
-    promoted = re.fullmatch(r"man on promotion square (\d+) \(only a king may stand there\)", message)
+    square = re.fullmatch(r"Invalid square in FEN: (-?\d+)", message)
+    if square:
+        return f"there is no square {square[1]} on this board"
+    promoted = re.fullmatch(r"Invalid FEN: man on promotion square (\d+) \(only a king may stand there\)", message)
     if promoted:
         return f"a man on square {promoted[1]}, its own side's promotion row: only a king may stand there"
-    if message.isdigit():
-        return f"there is no square {message} on this board"
+    if kind == "draughts":  # py-draughts' other refusals quote the text back, upper-cased: no reason
+        return "not a draughts position (a FEN such as W:W31:B5)"
+    message = message.removeprefix("Invalid FEN: ")
     if kind == "connect4" and "float" in message:
         return "a disc floats above an empty cell: every disc rests on the floor or on another disc"
     if kind == "connect4" and "already over" in message:
