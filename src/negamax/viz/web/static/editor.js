@@ -259,10 +259,12 @@ function root(container, width, height, label) {
 
 export class BoardEditor {
   // currentState(): the page's state (its board, whose turn); currentGame(): the game's entry
-  // in /api/games (its name and kind).
-  constructor(currentState, currentGame) {
+  // in /api/games (its name and kind); opening(): called as the editor opens, to stop what
+  // would change the game under it (the engine's reply being searched).
+  constructor(currentState, currentGame, opening = () => {}) {
     this.currentState = currentState;
     this.currentGame = currentGame;
+    this.opening = opening;
     this.board = null;
     this.kind = null;
     this.piece = null;   // the palette's choice: a piece, or null for the eraser
@@ -290,6 +292,7 @@ export class BoardEditor {
   open() {
     const info = this.currentGame();
     if (!editable(info)) return;
+    this.opening();
     this.kind = info.kind;
     this.board = KINDS[this.kind].read(this.currentState(), info);
     this.piece = KINDS[this.kind].palette(this.board)[0].piece;
