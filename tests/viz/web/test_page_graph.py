@@ -153,3 +153,18 @@ def test_the_solutions_value_is_the_best_moves_by_its_exact_score(tree_page: Any
     assert status == 200
     title = page.text_content(f"{point} title") or ""
     assert title.endswith(f": {best['text']} for {state['players'][state['turn']]} (solved)"), title
+
+
+def test_the_heights_and_the_finished_values_are_as_the_guide_says(tree_page: Any, plain_web: Web) -> None:
+    """docs/web-app.md: +1.00 in chess (an advantage of 0.1) a little under a fifth of the way
+    up, +3.00 halfway; a finished game's advantage 1, 0 or -1, or another end's value / 1000."""
+    page = tree_page
+    page.goto(plain_web.url)
+    heights = page.evaluate(
+        "async () => { const { height } = await import('/static/graph.js'); return [0.1, 0.3, 1, -1].map(height); }"
+    )
+    assert 0.15 < heights[0] < 0.2 and abs(heights[1] - 0.5) < 0.01 and heights[2:] == [1, -1]
+    status, won = plain_web.post("/api/state", {"game": "tictactoe", "moves": LINE})
+    assert status == 200 and won["advantage"] == 1
+    status, leaf = plain_web.post("/api/state", {"game": "tree", "start": "[[5, 7], [3]]", "moves": ["0", "0"]})
+    assert status == 200 and leaf["result"] and leaf["advantage"] == 0.005  # 5 for the first player

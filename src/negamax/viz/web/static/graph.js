@@ -12,7 +12,8 @@ const EVALUATE_SECONDS = 0.2;  // each position's search: the game's shape, not 
 
 // The height a score is drawn at, as lichess draws its graph: the advantage (the server's
 // score / 1000, clipped at 0.95) as the first player's winning chances by lichess's curve,
-// so that a pawn or two in chess reads (+1.00 at a third of the way up), a win at the edge.
+// so that a pawn or two in chess reads (+1.00 a little under a fifth of the way from the
+// middle to the top, +3.00 halfway), a win at the edge.
 export function height(advantage) {
   if (Math.abs(advantage) >= 1) return Math.sign(advantage);
   return 2 / (1 + Math.exp(-0.00368208 * advantage * 1000)) - 1;
