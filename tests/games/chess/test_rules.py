@@ -338,3 +338,13 @@ def test_bad_input_gets_clear_errors() -> None:
     with pytest.raises(IllegalMoveError):
         GAME.parse_move(GAME.new_position(), "e2e5")
     assert GAME.parse_move(GAME.new_position(), "Nf3") == chess.Move.from_uci("g1f3")
+
+
+def test_a_null_move_is_not_a_move() -> None:
+    """python-chess reads '0000' and '--' as its null move (a pass): chess has none."""
+    assert chess.Board().parse_uci("0000") == chess.Move.null() == chess.Board().parse_san("--")
+    for text in ("0000", "--"):
+        with pytest.raises(IllegalMoveError, match="not a legal move"):
+            GAME.parse_move(GAME.new_position(), text)
+    with pytest.raises(InvalidPositionError, match="0000"):
+        GAME.new_position("startpos moves e2e4 0000")

@@ -73,6 +73,9 @@ REFUSED = [
     ("draughts", "W:W33,51:B28", 0, "there is no square 51 on this board"),
     ("draughts", "W:W33:B", 0, "black has no pieces: each side needs at least one"),
     ("draughts", "W:W33:B28", 1, "the position has white to move, not black"),
+    ("draughts", "W:W46:B41,37", 0, "white to move has no legal move: the game would be over"),
+    ("draughts", "W:W" + ",".join(map(str, range(16, 37))) + ":B5", 0, "white has 21 pieces: at most 20"),
+    ("checkers", "B:W30:B" + ",".join(map(str, range(1, 14))), 0, "black has 13 pieces: at most 12"),
     ("checkers", "B:W30:B31", 0, "a man on square 31, its own side's promotion row"),
     ("tictactoe", "", 0, "tictactoe has no board editor"),
 ]
@@ -140,7 +143,9 @@ def test_random_connect4_boards_are_judged_as_the_rules_read_afresh(edit_web: We
 
 def test_random_draughts_boards_are_judged_as_the_rules_read_afresh(edit_web: Web) -> None:
     """International draughts: White's men promote on 1-5, Black's on 46-50; a side without
-    pieces has lost."""
+    pieces, or without a move, has lost."""
+    from draughts import StandardBoard
+
     rng = random.Random(71)
     verdicts = {True: 0, False: 0}
     for _ in range(100):
@@ -161,6 +166,8 @@ def test_random_draughts_boards_are_judged_as_the_rules_read_afresh(edit_web: We
             and all(piece != "b" or square < 46 for square, piece in pieces.items())
             and all(side[colour] for colour in "wb")
         )
+        # and a move for the side to move (else the game is over), as py-draughts finds them
+        expected = expected and bool(list(StandardBoard.from_fen(position).legal_moves))
         status, answer = edit_web.post("/api/edit", {"game": "draughts", "position": position, "turn": turn})
         assert status == (200 if expected else 400), (position, answer)
         verdicts[expected] += 1
@@ -171,3 +178,44 @@ def test_the_games_list_says_which_boards_the_editor_sets_up(edit_web: Web) -> N
     status, games = edit_web.get("/api/games")
     assert status == 200
     assert {game["name"] for game in games if game["editable"]} == {"chess", "connect4", "draughts", "checkers"}
+
+
+def test_a_draughts_side_to_move_without_a_move_is_refused_as_py_draughts_reads_it(edit_web: Web) -> None:
+    """A game over is nothing to play from: py-draughts (the rules) finds no move for the
+    side to move, and the editor refuses the board."""
+    from draughts import StandardBoard
+
+    for text, mover in (("W:W46:B41,37", "white"), ("B:W50:B45", "black")):
+        assert list(StandardBoard.from_fen(text).legal_moves) == [], text
+        status, answer = edit_web.post("/api/edit", {"game": "draughts", "position": text})
+        assert status == 400 and answer["error"] == f"{mover} to move has no legal move: the game would be over"
+    assert list(StandardBoard.from_fen("W:W46:B41").legal_moves)  # a capture: playable
+    status, _ = edit_web.post("/api/edit", {"game": "draughts", "position": "W:W46:B41"})
+    assert status == 200
+
+
+def test_the_games_list_gives_each_draughts_boards_width_as_py_draughts_does() -> None:
+    """The editor's empty board takes its width from the games list: Brazilian draughts
+    is 8x8 (international rules on a small board), Frisian 10x10."""
+    import draughts
+
+    app = create_app(extra_games=("brazilian", "frisian", "russian"), prepare=False)
+    with BackgroundServer(app) as server:
+        status, games = Web(server.url, app.app.state.searches).get("/api/games")
+    assert status == 200
+    sizes = {game["name"]: game["size"] for game in games}
+    boards = {"draughts": "StandardBoard", "checkers": "AmericanBoard", "brazilian": "BrazilianBoard"}
+    boards |= {"frisian": "FrisianBoard", "russian": "RussianBoard"}
+    for name, board in boards.items():
+        assert sizes[name] ** 2 == 2 * getattr(draughts, board)().SQUARES_COUNT, name
+    assert sizes["brazilian"] == 8 and sizes["frisian"] == 10
+    assert sizes["chess"] is None and sizes["connect4"] is None
+
+
+@pytest.mark.parametrize("game", ["draughts", "checkers"])
+@pytest.mark.parametrize("text", ["K", "X:W1:B2", "-1", "hello world", "W:Wx:B5", "W:W33", "W:W13:BK0"])
+def test_a_draughts_text_that_does_not_read_is_refused_in_words_not_echoed(edit_web: Web, game: str, text: str) -> None:
+    """py-draughts says only "Invalid FEN: " and the text, upper-cased: no reason a player
+    can act on, and the board is shown anyway."""
+    status, answer = edit_web.post("/api/edit", {"game": game, "position": text})
+    assert status == 400 and answer["error"] == "not a draughts position (a FEN such as W:W31:B5)", answer

@@ -69,3 +69,59 @@ def test_pgn_keeps_the_variations_out_and_in(plain_web: Web) -> None:
     bad = {"game": "chess", "moves": [], "lines": [["e2e4", "e2e4"]]}
     status, answer = plain_web.post("/api/pgn", bad)
     assert status == 400 and "move 2 of a line" in answer["error"]
+
+
+def test_pgn_says_a_draw_the_page_ends_the_game_with(plain_web: Web) -> None:
+    """The page ends a game at a draw the players may claim at once (threefold repetition,
+    the fifty-move rule, as lichess does); its PGN says 1/2-1/2 there, not '*'."""
+    repeated = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
+    fifty = "8/8/8/4k3/8/8/8/R3K3 w - - 99 80"
+    for start, moves in (("", repeated), (fifty, ["a1a2"])):
+        board = chess.Board(start or chess.STARTING_FEN)
+        for move in moves:
+            board.push_uci(move)
+        # python-chess's own rules: a draw claimable now, that its plain result leaves open
+        assert board.result() == "*" and (board.is_repetition(3) or board.is_fifty_moves())
+        status, state = plain_web.post("/api/state", {"game": "chess", "start": start, "moves": moves})
+        assert status == 200 and state["result"] and "draw" in state["result"], state
+        for lines in ([], [moves]):  # without variations (from the board) and with them
+            body = {"game": "chess", "start": start, "moves": moves, "lines": lines}
+            status, written = plain_web.post("/api/pgn", body)
+            assert status == 200 and '[Result "1/2-1/2"]' in written["pgn"], (start, lines, written)
+            assert written["pgn"].rstrip().endswith("1/2-1/2")
+
+
+def test_a_null_move_is_no_move_in_chess(plain_web: Web) -> None:
+    """python-chess reads '0000' (UCI) and '--' (SAN) as a null move, a pass that no rule of
+    chess allows: refused, in a line of moves, a PGN line and a pasted PGN alike."""
+    assert chess.Board().parse_uci("0000") == chess.Move.null()
+    for moves in (["0000"], ["e2e4", "--"]):
+        status, answer = plain_web.post("/api/state", {"game": "chess", "moves": moves})
+        assert status == 400 and "not a legal move" in answer["error"], answer
+        status, answer = plain_web.post("/api/pgn", {"game": "chess", "moves": [], "lines": [moves]})
+        assert status == 400 and "not a legal move" in answer["error"], answer
+    status, answer = plain_web.post("/api/pgn/read", {"pgn": "1. e4 -- 2. d4 *"})
+    assert status == 400 and "null move" in answer["error"] and "\n" not in answer["error"], answer
+
+
+def test_a_pgn_read_is_refused_where_its_lines_could_not_be_sent_back(plain_web: Web) -> None:
+    """The page sends each line of a PGN back whole, from the start (``/api/lines``,
+    ``/api/pgn``): a PGN with more lines, a longer line, or more moves in all its lines than
+    a request takes is refused at once, in one line, not answered with megabytes."""
+    branches = "1. e4 " + " ".join(["(1. d4)"] * 250) + " *"  # 251 lines of one move
+    status, answer = plain_web.post("/api/pgn/read", {"pgn": branches})
+    assert status == 400 and "251 lines" in answer["error"] and "\n" not in answer["error"], answer
+    shuffle = " ".join(["Nf3 Nf6 Ng1 Ng8"] * 260)  # one line of 1,040 moves
+    status, answer = plain_web.post("/api/pgn/read", {"pgn": shuffle + " *"})
+    assert status == 400 and "over 1,000 moves" in answer["error"] and "\n" not in answer["error"], answer
+    # 100 lines of 100 to 200 moves: each within bounds, 15,000 moves in all
+    game = chess.pgn.Game()
+    node: chess.pgn.GameNode = game
+    for ply, san in enumerate(["Nf3", "Nf6", "Ng1", "Ng8"] * 50):
+        if ply >= 100:
+            node.add_variation(chess.Move.from_uci("a2a3" if ply % 2 == 0 else "a7a6"))
+        node = node.add_main_variation(node.board().parse_san(san))
+    status, answer = plain_web.post("/api/pgn/read", {"pgn": str(game)})
+    assert status == 400 and "moves in all" in answer["error"] and "\n" not in answer["error"], answer
+    status, read = plain_web.post("/api/pgn/read", {"pgn": " ".join(["Nf3 Nf6 Ng1 Ng8"] * 250) + " *"})
+    assert status == 200 and len(read["lines"]) == 1 and len(read["moves"]) == 1_000  # the most a line holds

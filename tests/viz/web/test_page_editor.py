@@ -302,3 +302,57 @@ def test_a_flipped_chess_board_is_edited_the_way_it_is_shown(editor_page: Any, e
     assert (page.get_attribute(corner, "x"), page.get_attribute(corner, "y")) == ("0", "0")
     page.click("#editor-start")
     assert (page.get_attribute(corner, "x"), page.get_attribute(corner, "y")) == ("0", "0")
+
+
+def test_an_editor_opened_before_any_state_draws_the_games_own_board_width(browser: Any) -> None:
+    """With no state yet (the page's first answer not in), the editor draws the game's start
+    on a board as wide as the games list says: Brazilian draughts on 8x8, not 10x10."""
+    app = create_app(extra_games=("brazilian",), prepare=False)
+    with BackgroundServer(app) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        try:
+            open_game(page, Web(server.url, app.app.state.searches), "brazilian")
+            labels = page.evaluate(
+                """async () => {
+                    const { BoardEditor } = await import('/static/editor.js');
+                    const games = await (await fetch('/api/games')).json();
+                    const labels = [];
+                    for (const name of ['brazilian', 'draughts']) {
+                        const info = games.find((game) => game.name === name);
+                        const editor = new BoardEditor(() => null, () => info);
+                        editor.open();
+                        const svg = document.querySelector('#editor-board svg');
+                        labels.push([svg.getAttribute('aria-label'), svg.querySelectorAll('.cell').length]);
+                        editor.close();
+                    }
+                    return labels;
+                }"""
+            )
+        finally:
+            page.close()
+    assert labels == [["8x8 draughts board being edited", 32], ["10x10 draughts board being edited", 50]]
+
+
+def test_while_the_editor_is_open_neither_the_keys_nor_the_engine_change_the_game(
+    editor_page: Any, editor_web: Web
+) -> None:
+    """The game under the editor stays as it was: Cancel goes back to it. The arrow keys do
+    not walk it, and an engine reply being searched when the editor opens is stopped."""
+    page = editor_page
+    open_game(page, editor_web, "chess")
+    page.select_option("#seconds", "2")
+    page.click("#board rect[data-square=e2]")
+    page.click("#board rect[data-square=e4]")
+    page.wait_for_function("document.getElementById('turn').className === 'thinking'")  # the reply searched
+    page.click("#edit")
+    page.wait_for_selector("#editor-board svg")
+    page.wait_for_function("document.getElementById('turn').className !== 'thinking'", timeout=1_000)
+    for key in ("ArrowLeft", "Home", "ArrowLeft"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(2_500)  # past the search's 2 s: no reply played under the editor
+    assert moves_in_url(page) == ["e2e4"]
+    page.click("#editor-cancel")
+    assert page.is_visible("#board") and moves_in_url(page) == ["e2e4"]
+    page.keyboard.press("ArrowLeft")  # the editor closed: the keys walk the game again
+    page.wait_for_function("!/moves=[^&]/.test(location.hash)")
+    assert moves_in_url(page) == []

@@ -222,3 +222,17 @@ def shoot(page: Any, name: str) -> None:
         page.locator("#exercise").evaluate("section => section.scrollIntoView()")
         page.screenshot(path=str(SHOTS / f"{name}-{width}x{height}.png"))
     page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_a_tree_too_big_for_the_exercise_is_never_drawn_not_even_at_a_resize(tree_page: Any, tree_web: Web) -> None:
+    page = tree_page
+    open_tree(page, tree_web, CLASSIC)
+    assert page.locator("#exercise-tree g.leaf").count() == 9
+    big = [list(range(41)), list(range(41))]  # 82 leaves: one more than an exercise takes
+    page.goto(f"{tree_web.url}#game=tree&start={urllib.parse.quote(json.dumps(big))}&moves=")
+    page.wait_for_function("document.getElementById('exercise-status').textContent.includes('82 leaves')")
+    assert page.locator("#exercise-tree g.leaf").count() == 0
+    page.set_viewport_size({"width": 900, "height": 800})  # a resize draws the tree again
+    page.wait_for_timeout(300)
+    assert page.locator("#exercise-tree g.leaf").count() == 0, "the refused tree drawn, its leaves tappable"
+    assert page.is_disabled("#exercise-check")

@@ -133,3 +133,38 @@ def test_the_solution_puts_its_positions_exact_value_on_the_graph(tree_page: Any
     assert status == 200
     best = max(item["advantage"] for item in answer["moves"])  # X to move: the best for X
     assert page.evaluate(POINTS) == [[2, best, True]] and best == 1  # O's 3 loses: X wins
+
+
+def test_the_solutions_value_is_the_best_moves_by_its_exact_score(tree_page: Any, plain_web: Web) -> None:
+    """X to move can win at once (5) or later: every win has the same clipped advantage,
+    so the graph's text must be the quickest win's, the mover's best exact score."""
+    page = tree_page
+    moves = ["2", "4", "8", "7"]
+    opened(page, plain_web, "tictactoe", ",".join(moves))
+    page.check("#solution")
+    point = "#graph .point[data-ply='4']"
+    page.wait_for_function(f'document.querySelector("{point}")', timeout=30_000)
+    status, answer = plain_web.post("/api/solution", {"game": "tictactoe", "moves": moves})
+    assert status == 200
+    best = max(answer["moves"], key=lambda item: item["score"])  # the mover's own score
+    wins = {item["text"] for item in answer["moves"] if item["advantage"] == 1}
+    assert len(wins) > 1  # wins of different lengths: the advantage alone cannot tell them apart
+    status, state = plain_web.post("/api/state", {"game": "tictactoe", "moves": moves})
+    assert status == 200
+    title = page.text_content(f"{point} title") or ""
+    assert title.endswith(f": {best['text']} for {state['players'][state['turn']]} (solved)"), title
+
+
+def test_the_heights_and_the_finished_values_are_as_the_guide_says(tree_page: Any, plain_web: Web) -> None:
+    """docs/web-app.md: +1.00 in chess (an advantage of 0.1) a little under a fifth of the way
+    up, +3.00 halfway; a finished game's advantage 1, 0 or -1, or another end's value / 1000."""
+    page = tree_page
+    page.goto(plain_web.url)
+    heights = page.evaluate(
+        "async () => { const { height } = await import('/static/graph.js'); return [0.1, 0.3, 1, -1].map(height); }"
+    )
+    assert 0.15 < heights[0] < 0.2 and abs(heights[1] - 0.5) < 0.01 and heights[2:] == [1, -1]
+    status, won = plain_web.post("/api/state", {"game": "tictactoe", "moves": LINE})
+    assert status == 200 and won["advantage"] == 1
+    status, leaf = plain_web.post("/api/state", {"game": "tree", "start": "[[5, 7], [3]]", "moves": ["0", "0"]})
+    assert status == 200 and leaf["result"] and leaf["advantage"] == 0.005  # 5 for the first player

@@ -299,7 +299,10 @@ class ChessGame(BaseGame):
             raise InvalidPositionError(f"chess position {head!r} is not legal: {', '.join(reasons)}")
         for word in moves_text.split():
             try:
-                board.push_uci(word)
+                move = board.parse_uci(word)
+                if not move:  # the null move: no pass in chess
+                    raise ValueError(word)
+                board.push(move)
             except ValueError:
                 raise InvalidPositionError(f"chess position {text!r}: {word!r} is not a legal move there") from None
         return ChessPosition(board)
@@ -308,14 +311,17 @@ class ChessGame(BaseGame):
         assert isinstance(position, ChessPosition)
         text = text.strip()
         board = position.board
+        refused = IllegalMoveError(f"{text!r} is not a legal move here (write e2e4 or Nf3)")
         try:
-            return board.parse_uci(text)
+            move = board.parse_uci(text)
         except ValueError:
-            pass
-        try:
-            return board.parse_san(text)
-        except ValueError:
-            raise IllegalMoveError(f"{text!r} is not a legal move here (write e2e4 or Nf3)") from None
+            try:
+                move = board.parse_san(text)
+            except ValueError:
+                raise refused from None
+        if not move:  # python-chess's null move ('0000', '--'): a pass, which chess never allows
+            raise refused
+        return move
 
     def move_text(self, position: Position[Any], move: Hashable) -> str:
         assert isinstance(move, chess.Move)

@@ -58,7 +58,7 @@ from negamax.viz.web import boards, editor, pgn
 from negamax.viz.web.guard import RequestGuard
 from negamax.viz.web.isolation import STATE_SECONDS, GameRefused, PluginWorkers, is_plugin
 from negamax.viz.web.pgn import MAX_PGN
-from negamax.viz.web.positions import MAX_MOVE_TEXT, MAX_MOVES, MAX_START, BadRequest, Positions
+from negamax.viz.web.positions import MAX_LINES_SENT, MAX_MOVE_TEXT, MAX_MOVES, MAX_START, BadRequest, Positions
 from negamax.viz.web.scheduler import MAX_SEARCHES, Busy
 from negamax.viz.web.searches import (
     MAX_LINES,
@@ -80,9 +80,6 @@ TRACE_ALGORITHMS = ("alphabeta-tt", "alphabeta", "pvs", "negamax")
 HEARTBEAT_SECONDS = 0.5
 """How often a stream that has nothing new says so, which is how a search finds out that
 its page went away even while no iteration completes."""
-
-MAX_LINES_SENT = 200
-"""The most lines of a game (its main line and variations) a request sends."""
 
 UNPROCESSABLE = 422
 """A request the game served cannot answer, by its own code's fault (named in the message)."""
@@ -284,6 +281,7 @@ def create_app(
                 "kind": boards.kind_of(game),
                 "solvable": game.solvable,
                 "editable": boards.kind_of(game) in editor.EDITABLE,
+                "size": boards.draughts_size(game),
                 "level_elo": list(LEVEL_ELO) if boards.kind_of(game) == "chess" else None,
             }
             for name, game in games.items()

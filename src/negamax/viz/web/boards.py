@@ -177,6 +177,12 @@ def _mover(before: dict[int, str], after: dict[int, str]) -> str:
     return ""
 
 
+def draughts_size(game: Game) -> int | None:
+    """A draughts board's width in squares (10, or 8), from the game's own start; ``None``
+    for another kind of board. The editor's empty board takes it (no list of names to keep)."""
+    return _draughts(game.new_position())["size"] if kind_of(game) == "draughts" else None
+
+
 def _draughts(position: Any) -> dict[str, Any]:
     board = position.board
     squares = board.SQUARES_COUNT

@@ -7,8 +7,9 @@ sets as its start, as if typed into "Set position".
   check, at most 16 pieces and 8 pawns a side, castling only with the king and rook on
   their squares (python-chess's ``Board.status``, one reason at a time);
 * draughts and checkers: pieces on the numbered (dark) squares only, no man on its own
-  promotion row (py-draughts refuses both), and at least one piece a side: a side without
-  pieces has lost, and a game over is nothing to play from;
+  promotion row (py-draughts refuses both), at least one piece a side and no more than the
+  start holds (20 a side on 10x10, 12 on 8x8), and a move for the side to move: a side
+  without pieces or moves has lost, and a game over is nothing to play from;
 * Connect 4: every disc on the floor or on another disc, the first player (red) with as
   many discs as the second or one more, as the side to move says, and no four in a row
   (the game would be over: refused, as the typed board is).
@@ -49,9 +50,11 @@ def checked(game: Game, text: str, turn: int | None = None) -> str:
     if kind == "connect4":
         _check_connect4(position, turn, names)
     if kind == "draughts":
-        _check_draughts(position)
+        _check_draughts(position, game.new_position())
     if turn is not None and position.player() != turn:
         raise RefusedPosition(f"the position has {names[position.player()]} to move, not {names[turn]}")
+    if kind == "draughts" and not position.legal_moves():
+        raise RefusedPosition(f"{names[position.player()]} to move has no legal move: the game would be over")
     return game.position_text(position)
 
 
@@ -62,12 +65,15 @@ def _plain(kind: str, message: str, text: str) -> str:
         at = message.find(prefix)
         if at >= 0:
             message = message[at + len(prefix) :]
-    message = message.removeprefix("Invalid FEN: ").removeprefix("Invalid square in FEN: ")
-    promoted = re.fullmatch(r"man on promotion square (\d+) \(only a king may stand there\)", message)
+    square = re.fullmatch(r"Invalid square in FEN: (-?\d+)", message)
+    if square:
+        return f"there is no square {square[1]} on this board"
+    promoted = re.fullmatch(r"Invalid FEN: man on promotion square (\d+) \(only a king may stand there\)", message)
     if promoted:
         return f"a man on square {promoted[1]}, its own side's promotion row: only a king may stand there"
-    if message.isdigit():
-        return f"there is no square {message} on this board"
+    if kind == "draughts":  # py-draughts' other refusals quote the text back, upper-cased: no reason
+        return "not a draughts position (a FEN such as W:W31:B5)"
+    message = message.removeprefix("Invalid FEN: ")
     if kind == "connect4" and "float" in message:
         return "a disc floats above an empty cell: every disc rests on the floor or on another disc"
     if kind == "connect4" and "already over" in message:
@@ -143,11 +149,18 @@ def _check_connect4(position: Any, turn: int | None, names: tuple[str, str]) -> 
     )
 
 
-def _check_draughts(position: Any) -> None:
-    board = position.board
-    for colour, pieces in (
-        ("white", board.white_men | board.white_kings),
-        ("black", board.black_men | board.black_kings),
-    ):
-        if not pieces:
+def _check_draughts(position: Any, start: Any) -> None:
+    """At least one piece a side, and no more than the game's start holds (20 a side in
+    international draughts, 12 on 8x8): no game gains pieces."""
+    for colour in ("white", "black"):
+        count = _pieces(position.board, colour)
+        if not count:
             raise RefusedPosition(f"{colour} has no pieces: each side needs at least one (the game would be over)")
+        most = _pieces(start.board, colour)
+        if count > most:
+            raise RefusedPosition(f"{colour} has {count} pieces: at most {most}, as many as the game starts with")
+
+
+def _pieces(board: Any, colour: str) -> int:
+    """How many pieces (men and kings) ``colour`` has on a py-draughts board."""
+    return int((getattr(board, f"{colour}_men") | getattr(board, f"{colour}_kings")).bit_count())

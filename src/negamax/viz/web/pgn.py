@@ -12,6 +12,7 @@ import chess.pgn
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
 from negamax.games.chess.rules import ChessGame, ChessPosition
+from negamax.viz.web.positions import MAX_LINE_MOVES, MAX_LINES_SENT, MAX_MOVES
 
 MAX_PGN = 60_000
 """The longest PGN text read (under the request body cap of 64 KB; a game of a thousand moves fits)."""
@@ -43,9 +44,18 @@ def written(board: chess.Board, lines: list[list[str]] | None = None, shown: int
                 raise InvalidPositionError(f"move {number} of a line: {error}") from None
             node = node.variation(move) if node.has_variation(move) else node.add_variation(move)
             moving.board.push(move)
-    if lines:
-        game.headers["Result"] = game.end().board().result()
+    game.headers["Result"] = result(game.end().board())
     return str(game)
+
+
+def result(board: chess.Board) -> str:
+    """The game's result as the page ends it: python-chess's, and a draw where the players
+    may claim one now (a position's third occurrence, fifty moves of each side without a
+    capture or a pawn move), which the page declares at once as lichess does, and which
+    ``Board.result`` leaves open ('*') unless it is claimed."""
+    if board.is_repetition(3) or board.is_fifty_moves():
+        return "1/2-1/2"  # checked after mate by python-chess: is_fifty_moves needs a legal move
+    return board.result()
 
 
 def read(text: str) -> dict[str, Any]:
@@ -74,12 +84,44 @@ def read(text: str) -> dict[str, Any]:
 
 def _lines(game: chess.pgn.Game) -> list[list[str]]:
     """Every line of a game from its root to a leaf, in UCI, the main line first and each
-    variation after the line it branches from (as PGN orders them)."""
+    variation after the line it branches from (as PGN orders them).
+
+    :raises InvalidPositionError: for more lines, a longer line or more moves in all than
+        the page can send back (it sends every line whole, from the start), found before
+        they are all written out (a small PGN of many variations has millions of moves).
+    """
     lines: list[list[str]] = []
     stack: list[tuple[chess.pgn.GameNode, list[str]]] = [(game, [])]
+    count, total = 0, 0
     while stack:  # not recursive: a game of a thousand moves is that deep
         node, moves = stack.pop()
+        if len(moves) > MAX_MOVES:
+            raise InvalidPositionError(
+                f"a line of this PGN holds over {MAX_MOVES:,} moves: at most {MAX_MOVES:,} are read"
+            )
+        if node.move is not None and not node.move:
+            raise InvalidPositionError(f"move {len(moves)} of a line is a null move ('--'): chess has no pass")
         if not node.variations and moves:
+            count, total = count + 1, total + len(moves)
+            if count > MAX_LINES_SENT:
+                raise InvalidPositionError(
+                    f"this PGN holds {_count_lines(game):,} lines: at most {MAX_LINES_SENT} are read"
+                )
+            if total > MAX_LINE_MOVES:
+                raise InvalidPositionError(
+                    f"this PGN's lines, each from the start, hold over {MAX_LINE_MOVES:,} moves in all: at most"
+                    f" {MAX_LINE_MOVES:,} are read"
+                )
             lines.append(moves)
         stack.extend((child, [*moves, child.move.uci()]) for child in reversed(node.variations))
     return lines
+
+
+def _count_lines(game: chess.pgn.Game) -> int:
+    """How many lines (leaves) a game holds, without writing them out."""
+    count, stack = 0, list[chess.pgn.GameNode]([game])
+    while stack:
+        node = stack.pop()
+        count += not node.variations
+        stack.extend(node.variations)
+    return count

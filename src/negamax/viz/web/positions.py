@@ -17,6 +17,12 @@ MAX_START = 2_000
 """The longest start position (a FEN followed by some moves fits)."""
 MAX_MOVES = 1_000
 MAX_MOVE_TEXT = 64
+MAX_LINES_SENT = 200
+"""The most lines of a game (its main line and variations) a request sends."""
+MAX_LINE_MOVES = 6_000
+"""The most moves in all the lines of a game a PGN read gives (each line whole, from the
+start): the page sends them back, and a request's body holds 64 KB (a UCI move and its
+quotes and comma take 7 or 8 bytes)."""
 MAX_NIM_HEAPS = 20
 MAX_NIM_HEAP = 100
 MAX_SOLUTION_MOVES = boards.MAX_MOVES_SHOWN

@@ -20,7 +20,8 @@ let thinking = null;       // { controller, playing } while the engine searches
 let solving = null;        // the AbortController of the solution being asked for
 let solution = null;       // move text -> { score, text } for the current position
 let dropped = null;        // the Connect 4 column of the last move, to animate its disc
-const editor = new BoardEditor(() => state, () => games.get(game.name));  // "Edit board"
+// "Edit board": opened, it stops the engine (a reply must not be played under the editor)
+const editor = new BoardEditor(() => state, () => games.get(game.name), () => stopThinking());
 const solutionWanted = new Map();  // game name -> whether its solution is shown (each its own)
 
 const position = () => ({ game: game.name, start: game.start, moves: gameTree.moves() });
@@ -206,9 +207,10 @@ function goToMove(at) {
 }
 
 // The arrow keys walk the game: left and right one move back and forward along the line
-// walked, Home and End to its start and its end; not while a field or a menu has the keys.
+// walked, Home and End to its start and its end; not while a field or a menu has the keys,
+// nor while the board editor is open (Cancel goes back to the game as it was).
 function walk(event) {
-  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || !$("editor").hidden) return;
   const target = event.target, typing = target.tagName === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(target.type);
   if (typing || (target.closest && target.closest("select, textarea, dialog, [contenteditable]"))) return;
   const steps = { ArrowLeft: () => gameTree.back(), ArrowRight: () => gameTree.forward(), Home: () => gameTree.toStart(), End: () => gameTree.toEnd() };
@@ -386,14 +388,14 @@ function clearSearch() {
 }
 
 async function askForSolution(mine) {
-  const controller = new AbortController(), at = gameTree.current, side = state.players[state.turn], turn = state.turn;
+  const controller = new AbortController(), at = gameTree.current, side = state.players[state.turn];
   solving = controller;
   $("solution-detail").textContent = "solving every move…";
   // the scores come as they are known: the book's at once, then each move the solver finishes
   const show = (name, answer) => {
     if (mine !== generation) return;
     solution = new Map(answer.moves.map((item) => [item.move, item]));
-    if (remember(at, solved(answer.moves, turn, side) || {})) graph.draw();  // the best move's value is the position's
+    if (remember(at, solved(answer.moves, side) || {})) graph.draw();  // the best move's value is the position's
     const open = answer.moves.filter((item) => item.score === null).length;
     if (name === "done") $("solution-detail").textContent = open ? `${open} not solved within ${answer.seconds} s (?)` : "";
     else $("solution-detail").textContent = open ? `solving ${open} of ${answer.moves.length} moves…` : "";

@@ -120,7 +120,6 @@ function castlingPossible(board, right) {
 
 const DRAUGHTS_PIECES = [["w", "white man"], ["W", "white king"], ["b", "black man"], ["B", "black king"]];
 const DRAUGHTS_NAMES = Object.fromEntries(DRAUGHTS_PIECES);
-const TEN_BY_TEN = new Set(["draughts", "frisian", "brazilian"]);
 
 function draughtsDisc(parent, piece, x, y, radius, square = "") {
   const white = piece.toLowerCase() === "w";
@@ -136,7 +135,7 @@ const draughts = {
     const pieces = new Map(Object.entries(state.view.pieces).map(([square, piece]) => [Number(square), piece]));
     return { size: state.view.size, pieces, turn: state.turn, players: players(state, info) };
   },
-  start(info, size = TEN_BY_TEN.has(info.name) ? 10 : 8) {
+  start(info, size = info.size) {  // the board's width, from /api/games
     // each side on its first size/2 - 1 rows, Black at the top (square 1), White at the bottom
     const count = size * size / 2, rows = size / 2 - 1, perRow = size / 2, pieces = new Map();
     for (let square = 1; square <= rows * perRow; square++) pieces.set(square, "b");
@@ -260,10 +259,12 @@ function root(container, width, height, label) {
 
 export class BoardEditor {
   // currentState(): the page's state (its board, whose turn); currentGame(): the game's entry
-  // in /api/games (its name and kind).
-  constructor(currentState, currentGame) {
+  // in /api/games (its name and kind); opening(): called as the editor opens, to stop what
+  // would change the game under it (the engine's reply being searched).
+  constructor(currentState, currentGame, opening = () => {}) {
     this.currentState = currentState;
     this.currentGame = currentGame;
+    this.opening = opening;
     this.board = null;
     this.kind = null;
     this.piece = null;   // the palette's choice: a piece, or null for the eraser
@@ -291,6 +292,7 @@ export class BoardEditor {
   open() {
     const info = this.currentGame();
     if (!editable(info)) return;
+    this.opening();
     this.kind = info.kind;
     this.board = KINDS[this.kind].read(this.currentState(), info);
     this.piece = KINDS[this.kind].palette(this.board)[0].piece;

@@ -120,8 +120,10 @@ export class Exercise {
       const tree = JSON.parse(position.position);
       const picked = EXAMPLES.findIndex((example) => JSON.stringify(example.tree) === JSON.stringify(tree));
       $("exercise-example").value = picked < 0 ? "" : String(picked);
-      this.shape = lay(tree);
-      if (this.shape.leaves.length > MOST_LEAVES) throw new Error(`this tree has ${this.shape.leaves.length} leaves: an exercise by hand takes at most ${MOST_LEAVES}`);
+      // kept only once it passes: a refused tree is never drawn, not even at the next resize
+      const shape = lay(tree);
+      if (shape.leaves.length > MOST_LEAVES) throw new Error(`this tree has ${shape.leaves.length} leaves: an exercise by hand takes at most ${MOST_LEAVES}`);
+      this.shape = shape;
       this.draw();
       const body = { game, start, moves: [], algorithm: "textbook", max_nodes: TRACE_NODES, prune_equal: $("prune-equal").checked };
       const trace = await this.post("/api/trace", body);

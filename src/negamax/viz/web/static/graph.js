@@ -12,7 +12,8 @@ const EVALUATE_SECONDS = 0.2;  // each position's search: the game's shape, not 
 
 // The height a score is drawn at, as lichess draws its graph: the advantage (the server's
 // score / 1000, clipped at 0.95) as the first player's winning chances by lichess's curve,
-// so that a pawn or two in chess reads (+1.00 at a third of the way up), a win at the edge.
+// so that a pawn or two in chess reads (+1.00 a little under a fifth of the way from the
+// middle to the top, +3.00 halfway), a win at the edge.
 export function height(advantage) {
   if (Math.abs(advantage) >= 1) return Math.sign(advantage);
   return 2 / (1 + Math.exp(-0.00368208 * advantage * 1000)) - 1;
@@ -45,9 +46,12 @@ export function remember(at, score) {
 export const searched = (item, side) => (item.score_text ? { advantage: item.advantage, text: `${item.score_text} for ${side}`, exact: item.solved } : null);
 
 // The solution's best move gives its position's exact value, once every move is solved.
-export function solved(moves, turn, side) {
-  if (!moves.length || moves.some((item) => item.advantage === null || item.advantage === undefined)) return null;
-  const best = moves.reduce((a, b) => ((turn === 0 ? b.advantage > a.advantage : b.advantage < a.advantage) ? b : a));
+// Best by `score`, the mover's exact game score: the advantage is clipped (every win 1), so
+// it cannot tell a win in 1 from a win in 3.
+export function solved(moves, side) {
+  const unknown = (value) => value === null || value === undefined;
+  if (!moves.length || moves.some((item) => unknown(item.advantage) || unknown(item.score))) return null;
+  const best = moves.reduce((a, b) => (b.score > a.score ? b : a));
   return { advantage: best.advantage, text: `${best.score === 0 ? "draw" : best.text} for ${side} (solved)`, exact: true };
 }
 
