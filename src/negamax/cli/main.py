@@ -96,7 +96,7 @@ def _add_search_options(command: argparse.ArgumentParser, limits: bool) -> None:
         "--book",
         metavar="FILE",
         help="answer from this book of solved positions when it knows (default: the book shipped for the game,"
-        " Connect 4's first five plies)",
+        " Connect 4's first plies)",
     )
     books.add_argument("--no-book", action="store_true", help="search every position, even those a book knows")
 
