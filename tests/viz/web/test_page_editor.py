@@ -14,7 +14,7 @@ import pytest
 from negamax.games import get_game
 from negamax.viz.web.app import create_app
 from negamax.viz.web.server import BackgroundServer
-from tests.viz.web.conftest import Web, screenshot
+from tests.viz.web.conftest import Web, checked_page, screenshot
 from tests.viz.web.test_page import moves_in_url, open_game
 
 ERROR = "#editor-error"
@@ -33,13 +33,7 @@ def editor_web() -> Iterator[Web]:
 def editor_page(browser: Any) -> Iterator[Any]:
     """A fresh page at 1280x800; a script error on it fails the test (a refusal the page
     shows is not one)."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    yield page
-    page.close()
-    assert not [error for error in errors if "the server responded with a status of 400" not in error], errors
+    yield from checked_page(browser, "the server responded with a status of 400")
 
 
 def start_in_url(page: Any) -> str:
