@@ -26,7 +26,7 @@ def test_text_tree_shows_windows_values_and_pruning() -> None:
     text = render(_trace(), GAME, POSITION, "text")
     lines = text.splitlines()
     assert lines[0] == "root: 3  [-inf, +inf]"
-    assert "    pruned: 1 2" in lines
+    assert "    pruned: b c" in lines
     assert lines[-1] == "11 nodes, 2 moves pruned"
 
 

@@ -43,7 +43,7 @@ def test_the_second_min_node_is_cut_off_after_its_first_leaf() -> None:
     _, steps = textbook_steps("alphabeta")
     cuts = [step for step in steps if step.cut]
     assert [(step.node, step.alpha, step.beta, step.best) for step in cuts] == [(6, "-2", "-3", "-2")]
-    assert cuts[0].text.endswith("Cut-off: -2 >= beta -3, so the opponent avoids 1; 2 moves pruned (1 2)")
+    assert cuts[0].text.endswith("Cut-off: -2 >= beta -3, so the opponent avoids b; 2 moves pruned (b c)")
     assert steps[0].text == "enter the root with the window [-inf, +inf]"
     assert steps[-1].text == "the root is searched: worth 3"
 
@@ -76,9 +76,9 @@ def test_the_minimax_wording_of_the_cut_off_is_from_max_side() -> None:
     _, steps = textbook_steps("alphabeta")
     cut = next(step for step in steps if step.cut)
     assert (cut.minimax_alpha, cut.minimax_beta, cut.minimax_best) == ("3", "2", "2")
-    assert cut.minimax.endswith("min node 1: 2 <= alpha 3, so max avoids it; 2 leaves pruned (its 1, 2)")
+    assert cut.minimax.endswith("min node b: 2 <= alpha 3, so max avoids it; 2 leaves pruned (its b, c)")
     assert steps[0].minimax == "enter the root (max node) with alpha -inf, beta +inf"
-    assert steps[1].minimax == "enter min node 0 with alpha -inf, beta +inf"
+    assert steps[1].minimax == "enter min node a with alpha -inf, beta +inf"
     assert steps[-1].minimax == "the root (max node) is worth 3"
     assert len([step for step in steps if "avoids" in step.minimax]) == 1
 

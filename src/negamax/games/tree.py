@@ -1,6 +1,6 @@
 """Explicit game trees written as nested lists, so textbook trees can be searched.
 
-A list is a node whose items are its children (moves 0, 1, ...); an integer is a leaf.
+A list is a node whose items are its children (moves a, b, ...); an integer is a leaf.
 Leaves are valued from the point of view of the player to move at the *root*, as the
 textbooks draw minimax trees; the tree turns them into side-to-move values.
 
@@ -12,7 +12,7 @@ textbooks draw minimax trees; the tree turns them into side-to-move values.
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any, TypeAlias
 
 from negamax.core.errors import IllegalMoveError, InvalidPositionError
@@ -95,17 +95,32 @@ def child_letter(move: Hashable) -> str:
 
 
 class ChildIndexMoves:
-    """Moves written as the index of the child they lead to (0, 1, ...)."""
+    """Moves named by the child they lead to, as lectures name them: a, b, c... (a number
+    would read as a leaf's value); past the 26th child, its index. The index itself (0, 1,
+    ...) is read too."""
 
     def parse_move(self, position: Position[Any], text: str) -> int:
         moves = position.legal_moves()
         word = text.strip()
-        if not (word.isascii() and word.isdigit()) or int(word) not in moves:  # "²".isdigit() is true
-            raise IllegalMoveError(f"{text!r} is not a child index; choose 0-{len(moves) - 1}")
-        return int(word)
+        if word.isascii() and word.isdigit():  # "²".isdigit() is true
+            move = int(word)
+        elif len(word) == 1 and "a" <= word.lower() <= "z":
+            move = ord(word.lower()) - ord("a")
+        else:
+            move = -1
+        if move not in moves:
+            raise IllegalMoveError(f"{text!r} is not a child here; choose {_choices(moves)}")
+        return move
 
     def move_text(self, position: Position[Any], move: Hashable) -> str:
-        return str(move)
+        return child_letter(move)
+
+
+def _choices(moves: Sequence[int]) -> str:
+    if not moves:
+        return "none: the game is over"
+    last = len(moves) - 1
+    return f"a-{child_letter(last)}" if last < 26 else f"a-z or 0-{last}"
 
 
 class TreeGame(ChildIndexMoves, BaseGame):

@@ -189,6 +189,9 @@ def test_a_wrong_answer_said_where_then_the_answer_and_the_search(tree_page: Any
     assert (
         page.evaluate(f"{LEAVES}.filter(g => g.classList.contains('pruned')).map(g => g.dataset.leaf)") == right.pruned
     )
+    # the pruned leaves' values greyed, the evaluated ones not
+    fills = page.evaluate(f"{LEAVES}.map(g => getComputedStyle(g.querySelector('text.value')).fill)")
+    assert [fill == "rgb(152, 162, 179)" for fill in fills] == [number == "" for number in numbers]
     page.click("#exercise-answer")
     nothing_found_shown(page)
     # the retry graded right, then the search that explains it, from the textbook trace

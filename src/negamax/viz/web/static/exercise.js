@@ -18,6 +18,8 @@ export const EXAMPLES = [
 const $ = (id) => document.getElementById(id);
 const letters = (path) => path.map((at) => (at < 26 ? String.fromCharCode(97 + at) : `(${at})`)).join("");
 const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
+// a trace names a tree's moves by letter (a, b, ...; past z, by index): back to the index
+const childIndex = (move) => (/^[a-z]$/.test(move) ? move.charCodeAt(0) - 97 : Number(move));
 const sameNumber = (typed, value) => typed !== undefined && Number(typed) === Number(value) && typed.trim() !== "";
 
 function element(name, attributes = {}, parent = null) {
@@ -53,7 +55,7 @@ function lay(tree) {
 function searched(trace) {
   const path = (index) => {
     const moves = [];
-    for (let node = trace.nodes[index]; node.parent !== null; node = trace.nodes[node.parent]) moves.unshift(node.move);
+    for (let node = trace.nodes[index]; node.parent !== null; node = trace.nodes[node.parent]) moves.unshift(childIndex(node.move));
     return moves.join(".");
   };
   return {
