@@ -33,6 +33,11 @@ CANDIDATES: Final = 4
 human's second thoughts come from."""
 LEVEL_SKILLS: Final = (0, 3, 6, 9, 12, 15, 18, 20)
 """The skill of each level from 1 to 8: evenly spaced, the last at full strength."""
+SKILL_DEPTHS: Final = (2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 6, 7, 7, 7, 8, 8)
+"""The deepest search at each skill below full strength: 2 plies at skills 0-3, one more
+every four skills up to 5 at skills 12-13, then faster (7 at 15-17, 8 at 18-19). Chess
+measured levels 5 (depth 5) and 6 (also 5) as one strength, and level 7 (6 plies) barely
+above them, some 480 Elo below full strength: a ply more at the top levels spreads them."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,9 +63,8 @@ class Strength:
 
     @property
     def depth(self) -> int | None:
-        """The deepest search, in plies: 2 at skills 0-3, one more every four skills, 6 at
-        skills 16-19; ``None`` at full strength."""
-        return None if self.full else 2 + self.skill // 4
+        """The deepest search, in plies (``SKILL_DEPTHS``); ``None`` at full strength."""
+        return None if self.full else SKILL_DEPTHS[self.skill]
 
     @property
     def temperature(self) -> float:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-LEVEL_ELO: Final = (1180, 1420, 1570, 1720, 1960, 1960, 2010, 2490)
+LEVEL_ELO: Final = (1180, 1420, 1570, 1720, 1940, 2120, 2220, 2490)
 """The measured rating of each level from 1 to 8 (48 games a level, 20 at level 8; ±100-150
-for 95 %), rounded to 10, levels 5 and 6 as their mean (measured 1992 and 1922: they search
-to the same depth, so UCI_Elo's straight lines never fall)."""
+for 95 %), rounded to 10; levels 5-7 measured again after their depths were spread (5, 7
+and 8 plies)."""
