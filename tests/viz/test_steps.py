@@ -17,7 +17,6 @@ from negamax.search.textbook import textbook_search
 from negamax.search.trace import SearchTrace
 from negamax.viz.labels import move_labels, pruned_labels
 from negamax.viz.steps import Step, is_max, proven_bounds, visit_steps
-from negamax.viz.web.searches import _tree_letter
 from tests import oracle
 
 
@@ -95,8 +94,8 @@ def typed_steps(tree: str, prune_equal: bool = False) -> tuple[SearchTrace, list
     position = game.new_position(tree)
     trace = SearchTrace()
     textbook_search(position, trace=trace, prune_equal=prune_equal)
-    labels = move_labels(trace, game, position, _tree_letter)
-    return trace, visit_steps(trace, labels, pruned_labels(trace, game, position, _tree_letter), separator="-")
+    labels = move_labels(trace, game, position)  # a b c: as the game writes them
+    return trace, visit_steps(trace, labels, pruned_labels(trace, game, position), separator="-")
 
 
 def random_tree(generator: random.Random, depth: int) -> Any:

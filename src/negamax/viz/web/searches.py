@@ -34,7 +34,7 @@ from negamax.core.score import (
     not_proven_text,
 )
 from negamax.core.types import Line, SearchLimits, SearchResult
-from negamax.games.tree import ExplicitTree, child_letter
+from negamax.games.tree import ExplicitTree
 from negamax.search import Searcher, presets, search, solve, warmup
 from negamax.search.mcts_tree import MCTSTrace, PictureNode
 from negamax.search.searcher import MULTIPV
@@ -585,7 +585,7 @@ def _tree(
     unit = game.evaluation_unit
     moves = move_labels(trace, game, position)  # as the game reads them: the page replays them
     typed = isinstance(position, ExplicitTree)
-    written = _tree_letter if typed else partial(shown_move, game)
+    written = partial(shown_move, game)
     labels = move_labels(trace, game, position, written)  # as players write them: SAN, a typed tree's a b c
     pruned = pruned_labels(trace, game, position, written)
     separator = "-" if typed else " "  # a typed tree's "b-a": every level reuses a, b, c
@@ -658,11 +658,6 @@ def _pruned_sizes(trace: SearchTrace, position: Position[Any]) -> dict[int, list
                 leaves(below[move]) if isinstance(below[move], list) else None for move in node.cut_moves
             ]
     return sizes
-
-
-def _tree_letter(position: Position[Any], move: Any) -> str:
-    """A typed tree's move as a lecture names it: a, b, c... by child (a number reads as a leaf)."""
-    return child_letter(move)
 
 
 def _max_window_text(trace: SearchTrace, node: TracedNode, unit: int) -> str:
