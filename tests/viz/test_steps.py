@@ -42,9 +42,25 @@ def test_the_second_min_node_is_cut_off_after_its_first_leaf() -> None:
     _, steps = textbook_steps("alphabeta")
     cuts = [step for step in steps if step.cut]
     assert [(step.node, step.alpha, step.beta, step.best) for step in cuts] == [(6, "-2", "-3", "-2")]
-    assert cuts[0].text.endswith("Cut-off: -2 >= beta -3, so the opponent avoids b; 2 moves pruned (b c)")
+    assert cuts[0].text.endswith("Cut-off at b: -2 >= beta -3, so the root avoids it; 2 leaves pruned (its b, c)")
     assert steps[0].text == "enter the root with the window [-inf, +inf]"
     assert steps[-1].text == "the root is searched: worth 3"
+
+
+def test_the_negamax_view_explains_the_sign_once_and_carries_bounds_across_it() -> None:
+    # a student switching to the negamax view meets each value twice, for its own player and
+    # negated for the parent, with why said once, and a bound turned over with the sign
+    _, steps = typed_steps("[[3,12,8],[2,4,6],[14,5,2]]")
+    texts = [step.text for step in steps]
+    assert texts[3] == (
+        "a-a is worth 3 to its player to move, so -3 to a (negamax: what one player wins, the other loses),"
+        " the best so far; alpha rises to -3"
+    )
+    assert sum("what one player wins" in text for text in texts) == 1
+    assert sum("negated and swapped" in text for text in texts) == 1
+    assert "a-b is worth 12 to its player to move, so -12 to a; -12 < -3, so a keeps -3" in texts
+    assert "b is worth at least -2 to its player to move, so at most 2 to the root; 2 < 3, so the root keeps 3" in texts
+    assert not any("avoids" in text for step, text in zip(steps, texts, strict=True) if not step.cut)
 
 
 def test_plain_negamax_has_no_window_and_no_cut_off() -> None:

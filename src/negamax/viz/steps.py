@@ -190,11 +190,26 @@ def visit_steps(
         kept = "" if best is None else f" · best so far {shown(best)}"
         return f"at {name}: alpha {edge(alpha)} · beta {edge(beta)}{kept}"
 
+    proven = proven_bounds(trace)
+    told: set[str] = set()  # the sign flip and the window's swap are explained once each
+
+    def once(key: str, words: str) -> str:
+        if key in told:
+            return ""
+        told.add(key)
+        return words
+
     def walk(node: TracedNode) -> None:
         name = names[node.index]
         alpha, beta = node.alpha, node.beta
         windowed = alpha is not None and beta is not None
         window = f" with the window {window_text(node, unit)}" if windowed else ""
+        parent = None if node.parent is None else trace.nodes[node.parent]
+        if windowed and parent is not None and (alpha, beta) != (parent.alpha, parent.beta):
+            window += once(
+                "window",
+                f" (its parent's window negated and swapped: the same bounds, seen by the player to move at {name})",
+            )
         steps.append(
             Step(
                 node.index,
@@ -217,33 +232,50 @@ def visit_steps(
             assert worth is not None
             move = names[child.index]
             table = " (the table's answer)" if child.tt_cutoff else ""
+            bound = proven.get(child.index, Bound.EXACT)
             if child.player is not None and child.player == node.player:
-                text = f"{move} is worth {shown(child.value)}{table} to the same player, who moves again"
+                text = (
+                    f"{move} is worth {BOUND_WORDS[bound]}{shown(child.value)}{table} to the same player,"
+                    " who moves again: the value counts as it is"
+                )
             else:
-                text = f"{move} is worth {shown(child.value)}{table} to its player to move: {shown(worth)} here"
+                flipped = {Bound.LOWER: Bound.UPPER, Bound.UPPER: Bound.LOWER}.get(bound, bound)
+                text = (
+                    f"{move} is worth {BOUND_WORDS[bound]}{shown(child.value)}{table} to its player to move,"
+                    f" so {BOUND_WORDS[flipped]}{shown(worth)} to {name}"
+                    + once("sign", " (negamax: what one player wins, the other loses)")
+                )
             improved = best is None or worth > best
             if improved:
                 best = worth
                 text += ", the best so far"
+            else:
+                assert best is not None
+                relation = "=" if worth == best else "<"
+                text += f"; {shown(worth)} {relation} {shown(best)}, so {name} keeps {shown(best)}"
             assert best is not None
             if windowed and alpha is not None and best > alpha:
                 alpha = best
                 text += f"; alpha rises to {shown(alpha)}"
             last = child_index == node.children[-1]
             reached = beta is not None and (best > beta if strict else best >= beta)
-            cut = windowed and reached and last and node.index in pruned
-            if cut:
-                skipped = list(pruned[node.index])
+            if windowed and reached and last and node.index in pruned:
+                sizes = None if pruned_sizes is None else pruned_sizes.get(node.index)
+                avoider = "the opponent" if parent is None else names[parent.index]
                 text += (
-                    f". Cut-off: {shown(best)} {sign} beta {edge(beta)}, so the opponent avoids {name};"
-                    f" {len(skipped)} move{'s' if len(skipped) != 1 else ''} pruned ({' '.join(skipped)})"
+                    f". Cut-off at {name}: {shown(best)} {sign} beta {edge(beta)}, so {avoider} avoids it;"
+                    f" {_pruned_text(pruned[node.index], all_leaves(trace, node), sizes)}"
                 )
-            elif windowed and reached and last:
-                text += f"; {shown(best)} {sign} beta {edge(beta)}, but no move is left to prune"
-            elif windowed and strict and improved and beta is not None and best == beta and not last:
-                text += (
-                    f"; it equals beta {edge(beta)}: the rule chosen prunes only past beta (>), so the search goes on"
-                )
+                cut = True
+            else:
+                cut = False
+                if windowed and reached and last:
+                    text += f"; {shown(best)} {sign} beta {edge(beta)}, but no move is left to prune"
+                elif windowed and strict and improved and beta is not None and best == beta and not last:
+                    text += (
+                        f"; it equals beta {edge(beta)}: the rule chosen prunes only past beta (>), so the search"
+                        " goes on"
+                    )
             steps.append(
                 Step(
                     child.index,

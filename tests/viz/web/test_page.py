@@ -212,7 +212,7 @@ def test_stepping_an_alpha_beta_search_forward_and_back(page: Any, web: Web) -> 
         if page.get_attribute("#step-text", "class") == "cut":
             break
     text = page.text_content("#step-text") or ""
-    assert ". Cut-off: " in text and ">= beta" in text and "pruned (" in text, text
+    assert ". Cut-off at " in text and ">= beta" in text and "pruned (" in text, text
     assert "best" in (page.text_content("#step-window") or "")
     at = int(page.input_value("#step-number"))
     assert page.locator("#tree path[data-pruned]:not(.future)").count() == 1

@@ -149,7 +149,8 @@ def test_the_classic_tree_in_the_minimax_view(tree_page: Any, tree_web: Web) -> 
     page.click("#step-done")
     negamax = {node["path"]: node["value"] for node in shown_nodes(page)}
     assert negamax["a"] == "-3" and negamax["b"] == "-2" and negamax[""] == "3"
-    assert step_to(page, "Cut-off:").count(">= beta -3") == 1
+    assert step_to(page, "Cut-off at b:").count(">= beta -3") == 1
+    page.screenshot(path=str(SHOTS / "negamax-cutoff-1280x800.png"))
     page.select_option("#tree-view", "minimax")
     assert page.is_hidden("#view-note")
     screenshot(page, "minimax-classic")
@@ -209,7 +210,7 @@ def test_a_leaf_equal_to_alpha_searched_on_in_textbook_mode(tree_page: Any, tree
     page.select_option("#tree-view", "negamax")
     texts = all_step_texts(page)
     assert any("the rule chosen prunes only past beta (>), so the search goes on" in text for text in texts), texts
-    assert any(". Cut-off: " in text and "> beta" in text and ">= beta" not in text for text in texts)
+    assert any(". Cut-off at " in text and "> beta" in text and ">= beta" not in text for text in texts)
 
 
 def test_another_search_opens_in_negamax_with_minimax_a_switch_away(tree_page: Any, tree_web: Web) -> None:
