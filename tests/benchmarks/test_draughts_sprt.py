@@ -1,0 +1,43 @@
+"""The self-play harness's openings (``benchmarks/draughts_sprt.py``): every line of so many
+moves from the start, as the rules count them (international draughts has 9 first moves for
+each side, so 81 two-move openings), in an order the seed fixes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+pytest.importorskip("draughts")
+
+
+@pytest.fixture(scope="module")
+def harness() -> ModuleType:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import draughts_sprt as module
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return module
+
+
+def test_the_openings_are_every_line_once_in_the_seeds_order(harness: ModuleType) -> None:
+    assert len(harness.openings(1, 1)) == 9
+    two = harness.openings(2, 1)
+    assert len(two) == len(set(two)) == 81
+    assert all(
+        line.split()[0] in {"31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"}
+        for line in two
+    )
+    assert harness.openings(2, 1) == two and harness.openings(2, 2) != two
+    assert sorted(harness.openings(2, 2)) == sorted(two)
+
+
+def test_a_setting_must_read_name_equals_value(harness: ModuleType) -> None:
+    assert harness.parameters(["strength=7", "hash=64"]) == [("strength", "7"), ("hash", "64")]
+    with pytest.raises(SystemExit, match="not NAME=VALUE"):
+        harness.parameters(["strength"])
