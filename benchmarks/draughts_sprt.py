@@ -232,6 +232,11 @@ def main() -> None:
     revision = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
     ).stdout.strip()
+    changed = subprocess.run(
+        ["git", "-C", str(ROOT), "status", "--porcelain", "src"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    if changed:
+        revision += " with uncommitted changes"  # the change under test, usually
     summary = (
         f"{time.strftime('%Y-%m-%d')} new {revision} ({described}), {arguments.time} s/move,"
         f" SPRT [{test.elo0:g}, {test.elo1:g}] alpha {test.alpha:g} beta {test.beta:g}: {verdict} after"
