@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import random
 import subprocess
 import sys
@@ -74,7 +75,7 @@ def hub_script(folder: Path, source: Path, name: str) -> Path:
 def warm(source: Path) -> None:
     """Compiles the draughts kernels of the package in ``source`` into its disk cache, so
     that neither side plays its first moves on the pure-Python search."""
-    environment = {"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"}
+    environment = {**os.environ, "PYTHONPATH": str(source)}  # the engines' caches, wherever they are set
     subprocess.run([sys.executable, "-m", "negamax", "warmup", "--quiet", "draughts"], env=environment, check=True)
 
 
@@ -86,7 +87,10 @@ def base_source(revision: str | None) -> Iterator[Path]:
         yield ROOT / "src"
         return
     folder = Path(tempfile.mkdtemp(prefix="negamax-sprt-base-"))
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder), revision], check=True)
+    added = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder), revision], check=False)
+    if added.returncode != 0:
+        folder.rmdir()
+        raise SystemExit(f"draughts_sprt: cannot check out {revision!r}")
     try:
         yield folder / "src"
     finally:
@@ -112,12 +116,14 @@ class Match:
         self.counts = [0, 0, 0, 0, 0]
         self.started = 0
         self.verdict = ""
+        self.failure = ""
+        """Why the match stopped early: an engine that failed, or an interrupt."""
         self.lock = threading.Lock()
         self.record = record
 
     def next_pair(self) -> int | None:
         with self.lock:
-            if self.verdict or self.started >= self.max_pairs:
+            if self.verdict or self.failure or self.started >= self.max_pairs:
                 return None
             self.started += 1
             return self.started - 1
@@ -129,6 +135,8 @@ class Match:
             for result, colour, _ in games
         )
         with self.lock:
+            if self.verdict or self.failure:
+                return  # a pair still in flight when the test stopped: the verdict stands on what it saw
             self.counts[round(points * 2)] += 1
             ratio = log_likelihood_ratio(self.counts, self.test.elo0, self.test.elo1)
             played = sum(self.counts)
@@ -155,7 +163,23 @@ def play_pairs(
     settings: tuple[list[tuple[str, str]], list[tuple[str, str]]],
     seconds: float,
 ) -> None:
-    """One thread's share of the match: its own two engines, pair after pair."""
+    """One thread's share of the match: its own two engines, pair after pair. An engine
+    that fails stops the whole match (its verdict would rest on broken games)."""
+    try:
+        play_pairs_unguarded(match, lines, new_command, base_command, settings, seconds)
+    except Exception as error:  # any failure ends the match, said in one line
+        with match.lock:
+            match.failure = match.failure or f"an engine failed: {type(error).__name__}: {error}"
+
+
+def play_pairs_unguarded(
+    match: Match,
+    lines: list[str],
+    new_command: Path,
+    base_command: Path,
+    settings: tuple[list[tuple[str, str]], list[tuple[str, str]]],
+    seconds: float,
+) -> None:
     with ExitStack() as stack:
         engines = {}
         for side, command, chosen in (("new", new_command, settings[0]), ("base", base_command, settings[1])):
@@ -201,6 +225,8 @@ def main() -> None:
         raise SystemExit(f"draughts_sprt: {error}") from None
     if not 1 <= arguments.opening_plies <= 6:
         raise SystemExit("draughts_sprt: --opening-plies must be 1 to 6")
+    if arguments.time <= 0 or arguments.max_pairs < 1 or arguments.concurrency < 1:
+        raise SystemExit("draughts_sprt: --time must be above 0, --max-pairs and --concurrency at least 1")
     settings = parameters(arguments.new_param), parameters(arguments.base_param)
     logger.remove()  # py-draughts logs every board it makes
     logging.disable(logging.INFO)
@@ -214,14 +240,22 @@ def main() -> None:
         match = Match(test, arguments.max_pairs, arguments.games_file)
         threads = [
             threading.Thread(
-                target=play_pairs, args=(match, lines, new_command, base_command, settings, arguments.time)
+                target=play_pairs,
+                args=(match, lines, new_command, base_command, settings, arguments.time),
+                daemon=True,
             )
             for _ in range(arguments.concurrency)
         ]
         for thread in threads:
             thread.start()
-        for thread in threads:
-            thread.join()
+        try:
+            for thread in threads:
+                while thread.is_alive():
+                    thread.join(0.5)
+        except KeyboardInterrupt:
+            match.failure = "interrupted"
+        if match.failure:
+            raise SystemExit(f"draughts_sprt: stopped, no verdict: {match.failure} (after {sum(match.counts)} pairs)")
     elo, error = elo_estimate(match.counts) if sum(match.counts) else (0.0, float("inf"))
     verdict = {"H1": "accepted (H1)", "H0": "rejected (H0)"}.get(match.verdict, "undecided")
     described = " ".join(

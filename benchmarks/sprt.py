@@ -39,7 +39,7 @@ def constrained_distribution(counts: Sequence[float], mean: float) -> list[float
     """The outcome probabilities of largest likelihood for ``counts`` (over ``PAIR_SCORES``,
     every one above 0) among those with expected score ``mean`` (strictly between 0 and 1):
     ``p_i = q_i / (1 + t (a_i - mean))`` for the observed frequencies ``q`` and the ``t``
-    that makes them sum to 1, found by bisection (the sum falls as ``t`` rises)."""
+    that gives them that mean, found by bisection (the mean's excess falls as ``t`` rises)."""
     if not 0 < mean < 1 or min(counts) <= 0:
         raise ValueError("the mean must lie strictly between 0 and 1 and every count above 0")
     total = sum(counts)

@@ -41,3 +41,15 @@ def test_a_setting_must_read_name_equals_value(harness: ModuleType) -> None:
     assert harness.parameters(["strength=7", "hash=64"]) == [("strength", "7"), ("hash", "64")]
     with pytest.raises(SystemExit, match="not NAME=VALUE"):
         harness.parameters(["strength"])
+
+
+def test_a_pair_is_counted_from_the_new_engines_side_whatever_its_colour(harness: ModuleType) -> None:
+    sprt = sys.modules["sprt"]
+    match = harness.Match(sprt.Test(0, 10), 100, None)
+    match.add(0, "32-28", [("1-0", "white", ""), ("1-0", "black", "")])  # won with white, lost with black
+    match.add(1, "32-28", [("0-1", "black", ""), ("1/2-1/2", "white", "")])  # won with black, drew
+    match.add(2, "32-28", [("0-1", "white", ""), ("1-0", "black", "")])  # lost both
+    assert match.counts == [1, 0, 1, 1, 0]
+    match.failure = "interrupted"
+    match.add(3, "32-28", [("1-0", "white", ""), ("0-1", "black", "")])  # after the stop: not counted
+    assert match.counts == [1, 0, 1, 1, 0] and match.next_pair() is None

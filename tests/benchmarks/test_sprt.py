@@ -77,7 +77,10 @@ def test_scores_and_elo(sprt: ModuleType) -> None:
     elo, error = sprt.elo_estimate([0, 0, 10, 0, 0])
     assert elo == 0 and error == math.inf  # every pair alike: no interval
     elo, error = sprt.elo_estimate([5, 10, 20, 10, 5])
-    assert elo == 0 and 0 < error < 200
+    # pair variance 0.075 over 50 pairs: a score error of 0.0387, times 1.96 and the slope
+    # of the Elo curve at 1/2 (1600 / ln 10)
+    assert elo == 0 and math.isclose(error, 1.96 * math.sqrt(0.075 / 50) * 1600 / math.log(10), rel_tol=1e-9)
+    assert math.isclose(error, 52.75, abs_tol=0.01)
 
 
 def test_bad_settings_are_refused(sprt: ModuleType) -> None:

@@ -16,7 +16,7 @@ from negamax.search import search
 from negamax.search.textbook import textbook_search
 from negamax.search.trace import SearchTrace
 from negamax.viz.labels import move_labels, pruned_labels
-from negamax.viz.steps import Step, is_max, proven_bounds, visit_steps
+from negamax.viz.steps import Step, full_names, is_max, proven_bounds, visit_steps
 from tests import oracle
 
 
@@ -83,6 +83,30 @@ def test_a_player_who_moves_again_keeps_the_value() -> None:
             children = [trace.nodes[index] for index in node.children]
             worth = [child.value if child.player == node.player else -(child.value or 0) for child in children]
             assert node.value == max(worth)
+
+
+def test_where_the_same_player_moves_again_no_window_is_swapped_and_the_cut_names_the_opponent() -> None:
+    # Kalah: a child of the same player keeps the parent's window (nothing negated), and a
+    # cut node is avoided by the nearest node above it where the other player moves
+    game = get_game(f"{oracle.EXAMPLE}:Kalah")
+    position = game.new_position("start")
+    trace = SearchTrace()
+    search(position, SearchLimits(depth=5), algorithm="alphabeta", trace=trace)
+    steps = visit_steps(trace, move_labels(trace, game, position), pruned_labels(trace, game, position))
+    names = full_names(trace, move_labels(trace, game, position))
+    by_name = {name: index for index, name in names.items()}
+    assert any(trace.nodes[i].player == trace.nodes[trace.nodes[i].parent or 0].player for i in range(1, len(trace.nodes)))
+    cuts = 0
+    for step in steps:
+        node = trace.nodes[step.node]
+        if step.kind == "enter" and "negated and swapped" in step.text:
+            assert node.parent is not None and trace.nodes[node.parent].player != node.player, step.text
+        if step.cut:
+            cut_node = trace.nodes[node.parent or 0]
+            avoider = step.text.split(", so ")[-1].split(" avoids it")[0]
+            assert avoider == "the opponent" or trace.nodes[by_name[avoider]].player != cut_node.player, step.text
+            cuts += 1
+    assert cuts > 0
 
 
 def test_the_minimax_wording_of_the_cut_off_is_from_max_side() -> None:

@@ -199,13 +199,24 @@ def visit_steps(
         told.add(key)
         return words
 
+    def same_player(one: TracedNode, other: TracedNode) -> bool:
+        return one.player is not None and one.player == other.player
+
+    def opponent_above(node: TracedNode) -> str:
+        """The nearest node above ``node`` where the other player moves (in Kalah the parent
+        may be the same player, who gains from the cut node)."""
+        above = node.parent
+        while above is not None and same_player(trace.nodes[above], node):
+            above = trace.nodes[above].parent
+        return "the opponent" if above is None else names[above]
+
     def walk(node: TracedNode) -> None:
         name = names[node.index]
         alpha, beta = node.alpha, node.beta
         windowed = alpha is not None and beta is not None
         window = f" with the window {window_text(node, unit)}" if windowed else ""
         parent = None if node.parent is None else trace.nodes[node.parent]
-        if windowed and parent is not None and (alpha, beta) != (parent.alpha, parent.beta):
+        if windowed and parent is not None and not same_player(parent, node) and (alpha, beta) != (-INF, INF):
             window += once(
                 "window",
                 f" (its parent's window negated and swapped: the same bounds, seen by the player to move at {name})",
@@ -261,7 +272,7 @@ def visit_steps(
             reached = beta is not None and (best > beta if strict else best >= beta)
             if windowed and reached and last and node.index in pruned:
                 sizes = None if pruned_sizes is None else pruned_sizes.get(node.index)
-                avoider = "the opponent" if parent is None else names[parent.index]
+                avoider = opponent_above(node)
                 text += (
                     f". Cut-off at {name}: {shown(best)} {sign} beta {edge(beta)}, so {avoider} avoids it;"
                     f" {_pruned_text(pruned[node.index], all_leaves(trace, node), sizes)}"
