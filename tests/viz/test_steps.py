@@ -95,7 +95,9 @@ def test_where_the_same_player_moves_again_no_window_is_swapped_and_the_cut_name
     steps = visit_steps(trace, move_labels(trace, game, position), pruned_labels(trace, game, position))
     names = full_names(trace, move_labels(trace, game, position))
     by_name = {name: index for index, name in names.items()}
-    assert any(trace.nodes[i].player == trace.nodes[trace.nodes[i].parent or 0].player for i in range(1, len(trace.nodes)))
+    assert any(
+        trace.nodes[i].player == trace.nodes[trace.nodes[i].parent or 0].player for i in range(1, len(trace.nodes))
+    )
     cuts = 0
     for step in steps:
         node = trace.nodes[step.node]
