@@ -30,8 +30,9 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from functools import partial
 from pathlib import Path
 
 from draughts import StandardBoard
@@ -155,6 +156,16 @@ class Match:
                         file.write(f"{white} - {black} {result}: {opening} {moves}\n")
 
 
+def guarded(match: Match, work: Callable[[], None]) -> None:
+    """Runs one thread's ``work``; a failure (an engine that died or refused a setting) stops
+    the whole match, whose verdict would otherwise rest on broken games."""
+    try:
+        work()
+    except Exception as error:  # any failure ends the match, said in one line
+        with match.lock:
+            match.failure = match.failure or f"an engine failed: {type(error).__name__}: {error}"
+
+
 def play_pairs(
     match: Match,
     lines: list[str],
@@ -163,23 +174,7 @@ def play_pairs(
     settings: tuple[list[tuple[str, str]], list[tuple[str, str]]],
     seconds: float,
 ) -> None:
-    """One thread's share of the match: its own two engines, pair after pair. An engine
-    that fails stops the whole match (its verdict would rest on broken games)."""
-    try:
-        play_pairs_unguarded(match, lines, new_command, base_command, settings, seconds)
-    except Exception as error:  # any failure ends the match, said in one line
-        with match.lock:
-            match.failure = match.failure or f"an engine failed: {type(error).__name__}: {error}"
-
-
-def play_pairs_unguarded(
-    match: Match,
-    lines: list[str],
-    new_command: Path,
-    base_command: Path,
-    settings: tuple[list[tuple[str, str]], list[tuple[str, str]]],
-    seconds: float,
-) -> None:
+    """One thread's share of the match: its own two engines, pair after pair."""
     with ExitStack() as stack:
         engines = {}
         for side, command, chosen in (("new", new_command, settings[0]), ("base", base_command, settings[1])):
@@ -240,8 +235,8 @@ def main() -> None:
         match = Match(test, arguments.max_pairs, arguments.games_file)
         threads = [
             threading.Thread(
-                target=play_pairs,
-                args=(match, lines, new_command, base_command, settings, arguments.time),
+                target=guarded,
+                args=(match, partial(play_pairs, match, lines, new_command, base_command, settings, arguments.time)),
                 daemon=True,
             )
             for _ in range(arguments.concurrency)

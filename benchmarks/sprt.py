@@ -21,13 +21,15 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
+from ladder_elo import expected
+
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """A pair's score per game for the new engine: 0, 1/2, 1, 3/2 or 2 points over two games."""
 
 
 def score_of(elo: float) -> float:
     """The expected score of an engine ``elo`` points stronger (logistic Elo)."""
-    return 1 / (1 + 10 ** (-elo / 400))
+    return expected(elo, 0)
 
 
 def elo_of(score: float) -> float:

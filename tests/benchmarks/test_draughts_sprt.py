@@ -5,24 +5,18 @@ each side, so 81 two-move openings), in an order the seed fixes."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+from tests.benchmarks.conftest import load_benchmark
 
 pytest.importorskip("draughts")
 
 
 @pytest.fixture(scope="module")
 def harness() -> ModuleType:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import draughts_sprt as module
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
+    return load_benchmark("draughts_sprt")
 
 
 def test_the_openings_are_every_line_once_in_the_seeds_order(harness: ModuleType) -> None:

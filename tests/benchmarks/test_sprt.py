@@ -7,23 +7,16 @@ from __future__ import annotations
 
 import math
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+from tests.benchmarks.conftest import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def sprt() -> ModuleType:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import sprt as module
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
+    return load_benchmark("sprt")
 
 
 def log_likelihood(counts: list[float], probabilities: list[float]) -> float:

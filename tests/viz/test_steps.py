@@ -69,13 +69,19 @@ def test_plain_negamax_has_no_window_and_no_cut_off() -> None:
     assert len(steps) == 2 * 13  # the whole tree: the root, 3 inner nodes, 9 leaves
 
 
-def test_a_player_who_moves_again_keeps_the_value() -> None:
-    # Kalah: pit 3 of 4 seeds ends in the mover's store, who moves again
+def kalah_steps(algorithm: str, depth: int) -> tuple[SearchTrace, list[Step], dict[int, str]]:
+    """The steps of a search of Kalah's start, where a player may move twice, and the moves' labels."""
     game = get_game(f"{oracle.EXAMPLE}:Kalah")
     position = game.new_position("start")
     trace = SearchTrace()
-    search(position, SearchLimits(depth=3), algorithm="negamax", trace=trace)
-    steps = visit_steps(trace, move_labels(trace, game, position), pruned_labels(trace, game, position))
+    search(position, SearchLimits(depth=depth), algorithm=algorithm, trace=trace)
+    labels = dict(move_labels(trace, game, position))
+    return trace, visit_steps(trace, labels, pruned_labels(trace, game, position)), labels
+
+
+def test_a_player_who_moves_again_keeps_the_value() -> None:
+    # Kalah: pit 3 of 4 seeds ends in the mover's store, who moves again
+    trace, steps, _ = kalah_steps("negamax", 3)
     again = [step for step in steps if "who moves again" in step.text]
     assert any(step.text.startswith("3 is worth ") for step in again)
     for node in trace.nodes:  # each value backs up unnegated exactly where the player stays
@@ -88,12 +94,8 @@ def test_a_player_who_moves_again_keeps_the_value() -> None:
 def test_where_the_same_player_moves_again_no_window_is_swapped_and_the_cut_names_the_opponent() -> None:
     # Kalah: a child of the same player keeps the parent's window (nothing negated), and a
     # cut node is avoided by the nearest node above it where the other player moves
-    game = get_game(f"{oracle.EXAMPLE}:Kalah")
-    position = game.new_position("start")
-    trace = SearchTrace()
-    search(position, SearchLimits(depth=5), algorithm="alphabeta", trace=trace)
-    steps = visit_steps(trace, move_labels(trace, game, position), pruned_labels(trace, game, position))
-    names = full_names(trace, move_labels(trace, game, position))
+    trace, steps, labels = kalah_steps("alphabeta", 5)
+    names = full_names(trace, labels)
     by_name = {name: index for index, name in names.items()}
     assert any(
         trace.nodes[i].player == trace.nodes[trace.nodes[i].parent or 0].player for i in range(1, len(trace.nodes))

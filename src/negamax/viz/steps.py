@@ -244,7 +244,7 @@ def visit_steps(
             move = names[child.index]
             table = " (the table's answer)" if child.tt_cutoff else ""
             bound = proven.get(child.index, Bound.EXACT)
-            if child.player is not None and child.player == node.player:
+            if same_player(child, node):
                 text = (
                     f"{move} is worth {BOUND_WORDS[bound]}{shown(child.value)}{table} to the same player,"
                     " who moves again: the value counts as it is"
