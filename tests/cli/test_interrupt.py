@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,15 +21,26 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX 
 
 
 def started(*arguments: str) -> subprocess.Popen[str]:
-    environment = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "negamax", *arguments],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=environment,
-    )
-    time.sleep(1.5)  # the interpreter starts, the search reaches the method that loops
+    """The command running, once the game's method has begun to loop (it says so through
+    ``BROKEN_GAMES_LOOPING``): a fixed wait would send Ctrl-C too early on a loaded machine."""
+    with tempfile.TemporaryDirectory() as folder:
+        marker = Path(folder) / "looping"
+        environment = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "BROKEN_GAMES_LOOPING": str(marker)}
+        process = subprocess.Popen(
+            [sys.executable, "-m", "negamax", *arguments],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+        )
+        deadline = time.monotonic() + 120
+        while not marker.exists():
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                out, err = process.communicate()
+                pytest.fail(f"the game's method never began to loop: {out} {err}")
+            time.sleep(0.05)
+    time.sleep(0.2)  # into the loop itself
     return process
 
 
