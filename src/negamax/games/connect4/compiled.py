@@ -125,7 +125,9 @@ NO_CEILING = compiled.NO_RULE_CEILING
 @njit(cache=True, inline="always")
 def claimeven_ceiling(current: Any, mask: Any, moves: Any, bottom: Any, board: Any, even_rows: Any, stride: Any) -> Any:
     """An upper bound on the value of the position for the side to move, in Pons' scores,
-    from the second player's *claimeven* strategy (Allis), or ``NO_CEILING``.
+    from the second player's *claimeven* strategy (Allis), or ``NO_CEILING``. (Where
+    claimeven does not apply, an odd height or the second player to move: 0 if no four
+    fits in the mover's stones and the empty cells.)
 
     On a board of an even height with the first player to move (``moves`` even), the
     second player can answer every move in a column whose empty cells are even in number
@@ -142,7 +144,9 @@ def claimeven_ceiling(current: Any, mask: Any, moves: Any, bottom: Any, board: A
     a loss no later than ``latest_loss`` says; else a draw at best (0). Steininger's ``c4``
     compares the rows where the two sides' fours lie to the same end."""
     if even_rows == 0 or moves & 1:
-        return NO_CEILING
+        # no claimeven here, only the plain rule: no four fits in the mover's stones and the
+        # empty cells, no win
+        return NO_CEILING if board_has_four(board & ~(current ^ mask), stride) else 0
     playable = (mask + bottom) & board
     claimed = even_rows & ~mask & ~playable
     second = current ^ mask

@@ -133,7 +133,11 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
             beta = upper
 
     # Step 8. A static look at each move, then the moves in order. A move that leaves the
-    # opponent two threats to block (or one right below another) wins at once. With enough
+    # opponent two threats to block (or one right below another, or no cell to play that is
+    # not right below one) wins with our next stone but one; with none, no win comes before
+    # our third stone from now, which caps beta. A move whose one threat the opponent must
+    # block, and whose block leaves us lost at once (step 3 from there), is worth the least
+    # any move can be (``lowest``, which alpha holds): it is not searched. With enough
     # cells empty, the table says more (enhanced transposition cut-offs): a move whose
     # position (or, when the opponent's reply is forced, the position after it: forced
     # moves have no entry) is known to be at least beta cuts this node at once; one known
@@ -151,16 +155,24 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
     opponent_stones = current ^ mask
     slots = move_slots(spec)
     looked = 0
+    lost = -cells
     for slot in range(len(slots)):
         move = candidates & slots[slot]
         if move:
             score, threats = move_score(spec, current, mask, move, opponent_winning)
             after = mask | move
             reply = playable_cells(spec, after) & threats
-            if reply & (reply - 1) or reply & unsafe_cells(spec, threats):
+            if (
+                reply & (reply - 1)
+                or reply & unsafe_cells(spec, threats)
+                or (reply == 0 and playable_cells(spec, after) & ~unsafe_cells(spec, threats) == 0)
+            ):
                 if moves == work[STATE_ROOT_MOVES]:
                     work[STATE_ROOT_MOVE] = move
                 return True, highest, alpha, beta, 0, 0, 0, 0
+            if reply and lost_after_block(spec, opponent_stones | reply, after | reply):
+                lost = lowest  # (the floor if every move is lost so)
+                continue
             if 0 <= beta <= RULE_FLOOR_MOST:  # (no other window can be cut: not worth a look)
                 floor_by_rule = -rule_ceiling(spec, opponent_stones, after, moves + 1)
                 if floor_by_rule >= beta:
@@ -180,7 +192,11 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
             work[LOOKS + 4 * MAX_SLOTS + looked] = child_identity
             work[LOOKS + 5 * MAX_SLOTS + looked] = slot
             looked += 1
-    floor = -cells
+    if beta > (cells - 3 - moves) // 2:
+        beta = (cells - 3 - moves) // 2
+        if alpha >= beta:
+            return True, beta, alpha, beta, 0, 0, 0, 0
+    floor = lost
     order_scores = order_moves + MAX_SLOTS
     order_slots = order_scores + MAX_SLOTS
     order_threats = order_slots + MAX_SLOTS
@@ -225,6 +241,21 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
         return True, floor, alpha, beta, 0, 0, 0, 0
     work[STATE_EXPANDED] += 1
     return False, floor, alpha, beta, count, index, identity, opponent_winning
+
+
+@njit(cache=True, inline="always")
+def lost_after_block(spec, blocker, mask):  # type: ignore[no-untyped-def]
+    """Whether the side to move loses at the opponent's next stone: the opponent (``blocker``,
+    who just blocked) holds two playable winning cells, or one right below another, or
+    every playable cell is right below one (step 3 of the position, seen from its parent)."""
+    threats = winning_cells(spec, blocker, mask)
+    possible = playable_cells(spec, mask)
+    forced = possible & threats
+    if forced:
+        if forced & (forced - 1):
+            return True
+        possible = forced
+    return possible & ~unsafe_cells(spec, threats) == 0
 
 
 @njit(cache=True, inline="always")
