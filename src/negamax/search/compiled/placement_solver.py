@@ -71,14 +71,9 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
 
     # Step 3. Keep the moves that do not hand the opponent an immediate win.
     opponent_winning = work[STATE_GIVEN_THEIRS] if given else winning_cells(spec, current ^ mask, mask)
-    forced = possible & opponent_winning
-    if forced:
-        if forced & (forced - 1):
-            return True, -((cells - moves) // 2), alpha, beta, 0, 0, 0, 0  # two threats: the opponent wins next move
-        possible = forced
-    candidates = possible & ~unsafe_cells(spec, opponent_winning)
+    candidates = safe_moves(spec, possible, opponent_winning)
     if candidates == 0:
-        return True, -((cells - moves) // 2), alpha, beta, 0, 0, 0, 0
+        return True, -((cells - moves) // 2), alpha, beta, 0, 0, 0, 0  # the opponent wins next move
     if moves >= cells - 2:
         return True, 0, alpha, beta, 0, 0, 0, 0  # our safe stone is the last but one: nobody can win any more
 
@@ -170,7 +165,14 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
                 if moves == work[STATE_ROOT_MOVES]:
                     work[STATE_ROOT_MOVE] = move
                 return True, highest, alpha, beta, 0, 0, 0, 0
-            if reply and lost_after_block(spec, opponent_stones | reply, after | reply):
+            blocked = after | reply
+            if (
+                reply
+                and safe_moves(
+                    spec, playable_cells(spec, blocked), winning_cells(spec, opponent_stones | reply, blocked)
+                )
+                == 0
+            ):
                 lost = lowest  # (the floor if every move is lost so)
                 continue
             if 0 <= beta <= RULE_FLOOR_MOST:  # (no other window can be cut: not worth a look)
@@ -244,18 +246,17 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
 
 
 @njit(cache=True, inline="always")
-def lost_after_block(spec, blocker, mask):  # type: ignore[no-untyped-def]
-    """Whether the side to move loses at the opponent's next stone: the opponent (``blocker``,
-    who just blocked) holds two playable winning cells, or one right below another, or
-    every playable cell is right below one (step 3 of the position, seen from its parent)."""
-    threats = winning_cells(spec, blocker, mask)
-    possible = playable_cells(spec, mask)
-    forced = possible & threats
+def safe_moves(spec, possible, opponent_winning):  # type: ignore[no-untyped-def]
+    """Step 3: of the ``possible`` cells, those that do not lose at once: the one threat of
+    the opponent's to block if there is one (none if two), and not right below another of
+    its winning cells. None: the opponent wins with its next stone. (The static look asks it
+    of the position after a forced block too.)"""
+    forced = possible & opponent_winning
     if forced:
         if forced & (forced - 1):
-            return True
+            return 0
         possible = forced
-    return possible & ~unsafe_cells(spec, threats) == 0
+    return possible & ~unsafe_cells(spec, opponent_winning)
 
 
 @njit(cache=True, inline="always")
