@@ -72,8 +72,9 @@ def accepted(page: Any, start: str) -> None:
     page.wait_for_function(
         "start => decodeURIComponent(location.hash).includes('start=' + start)", arg=start, timeout=30_000
     )
-    page.wait_for_load_state("networkidle")  # the board of the new start drawn (the old one was only hidden)
-    page.wait_for_selector("#board svg")
+    # the board of the new start drawn: the URL changes first, and the old board was only hidden
+    drawn = "start => document.getElementById('history').dataset.start === start"
+    page.wait_for_function(drawn, arg=start, timeout=30_000)
     assert page.is_hidden("#editor") and start_in_url(page) == start and moves_in_url(page) == []
     assert page.input_value("#start") == start and not page.is_visible("#error")
 

@@ -119,6 +119,8 @@ async function load({ askSolution = true } = {}) {
     showError(error.message);
   }
   render();
+  // the start whose position is drawn (tests wait for it; the URL changes before the board)
+  $("history").dataset.start = state ? game.start : "";
   if (state && askSolution && showingSolution() && !state.result) askForSolution(mine);
 }
 
