@@ -97,3 +97,29 @@ def test_pack_on_the_command_line_then_answer_from_the_packed_book(tmp_path: Pat
         timeout=120,
     )
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and ".npz" in refused.stderr
+
+
+def test_the_shipped_book_agrees_with_pons_on_every_opening_position_of_his_sets() -> None:
+    """Pons' Begin sets (his solver's scores, an oracle independent of ours) hold some 1,400
+    positions of the plies the shipped book covers: every one of plies 0-8 is in the book
+    (it holds every position there) with his score, and so is every one of ply 9 the book
+    holds (it holds part of that ply)."""
+    data = Path(__file__).parents[1] / "data"
+    cases = [
+        line.split()
+        for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
+        for line in (data / name).read_text().splitlines()
+        if line.strip()
+    ]
+    checked = {ply: 0 for ply in range(10)}
+    with open_shipped_book(GAME) as shipped:
+        assert shipped is not None
+        for moves, score in cases:
+            if len(moves) > 9:
+                continue
+            entry = shipped.lookup(GAME.new_position(moves))
+            assert entry is not None or len(moves) == 9, f"{moves}: not in the shipped book"
+            if entry is not None:
+                assert entry.game_score == int(score), (moves, entry.game_score, score)
+                checked[len(moves)] += 1
+    assert all(checked[ply] > 0 for ply in range(2, 9)) and sum(checked.values()) > 1000, checked
