@@ -435,9 +435,9 @@ class BookSink:
 
 SHIPPED_BOOKS = {"connect4": ("negamax.games.connect4", "opening.npz")}
 """The books that come with the package, by game name: (package, file), packed
-(``packed_book``). Connect 4's holds every position of the first five plies and part of
-plies 6-8, built by ``negamax book build connect4 --plies 8`` and ``negamax book pack``
-(the recipe and what it holds are in ``docs/web-app.md``)."""
+(``packed_book``). Connect 4's holds every position of plies 0-8 and most of ply 9, built
+by ``negamax book build connect4 --plies 9`` and ``negamax book pack`` (the recipe and
+what it holds are in ``docs/web-app.md``)."""
 
 
 def shipped_book_path(game: Game) -> str | None:
