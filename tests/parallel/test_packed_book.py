@@ -13,6 +13,7 @@ from negamax.games import get_game
 from negamax.parallel.book import Book, BookError, open_shipped_book
 from negamax.parallel.book_build import enumerate_levels
 from negamax.parallel.packed_book import PackedBook, open_book_file, pack_book
+from tests.parallel.test_book import lines
 
 GAME = get_game("connect4")
 
@@ -104,13 +105,7 @@ def test_the_shipped_book_agrees_with_pons_on_every_opening_position_of_his_sets
     positions of the plies the shipped book covers: every one of plies 0-8 is in the book
     (it holds every position there) with his score, and so is every one of ply 9 the book
     holds (it holds part of that ply)."""
-    data = Path(__file__).parents[1] / "data"
-    cases = [
-        line.split()
-        for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
-        for line in (data / name).read_text().splitlines()
-        if line.strip()
-    ]
+    cases = [case for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3") for case in lines(name, 10_000)]
     checked = {ply: 0 for ply in range(10)}
     with open_shipped_book(GAME) as shipped:
         assert shipped is not None
@@ -120,6 +115,6 @@ def test_the_shipped_book_agrees_with_pons_on_every_opening_position_of_his_sets
             entry = shipped.lookup(GAME.new_position(moves))
             assert entry is not None or len(moves) == 9, f"{moves}: not in the shipped book"
             if entry is not None:
-                assert entry.game_score == int(score), (moves, entry.game_score, score)
+                assert entry.game_score == score, (moves, entry.game_score, score)
                 checked[len(moves)] += 1
     assert all(checked[ply] > 0 for ply in range(2, 9)) and sum(checked.values()) > 1000, checked
