@@ -24,9 +24,11 @@ The position is one int64 array (``new_state``):
   ``MATERIAL``: the pieces after each ply, counted (``material_of``: for the endgame rules
   and the evaluation's blend of the regions' worths).
 * ``GENERATED`` .. : scratch for move generation.
-* ``REGION_INDEX``: in international draughts, each region's arrangement of men as its index into
-  ``PATTERNS`` (``evaluation``), kept by make and unmake; the evaluation looks
+* ``REGION_INDEX``: in international draughts, each region's arrangement of men as its
+  index into ``PATTERNS`` (``evaluation``), kept by make and unmake; the evaluation looks
   their worths up.
+* ``MASKS``: each side's men and kings as bitboards (``bitboards``), kept by make and unmake,
+  from which the generator finds the pieces that can take and the men's steps.
 
 A move is ``from | to << 6 | taken << 12``: squares 0-49, and the set of squares whose
 pieces it takes as a 50-bit mask; ``CROWNED`` marks a Russian man crowned on the way.
@@ -47,6 +49,8 @@ from negamax.core import compiled
 from negamax.core.compiled import implements
 from negamax.core.numba_cache import call_without_compiling
 from negamax.core.score import ONGOING
+from negamax.games.draughts import bitboards
+from negamax.games.draughts.bitboards import BIT_OF, BOARD_BITS, BOARD_SIZES, PER_ROW, SQUARE_OF_BIT, lowest_bit
 from negamax.games.draughts.evaluation import ARRANGEMENTS, KING, PATTERN_VARIANTS, TEMPO, weights_for
 from negamax.games.draughts.evaluation import blend as rules_blend
 
@@ -101,7 +105,9 @@ MAX_PLIES = 1024
 MOST_REGIONS = 16
 REGION_INDEX = BEST_RANK + 1
 """Each region's arrangement of men as its index into ``PATTERNS`` (``evaluation``)."""
-KEYS = REGION_INDEX + MOST_REGIONS
+MASKS = REGION_INDEX + MOST_REGIONS
+"""Four bit masks (``bitboards``): White's men, Black's men, White's kings, Black's kings."""
+KEYS = MASKS + 4
 UNDO_WIDTH = 4
 UNDO = KEYS + MAX_PLIES
 MATERIAL = UNDO + MAX_PLIES * UNDO_WIDTH
@@ -116,10 +122,6 @@ TAKEN = (1 << SQUARES) - 1
 """A move's bits from 12 on: the squares whose pieces it takes."""
 CROWNED = 1 << 62
 """A move's flag: the man was crowned during the capture and went on as a king."""
-BOARD_SIZES = (10, 8, 10)
-"""The board's side for each ``geometry``: 0 the 10x10 board with the fitted regions'
-worths (international), 1 the 8x8 board, 2 the 10x10 board without them (Frisian, whose
-rules the regions were not fitted to)."""
 WITH_PATTERNS = tuple(
     any(spec.geometry == geometry and variant in PATTERN_VARIANTS for variant, spec in VARIANT_SPECS.items())
     for geometry in range(len(BOARD_SIZES))
@@ -129,7 +131,6 @@ PATTERN_SLOT = np.cumsum(WITH_PATTERNS) * np.array(WITH_PATTERNS) - 1
 """Each geometry's place in ``PATTERNS`` (-1: none), which holds only the geometries with
 worths: numba cannot cache code that reads a global array of more than a megabyte."""
 assert all((variant in PATTERN_VARIANTS) == WITH_PATTERNS[spec.geometry] for variant, spec in VARIANT_SPECS.items())
-PER_ROW = np.array([size // 2 for size in BOARD_SIZES], dtype=np.int64)
 
 
 def _mailbox(square: int, size: int) -> int:
@@ -197,15 +198,6 @@ def pieces_taken(taken: int) -> int:
     return count
 
 
-@njit(cache=True, inline="always")
-def _square_of(bit: int) -> int:
-    """The square of a mask's single ``bit``."""
-    square = 0
-    while (bit >> square) != 1:
-        square += 1
-    return square
-
-
 @njit(cache=True)
 def taken_of(move: int) -> int:
     """The squares whose pieces ``move`` takes (a mask)."""
@@ -231,7 +223,7 @@ def kings_among(spec: Any, state: Any, taken: int) -> int:
     bits = taken
     while bits:
         low = bits & -bits
-        if state[MAILBOX[spec.geometry, _square_of(low)]] & 7 == KING_PIECE:
+        if state[MAILBOX[spec.geometry, lowest_bit(low)]] & 7 == KING_PIECE:
             kings += 1
         bits ^= low
     return kings
@@ -391,31 +383,38 @@ def _lands_to_go_on(state: Any, geometry: int, directions: int, landing: int, st
 
 
 @njit(cache=True, inline="always")
-def _own_piece(state: Any, box: int, side: int) -> int:
-    """The piece of ``side`` on ``box``, or ``EMPTY``."""
-    piece = state[box]
-    return piece if piece != EMPTY and piece >> 3 == side else EMPTY
+def _masks(spec: Any, state: Any) -> tuple[int, int, int, int]:
+    """The side to move's men and kings, the opponent's pieces, and the empty squares, as
+    bitboards."""
+    side = state[SIDE]
+    men, kings = state[MASKS + side], state[MASKS + 2 + side]
+    theirs = state[MASKS + 1 - side] | state[MASKS + 3 - side]
+    return men, kings, theirs, BOARD_BITS[spec.geometry] & ~(men | kings | theirs)
 
 
 @njit(cache=True, inline="always")
-def _can_move(spec: Any, state: Any, box: int, piece: int) -> bool:
-    """Whether ``piece`` (of the side to move) on ``box`` has a legal move."""
-    side = piece >> 3
-    king, flying, backward = _movement(spec, piece)
-    for direction in range(4):
-        if (king or not _backward(direction, side)) and state[box + STEPS[direction]] == EMPTY:
-            return True
-    return _can_take(state, spec.geometry, _directions(spec), box, 0, flying, backward, 1 - side)
+def _takers(spec: Any, side: int, men: int, kings: int, theirs: int, empty: int) -> int:
+    """The men (and kings that do not fly) that can take, from the bitboards."""
+    geometry, orthogonal = spec.geometry, spec.frisian_captures != 0
+    found = bitboards.takers(geometry, side, men, theirs, empty, spec.men_capture_backward != 0, orthogonal)
+    if not spec.flying_kings:
+        found |= bitboards.takers(geometry, side, kings, theirs, empty, True, orthogonal)
+    return found
 
 
 @njit(cache=True)
 def has_move(spec: Any, state: Any) -> bool:
     """Whether the side to move has a legal move."""
-    for square in range(spec.squares):
-        box = MAILBOX[spec.geometry, square]
-        piece = _own_piece(state, box, state[SIDE])
-        if piece != EMPTY and _can_move(spec, state, box, piece):
+    side = state[SIDE]
+    men, kings, theirs, empty = _masks(spec, state)
+    if bitboards.can_step(spec.geometry, side, men, kings, empty) or _takers(spec, side, men, kings, theirs, empty):
+        return True
+    flying = kings if spec.flying_kings else 0
+    while flying:
+        box = MAILBOX[spec.geometry, SQUARE_OF_BIT[spec.geometry, lowest_bit(flying)]]
+        if _can_take(state, spec.geometry, _directions(spec), box, 0, True, True, 1 - side):
             return True
+        flying &= flying - 1
     return False
 
 
@@ -429,40 +428,34 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
     state[GENERATED] = state[GENERATED_FROM] = start
     state[BEST_RANK] = 1
     none = side - side  # a typed zero: numba's cache breaks on literal arguments to recursion
-    for square in range(spec.squares):
+    men, kings, theirs, empty = _masks(spec, state)
+    # the capture search starts only from the pieces the bitboards say can take, and from
+    # the flying kings (few: each is tested on the mailbox)
+    candidates = _takers(spec, side, men, kings, theirs, empty) | (kings if spec.flying_kings else 0)
+    while candidates:
+        square = SQUARE_OF_BIT[geometry, lowest_bit(candidates)]
+        candidates &= candidates - 1
         box = MAILBOX[geometry, square]
-        piece = _own_piece(state, box, side)
-        if piece == EMPTY:
-            continue
+        piece = state[box]
         _, flying, backward = _movement(spec, piece)
-        if _can_take(state, geometry, _directions(spec), box, none, flying, backward, them):
-            state[box] = EMPTY
-            _jumps(spec, state, out, square, box, none, flying, backward, none)
-            state[box] = piece
+        if flying and not _can_take(state, geometry, _directions(spec), box, none, flying, backward, them):
+            continue
+        state[box] = EMPTY
+        _jumps(spec, state, out, square, box, none, flying, backward, none)
+        state[box] = piece
     end = state[GENERATED]
     if noisy_only or end > start:
         return end
-    for square in range(spec.squares):
-        box = MAILBOX[geometry, square]
-        piece = _own_piece(state, box, side)
-        if piece == EMPTY:
-            continue
-        king, flying, _ = _movement(spec, piece)
-        for direction in range(4):
-            if not king and _backward(direction, side):
-                continue  # men move forward only
-            step = STEPS[direction]
-            target = box + step
-            while state[target] == EMPTY:
-                out[end] = square | (SQUARE_AT[geometry, target] << 6)
-                end += 1
-                if not flying:
-                    break
-                target += step
-    return end
+    return bitboards.quiet_moves(geometry, side, men, kings, empty, spec.flying_kings != 0, out, end)
 
 
 # Step 2. Make and unmake, keeping the evaluation's sum and the regions' indices.
+
+
+@njit(cache=True, inline="always")
+def _mask_slot(piece: int) -> int:
+    """The slot of ``MASKS`` that holds ``piece``'s kind and colour."""
+    return MASKS + (piece >> 3) + (piece & KING_PIECE)
 
 
 @njit(cache=True)
@@ -497,7 +490,7 @@ def play(spec: Any, state: Any, move: int) -> bool:
     bits = taken
     while bits:
         low = bits & -bits
-        square = _square_of(low)
+        square = lowest_bit(low)
         victim = state[MAILBOX[geometry, square]]
         material -= 1 << _count_shift(victim)
         if victim & 7 == KING_PIECE:
@@ -509,6 +502,11 @@ def play(spec: Any, state: Any, move: int) -> bool:
         state[MAILBOX[geometry, square]] = EMPTY
         bits ^= low
     state[undo + 3] = kings_taken
+    if taken:
+        taken_bits = bitboards.bits_of(geometry, taken)
+        state[MASKS + 1 - side] &= ~taken_bits
+        state[MASKS + 3 - side] &= ~taken_bits
+    state[_mask_slot(piece)] ^= 1 << BIT_OF[geometry, origin]
     key ^= ZOBRIST[piece, origin]
     evaluation -= VALUES[geometry, piece, origin]
     if piece & 7 == MAN:
@@ -521,6 +519,7 @@ def play(spec: Any, state: Any, move: int) -> bool:
         material += (1 << _count_shift(placed)) - (1 << _count_shift(piece))
     state[MATERIAL + ply + 1] = material
     state[MAILBOX[geometry, target]] = placed
+    state[_mask_slot(placed)] |= 1 << BIT_OF[geometry, target]
     key ^= ZOBRIST[placed, target]
     evaluation += VALUES[geometry, placed, target]
     if placed & 7 == MAN:
@@ -545,23 +544,27 @@ def unplay(spec: Any, state: Any, move: int) -> None:
     if placed & 7 == MAN:
         _shift_indices(geometry, state, target, -_men_digit(placed))
     state[MAILBOX[geometry, target]] = EMPTY
+    state[_mask_slot(placed)] ^= 1 << BIT_OF[geometry, target]
     piece = state[undo]
     if piece & 7 == MAN:
         _shift_indices(geometry, state, origin, _men_digit(piece))
     state[MAILBOX[geometry, origin]] = piece
+    state[_mask_slot(piece)] |= 1 << BIT_OF[geometry, origin]
     kings_taken = state[undo + 3]
     bits = taken
-    square = 0
     while bits:
-        if bits & 1:
-            if (kings_taken >> square) & 1:
-                state[MAILBOX[geometry, square]] = KING_PIECE + (1 - side) * BLACK_PIECE
-            else:
-                victim = MAN + (1 - side) * BLACK_PIECE
-                _shift_indices(geometry, state, square, _men_digit(victim))
-                state[MAILBOX[geometry, square]] = victim
-        bits >>= 1
-        square += 1
+        square = lowest_bit(bits)
+        bits &= bits - 1
+        if (kings_taken >> square) & 1:
+            state[MAILBOX[geometry, square]] = KING_PIECE + (1 - side) * BLACK_PIECE
+        else:
+            victim = MAN + (1 - side) * BLACK_PIECE
+            _shift_indices(geometry, state, square, _men_digit(victim))
+            state[MAILBOX[geometry, square]] = victim
+    if taken:
+        kings_bits = bitboards.bits_of(geometry, kings_taken)
+        state[MASKS + 3 - side] |= kings_bits
+        state[MASKS + 1 - side] |= bitboards.bits_of(geometry, taken) ^ kings_bits
     state[CLOCK] = state[undo + 1]
     state[EVALUATION] = state[undo + 2]
     state[SIDE] = side
@@ -811,11 +814,11 @@ def _refresh(spec: Any, state: Any) -> None:
     geometry = spec.geometry
     key = SIDE_KEY if state[SIDE] == 1 else 0
     evaluation = 0
-    for region in range(MOST_REGIONS):
-        state[REGION_INDEX + region] = 0
+    state[REGION_INDEX : MASKS + 4] = 0
     for square in range(spec.squares):
         piece = state[MAILBOX[geometry, square]]
         if piece != EMPTY:
+            state[_mask_slot(piece)] |= 1 << BIT_OF[geometry, square]
             key ^= ZOBRIST[piece, square]
             evaluation += VALUES[geometry, piece, square]
             if piece & 7 == MAN:
