@@ -30,6 +30,7 @@ RUNS_KERNELS = (
     "tests/games/connect4/test_claimeven.py",
     "tests/games/connect4/test_dead_stones.py",
     "tests/games/draughts/test_perft.py",
+    "tests/games/draughts/test_bitboards.py",
     "tests/games/test_checker.py",
     "tests/search/test_shared_policy.py",
     "tests/docs/test_examples.py",
