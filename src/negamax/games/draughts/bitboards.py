@@ -51,6 +51,7 @@ def _tables() -> tuple[Any, ...]:
     board_bits = np.zeros(len(BOARD_SIZES), dtype=np.int64)
     room_toward_higher = np.zeros(len(BOARD_SIZES), dtype=np.int64)
     room_toward_lower = np.zeros(len(BOARD_SIZES), dtype=np.int64)
+    crown_rows = np.zeros((len(BOARD_SIZES), 2), dtype=np.int64)
     for geometry, size in enumerate(BOARD_SIZES):
         per_row = size // 2
         for square in range(size * size // 2):
@@ -62,14 +63,16 @@ def _tables() -> tuple[Any, ...]:
                 room_toward_higher[geometry] |= 1 << bit
             if square % per_row >= 2:
                 room_toward_lower[geometry] |= 1 << bit
-    return bit_of, square_of_bit, board_bits, room_toward_higher, room_toward_lower
+            if square // per_row in (0, size - 1):
+                crown_rows[geometry, 0 if square < per_row else 1] |= 1 << bit
+    return bit_of, square_of_bit, board_bits, room_toward_higher, room_toward_lower, crown_rows
 
 
-BIT_OF, SQUARE_OF_BIT, BOARD_BITS, ROOM_TOWARD_HIGHER, ROOM_TOWARD_LOWER = _tables()
+BIT_OF, SQUARE_OF_BIT, BOARD_BITS, ROOM_TOWARD_HIGHER, ROOM_TOWARD_LOWER, CROWN_ROWS = _tables()
 """For each geometry: each square's bit, each bit's square (-1 for ghosts and bits past the
-board), the mask of the board's squares, and those of the squares with two more squares
-after them in their row (a Frisian piece takes along the row towards higher bits from
-there) or before them (towards lower bits)."""
+board), the mask of the board's squares, those of the squares with two more squares after
+them in their row (a Frisian piece takes along the row towards higher bits from there) or
+before them (towards lower bits), and each side's far row (White's is row 0)."""
 
 DE_BRUIJN = 0x022FDD63CC95386D
 """A de Bruijn sequence of order 6: the top six bits of it times a power of two differ for
@@ -176,3 +179,37 @@ def quiet_moves(geometry: int, side: int, men: int, kings: int, empty: int, flyi
                 end += 1
                 target += step
     return end
+
+
+@njit(cache=True)
+def single_jumps(
+    geometry: int, side: int, pieces: int, theirs: int, empty: int, backward: bool, crowning: bool, out: Any, end: int
+) -> tuple[int, int]:
+    """Writes the captures of ``pieces`` (of ``side``, jumping one square diagonally) that
+    take one piece and cannot go on, from ``out[end]`` on. Returns the new end, and the
+    pieces that may go on after a first jump (or be crowned on the way, if ``crowning``):
+    the full capture search starts from those, and finds their single jumps again."""
+    narrow = PER_ROW[geometry]
+    going_on = 0
+    for shift in (narrow, narrow + 1):
+        for toward_lower in (True, False):
+            if not backward and toward_lower != (side == 0):
+                continue  # towards row 0 is White's forward
+            if toward_lower:
+                jumpers, step = pieces & (theirs << shift) & (empty << (2 * shift)), -shift
+            else:
+                jumpers, step = pieces & (theirs >> shift) & (empty >> (2 * shift)), shift
+            while jumpers:
+                bit = lowest_bit(jumpers)
+                jumpers &= jumpers - 1
+                victim, landing = bit + step, bit + 2 * step
+                # from the landing, with its start square empty and the victim still there
+                if (crowning and (CROWN_ROWS[geometry, side] >> landing) & 1) or takers(
+                    geometry, side, 1 << landing, theirs & ~(1 << victim), empty | (1 << bit), backward, False
+                ):
+                    going_on |= 1 << bit
+                    continue
+                taken = 1 << SQUARE_OF_BIT[geometry, victim]
+                out[end] = SQUARE_OF_BIT[geometry, bit] | (SQUARE_OF_BIT[geometry, landing] << 6) | (taken << 12)
+                end += 1
+    return end, going_on

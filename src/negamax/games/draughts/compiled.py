@@ -219,14 +219,7 @@ def _capture_rank(spec: Any, state: Any, taken: int, king: bool) -> int:
 @njit(cache=True)
 def kings_among(spec: Any, state: Any, taken: int) -> int:
     """How many of the pieces on the squares of ``taken`` (a mask) are kings."""
-    kings = 0
-    bits = taken
-    while bits:
-        low = bits & -bits
-        if state[MAILBOX[spec.geometry, lowest_bit(low)]] & 7 == KING_PIECE:
-            kings += 1
-        bits ^= low
-    return kings
+    return pieces_taken(bitboards.bits_of(spec.geometry, taken) & (state[MASKS + 2] | state[MASKS + 3]))
 
 
 @njit(cache=True)
@@ -384,8 +377,7 @@ def _lands_to_go_on(state: Any, geometry: int, directions: int, landing: int, st
 
 @njit(cache=True, inline="always")
 def _masks(spec: Any, state: Any) -> tuple[int, int, int, int]:
-    """The side to move's men and kings, the opponent's pieces, and the empty squares, as
-    bitboards."""
+    """The bitboards of the side to move's men and kings, the opponent's pieces, and the empty squares."""
     side = state[SIDE]
     men, kings = state[MASKS + side], state[MASKS + 2 + side]
     theirs = state[MASKS + 1 - side] | state[MASKS + 3 - side]
@@ -429,9 +421,19 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
     state[BEST_RANK] = 1
     none = side - side  # a typed zero: numba's cache breaks on literal arguments to recursion
     men, kings, theirs, empty = _masks(spec, state)
-    # the capture search starts only from the pieces the bitboards say can take, and from
-    # the flying kings (few: each is tested on the mailbox)
-    candidates = _takers(spec, side, men, kings, theirs, empty) | (kings if spec.flying_kings else 0)
+    flying_kings = kings if spec.flying_kings else 0  # few: each is tested on the mailbox
+    searched = _takers(spec, side, men, kings, theirs, empty)  # most often none
+    if searched and not spec.frisian_captures:  # (Frisian ranks captures by their worth)
+        # the bitboards write the single jumps that cannot go on (most captures); the capture
+        # search starts only from the pieces that may go on, and from the flying kings
+        men_backward, crowning = spec.men_capture_backward != 0, spec.crowned_mid_capture != 0
+        end, searched = bitboards.single_jumps(geometry, side, men, theirs, empty, men_backward, crowning, out, start)
+        end, kings_searched = bitboards.single_jumps(
+            geometry, side, kings ^ flying_kings, theirs, empty, True, False, out, end
+        )
+        state[GENERATED] = end
+        searched |= kings_searched
+    candidates = searched | flying_kings
     while candidates:
         square = SQUARE_OF_BIT[geometry, lowest_bit(candidates)]
         candidates &= candidates - 1
