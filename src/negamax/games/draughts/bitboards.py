@@ -2,8 +2,10 @@
 beside the mailbox (``compiled``), so that the move generator asks "which pieces can take,
 which men can step" of a whole side at once, in a few shifts and ands, instead of visiting
 every square of the board twice per node. Most positions have no capture, so the test that
-finds none must cost next to nothing; the capture search itself (``compiled._jumps``) stays
-on the mailbox, started only from the pieces found here.
+finds none must cost next to nothing. Most captures take one piece, so those are written
+here too (``single_jumps``); the capture search (``compiled._jumps``) stays on the mailbox,
+started only from the pieces that may take more, from the flying kings, and in Frisian
+(which ranks captures by their worth, and takes along rows and columns too).
 
 The layout: square ``s`` (py-draughts' numbering minus one, ``P`` dark squares a row: 5 on
 10x10, 4 on 8x8) is bit ``s + s // (2 * P)``, so every two rows are followed by one unused
@@ -134,7 +136,7 @@ def can_step(geometry: int, side: int, men: int, kings: int, empty: int) -> bool
     toward_lower = (empty << narrow) | (empty << (narrow + 1))  # the squares with one that way
     toward_higher = (empty >> narrow) | (empty >> (narrow + 1))
     forward = toward_lower if side == 0 else toward_higher
-    return (men & forward) | (kings & (toward_lower | toward_higher)) != 0
+    return ((men & forward) | (kings & (toward_lower | toward_higher))) != 0
 
 
 @njit(cache=True, inline="always")
