@@ -1,8 +1,10 @@
 """Draughts' bitboards (``bitboards``): the layout's shifts agree with the mailbox's steps on
 every square of every board, and the masks that make and unmake keep agree with the mailbox
 along random games of every variant, as do the pieces found able to take and whether the
-side to move has a move. (The move lists built from them are compared with the pure-Python
-rules in ``test_compiled``, and counted against the published perft in ``test_perft``.)"""
+side to move has a move; the moves come in the mailbox generator's order, which the
+search's move ordering breaks its ties by. (The move lists are compared with the
+pure-Python rules in ``test_compiled``, and counted against the published perft in
+``test_perft``.)"""
 
 from __future__ import annotations
 
@@ -146,6 +148,29 @@ def _takers(spec: Any, state: Any) -> int:
     return found
 
 
+def _mailbox_order(spec: Any, state: Any) -> list[int]:
+    """The moves without a capture in the mailbox generator's order, which the search's
+    move ordering breaks its ties by: square by square, then by ``STEPS``."""
+    side = int(state[draughts_compiled.SIDE])
+    moves = []
+    for square in range(spec.squares):
+        box = int(draughts_compiled.MAILBOX[spec.geometry, square])
+        piece = int(state[box])
+        if piece == draughts_compiled.EMPTY or piece >> 3 != side:
+            continue
+        king = piece & 7 == KING
+        for index, step in enumerate(draughts_compiled.STEPS[:4]):
+            if not king and (index >= 2) == (side == 0):
+                continue  # a man's backward step
+            target = box + int(step)
+            while state[target] == draughts_compiled.EMPTY:
+                moves.append(square | int(draughts_compiled.SQUARE_AT[spec.geometry, target]) << 6)
+                if not (king and spec.flying_kings):
+                    break
+                target += int(step)
+    return moves
+
+
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_the_masks_follow_the_mailbox_along_random_games(variant: str) -> None:
     game = DraughtsGame(variant)
@@ -163,6 +188,11 @@ def test_the_masks_follow_the_mailbox_along_random_games(variant: str) -> None:
             assert _takers(spec, state) == _expected_takers(spec, state)
             end = draughts_compiled.generate(spec, state, buffer, 0, False)
             assert bool(draughts_compiled.has_move(spec, state)) == (end > 0)
+            moves = [int(code) for code in buffer[:end]]
+            if not any(draughts_compiled.taken_of(code) for code in moves):
+                assert moves == _mailbox_order(spec, state)
+            else:  # the capturing pieces in the order of their squares too
+                assert [code & 63 for code in moves] == sorted(code & 63 for code in moves)
             for code in buffer[:end]:  # unmaking restores the masks
                 draughts_compiled.play(spec, state, code)
                 assert _masks(state) == _expected_masks(state, spec.geometry, spec.squares)

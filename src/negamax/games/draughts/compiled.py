@@ -421,25 +421,24 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
     state[BEST_RANK] = 1
     none = side - side  # a typed zero: numba's cache breaks on literal arguments to recursion
     men, kings, theirs, empty = _masks(spec, state)
-    flying_kings = kings if spec.flying_kings else 0  # few: each is tested on the mailbox
-    searched = _takers(spec, side, men, kings, theirs, empty)  # most often none
-    if searched and not spec.frisian_captures:  # (Frisian ranks captures by their worth)
-        # the bitboards write the single jumps that cannot go on (most captures); the capture
-        # search starts only from the pieces that may go on, and from the flying kings
-        men_backward, crowning = spec.men_capture_backward != 0, spec.crowned_mid_capture != 0
-        end, searched = bitboards.single_jumps(geometry, side, men, theirs, empty, men_backward, crowning, out, start)
-        end, kings_searched = bitboards.single_jumps(
-            geometry, side, kings ^ flying_kings, theirs, empty, True, False, out, end
-        )
-        state[GENERATED] = end
-        searched |= kings_searched
-    candidates = searched | flying_kings
+    # the pieces that can take, in the order of their squares (the mailbox generator's, which
+    # the search's move ordering breaks its ties by): those that jump one square, found on
+    # the bitboards, and the flying kings (few: each is tested on the mailbox)
+    candidates = _takers(spec, side, men, kings, theirs, empty) | (kings if spec.flying_kings else 0)
     while candidates:
-        square = SQUARE_OF_BIT[geometry, lowest_bit(candidates)]
+        bit = lowest_bit(candidates)
         candidates &= candidates - 1
+        square = SQUARE_OF_BIT[geometry, bit]
         box = MAILBOX[geometry, square]
         piece = state[box]
         _, flying, backward = _movement(spec, piece)
+        if not flying and not spec.frisian_captures:  # (Frisian ranks captures by their worth)
+            crowning = spec.crowned_mid_capture != 0
+            end = bitboards.single_jumps(geometry, side, bit, theirs, empty, backward, crowning, out, state[GENERATED])
+            if end >= 0:  # (else the piece may go on taking)
+                if not spec.longest_capture or state[BEST_RANK] == 1:  # (else a longer one was found)
+                    state[GENERATED] = end
+                continue
         if flying and not _can_take(state, geometry, _directions(spec), box, none, flying, backward, them):
             continue
         state[box] = EMPTY
