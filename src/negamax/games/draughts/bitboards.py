@@ -133,7 +133,7 @@ def takers(geometry: int, side: int, pieces: int, theirs: int, empty: int, backw
 def can_step(geometry: int, side: int, men: int, kings: int, empty: int) -> bool:
     """Whether a man of ``side`` can step forward, or a king any way, onto an empty square."""
     narrow = PER_ROW[geometry]
-    toward_lower = (empty << narrow) | (empty << (narrow + 1))  # the squares with one that way
+    toward_lower = (empty << narrow) | (empty << (narrow + 1))  # squares with an empty one that way
     toward_higher = (empty >> narrow) | (empty >> (narrow + 1))
     forward = toward_lower if side == 0 else toward_higher
     return ((men & forward) | (kings & (toward_lower | toward_higher))) != 0
@@ -159,7 +159,7 @@ def quiet_moves(geometry: int, side: int, men: int, kings: int, empty: int, flyi
             if target >= 0 and (empty >> target) & 1:
                 out[end] = origin | (SQUARE_OF_BIT[geometry, target] << 6)
                 end += 1
-            target += 1
+            target += 1  # (not below bit 0: a man of White's never stands on row 0)
             if (empty >> target) & 1:
                 out[end] = origin | (SQUARE_OF_BIT[geometry, target] << 6)
                 end += 1
