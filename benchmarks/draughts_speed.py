@@ -20,9 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from draughts_sprt import base_source, warm
+from draughts_sprt import ROOT, base_source, warm
 
-ROOT = Path(__file__).resolve().parents[1]
 SEARCHES = r"""
 import json, random, sys, time
 from negamax.core.types import SearchLimits

@@ -9,6 +9,7 @@ pure-Python rules in ``test_compiled``, and counted against the published perft 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -110,17 +111,23 @@ def _masks(state: Any) -> list[int]:
     return [int(mask) for mask in state[draughts_compiled.MASKS : draughts_compiled.MASKS + 4]]
 
 
+def _own_pieces(spec: Any, state: Any) -> Iterator[tuple[int, int, bool]]:
+    """Each piece of the side to move, square by square: its square, its mailbox box and
+    whether it is a king."""
+    side = int(state[draughts_compiled.SIDE])
+    for square in range(spec.squares):
+        box = int(draughts_compiled.MAILBOX[spec.geometry, square])
+        piece = int(state[box])
+        if piece != draughts_compiled.EMPTY and piece >> 3 == side:
+            yield square, box, piece & 7 == KING
+
+
 def _expected_takers(spec: Any, state: Any) -> int:
     """The bits of the side to move's men (and kings that do not fly) that can take, found
     on the mailbox: a piece of theirs a step away, an empty square beyond."""
     side = int(state[draughts_compiled.SIDE])
     found = 0
-    for square in range(spec.squares):
-        box = int(draughts_compiled.MAILBOX[spec.geometry, square])
-        piece = int(state[box])
-        if piece == draughts_compiled.EMPTY or piece >> 3 != side:
-            continue
-        king = piece & 7 == KING
+    for square, box, king in _own_pieces(spec, state):
         if king and spec.flying_kings:
             continue
         for index, step in enumerate(draughts_compiled.STEPS[: 8 if spec.frisian_captures else 4]):
@@ -136,16 +143,9 @@ def _expected_takers(spec: Any, state: Any) -> int:
 
 
 def _takers(spec: Any, state: Any) -> int:
+    """The pieces the generator finds able to take, from the masks."""
     side = int(state[draughts_compiled.SIDE])
-    white_men, black_men, white_kings, black_kings = _masks(state)
-    men, kings = (white_men, white_kings) if side == 0 else (black_men, black_kings)
-    theirs = (black_men | black_kings) if side == 0 else (white_men | white_kings)
-    empty = int(bitboards.BOARD_BITS[spec.geometry]) & ~(men | kings | theirs)
-    orthogonal = spec.frisian_captures != 0
-    found = int(bitboards.takers(spec.geometry, side, men, theirs, empty, spec.men_capture_backward != 0, orthogonal))
-    if not spec.flying_kings:
-        found |= int(bitboards.takers(spec.geometry, side, kings, theirs, empty, True, orthogonal))
-    return found
+    return int(draughts_compiled._takers(spec, side, *draughts_compiled._masks(spec, state)))
 
 
 def _mailbox_order(spec: Any, state: Any) -> list[int]:
@@ -153,12 +153,7 @@ def _mailbox_order(spec: Any, state: Any) -> list[int]:
     move ordering breaks its ties by: square by square, then by ``STEPS``."""
     side = int(state[draughts_compiled.SIDE])
     moves = []
-    for square in range(spec.squares):
-        box = int(draughts_compiled.MAILBOX[spec.geometry, square])
-        piece = int(state[box])
-        if piece == draughts_compiled.EMPTY or piece >> 3 != side:
-            continue
-        king = piece & 7 == KING
+    for square, box, king in _own_pieces(spec, state):
         for index, step in enumerate(draughts_compiled.STEPS[:4]):
             if not king and (index >= 2) == (side == 0):
                 continue  # a man's backward step

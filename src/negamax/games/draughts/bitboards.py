@@ -130,13 +130,13 @@ def takers(geometry: int, side: int, pieces: int, theirs: int, empty: int, backw
 
 
 @njit(cache=True, inline="always")
-def can_step(geometry: int, side: int, men: int, kings: int, empty: int) -> bool:
-    """Whether a man of ``side`` can step forward, or a king any way, onto an empty square."""
+def steppers(geometry: int, side: int, men: int, kings: int, empty: int) -> int:
+    """The men of ``side`` that can step forward, and the kings that can step any way, onto
+    an empty square."""
     narrow = PER_ROW[geometry]
-    toward_lower = (empty << narrow) | (empty << (narrow + 1))  # squares with an empty one that way
+    toward_lower = (empty << narrow) | (empty << (narrow + 1))  # the squares with an empty one that way
     toward_higher = (empty >> narrow) | (empty >> (narrow + 1))
-    forward = toward_lower if side == 0 else toward_higher
-    return ((men & forward) | (kings & (toward_lower | toward_higher))) != 0
+    return (men & (toward_lower if side == 0 else toward_higher)) | (kings & (toward_lower | toward_higher))
 
 
 @njit(cache=True)
@@ -147,9 +147,7 @@ def quiet_moves(geometry: int, side: int, men: int, kings: int, empty: int, flyi
     by ``STEPS``: the search's move ordering breaks its ties by it, so its node counts, a
     signature of the engine, stay as they were."""
     narrow = PER_ROW[geometry]
-    toward_lower = (empty << narrow) | (empty << (narrow + 1))  # the squares with a step that way
-    toward_higher = (empty >> narrow) | (empty >> (narrow + 1))
-    movers = (men & (toward_lower if side == 0 else toward_higher)) | (kings & (toward_lower | toward_higher))
+    movers = steppers(geometry, side, men, kings, empty)
     while movers:
         bit = lowest_bit(movers)
         movers &= movers - 1

@@ -399,7 +399,7 @@ def has_move(spec: Any, state: Any) -> bool:
     """Whether the side to move has a legal move."""
     side = state[SIDE]
     men, kings, theirs, empty = _masks(spec, state)
-    if bitboards.can_step(spec.geometry, side, men, kings, empty) or _takers(spec, side, men, kings, theirs, empty):
+    if bitboards.steppers(spec.geometry, side, men, kings, empty) or _takers(spec, side, men, kings, theirs, empty):
         return True
     flying = kings if spec.flying_kings else 0
     while flying:
