@@ -52,10 +52,11 @@ def main() -> None:
             raise SystemExit("solution_latency: the Connect 4 kernel was not ready within 300 s")
         time.sleep(0.1)
     rng = random.Random(arguments.seed)
-    print("| plies | positions | first scores (median) | all scores (median, max) | columns unknown at 15 s |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
+    print("| plies | positions | first scores (median) | all scores (median, max) | unknown at 15 s | slowest |")
+    print("| ---: | ---: | ---: | ---: | ---: | --- |")
     for plies in arguments.plies:
         firsts, lasts, unknown = [], [], 0
+        slowest = (0.0, "")
         count = 0
         while count < arguments.positions:
             moves = random_position(rng, plies)
@@ -71,11 +72,12 @@ def main() -> None:
 
             scores = searches.solution(game, position, SOLUTION_STREAM_SECONDS, threading.Event(), arrived)
             lasts.append(time.perf_counter() - started)
+            slowest = max(slowest, (lasts[-1], moves))
             firsts.append(seen[0] if seen else lasts[-1])
             unknown += sum(item["score"] is None for item in scores)
         print(
             f"| {plies} | {count} | {statistics.median(firsts):.3f} s | {statistics.median(lasts):.2f} s,"
-            f" {max(lasts):.2f} s | {unknown} |",
+            f" {max(lasts):.2f} s | {unknown} | {slowest[1] or '(empty)'} |",
             flush=True,
         )
     searches.close()

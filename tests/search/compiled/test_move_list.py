@@ -344,6 +344,20 @@ def test_each_new_selectivity_feature_changes_the_search(feature: str) -> None:
     assert without.search(GAME.new_position(POSITIONS[0]), SearchLimits(depth=10)).nodes != full.nodes
 
 
+@pytest.mark.parametrize("variant", ["chess", "draughts"])
+def test_prefetching_the_childrens_entries_changes_nothing_but_time(variant: str) -> None:
+    from negamax.games.draughts.rules import DraughtsGame
+
+    game = GAME if variant == "chess" else DraughtsGame("draughts")
+    position = game.new_position(POSITIONS[0] if variant == "chess" else None)
+    results = [
+        CompiledSearcher(hash_mib=4, features=features).search(position.copy(), SearchLimits(depth=9))
+        for features in (layout.ALL_FEATURES, layout.ALL_FEATURES & ~layout.TABLE_PREFETCH)
+    ]
+    assert results[0].nodes == results[1].nodes and results[0].score == results[1].score
+    assert results[0].pv == results[1].pv
+
+
 @pytest.mark.parametrize(("evasions", "mate_seen"), [(True, True), (False, False)])
 def test_quiescence_in_check_searches_the_way_out_and_sees_a_mate(evasions: bool, mate_seen: bool) -> None:
     # Scholar's mate: Qxf7 is a capture that mates. A one-ply search without the check

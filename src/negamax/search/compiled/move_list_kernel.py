@@ -123,6 +123,7 @@ from negamax.search.compiled.move_list_layout import (
     STATIC_EXCHANGE,
     STATICS,
     TABLE_EVALUATION,
+    TABLE_PREFETCH,
     TRANSPOSITION_TABLE,
     TT_MOVE_ORDER,
     UNSCORED_ORDER,
@@ -596,7 +597,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         reducible = reduce_late and use_pvs and depth >= 3 and legal > 3 and quiet and not checked
         if reducible and in_check(spec, state):
             reducible = False
-        if use_table and unit > 0:
+        if use_table and features & TABLE_PREFETCH:
             _prefetch_entry(table, state_key(spec, state))
         # a child is expected to fail high (a cut node) unless this node is expected to
         # (as in Stockfish: the expectations alternate down the tree, with the players)

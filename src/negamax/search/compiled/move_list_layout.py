@@ -152,6 +152,11 @@ For games with a ``pruning_unit``."""
 HISTORY_PRUNING = 4194304
 """Near the horizon, a quiet move whose history and continuation history together are
 deep below zero is not searched. For games with a ``pruning_unit``."""
+TABLE_PREFETCH = 8388608
+"""Each child's table entry is asked of memory before the child is searched, so its probe
+finds the load under way. For games whose key is kept up to date move by move (the
+built-in ones: chess, draughts); a game written as rules computes its key afresh, which may
+cost more than the wait. Changes no value and no node count."""
 ALL_FEATURES = (
     TRANSPOSITION_TABLE
     | PVS
@@ -174,6 +179,7 @@ ALL_FEATURES = (
     | TABLE_EVALUATION
     | QUIESCENCE_EVASIONS
     | HISTORY_PRUNING
+    | TABLE_PREFETCH
 )
 EXACT_FEATURES = QUIESCENCE | EXACT_TERMINALS
 """What the fixed-depth value with quiescence needs, and nothing that changes it."""
