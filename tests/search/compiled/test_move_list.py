@@ -17,6 +17,7 @@ import pytest
 from negamax.core.score import WIN, loss_in, win_in
 from negamax.core.types import SearchLimits
 from negamax.games.chess.rules import ChessGame
+from negamax.games.draughts.rules import DraughtsGame
 from negamax.search import search
 from negamax.search.params import options_for
 
@@ -346,8 +347,6 @@ def test_each_new_selectivity_feature_changes_the_search(feature: str) -> None:
 
 @pytest.mark.parametrize("variant", ["chess", "draughts"])
 def test_prefetching_the_childrens_entries_changes_nothing_but_time(variant: str) -> None:
-    from negamax.games.draughts.rules import DraughtsGame
-
     game = GAME if variant == "chess" else DraughtsGame("draughts")
     position = game.new_position(POSITIONS[0] if variant == "chess" else None)
     results = [

@@ -355,7 +355,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             if not play_move(spec, state, move):
                 unplay_move(spec, state, move)
                 continue
-            if quiescence_table:
+            if quiescence_table and features & TABLE_PREFETCH:
                 _prefetch_entry(table, state_key(spec, state))
             evaded = True
             same = mover >= 0 and player_to_move(spec, state) == mover

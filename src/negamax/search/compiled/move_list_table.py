@@ -34,9 +34,7 @@ def _move_key(move: int) -> int:
 @search_function
 def _prefetch_entry(table: Any, key: int) -> None:
     """Starts loading the table's entry for ``key`` (a child about to be searched probes it
-    after some work of its own: the load runs meanwhile). Under ``TABLE_PREFETCH`` (games
-    whose keys are kept up to date move by move), and in quiescence for games with a pruning
-    unit."""
+    after some work of its own: the load runs meanwhile). Only under ``TABLE_PREFETCH``."""
     prefetch(table, (key & ((table.size >> 1) - 1)) << 1)
 
 
