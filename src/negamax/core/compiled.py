@@ -151,7 +151,8 @@ unplay_null_move = _stub("unplay_null_move")
 
 in_check = _stub("in_check")
 """``in_check(spec, state) -> bool``: the side to move is in check (its moves are then
-searched a ply deeper, and it may not pass)."""
+searched a ply deeper, it may not pass, and no margin prunes there). Draughts: the side to
+move must take (not searched deeper: quiescence follows captures where they are forced)."""
 
 no_moves_lose = _stub("no_moves_lose")
 """``no_moves_lose(spec, state) -> bool``: with no legal move, the side to move has lost
@@ -223,7 +224,8 @@ tell."""
 gives_check = _stub("gives_check")
 """``gives_check(spec, state, move) -> bool``: whether a move, before it is played, may
 leave the other side in check (True when unsure). Pruning skips quiet moves without
-playing them, but not the ones that give check. False for games without checks."""
+playing them, but not the ones that give check. Draughts: the move leaves the other side a
+capture (a sacrifice, the start of most combinations). False for games without checks."""
 
 pruning_unit = _stub("pruning_unit")
 """``pruning_unit(spec) -> int``: the evaluation's worth of a pawn (or man), which scales the

@@ -1,7 +1,7 @@
 """Draughts' bitboards (``bitboards``): the layout's shifts agree with the mailbox's steps on
 every square of every board, and the masks that make and unmake keep agree with the mailbox
 along random games of every variant, as do the pieces found able to take and whether the
-side to move has a move; the moves come in the mailbox generator's order, which the
+side to move has a move and whether it must take; the moves come in the mailbox generator's order, which the
 search's move ordering breaks its ties by. (The move lists are compared with the
 pure-Python rules in ``test_compiled``, and counted against the published perft in
 ``test_perft``.)"""
@@ -184,7 +184,9 @@ def test_the_masks_follow_the_mailbox_along_random_games(variant: str) -> None:
             end = draughts_compiled.generate(spec, state, buffer, 0, False)
             assert bool(draughts_compiled.has_move(spec, state)) == (end > 0)
             moves = [int(code) for code in buffer[:end]]
-            if not any(draughts_compiled.taken_of(code) for code in moves):
+            capturing = any(draughts_compiled.taken_of(code) for code in moves)
+            assert bool(draughts_compiled.must_capture(spec, state)) == capturing
+            if not capturing:
                 assert moves == _mailbox_order(spec, state)
             else:  # the capturing pieces in the order of their squares too
                 assert [code & 63 for code in moves] == sorted(code & 63 for code in moves)

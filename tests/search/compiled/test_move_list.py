@@ -178,14 +178,16 @@ def test_a_node_that_prunes_moves_claims_no_more_than_it_searched(depth: int, al
 
 def test_forward_pruning_needs_the_game_to_name_its_unit() -> None:
     pytest.importorskip("draughts")
+    from negamax.games.connect4.rules import Connect4Game
     from negamax.games.draughts.rules import DraughtsGame
 
-    chess_search = CompiledSearcher(hash_mib=1)
-    chess_search.search(GAME.new_position("startpos"), SearchLimits(depth=6))
-    assert chess_search.work[layout.W_PRUNED] > 0
-    draughts = CompiledSearcher(hash_mib=1)
-    draughts.search(DraughtsGame("draughts").new_position(None), SearchLimits(depth=8))
-    assert draughts.work[layout.W_PRUNED] == 0  # its pruning_unit is 0: nothing pruned by margins
+    for position, depth in ((GAME.new_position("startpos"), 6), (DraughtsGame("draughts").new_position(None), 8)):
+        pruning = CompiledSearcher(hash_mib=1)
+        pruning.search(position, SearchLimits(depth=depth))
+        assert pruning.work[layout.W_PRUNED] > 0
+    connect4 = CompiledSearcher(hash_mib=1)
+    connect4.search(Connect4Game().new_position(None), SearchLimits(depth=10))
+    assert connect4.work[layout.W_PRUNED] == 0  # written as rules: no unit, nothing pruned by margins
 
 
 def test_limits_are_honoured(searcher: CompiledSearcher) -> None:

@@ -52,6 +52,7 @@ from negamax.core.score import ONGOING
 from negamax.games.draughts import bitboards
 from negamax.games.draughts.bitboards import BIT_OF, BOARD_BITS, BOARD_SIZES, PER_ROW, SQUARE_OF_BIT, lowest_bit
 from negamax.games.draughts.evaluation import ARRANGEMENTS, KING, PATTERN_VARIANTS, TEMPO, weights_for
+from negamax.games.draughts.evaluation import MAN as MAN_WORTH
 from negamax.games.draughts.evaluation import blend as rules_blend
 
 
@@ -395,6 +396,22 @@ def _takers(spec: Any, side: int, men: int, kings: int, theirs: int, empty: int)
 
 
 @njit(cache=True)
+def must_capture(spec: Any, state: Any) -> bool:
+    """Whether the side to move has a capture (and so must take)."""
+    side = state[SIDE]
+    men, kings, theirs, empty = _masks(spec, state)
+    if _takers(spec, side, men, kings, theirs, empty):
+        return True
+    flying = kings if spec.flying_kings else 0
+    while flying:
+        box = MAILBOX[spec.geometry, SQUARE_OF_BIT[spec.geometry, lowest_bit(flying)]]
+        if _can_take(state, spec.geometry, _directions(spec), box, 0, True, True, 1 - side):
+            return True
+        flying &= flying - 1
+    return False
+
+
+@njit(cache=True)
 def has_move(spec: Any, state: Any) -> bool:
     """Whether the side to move has a legal move."""
     side = state[SIDE]
@@ -727,7 +744,7 @@ def _unplay_null_move(spec: Any, state: Any) -> Any:
 
 @implements(compiled.in_check, DraughtsSpec)
 def _in_check(spec: Any, state: Any) -> Any:
-    return False
+    return must_capture(spec, state)
 
 
 @implements(compiled.player_to_move, DraughtsSpec)
@@ -799,12 +816,15 @@ def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
 
 @implements(compiled.gives_check, DraughtsSpec)
 def _gives_check(spec: Any, state: Any, move: Any) -> Any:
-    return False
+    play(spec, state, move)
+    taking = must_capture(spec, state)
+    unplay(spec, state, move)
+    return taking
 
 
 @implements(compiled.pruning_unit, DraughtsSpec)
 def _pruning_unit(spec: Any) -> Any:
-    return 0  # compulsory captures make a quiet position's value a poor guide: not measured yet
+    return MAN_WORTH  # margins in men; nodes where a capture is due are never pruned (in_check)
 
 
 # Step 5. Loading a py-draughts board, and moves both ways.

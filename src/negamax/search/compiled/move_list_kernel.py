@@ -292,8 +292,10 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
             alpha, beta = narrowed_alpha, narrowed_beta
         checked = in_check(spec, state)
         # Step 3. Check extension: a check is searched a ply deeper, so forcing lines that
-        # check all the way are seen to their end.
-        if checked and features & CHECK_EXTENSION:
+        # check all the way are seen to their end. Not where the game forces noisy moves
+        # (draughts' "check" is a capture to make, which quiescence follows anyway: extending
+        # them too took ten times the nodes to the same depth).
+        if checked and features & CHECK_EXTENSION and not noisy_moves_forced(spec):
             depth += 1
         # Step 4. The horizon: quiescence from here (in this same call: numba loads a
         # recursive function that calls another recursive one from its cache wrongly).
