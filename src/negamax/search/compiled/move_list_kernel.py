@@ -629,7 +629,7 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
                         reduction -= 1  # a killer or the counter move
                     else:
                         reduction -= (order + HISTORY_PER_REDUCTION // 2) // HISTORY_PER_REDUCTION
-                else:  # games without a unit (draughts) keep the reductions they were measured with
+                else:  # games without a unit (written as rules) keep the reductions they were measured with
                     reduction = 1 if legal <= 6 else 2
                 if reduction >= move_depth:
                     reduction = move_depth - 1
