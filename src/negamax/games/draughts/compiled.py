@@ -414,17 +414,8 @@ def must_capture(spec: Any, state: Any) -> bool:
 @njit(cache=True)
 def has_move(spec: Any, state: Any) -> bool:
     """Whether the side to move has a legal move."""
-    side = state[SIDE]
-    men, kings, theirs, empty = _masks(spec, state)
-    if bitboards.steppers(spec.geometry, side, men, kings, empty) or _takers(spec, side, men, kings, theirs, empty):
-        return True
-    flying = kings if spec.flying_kings else 0
-    while flying:
-        box = MAILBOX[spec.geometry, SQUARE_OF_BIT[spec.geometry, lowest_bit(flying)]]
-        if _can_take(state, spec.geometry, _directions(spec), box, 0, True, True, 1 - side):
-            return True
-        flying &= flying - 1
-    return False
+    men, kings, _, empty = _masks(spec, state)
+    return bitboards.steppers(spec.geometry, state[SIDE], men, kings, empty) != 0 or must_capture(spec, state)
 
 
 @njit(cache=True)
