@@ -65,12 +65,12 @@ import chess
 from negamax.core.numba_cache import load_from_cache
 from negamax.games import get_game
 from negamax.games.chess import compiled as chess_compiled
-from negamax.games.draughts import compiled as draughts_compiled
+from negamax.games.draughts import compiled_state as draughts_state
 
 state = chess_compiled.new_state(chess.Board())
 print(load_from_cache(chess_compiled._refresh, (state,)))
 spec, state = get_game("draughts").new_position().move_list_form()
-print(load_from_cache(draughts_compiled._refresh, (spec, state)))
+print(load_from_cache(draughts_state._refresh, (spec, state)))
 """
 
 

@@ -17,6 +17,7 @@ import pytest
 
 pytest.importorskip("draughts")
 draughts_compiled = pytest.importorskip("negamax.games.draughts.compiled")
+draughts_state = pytest.importorskip("negamax.games.draughts.compiled_state")
 from negamax.games.draughts import bitboards  # noqa: E402
 from negamax.games.draughts.rules import VARIANTS, DraughtsGame  # noqa: E402
 
@@ -175,11 +176,11 @@ def test_the_masks_follow_the_mailbox_along_random_games(variant: str) -> None:
     positions = takers = kings = stuck = 0
     for _ in range(12):
         position = game.new_position(None)
-        state = draughts_compiled.new_state(position, spec)
+        state = draughts_state.new_state(position, spec)
         for _ in range(200):
             masks = _masks(state)
             assert masks == _expected_masks(state, spec.geometry, spec.squares)
-            assert masks == _masks(draughts_compiled.new_state(position, spec))
+            assert masks == _masks(draughts_state.new_state(position, spec))
             assert _takers(spec, state) == _expected_takers(spec, state)
             end = draughts_compiled.generate(spec, state, buffer, 0, False)
             assert bool(draughts_compiled.has_move(spec, state)) == (end > 0)
@@ -202,7 +203,7 @@ def test_the_masks_follow_the_mailbox_along_random_games(variant: str) -> None:
                 stuck += end == 0
                 break
             code = int(buffer[generator.randrange(end)])
-            codes = {draughts_compiled.code_of(position, move, spec): move for move in position.legal_moves()}
+            codes = {draughts_state.code_of(position, move, spec): move for move in position.legal_moves()}
             move = codes[code]
             draughts_compiled.play(spec, state, code)
             position.play(move)

@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("draughts")
 draughts_compiled = pytest.importorskip("negamax.games.draughts.compiled")
+draughts_state = pytest.importorskip("negamax.games.draughts.compiled_state")
 from negamax import search  # noqa: E402
 from negamax.core.types import SearchLimits  # noqa: E402
 from negamax.games.draughts.rules import VARIANTS, DraughtsGame  # noqa: E402
@@ -31,12 +32,12 @@ def test_move_lists_keys_and_evaluation_match_along_random_games(variant: str, g
     positions = kings = 0
     for _ in range(games):
         position = game.new_position(None)
-        state = draughts_compiled.new_state(position, spec)
+        state = draughts_state.new_state(position, spec)
         for _ in range(160):
             end = draughts_compiled.generate(spec, state, buffer, 0, False)
             ours = {int(code) for code in buffer[:end]}
-            assert ours == {draughts_compiled.code_of(position, move, spec) for move in position.legal_moves()}
-            fresh = draughts_compiled.new_state(position, spec)
+            assert ours == {draughts_state.code_of(position, move, spec) for move in position.legal_moves()}
+            fresh = draughts_state.new_state(position, spec)
             assert state[draughts_compiled.HASH] == fresh[draughts_compiled.HASH]
             assert int(draughts_compiled.evaluate(spec, state)) == position.evaluate()
             assert int(draughts_compiled.evaluate(spec, fresh)) == position.evaluate()
@@ -52,7 +53,7 @@ def test_move_lists_keys_and_evaluation_match_along_random_games(variant: str, g
             if not ours or position.is_terminal():
                 break
             move = generator.choice(position.legal_moves())
-            draughts_compiled.play(spec, state, draughts_compiled.code_of(position, move, spec))
+            draughts_compiled.play(spec, state, draughts_state.code_of(position, move, spec))
             position.play(move)
     assert positions > 2000
     assert kings > 200  # the kings' moves and captures were compared too
@@ -70,7 +71,7 @@ def test_move_lists_keys_and_evaluation_match_along_random_games(variant: str, g
 def test_unplay_restores_everything_after_long_captures(variant: str, text: str) -> None:
     spec = draughts_compiled.VARIANT_SPECS[variant]
     position = DraughtsGame(variant).new_position(text)
-    state = draughts_compiled.new_state(position, spec)
+    state = draughts_state.new_state(position, spec)
     kept = draughts_compiled.GENERATED_FROM  # the board and the counters; the rest is scratch
     before = state[:kept].copy()
     buffer = np.zeros(512, dtype=np.int64)
@@ -85,15 +86,15 @@ def test_unplay_restores_everything_after_long_captures(variant: str, text: str)
 def test_a_russian_man_crowned_during_a_capture_goes_on_as_a_king() -> None:
     spec = draughts_compiled.VARIANT_SPECS["russian"]
     position = DraughtsGame("russian").new_position("W:W12,11:B26,28,19,10,8")
-    state = draughts_compiled.new_state(position, spec)
+    state = draughts_state.new_state(position, spec)
     buffer = np.zeros(512, dtype=np.int64)
     end = draughts_compiled.generate(spec, state, buffer, 0, False)
     crowned = [int(code) for code in buffer[:end] if code & draughts_compiled.CROWNED]
-    assert crowned == [draughts_compiled.code_of(position, "12x3x17x31", spec)]
+    assert crowned == [draughts_state.code_of(position, "12x3x17x31", spec)]
     draughts_compiled.play(spec, state, crowned[0])
     position.play("12x3x17x31")
     assert position.board.white_kings == 1 << 30  # py-draughts crowned it, off the far row
-    assert state[draughts_compiled.HASH] == draughts_compiled.new_state(position, spec)[draughts_compiled.HASH]
+    assert state[draughts_compiled.HASH] == draughts_state.new_state(position, spec)[draughts_compiled.HASH]
 
 
 def _quiet_choice(position: Any, generator: random.Random) -> str:
@@ -125,18 +126,18 @@ def test_the_king_endgame_rules_agree_with_py_draughts(variant: str, text: str, 
     checked = drawn = 0
     for _ in range(10):
         position = game.new_position(text)
-        state = draughts_compiled.new_state(position, spec)
+        state = draughts_state.new_state(position, spec)
         for _ in range(40):
             if not position.legal_moves():
                 break
             board = position.board
             expected = bool(board.is_5_moves_rule or board.is_16_moves_rule)
             assert draughts_compiled.king_endgame_drawn(spec, state) == expected
-            assert draughts_compiled.king_endgame_drawn(spec, draughts_compiled.new_state(position, spec)) == expected
+            assert draughts_compiled.king_endgame_drawn(spec, draughts_state.new_state(position, spec)) == expected
             checked += 1
             drawn += expected
             move = _quiet_choice(position, generator)
-            draughts_compiled.play(spec, state, draughts_compiled.code_of(position, move, spec))
+            draughts_compiled.play(spec, state, draughts_state.code_of(position, move, spec))
             position.play(move)
     assert checked > least_checked and drawn > 50
 
@@ -171,7 +172,7 @@ def test_frisian_captures_of_the_most_worth(text: str, legal: list[str]) -> None
     position = DraughtsGame("frisian").new_position(text)
     assert sorted(str(move) for move in position.board.legal_moves) == legal  # py-draughts' rules
     buffer = np.zeros(256, dtype=np.int64)
-    end = draughts_compiled.generate(spec, draughts_compiled.new_state(position, spec), buffer, 0, False)
+    end = draughts_compiled.generate(spec, draughts_state.new_state(position, spec), buffer, 0, False)
     assert sorted(int(code) for code in buffer[:end]) == sorted(
-        draughts_compiled.code_of(position, move, spec) for move in legal
+        draughts_state.code_of(position, move, spec) for move in legal
     )

@@ -57,8 +57,9 @@ def perft(position: DraughtsPosition, depth: int) -> int:
 
 def compiled_perft(variant: str, depth: int) -> int:
     draughts_compiled = pytest.importorskip("negamax.games.draughts.compiled")
+    draughts_state = pytest.importorskip("negamax.games.draughts.compiled_state")
     spec = draughts_compiled.VARIANT_SPECS[variant]
-    state = draughts_compiled.new_state(DraughtsGame(variant).new_position(None), spec)
+    state = draughts_state.new_state(DraughtsGame(variant).new_position(None), spec)
     buffer = np.zeros(256 * (depth + 1), dtype=np.int64)
     return int(draughts_compiled.perft(spec, state, depth, buffer, 0))
 

@@ -231,13 +231,15 @@ class DraughtsPosition:
 
     def move_list_form(self) -> tuple[Any, Any]:
         """(spec, state) for the compiled deepening kernel (imports numba)."""
-        from negamax.games.draughts import compiled as draughts_compiled  # only when the compiled path runs
+        from negamax.games.draughts.compiled import VARIANT_SPECS  # only when the compiled path runs
+        from negamax.games.draughts.compiled_state import new_state
 
-        spec = draughts_compiled.VARIANT_SPECS[self.variant]
-        return spec, draughts_compiled.new_state(self, spec)
+        spec = VARIANT_SPECS[self.variant]
+        return spec, new_state(self, spec)
 
     def moves_from_codes(self, codes: Sequence[int]) -> list[str]:
-        from negamax.games.draughts.compiled import VARIANT_SPECS, code_of
+        from negamax.games.draughts.compiled import VARIANT_SPECS
+        from negamax.games.draughts.compiled_state import code_of
 
         spec = VARIANT_SPECS[self.variant]
         walk = self.copy()
