@@ -173,7 +173,7 @@ def test_the_masks_follow_the_mailbox_along_random_games(variant: str) -> None:
     spec = draughts_compiled.VARIANT_SPECS[variant]
     generator = random.Random(variant)
     buffer = np.zeros(512, dtype=np.int64)
-    positions = takers = kings = stuck = 0
+    positions = takers = kings = stuck = leaving = 0
     for _ in range(12):
         position = game.new_position(None)
         state = draughts_state.new_state(position, spec)
@@ -192,8 +192,11 @@ def test_the_masks_follow_the_mailbox_along_random_games(variant: str) -> None:
             else:  # the capturing pieces in the order of their squares too
                 assert [code & 63 for code in moves] == sorted(code & 63 for code in moves)
             for code in buffer[:end]:  # unmaking restores the masks
+                leaves = bool(draughts_compiled.leaves_capture(spec, state, code))
                 draughts_compiled.play(spec, state, code)
                 assert _masks(state) == _expected_masks(state, spec.geometry, spec.squares)
+                assert leaves == bool(draughts_compiled.must_capture(spec, state))
+                leaving += leaves
                 draughts_compiled.unplay(spec, state, code)
                 assert _masks(state) == masks
             positions += 1
@@ -207,4 +210,4 @@ def test_the_masks_follow_the_mailbox_along_random_games(variant: str) -> None:
             move = codes[code]
             draughts_compiled.play(spec, state, code)
             position.play(move)
-    assert positions > 500 and takers > 50 and kings > 50 and stuck > 0
+    assert positions > 500 and takers > 50 and kings > 50 and stuck > 0 and leaving > 100

@@ -21,6 +21,12 @@ GAME = DraughtsGame("draughts")
 SPEC = draughts_compiled.SPEC
 
 
+def _regions(state: Any) -> Any:
+    """The regions' indices of the position ``state`` holds (a block a ply)."""
+    start = int(draughts_compiled.regions_at(state[draughts_compiled.PLY]))
+    return state[start : start + draughts_compiled.MOST_REGIONS]
+
+
 @pytest.mark.parametrize(
     ("variant", "games"), [("draughts", 25), ("brazilian", 40), ("russian", 40), ("checkers", 40), ("frisian", 30)]
 )
@@ -41,13 +47,15 @@ def test_move_lists_keys_and_evaluation_match_along_random_games(variant: str, g
             assert state[draughts_compiled.HASH] == fresh[draughts_compiled.HASH]
             assert int(draughts_compiled.evaluate(spec, state)) == position.evaluate()
             assert int(draughts_compiled.evaluate(spec, fresh)) == position.evaluate()
-            regions = slice(draughts_compiled.REGION_INDEX, draughts_compiled.KEYS)
-            assert list(state[regions]) == list(fresh[regions])
+            masks = slice(draughts_compiled.MASKS, draughts_compiled.KEYS)
+            assert list(state[masks]) == list(fresh[masks])
+            assert list(_regions(state)) == list(_regions(fresh))
             before = state.copy()
-            for code in ours:  # unmaking restores what making changed, the regions' indices too
+            for code in ours:  # unmaking restores what making changed; making leaves the ply's regions
                 draughts_compiled.play(spec, state, code)
                 draughts_compiled.unplay(spec, state, code)
                 assert list(state[: draughts_compiled.KEYS]) == list(before[: draughts_compiled.KEYS])
+                assert list(_regions(state)) == list(_regions(before))
             positions += 1
             kings += bool(position.board.white_kings or position.board.black_kings)
             if not ours or position.is_terminal():

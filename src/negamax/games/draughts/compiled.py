@@ -25,8 +25,9 @@ The position is one int64 array (``compiled_state.new_state`` loads one):
   and the evaluation's blend of the regions' worths).
 * ``GENERATED`` .. : scratch for move generation.
 * ``REGION_INDEX``: in international draughts, each region's arrangement of men as its
-  index into ``PATTERNS`` (``evaluation``), kept by make and unmake; the evaluation looks
-  their worths up.
+  index into ``PATTERNS`` (``evaluation``), a block of ``MOST_REGIONS`` a ply
+  (``regions_at``): make copies the block and changes the copy, so unmake has nothing to
+  undo; the evaluation looks their worths up.
 * ``MASKS``: each side's men and kings as bitboards (``bitboards``), kept by make and unmake,
   from which the generator finds the pieces that can take and the men's steps.
 
@@ -103,15 +104,16 @@ MAILBOX_SIZE = 12 * 14
 SIDE, CLOCK, HASH, EVALUATION, PLY, ROOT, GENERATED_FROM, GENERATED, BEST_RANK = range(MAILBOX_SIZE, MAILBOX_SIZE + 9)
 MAX_PLIES = 1024
 MOST_REGIONS = 16
-REGION_INDEX = BEST_RANK + 1
-"""Each region's arrangement of men as its index into ``PATTERNS`` (``evaluation``)."""
-MASKS = REGION_INDEX + MOST_REGIONS
+MASKS = BEST_RANK + 1
 """Four bit masks (``bitboards``): White's men, Black's men, White's kings, Black's kings."""
 KEYS = MASKS + 4
 UNDO_WIDTH = 4
 UNDO = KEYS + MAX_PLIES
 MATERIAL = UNDO + MAX_PLIES * UNDO_WIDTH
-STATE_SIZE = MATERIAL + MAX_PLIES
+REGION_INDEX = MATERIAL + MAX_PLIES
+"""Each region's arrangement of men as its index into ``PATTERNS`` (``evaluation``), a
+block a ply (``regions_at``)."""
+STATE_SIZE = REGION_INDEX + (MAX_PLIES + 1) * MOST_REGIONS
 SQUARES = 50
 """The most dark squares of a board (10x10)."""
 STEPS = np.array([-13, -11, 11, 13, -24, 24, -2, 2], dtype=np.int64)
@@ -411,6 +413,29 @@ def must_capture(spec: Any, state: Any) -> bool:
 
 
 @njit(cache=True)
+def leaves_capture(spec: Any, state: Any, move: int) -> bool:
+    """Whether the opponent must take after ``move`` (of the side to move). From the
+    bitboards alone, unless the opponent has a flying king: then the move is played."""
+    side = state[SIDE]
+    them = 1 - side
+    geometry = spec.geometry
+    their_kings = state[MASKS + 2 + them]
+    if spec.flying_kings and their_kings:
+        play(spec, state, move)
+        taking = must_capture(spec, state)
+        unplay(spec, state, move)
+        return taking
+    taken = bitboards.bits_of(geometry, taken_of(move))
+    moved = state[MASKS + side] | state[MASKS + 2 + side]
+    moved ^= 1 << BIT_OF[geometry, move & 63]  # (a capture may end where it began)
+    moved |= 1 << BIT_OF[geometry, (move >> 6) & 63]
+    their_men = state[MASKS + them] & ~taken
+    their_kings &= ~taken
+    empty = BOARD_BITS[geometry] & ~(moved | their_men | their_kings)
+    return _takers(spec, them, their_men, their_kings, moved, empty) != 0
+
+
+@njit(cache=True)
 def has_move(spec: Any, state: Any) -> bool:
     """Whether the side to move has a legal move."""
     men, kings, _, empty = _masks(spec, state)
@@ -466,18 +491,24 @@ def _mask_slot(piece: int) -> int:
     return MASKS + (piece >> 3) + (piece & KING_PIECE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def regions_at(ply: int) -> int:
+    """Where the regions' indices after ``ply`` plies begin."""
+    return REGION_INDEX + ply * MOST_REGIONS
+
+
+@njit(cache=True, inline="always")
 def _men_digit(piece: int) -> int:
     """A man's digit in a region's index: 1 White, 2 Black."""
     return 1 + (piece >> 3)
 
 
-@njit(cache=True)
-def _shift_indices(geometry: int, state: Any, square: int, amount: int) -> None:
+@njit(cache=True, inline="always")
+def _shift_indices(geometry: int, state: Any, regions: int, square: int, amount: int) -> None:
     """Adds ``amount`` times the square's digit to the index of each region holding
-    ``square`` (unmaking: the evaluation's sum is restored whole)."""
+    ``square``, in the block of indices at ``regions``."""
     for place in range(REGION_COUNT[geometry, square]):
-        state[REGION_INDEX + REGION_OF[geometry, square, place]] += amount * DIGIT[geometry, square, place]
+        state[regions + REGION_OF[geometry, square, place]] += amount * DIGIT[geometry, square, place]
 
 
 @njit(cache=True)
@@ -495,6 +526,11 @@ def play(spec: Any, state: Any, move: int) -> bool:
     key = state[HASH] ^ SIDE_KEY
     evaluation = state[EVALUATION]
     material = state[MATERIAL + ply]
+    regions = regions_at(ply + 1)
+    if PATTERN_SLOT[geometry] >= 0:
+        before = regions_at(ply)
+        for region in range(MOST_REGIONS):
+            state[regions + region] = state[before + region]
     bits = taken
     while bits:
         low = bits & -bits
@@ -506,7 +542,7 @@ def play(spec: Any, state: Any, move: int) -> bool:
         key ^= ZOBRIST[victim, square]
         evaluation -= VALUES[geometry, victim, square]
         if victim & 7 == MAN:
-            _shift_indices(geometry, state, square, -_men_digit(victim))
+            _shift_indices(geometry, state, regions, square, -_men_digit(victim))
         state[MAILBOX[geometry, square]] = EMPTY
         bits ^= low
     state[undo + 3] = kings_taken
@@ -518,7 +554,7 @@ def play(spec: Any, state: Any, move: int) -> bool:
     key ^= ZOBRIST[piece, origin]
     evaluation -= VALUES[geometry, piece, origin]
     if piece & 7 == MAN:
-        _shift_indices(geometry, state, origin, -_men_digit(piece))
+        _shift_indices(geometry, state, regions, origin, -_men_digit(piece))
     state[MAILBOX[geometry, origin]] = EMPTY
     placed = piece
     last_row = 0 if side == 0 else 2 * PER_ROW[spec.geometry] - 1
@@ -531,7 +567,7 @@ def play(spec: Any, state: Any, move: int) -> bool:
     key ^= ZOBRIST[placed, target]
     evaluation += VALUES[geometry, placed, target]
     if placed & 7 == MAN:
-        _shift_indices(geometry, state, target, _men_digit(placed))
+        _shift_indices(geometry, state, regions, target, _men_digit(placed))
     state[CLOCK] = state[CLOCK] + 1 if (piece & 7 == KING_PIECE and taken == 0) else 0
     state[EVALUATION] = evaluation
     state[SIDE] = 1 - side
@@ -549,13 +585,9 @@ def unplay(spec: Any, state: Any, move: int) -> None:
     side = 1 - state[SIDE]
     undo = UNDO + ply * UNDO_WIDTH
     placed = state[MAILBOX[geometry, target]]
-    if placed & 7 == MAN:
-        _shift_indices(geometry, state, target, -_men_digit(placed))
     state[MAILBOX[geometry, target]] = EMPTY
     state[_mask_slot(placed)] ^= 1 << BIT_OF[geometry, target]
     piece = state[undo]
-    if piece & 7 == MAN:
-        _shift_indices(geometry, state, origin, _men_digit(piece))
     state[MAILBOX[geometry, origin]] = piece
     state[_mask_slot(piece)] |= 1 << BIT_OF[geometry, origin]
     kings_taken = state[undo + 3]
@@ -566,9 +598,7 @@ def unplay(spec: Any, state: Any, move: int) -> None:
         if (kings_taken >> square) & 1:
             state[MAILBOX[geometry, square]] = KING_PIECE + (1 - side) * BLACK_PIECE
         else:
-            victim = MAN + (1 - side) * BLACK_PIECE
-            _shift_indices(geometry, state, square, _men_digit(victim))
-            state[MAILBOX[geometry, square]] = victim
+            state[MAILBOX[geometry, square]] = MAN + (1 - side) * BLACK_PIECE
     if taken:
         kings_bits = bitboards.bits_of(geometry, kings_taken)
         state[MASKS + 3 - side] |= kings_bits
@@ -591,8 +621,9 @@ def evaluate(spec: Any, state: Any) -> int:
     slot = PATTERN_SLOT[spec.geometry]
     if slot >= 0:
         full, bare = 0, 0
+        regions = regions_at(state[PLY])
         for region in range(MOST_REGIONS):
-            index = state[REGION_INDEX + region]
+            index = state[regions + region]
             full += PATTERNS[slot, 0, region, index]
             bare += PATTERNS[slot, 1, region, index]
         material = state[MATERIAL + state[PLY]]
@@ -806,10 +837,7 @@ def _losing_capture(spec: Any, state: Any, move: Any) -> Any:
 
 @implements(compiled.gives_check, DraughtsSpec)
 def _gives_check(spec: Any, state: Any, move: Any) -> Any:
-    play(spec, state, move)
-    taking = must_capture(spec, state)
-    unplay(spec, state, move)
-    return taking
+    return leaves_capture(spec, state, move)
 
 
 @implements(compiled.pruning_unit, DraughtsSpec)

@@ -24,9 +24,9 @@ from negamax.games.draughts.compiled import (
     MAN,
     MASKS,
     MATERIAL,
+    MOST_REGIONS,
     OFF,
     PLY,
-    REGION_INDEX,
     ROOT,
     SIDE,
     SIDE_KEY,
@@ -38,6 +38,7 @@ from negamax.games.draughts.compiled import (
     _men_digit,
     _shift_indices,
     material_of,
+    regions_at,
 )
 
 
@@ -46,7 +47,9 @@ def _refresh(spec: Any, state: Any) -> None:
     geometry = spec.geometry
     key = SIDE_KEY if state[SIDE] == 1 else 0
     evaluation = 0
-    state[REGION_INDEX : MASKS + 4] = 0
+    state[MASKS : MASKS + 4] = 0
+    regions = regions_at(state[PLY])
+    state[regions : regions + MOST_REGIONS] = 0
     for square in range(spec.squares):
         piece = state[MAILBOX[geometry, square]]
         if piece != EMPTY:
@@ -54,7 +57,7 @@ def _refresh(spec: Any, state: Any) -> None:
             key ^= ZOBRIST[piece, square]
             evaluation += VALUES[geometry, piece, square]
             if piece & 7 == MAN:
-                _shift_indices(geometry, state, square, _men_digit(piece))
+                _shift_indices(geometry, state, regions, square, _men_digit(piece))
     state[HASH] = key
     state[EVALUATION] = evaluation
     state[KEYS + state[PLY]] = key
@@ -80,11 +83,12 @@ def new_state(position: Any, spec: DraughtsSpec) -> Any:
         state[MAILBOX[spec.geometry, square]] = piece
     state[SIDE] = 0 if position.board.turn == position.white else 1  # the colour (in checkers player 0 is Black)
     state[CLOCK] = min(board.halfmove_clock, spec.draw_clock)
-    call_without_compiling(_refresh, spec, state)
     # the earlier positions within the clock, for repetitions (their keys, in order), and
     # at least 32 for the endgame rules (their pieces)
     within_clock = min(board.halfmove_clock, 200)
     earlier = position.keys[-1 - max(32, within_clock) : -1]
+    state[PLY] = state[ROOT] = len(earlier)  # before the refresh: the regions' block is the ply's
+    call_without_compiling(_refresh, spec, state)
     for index, key in enumerate(earlier):
         if index >= len(earlier) - within_clock:
             state[KEYS + index] = _key_of(key, spec)
@@ -93,7 +97,6 @@ def new_state(position: Any, spec: DraughtsSpec) -> Any:
     state[MATERIAL + len(earlier)] = material_of(
         *(int(mask).bit_count() for mask in (board.white_men, board.white_kings, board.black_men, board.black_kings))
     )
-    state[PLY] = state[ROOT] = len(earlier)
     return state
 
 
