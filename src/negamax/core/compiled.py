@@ -213,7 +213,8 @@ below the kernel's ``HISTORY_SLOTS``."""
 continuation_slot = _stub("continuation_slot")
 """``continuation_slot(spec, state, move) -> int``: the move's slot by what moves where (chess:
 the piece and its target square), below the kernel's ``CONTINUATION_SLOTS``, for the history
-of which move follows which; -1 when the game has none (then no such history is kept)."""
+of which move follows which; -1 when the game has none (then no such history is kept, and
+no move is pruned by its history)."""
 
 losing_capture = _stub("losing_capture")
 """``losing_capture(spec, state, move) -> bool``: whether a noisy move loses material when

@@ -827,7 +827,7 @@ def _history_slot(spec: Any, state: Any, move: Any) -> Any:
 
 @implements(compiled.continuation_slot, DraughtsSpec)
 def _continuation_slot(spec: Any, state: Any, move: Any) -> Any:
-    return -1  # no pruning unit, so no counter moves either: not measured
+    return -1  # no continuation history, so no pruning by history either (self-play: the stronger)
 
 
 @implements(compiled.losing_capture, DraughtsSpec)

@@ -572,7 +572,13 @@ def search(spec: Any, state: Any, table: Any, work: Any, depth: int, alpha: int,
         if quiet and best > -WIN_THRESHOLD:
             hopeless = futile and futility_value <= alpha
             late = late or (prune_late and legal >= late_moves)
-            unpromising = prune_history and order < -HISTORY_PRUNING_PER_PLY * (depth - 1)
+            # (a move's history alone, without what it follows, is too coarse to prune by:
+            # draughts, which keeps none, was the stronger without, by self-play)
+            unpromising = (
+                prune_history
+                and order < -HISTORY_PRUNING_PER_PLY * (depth - 1)
+                and continuation_slot(spec, state, move) >= 0
+            )
             if (late or hopeless or unpromising) and not gives_check(spec, state, move):
                 legal += 1
                 work[W_PRUNED] += 1

@@ -151,7 +151,9 @@ is lost (chess: mated) with none, so a capture that checks is not taken to end q
 For games with a ``pruning_unit``."""
 HISTORY_PRUNING = 4194304
 """Near the horizon, a quiet move whose history and continuation history together are
-deep below zero is not searched. For games with a ``pruning_unit``."""
+deep below zero is not searched. For games with a ``pruning_unit`` and a
+``continuation_slot`` (a move's history alone is too coarse: draughts, which keeps no
+continuation history, played stronger without)."""
 TABLE_PREFETCH = 8388608
 """Each child's table entry is asked of memory before the child is searched, so its probe
 finds the load under way. For games whose key is kept up to date move by move (the
