@@ -486,7 +486,7 @@ def generate(spec: Any, state: Any, out: Any, start: int, noisy_only: bool) -> i
 
 
 @njit(cache=True, inline="always")
-def _mask_slot(piece: int) -> int:
+def mask_slot(piece: int) -> int:
     """The slot of ``MASKS`` that holds ``piece``'s kind and colour."""
     return MASKS + (piece >> 3) + (piece & KING_PIECE)
 
@@ -498,13 +498,13 @@ def regions_at(ply: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _men_digit(piece: int) -> int:
+def men_digit(piece: int) -> int:
     """A man's digit in a region's index: 1 White, 2 Black."""
     return 1 + (piece >> 3)
 
 
 @njit(cache=True, inline="always")
-def _shift_indices(geometry: int, state: Any, regions: int, square: int, amount: int) -> None:
+def shift_indices(geometry: int, state: Any, regions: int, square: int, amount: int) -> None:
     """Adds ``amount`` times the square's digit to the index of each region holding
     ``square``, in the block of indices at ``regions``."""
     for place in range(REGION_COUNT[geometry, square]):
@@ -542,7 +542,7 @@ def play(spec: Any, state: Any, move: int) -> bool:
         key ^= ZOBRIST[victim, square]
         evaluation -= VALUES[geometry, victim, square]
         if victim & 7 == MAN:
-            _shift_indices(geometry, state, regions, square, -_men_digit(victim))
+            shift_indices(geometry, state, regions, square, -men_digit(victim))
         state[MAILBOX[geometry, square]] = EMPTY
         bits ^= low
     state[undo + 3] = kings_taken
@@ -550,11 +550,11 @@ def play(spec: Any, state: Any, move: int) -> bool:
         taken_bits = bitboards.bits_of(geometry, taken)
         state[MASKS + 1 - side] &= ~taken_bits
         state[MASKS + 3 - side] &= ~taken_bits
-    state[_mask_slot(piece)] ^= 1 << BIT_OF[geometry, origin]
+    state[mask_slot(piece)] ^= 1 << BIT_OF[geometry, origin]
     key ^= ZOBRIST[piece, origin]
     evaluation -= VALUES[geometry, piece, origin]
     if piece & 7 == MAN:
-        _shift_indices(geometry, state, regions, origin, -_men_digit(piece))
+        shift_indices(geometry, state, regions, origin, -men_digit(piece))
     state[MAILBOX[geometry, origin]] = EMPTY
     placed = piece
     last_row = 0 if side == 0 else 2 * PER_ROW[spec.geometry] - 1
@@ -563,11 +563,11 @@ def play(spec: Any, state: Any, move: int) -> bool:
         material += (1 << _count_shift(placed)) - (1 << _count_shift(piece))
     state[MATERIAL + ply + 1] = material
     state[MAILBOX[geometry, target]] = placed
-    state[_mask_slot(placed)] |= 1 << BIT_OF[geometry, target]
+    state[mask_slot(placed)] |= 1 << BIT_OF[geometry, target]
     key ^= ZOBRIST[placed, target]
     evaluation += VALUES[geometry, placed, target]
     if placed & 7 == MAN:
-        _shift_indices(geometry, state, regions, target, _men_digit(placed))
+        shift_indices(geometry, state, regions, target, men_digit(placed))
     state[CLOCK] = state[CLOCK] + 1 if (piece & 7 == KING_PIECE and taken == 0) else 0
     state[EVALUATION] = evaluation
     state[SIDE] = 1 - side
@@ -586,10 +586,10 @@ def unplay(spec: Any, state: Any, move: int) -> None:
     undo = UNDO + ply * UNDO_WIDTH
     placed = state[MAILBOX[geometry, target]]
     state[MAILBOX[geometry, target]] = EMPTY
-    state[_mask_slot(placed)] ^= 1 << BIT_OF[geometry, target]
+    state[mask_slot(placed)] ^= 1 << BIT_OF[geometry, target]
     piece = state[undo]
     state[MAILBOX[geometry, origin]] = piece
-    state[_mask_slot(piece)] |= 1 << BIT_OF[geometry, origin]
+    state[mask_slot(piece)] |= 1 << BIT_OF[geometry, origin]
     kings_taken = state[undo + 3]
     bits = taken
     while bits:

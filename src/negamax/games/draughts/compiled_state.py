@@ -34,11 +34,11 @@ from negamax.games.draughts.compiled import (
     VALUES,
     ZOBRIST,
     DraughtsSpec,
-    _mask_slot,
-    _men_digit,
-    _shift_indices,
+    mask_slot,
     material_of,
+    men_digit,
     regions_at,
+    shift_indices,
 )
 
 
@@ -53,11 +53,11 @@ def _refresh(spec: Any, state: Any) -> None:
     for square in range(spec.squares):
         piece = state[MAILBOX[geometry, square]]
         if piece != EMPTY:
-            state[_mask_slot(piece)] |= 1 << BIT_OF[geometry, square]
+            state[mask_slot(piece)] |= 1 << BIT_OF[geometry, square]
             key ^= ZOBRIST[piece, square]
             evaluation += VALUES[geometry, piece, square]
             if piece & 7 == MAN:
-                _shift_indices(geometry, state, regions, square, _men_digit(piece))
+                shift_indices(geometry, state, regions, square, men_digit(piece))
     state[HASH] = key
     state[EVALUATION] = evaluation
     state[KEYS + state[PLY]] = key
