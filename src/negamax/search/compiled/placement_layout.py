@@ -68,21 +68,24 @@ STATE_TABLE_SHIFT = STATE_TASK + 9
 ``key_bits`` bits: the bits of a scrambled key below its bucket (``solve`` sets it)."""
 STATE_GIVEN = STATE_TASK + 10
 """Set by a parent just before it searches a child, with the child's winning cells
-(``STATE_GIVEN_OWN``) and its opponent's (``STATE_GIVEN_THEIRS``), which the parent found
-while it ordered its moves; the child reads and clears it on entry (else it finds them
-itself)."""
+(``STATE_GIVEN_OWN``) and its opponent's (``STATE_GIVEN_THEIRS``), and its table entry's
+bucket and identity (``STATE_GIVEN_INDEX``, ``STATE_GIVEN_IDENTITY``; an identity below 0:
+not given), which the parent found while it ordered its moves; the child reads and clears
+it on entry (else it finds them itself)."""
 STATE_GIVEN_OWN = STATE_TASK + 11
 STATE_GIVEN_THEIRS = STATE_TASK + 12
 STATE_BUCKET_MASK = STATE_TASK + 13
 """``2**(bits - 1) - 1``: cuts the bucket out of a scrambled key shifted by
 ``STATE_TABLE_SHIFT``."""
+STATE_GIVEN_INDEX = STATE_TASK + 14
+STATE_GIVEN_IDENTITY = STATE_TASK + 15
 MAX_SLOTS = 16
-LOOKS = STATE_TASK + 14
+LOOKS = STATE_TASK + 16
 """``node_start``'s first look at each move, in the game's order (its own, so not per ply):
 the moves, their scores, their threats, their entries' bucket and identity, and their
 slots (``MAX_SLOTS`` each)."""
 SCRATCH = LOOKS + 6 * MAX_SLOTS
-PLY_BUFFERS = 4
+PLY_BUFFERS = 6
 MAX_PLIES = 64
 WORK_SIZE = SCRATCH + MAX_PLIES * PLY_BUFFERS * MAX_SLOTS
 

@@ -30,6 +30,8 @@ from negamax.search.compiled.placement_layout import (
     STATE_EXPANDED,
     STATE_FIRST_MOVE_CUTOFFS,
     STATE_GIVEN,
+    STATE_GIVEN_IDENTITY,
+    STATE_GIVEN_INDEX,
     STATE_GIVEN_OWN,
     STATE_GIVEN_THEIRS,
     STATE_NODE_LIMIT,
@@ -96,6 +98,7 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
     if candidates & (candidates - 1) == 0:
         work[order_moves] = candidates
         work[order_moves + 3 * MAX_SLOTS] = winning_cells(spec, current | candidates, mask | candidates)
+        work[order_moves + 5 * MAX_SLOTS] = -1  # (its entry: not known)
         return False, -cells, alpha, beta, 1, FORCED, 0, opponent_winning
 
     # Step 6. What the game's rules prove without a search (Connect 4: claimeven).
@@ -106,9 +109,12 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
             if alpha >= beta:
                 return True, beta, alpha, beta, 0, 0, 0, 0
 
-    # Step 7. Transposition table: both bounds, keyed by the symmetry-canonical key.
-    key = position_key(spec, current, mask)
-    index, identity = bucket_of(key, work)
+    # Step 7. Transposition table: both bounds, keyed by the symmetry-canonical key (which
+    # the parent's step 8 has mostly found already).
+    if given and work[STATE_GIVEN_IDENTITY] >= 0:
+        index, identity = work[STATE_GIVEN_INDEX], work[STATE_GIVEN_IDENTITY]
+    else:
+        index, identity = bucket_of(position_key(spec, current, mask), work)
     entry = find_entry(index, identity, table)
     table_slot = -1
     if entry != 0:
@@ -202,6 +208,8 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
     order_scores = order_moves + MAX_SLOTS
     order_slots = order_scores + MAX_SLOTS
     order_threats = order_slots + MAX_SLOTS
+    order_indices = order_threats + MAX_SLOTS
+    order_identities = order_indices + MAX_SLOTS
     count = 0
     for look in range(looked):
         move = work[LOOKS + look]
@@ -233,11 +241,16 @@ def node_start(spec, current, mask, moves, alpha, beta, table, work):  # type: i
             work[order_scores + position] = work[order_scores + position - 1]
             work[order_slots + position] = work[order_slots + position - 1]
             work[order_threats + position] = work[order_threats + position - 1]
+            work[order_indices + position] = work[order_indices + position - 1]
+            work[order_identities + position] = work[order_identities + position - 1]
             position -= 1
         work[order_moves + position] = move
         work[order_scores + position] = score
         work[order_slots + position] = work[LOOKS + 5 * MAX_SLOTS + look]
         work[order_threats + position] = work[LOOKS + 2 * MAX_SLOTS + look]
+        # the child's own entry; below 0 (the position after a forced reply): not the child's
+        work[order_indices + position] = work[LOOKS + 3 * MAX_SLOTS + look]
+        work[order_identities + position] = work[LOOKS + 4 * MAX_SLOTS + look]
         count += 1
     if count == 0:
         return True, floor, alpha, beta, 0, 0, 0, 0
@@ -294,10 +307,13 @@ def take_value(value, child, move, moves, best, best_slot, alpha, beta, work):  
 
 
 @njit(cache=True, inline="always")
-def give(own_winning, opponent_winning, work):  # type: ignore[no-untyped-def]
-    """Hand the next child its winning cells and its opponent's (``STATE_GIVEN``)."""
+def give(own_winning, child, order_moves, work):  # type: ignore[no-untyped-def]
+    """Hand the ``child``-th child its winning cells (``own_winning``, the node's opponent's
+    less the cell just filled), its opponent's and its table entry (``STATE_GIVEN``)."""
     work[STATE_GIVEN_OWN] = own_winning
-    work[STATE_GIVEN_THEIRS] = opponent_winning
+    work[STATE_GIVEN_THEIRS] = work[order_moves + 3 * MAX_SLOTS + child]
+    work[STATE_GIVEN_INDEX] = work[order_moves + 4 * MAX_SLOTS + child]
+    work[STATE_GIVEN_IDENTITY] = work[order_moves + 5 * MAX_SLOTS + child]
     work[STATE_GIVEN] = 1
 
 
@@ -320,13 +336,13 @@ def negamax(spec, current, mask, moves, alpha, beta, table, work):  # type: igno
     opponent = current ^ mask
     for number in range(count):
         move = work[order_moves + number]
-        give(opponent_winning & ~move, work[order_moves + 3 * MAX_SLOTS + number], work)
+        give(opponent_winning & ~move, number, order_moves, work)
         if number == 0:
             value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
         else:
             value = -negamax(spec, opponent, mask | move, moves + 1, -alpha - 1, -alpha, table, work)
             if alpha < value < beta:
-                give(opponent_winning & ~move, work[order_moves + 3 * MAX_SLOTS + number], work)
+                give(opponent_winning & ~move, number, order_moves, work)
                 value = -negamax(spec, opponent, mask | move, moves + 1, -beta, -alpha, table, work)
         if work[STATE_STOP] != 0:
             return 0

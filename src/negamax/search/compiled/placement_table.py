@@ -90,8 +90,8 @@ def bucket_of(key, work):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def ply_buffers(moves):  # type: ignore[no-untyped-def]
     """Where the per-ply buffers of a node with ``moves`` stones start in ``work``: its
-    ordered moves, then their scores, their slots, and the winning cells each leaves the
-    mover (``MAX_SLOTS`` each)."""
+    ordered moves, then their scores, their slots, the winning cells each leaves the
+    mover, and their table entries' bucket and identity (``MAX_SLOTS`` each)."""
     return SCRATCH + moves * PLY_BUFFERS * MAX_SLOTS
 
 
