@@ -228,11 +228,17 @@ def dead_stones_on(current: int, mask: int, stride: int, board: int, short_lines
 
 
 def mirror_on(bits: int, width: int, stride: int) -> int:
-    """The board reflected left to right (column ``c`` becomes ``width - 1 - c``)."""
+    """The board reflected left to right (column ``c`` becomes ``width - 1 - c``): the
+    columns swapped in pairs from the edges in, one shift each way a pair."""
     column_bits = (1 << stride) - 1
-    reflected = 0
-    for column in range(width):
-        reflected |= ((bits >> (column * stride)) & column_bits) << ((width - 1 - column) * stride)
+    low, high = 0, (width - 1) * stride
+    reflected = bits & (column_bits << high // 2) if width % 2 else 0  # the middle column stays
+    while low < high:
+        distance = high - low
+        left = column_bits << low
+        reflected |= ((bits & left) << distance) | ((bits >> distance) & left)
+        low += stride
+        high -= stride
     return reflected
 
 
