@@ -15,6 +15,8 @@ pytest.importorskip("numba")
 GAME_MODULE = '''
 from typing import NamedTuple
 
+from numba import njit
+
 from negamax.core import compiled
 from negamax.core.compiled import implements
 
@@ -28,12 +30,23 @@ class WideSpec(NamedTuple):
     columns: tuple[int, int, int, int, int, int, int, int, int, int, int, int, int, int, int]
 
 
-@implements(compiled.position_key, WideSpec)
-def wide_key(spec, current, mask):
-    # Loops the spec bounds, as Connect 4's sized keys have: too dear for LLVM's own choice.
+@njit
+def wide_reflection(spec, mask):
+    # A helper of the implementation, as draughts' play is (inlined with it), and as dear.
     reflected = 0
     for column in range(spec.width):
         reflected |= ((mask >> (column * 7)) & 127) << ((spec.width - 1 - column) * 7)
+    for row in range(spec.height):
+        reflected = (reflected * 29 + spec.columns[(row * 3) % 15]) % (2 ** spec.key_bits - 3)
+    for column in range(spec.width):
+        reflected ^= (spec.columns[column] >> (column % 5)) * (mask % (column + 7))
+    return reflected
+
+
+@implements(compiled.position_key, WideSpec)
+def wide_key(spec, current, mask):
+    # Loops the spec bounds, as Connect 4's sized keys have: too dear for LLVM's own choice.
+    reflected = wide_reflection(spec, mask) ^ wide_reflection(spec, current)
     for column in range(spec.width):
         if (current >> column) & 1:
             reflected ^= spec.columns[column] * (column + 3)
@@ -73,7 +86,7 @@ def load(path: Path, name: str, source: str) -> object:
     return module
 
 
-def test_a_games_implementation_is_inlined_into_the_kernel(tmp_path: Path) -> None:
+def test_a_games_implementation_and_its_helpers_are_inlined_into_the_kernel(tmp_path: Path) -> None:
     game: object = load(tmp_path / "wide_game.py", "wide_game", GAME_MODULE)
     kernel: object = load(tmp_path / "wide_kernel.py", "wide_kernel", KERNEL_MODULE)
     try:
@@ -89,10 +102,11 @@ def test_a_games_implementation_is_inlined_into_the_kernel(tmp_path: Path) -> No
                 total -= key(spec, position, total & 1023)
         assert keys_of(spec, 100) == total
         code = keys_of.inspect_llvm(keys_of.signatures[0])
-        mangled = "_ZN9wide_game8wide_key"
         defined = re.findall(r"^define .*$", code, flags=re.MULTILINE)
         assert any("wide_kernel" in line and "keys_of" in line for line in defined)
-        assert not re.search(rf'call [^\n]*@"?{mangled}', code), "the implementation is still called, not inlined"
+        for name in ("wide_key", "wide_reflection"):
+            mangled = f"_ZN9wide_game{len(name)}{name}"
+            assert not re.search(rf'call [^\n]*@"?{mangled}', code), f"{name} is still called, not inlined"
     finally:
         sys.modules.pop("wide_game", None)
         sys.modules.pop("wide_kernel", None)

@@ -74,23 +74,29 @@ def implements(stub: Any, spec_class: type) -> Callable[[Implementation], Implem
 
 
 _INLINED_PREFIXES: set[str] = set()
-"""The mangled-name prefixes of the games' implementations (``_inline_into_kernels``)."""
+"""The mangled-name prefixes of the modules that implement games' primitives
+(``_inline_into_kernels``)."""
 
 
 def _inline_into_kernels(implementation: Callable[..., Any]) -> None:
-    """Mark ``implementation``'s machine code *always inline* wherever a kernel calls it.
+    """Mark the machine code of ``implementation``'s module *always inline* wherever a
+    kernel calls it: the implementation and every function of its module it calls.
 
-    numba compiles an implementation apart and links it into each kernel, where LLVM's
-    cost model declined to inline most of them: every call then passed the game's whole
-    spec (Connect 4's sized boards: 27 integers) and could not be folded into the node's
-    code. Inlined, the solver on the sized Connect 4 boards takes about a quarter less CPU
-    at the same nodes (draughts a tenth less, chess a little), and compiling costs no more
-    (inlining numba's IR instead, ``overload(inline="always")``, took five times as long
-    to compile). The mark is set on the linkable copy of the implementation's module, by
-    name; should numba change that internal method, kernels stay correct, only slower."""
+    numba compiles each function apart and links it into each kernel, where LLVM's cost
+    model declined to inline most of them: every call then passed the game's whole spec
+    (Connect 4's sized boards: 27 integers) and could not be folded into the node's code.
+    Inlined, the solver on the sized Connect 4 boards takes about a quarter less CPU at
+    the same nodes, and compiling costs no more (inlining numba's IR instead,
+    ``overload(inline="always")``, took five times as long to compile). The module's other
+    functions count as much: draughts' implementations call its ``play``, ``generate`` and
+    ``leaves_capture``, which stayed calls until the mark covered the module (a further
+    tenth off draughts' search; chess and Connect 4 unchanged). A recursive function stays
+    a call where it calls itself. The mark is set on the linkable copy of each library's
+    module, by name; should numba change that internal method, kernels stay correct, only
+    slower."""
     from numba.core import codegen, itanium_mangler
 
-    parts = [*implementation.__module__.split("."), *implementation.__qualname__.split(".")]
+    parts = implementation.__module__.split(".")
     mangled = (itanium_mangler.mangle_identifier(part) for part in parts)  # type: ignore[no-untyped-call]
     _INLINED_PREFIXES.add("_ZN" + "".join(mangled))
     library_class = codegen.CPUCodeLibrary
