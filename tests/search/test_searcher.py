@@ -70,6 +70,23 @@ def test_every_connect4_column_scored_as_pons_and_as_each_child_solved(name: str
         assert_lines_are_the_children(result, child_values(parent, lambda child: solve(child).score), 7)
 
 
+def test_two_workers_score_every_column_side_by_side_as_one_does() -> None:
+    pytest.importorskip("numba")
+    two = Searcher(threads=2, keep_tables=False)
+    one = Searcher(threads=1, keep_tables=False)
+    for moves, _ in pons_cases("Test_L2_R2", 3):
+        parent = CONNECT4.new_position(moves[:-1])
+        alone, side_by_side = one.solve(parent, multipv=7), two.solve(parent, multipv=7)
+        assert side_by_side.completed
+        # the same lines in the same order (moves of equal value in the game's order), each
+        # with its principal variation
+        assert [(line.move, line.score, len(line.pv) > 1) for line in side_by_side.lines] == [
+            (line.move, line.score, len(line.pv) > 1) for line in alone.lines
+        ]
+        assert side_by_side.best_move == alone.best_move
+        assert_lines_are_the_children(side_by_side, child_values(parent, lambda child: solve(child).score), 7)
+
+
 def test_a_solve_of_some_moves_scores_the_best_first() -> None:
     position = TicTacToeGame().new_position("04")
     result = Searcher().solve(position, multipv=3)

@@ -11,7 +11,7 @@ This module imports neither numba nor the searchers: it only describes them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 from negamax.core.types import OnIteration, SearchLimits, SearchResult
@@ -59,6 +59,20 @@ class PlacementSearch(CompiledSearch, Protocol):
         fresh_table: bool,
     ) -> SearchResult[Any]:
         """The exact value of ``position``."""
+
+    @property
+    def threads(self) -> int:
+        """Its workers."""
+
+    def solve_each(
+        self,
+        positions: Sequence[Any],
+        limits_for: Callable[[int], SearchLimits],
+        on_solved: Callable[[int, SearchResult[Any]], None],
+        pv_plies: int | None,
+        fresh_table: bool,
+    ) -> bool:
+        """Several positions solved side by side (``False``: none, it cannot)."""
 
 
 class MoveListSearch(CompiledSearch, Protocol):

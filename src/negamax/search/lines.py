@@ -98,8 +98,9 @@ def solved_lines(
 ) -> SearchResult[Any]:
     """The result of a solve of several moves: its lines best first (by the value proven,
     then by the best still possible), the best one's value as the result's. A move whose
-    solve was cut short scores its proven floor (``Bound.LOWER``)."""
-    ranked = sorted(values, key=lambda index: (values[index][0], values[index][1]), reverse=True)
+    solve was cut short scores its proven floor (``Bound.LOWER``); moves alike keep their
+    order in ``moves``, whatever order their solves ended in."""
+    ranked = sorted(values, key=lambda index: (values[index][0], values[index][1], -index), reverse=True)
     lines = tuple(
         Line(moves[index], lower, bound if bound == Bound.EXACT else Bound.LOWER, (moves[index], *pv), lower, upper)
         for index in ranked[:count]

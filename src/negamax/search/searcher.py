@@ -35,7 +35,7 @@ from typing import Any
 from negamax.core.errors import InvalidOptionError
 from negamax.core.game import PlacementPosition, Position, checked_terminal_value
 from negamax.core.keys import check_keys
-from negamax.core.ranges import DEFAULT_HASH_MIB, THREADS, hash_range
+from negamax.core.ranges import DEFAULT_HASH_MIB, THREADS, TIME, hash_range
 from negamax.core.rules import Game
 from negamax.core.score import Bound, from_child, from_child_bounds
 from negamax.core.types import OnIteration, SearchLimits, SearchResult
@@ -780,7 +780,9 @@ class Searcher:
     ) -> SearchResult[Any]:
         """Every move's exact value, each child solved on one shared table, the best
         ``count`` kept. Under a time limit every child first gets an equal share of what is
-        left, then the ones not yet solved share what the others did not use."""
+        left, then the ones not yet solved share what the others did not use. A placement
+        solver with several workers solves the children side by side, one a worker
+        (``solve_each``), each with its share of the workers' time."""
         start_wall, start_cpu = time.perf_counter(), time.process_time()
         values: dict[int, tuple[int, int, Bound, tuple[Any, ...]]] = {}
         """index -> (lower, upper, bound, child's line), from the mover's side."""
@@ -798,21 +800,52 @@ class Searcher:
             child = position.copy()
             child.play(move)
             children.append(child)
+
+        def record(index: int, result: SearchResult[Any]) -> None:
+            nonlocal nodes
+            nodes += result.nodes
+            lower, upper = from_child_bounds(result.lower, result.upper, children[index].player() == mover)
+            bound = Bound.EXACT if result.completed and lower == upper else Bound.UPPER
+            values[index] = (lower, upper, bound, tuple(result.pv))
+            if on_iteration is not None:
+                on_iteration(solved_lines(moves, values, count, nodes, start_wall, start_cpu, False, name))
+
         with contextlib.ExitStack() as stack:
             lent: dict[str, Compiled | None] = {}
+            for index, child in enumerate(children):
+                if child.is_terminal():
+                    value = from_child(checked_terminal_value(child.terminal_value)(), child.player() == mover)
+                    values[index] = (value, value, Bound.EXACT, ())
+            unsolved = [index for index in range(len(moves)) if index not in values]
+            if len(unsolved) > 1 and kind == PLACEMENT:
+                lent[kind] = stack.enter_context(self._lent(kind, children[unsolved[0]]))
+                solver = lent[kind]
+                assert solver is not None and solver.kind == PLACEMENT
+
+                def limits_for(order: int) -> SearchLimits:
+                    if deadline is None:
+                        return limits
+                    left = deadline - time.perf_counter()
+                    # each worker's share of its time, as the children left are dealt out
+                    share = min(left, left * solver.threads / (len(unsolved) - order))
+                    return dataclasses.replace(limits, time=max(share, TIME.low))
+
+                solver.solve_each(
+                    [children[index] for index in unsolved],
+                    limits_for,
+                    lambda order, result: record(unsolved[order], result),
+                    child_plies,
+                    fresh_table=False,
+                )
             for _ in range(2):  # a first share each, then what is left to the unsolved
                 waiting = [
                     index for index in range(len(moves)) if values.get(index, (0, 0, Bound.UPPER))[2] != Bound.EXACT
                 ]
                 for order, index in enumerate(waiting):
                     child = children[index]
-                    same_player = child.player() == mover
-                    if child.is_terminal():
-                        value = from_child(checked_terminal_value(child.terminal_value)(), same_player)
-                        values[index] = (value, value, Bound.EXACT, ())
-                        continue
                     left = None if deadline is None else deadline - time.perf_counter()
-                    if left is not None and left <= 0.001:
+                    stopped = limits.stop is not None and limits.stop.is_set()
+                    if stopped or (left is not None and left <= 0.001):
                         break
                     share = None if left is None else left / (len(waiting) - order)
                     if not lent:  # one searcher, one table, for every child
@@ -821,12 +854,7 @@ class Searcher:
                     result = self._solve_once(
                         lent[kind], child, child_limits, child_request, None, child_plies, fresh_table=False
                     )
-                    nodes += result.nodes
-                    lower, upper = from_child_bounds(result.lower, result.upper, same_player)
-                    bound = Bound.EXACT if result.completed and lower == upper else Bound.UPPER
-                    values[index] = (lower, upper, bound, tuple(result.pv))
-                    if on_iteration is not None:
-                        on_iteration(solved_lines(moves, values, count, nodes, start_wall, start_cpu, False, name))
+                    record(index, result)
                 if deadline is None:
                     break
         done = len(values) == len(moves) and all(value[2] == Bound.EXACT for value in values.values())

@@ -16,7 +16,7 @@ import pytest
 
 from negamax.cli import progress
 from negamax.core.errors import InvalidOptionError
-from negamax.core.score import Bound
+from negamax.core.score import INF, Bound
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games.connect4.board import mirror
 from negamax.games.connect4.rules import Connect4Game, position_class
@@ -183,6 +183,50 @@ def test_two_workers_give_the_same_values(processes: bool) -> None:
         assert helped > 0  # the helper process searched, into the shared table
         position = GAME.new_position(_cases("Test_L1_R2")[5][0])
         assert double.solve(position).score == single.solve(position).score
+
+
+@pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
+def test_positions_solved_side_by_side_have_their_own_values(processes: bool) -> None:
+    single = CompiledSolver(threads=1)
+    cases = _cases("Test_L2_R2")[:6]
+    positions = [GAME.new_position(moves) for moves, _ in cases]
+    assert not single.solve_each(positions, lambda index: SearchLimits(), lambda index, result: None)
+    with CompiledSolver(threads=2, processes=processes, pv_plies=3) as double:
+        solved: dict[int, SearchResult[Any]] = {}
+        threads = set()
+
+        def on_solved(index: int, result: SearchResult[Any]) -> None:
+            solved[index] = result
+            threads.add(threading.get_ident())
+
+        assert double.solve_each(positions, lambda index: SearchLimits(), on_solved)
+        assert threads == {threading.get_ident()}  # reported on the calling thread
+        for index, (_, expected) in enumerate(cases):
+            result, position = solved[index], positions[index]
+            assert result.completed and result.score == pons_to_distance(position, expected)
+            assert result.nodes > 0 and len(result.pv) == min(3, result.depth) and result.pv[0] == result.best_move
+            assert result.score == single.solve(position).score
+
+
+def test_side_by_side_solves_keep_their_limits_and_raise_what_goes_wrong() -> None:
+    with CompiledSolver(threads=2) as double:
+        hard = [GAME.new_position(moves) for moves in ("", "4", "44", "43")]
+        solved: dict[int, SearchResult[Any]] = {}
+        started = time.perf_counter()
+        double.solve_each(hard, lambda index: SearchLimits(time=0.2), solved.__setitem__)
+        assert time.perf_counter() - started < 3  # 0.2 s each, two at a time
+        assert sorted(solved) == [0, 1, 2, 3] and not any(result.completed for result in solved.values())
+        stop = threading.Event()
+        stop.set()
+        double.solve_each(hard, lambda index: SearchLimits(stop=stop), solved.__setitem__)
+        for result in solved.values():  # none started: nothing proven, nothing left of the solves before
+            assert (result.lower, result.upper, result.nodes) == (-INF, INF, 0)
+
+        def refuse(index: int) -> SearchLimits:
+            raise ValueError(f"no limits for {index}")
+
+        with pytest.raises(ValueError, match="no limits for"):
+            double.solve_each(hard, refuse, solved.__setitem__)
 
 
 def test_helpers_take_work_off_the_main_worker() -> None:
