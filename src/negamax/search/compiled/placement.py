@@ -354,8 +354,8 @@ class CompiledSolver:
         table (as the children of a position whose every move is scored): where the
         workers would otherwise split each solve between them, every worker searches a
         whole one, with no split points to publish, and what each proves serves the others.
-        Measured on the hard Connect 4 positions of plies 9 and 10 whose every column was
-        scored: about an eighth less wall time than the solves in turn on two workers.
+        Measured on Connect 4 positions of plies 9 and 10 whose every column was scored:
+        about a fifth less wall time than the solves in turn on two workers.
 
         ``limits_for(index)`` gives a position's limits when a worker takes it (its time
         counted from then); ``on_solved(index, result)`` is called on this thread as each
