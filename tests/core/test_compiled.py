@@ -7,6 +7,7 @@ import importlib.util
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,6 +77,14 @@ def keys_of(spec, count):
 """
 
 
+def assert_not_called(kernel: Any, module: str, names: tuple[str, ...]) -> None:
+    """That ``kernel``'s code (its first signature's) calls none of ``module``'s ``names``."""
+    code = kernel.inspect_llvm(kernel.signatures[0])
+    for name in names:
+        mangled = f"_ZN{len(module)}{module}{len(name)}{name}"
+        assert not re.search(rf'call [^\n]*@"?{mangled}', code), f"{name} is still called, not inlined"
+
+
 def load(path: Path, name: str, source: str) -> object:
     path.write_text(source)
     spec = importlib.util.spec_from_file_location(name, path)
@@ -104,9 +113,7 @@ def test_a_games_implementation_and_its_helpers_are_inlined_into_the_kernel(tmp_
         code = keys_of.inspect_llvm(keys_of.signatures[0])
         defined = re.findall(r"^define .*$", code, flags=re.MULTILINE)
         assert any("wide_kernel" in line and "keys_of" in line for line in defined)
-        for name in ("wide_key", "wide_reflection"):
-            mangled = f"_ZN9wide_game{len(name)}{name}"
-            assert not re.search(rf'call [^\n]*@"?{mangled}', code), f"{name} is still called, not inlined"
+        assert_not_called(keys_of, "wide_game", ("wide_key", "wide_reflection"))
     finally:
         sys.modules.pop("wide_game", None)
         sys.modules.pop("wide_kernel", None)

@@ -58,7 +58,7 @@ def implements(stub: Any, spec_class: type) -> Callable[[Implementation], Implem
 
     def register(implementation: Implementation) -> Implementation:
         implementation_modules.setdefault(spec_class, set()).add(implementation.__module__)
-        _inline_into_kernels(implementation)
+        inline_into_kernels(implementation)
 
         def select(*argument_types: Any) -> Any:
             spec = argument_types[0]
@@ -75,10 +75,10 @@ def implements(stub: Any, spec_class: type) -> Callable[[Implementation], Implem
 
 _INLINED_PREFIXES: set[str] = set()
 """The mangled-name prefixes of the modules that implement games' primitives
-(``_inline_into_kernels``)."""
+(``inline_into_kernels``)."""
 
 
-def _inline_into_kernels(implementation: Callable[..., Any]) -> None:
+def inline_into_kernels(implementation: Callable[..., Any]) -> None:
     """Mark the machine code of ``implementation``'s module *always inline* wherever a
     kernel calls it: the implementation and every function of its module it calls.
 

@@ -10,6 +10,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -219,3 +220,60 @@ def test_a_family_is_keyed_by_what_numba_compiles_not_by_the_sizes() -> None:
     assert digest(rules_taking_up_to(3)) == same  # type: ignore[arg-type]
     # a value numba freezes (here in a closure, as a module's constant) is compiled in: its own family
     assert digest(rules_taking_up_to(3)) != digest(rules_taking_up_to(4))  # type: ignore[arg-type]
+
+
+USER_RULES = """
+def weight(state, side):
+    # dear enough that LLVM's own cost model keeps it a call, as a real game's rules
+    total = 0
+    for square in range(state.shape[0]):
+        total = (total * 31 + state[square] * (square + side + 3)) % 1000003
+    for square in range(state.shape[0]):
+        total ^= (state[square] >> (square % 5)) * (side + square % 7)
+    return total
+
+
+def evaluate(state):
+    return weight(state, 0) - weight(state, 1)
+"""
+
+USER_KERNEL = """
+from numba import njit
+
+rule = None
+
+
+@njit
+def evaluations(state, count):
+    total = 0
+    for number in range(count):
+        state[0] = number
+        total += rule(state)
+        if total & 1:
+            total -= rule(state)
+    return total
+"""
+
+
+def test_a_games_rules_and_their_helpers_are_inlined_into_the_kernels(tmp_path: Path) -> None:
+    import numpy as np
+
+    from negamax.search.compiled import families
+    from tests.core.test_compiled import assert_not_called, load
+
+    try:
+        rules: Any = load(tmp_path / "inlined_rules.py", "inlined_rules", USER_RULES)
+        kernel: Any = load(tmp_path / "inlined_kernel.py", "inlined_kernel", USER_KERNEL)
+        kernel.rule = families.compile_rules("Inlined", {"evaluate": rules.evaluate}, None)["evaluate"]
+        state = np.arange(40, dtype=np.int64)
+        expected = 0
+        for number in range(50):
+            state[0] = number
+            expected += rules.evaluate(state)
+            if expected & 1:
+                expected -= rules.evaluate(state)
+        assert kernel.evaluations(state, 50) == expected
+        assert_not_called(kernel.evaluations, "inlined_rules", ("evaluate", "weight"))
+    finally:
+        sys.modules.pop("inlined_rules", None)
+        sys.modules.pop("inlined_kernel", None)
