@@ -70,8 +70,18 @@ def test_every_connect4_column_scored_as_pons_and_as_each_child_solved(name: str
         assert_lines_are_the_children(result, child_values(parent, lambda child: solve(child).score), 7)
 
 
-def test_two_workers_score_every_column_side_by_side_as_one_does() -> None:
+def test_two_workers_score_every_column_side_by_side_as_one_does(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("numba")
+    from negamax.search.compiled.placement import CompiledSolver
+
+    side_by_side_solves = []
+    solve_each = CompiledSolver.solve_each
+
+    def counted(self: CompiledSolver, *arguments: Any) -> bool:
+        side_by_side_solves.append(solve_each(self, *arguments))
+        return side_by_side_solves[-1]
+
+    monkeypatch.setattr(CompiledSolver, "solve_each", counted)
     two = Searcher(threads=2, keep_tables=False)
     one = Searcher(threads=1, keep_tables=False)
     for moves, _ in pons_cases("Test_L2_R2", 3):
@@ -85,6 +95,9 @@ def test_two_workers_score_every_column_side_by_side_as_one_does() -> None:
         ]
         assert side_by_side.best_move == alone.best_move
         assert_lines_are_the_children(side_by_side, child_values(parent, lambda child: solve(child).score), 7)
+    assert side_by_side_solves == [False, True] * 3  # one worker: in turn; two: side by side
+    limited = two.solve(CONNECT4.new_position("4433"), SearchLimits(nodes=20_000), multipv=7)
+    assert not limited.completed and limited.nodes <= 7 * 21_000  # each child its nodes, once
 
 
 def test_a_solve_of_some_moves_scores_the_best_first() -> None:

@@ -92,11 +92,14 @@ def inline_into_kernels(implementation: Callable[..., Any]) -> None:
     ``leaves_capture``, which stayed calls until the mark covered the module (a further
     tenth off draughts' search; chess and Connect 4 unchanged). A recursive function stays
     a call where it calls itself. The mark is set on the linkable copy of each library's
-    module, by name; should numba change that internal method, kernels stay correct, only
-    slower."""
+    module, by name (so for the module's submodules too, wherever numba links them); should
+    numba change that internal method, kernels stay correct, only slower."""
     from numba.core import codegen, itanium_mangler
 
-    parts = implementation.__module__.split(".")
+    module = getattr(implementation, "__module__", None)
+    if not module:  # made by exec without a module name: left to LLVM's own choice
+        return
+    parts = module.split(".")
     mangled = (itanium_mangler.mangle_identifier(part) for part in parts)  # type: ignore[no-untyped-call]
     _INLINED_PREFIXES.add("_ZN" + "".join(mangled))
     library_class = codegen.CPUCodeLibrary

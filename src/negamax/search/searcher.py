@@ -817,27 +817,35 @@ class Searcher:
                     value = from_child(checked_terminal_value(child.terminal_value)(), child.player() == mover)
                     values[index] = (value, value, Bound.EXACT, ())
             unsolved = [index for index in range(len(moves)) if index not in values]
+            rounds = 2  # a first share each, then what is left to the unsolved
             if len(unsolved) > 1 and kind == PLACEMENT:
                 lent[kind] = stack.enter_context(self._lent(kind, children[unsolved[0]]))
                 solver = lent[kind]
                 assert solver is not None and solver.kind == PLACEMENT
+                ends: dict[int, float] = {}
+                """When the children being solved run out of their shares."""
 
                 def limits_for(order: int) -> SearchLimits:
                     if deadline is None:
                         return limits
-                    left = deadline - time.perf_counter()
-                    # each worker's share of its time, as the children left are dealt out
-                    share = min(left, left * solver.threads / (len(unsolved) - order))
+                    now = time.perf_counter()
+                    left = deadline - now
+                    # the workers' time left, less what the children they are on may still
+                    # take, shared among the children not yet dealt out
+                    held = sum(max(end - now, 0.0) for end in list(ends.values()))
+                    share = min(left, max(left * solver.threads - held, 0.0) / (len(unsolved) - order))
+                    ends[order] = now + share
                     return dataclasses.replace(limits, time=max(share, TIME.low))
 
-                solver.solve_each(
-                    [children[index] for index in unsolved],
-                    limits_for,
-                    lambda order, result: record(unsolved[order], result),
-                    child_plies,
-                    fresh_table=False,
-                )
-            for _ in range(2):  # a first share each, then what is left to the unsolved
+                def solved(order: int, result: SearchResult[Any]) -> None:
+                    ends.pop(order, None)
+                    record(unsolved[order], result)
+
+                if solver.solve_each([children[index] for index in unsolved], limits_for, solved, child_plies, False):
+                    # each child has had its share: what time is left goes to the unsolved
+                    # (with no time limit, each has had all it may: its nodes, or a stop)
+                    rounds = 0 if deadline is None else 1
+            for _ in range(rounds):
                 waiting = [
                     index for index in range(len(moves)) if values.get(index, (0, 0, Bound.UPPER))[2] != Bound.EXACT
                 ]

@@ -237,6 +237,9 @@ def evaluate(state):
     return weight(state, 0) - weight(state, 1)
 """
 
+PLAIN_RULES = USER_RULES.replace("\ndef ", "\n@njit\ndef ")
+"""The same rules compiled as any numba functions, in a module that implements nothing."""
+
 USER_KERNEL = """
 from numba import njit
 
@@ -259,7 +262,7 @@ def test_a_games_rules_and_their_helpers_are_inlined_into_the_kernels(tmp_path: 
     import numpy as np
 
     from negamax.search.compiled import families
-    from tests.core.test_compiled import assert_not_called, load
+    from tests.core.test_compiled import calls, load
 
     try:
         rules: Any = load(tmp_path / "inlined_rules.py", "inlined_rules", USER_RULES)
@@ -273,7 +276,16 @@ def test_a_games_rules_and_their_helpers_are_inlined_into_the_kernels(tmp_path: 
             if expected & 1:
                 expected -= rules.evaluate(state)
         assert kernel.evaluations(state, 50) == expected
-        assert_not_called(kernel.evaluations, "inlined_rules", ("evaluate", "weight"))
+        assert not calls(kernel.evaluations, "inlined_rules", "evaluate")
+        assert not calls(kernel.evaluations, "inlined_rules", "weight")
+        # the control: the same rule compiled as any numba function stays a call
+        plain: Any = load(tmp_path / "plain_rules.py", "plain_rules", "from numba import njit\n" + PLAIN_RULES)
+        control: Any = load(tmp_path / "plain_kernel.py", "plain_kernel", USER_KERNEL)
+        control.rule = plain.evaluate
+        assert control.evaluations(state, 50) == kernel.evaluations(state, 50)
+        assert calls(control.evaluations, "plain_rules", "evaluate")
     finally:
         sys.modules.pop("inlined_rules", None)
         sys.modules.pop("inlined_kernel", None)
+        sys.modules.pop("plain_rules", None)
+        sys.modules.pop("plain_kernel", None)

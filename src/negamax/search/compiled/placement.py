@@ -412,8 +412,11 @@ class CompiledSolver:
         def stop_all() -> None:
             with lock:
                 taken[0] = len(positions)  # the workers take nothing more
-            for work in self._each_works:
-                work[layout.STATE_STOP] = 1
+            for worker, work in zip(workers, self._each_works, strict=True):
+                # a kernel only starting clears the flag: keep raising it until the worker ends
+                while worker.is_alive():
+                    work[layout.STATE_STOP] = 1
+                    worker.join(STOP_LATENCY)
 
         workers = [threading.Thread(target=work_on, args=(work,), daemon=True) for work in self._each_works]
         for worker in workers:
@@ -424,8 +427,8 @@ class CompiledSolver:
                 now = time.perf_counter()
                 with lock:
                     looks = [limits.wait_before_next_look(start, now) for _, start, limits in running.values()]
-                try:
-                    index, outcome = finished.get(timeout=min([STOP_LATENCY, *looks]))
+                try:  # (at least a millisecond: a child whose time is up is unwinding)
+                    index, outcome = finished.get(timeout=max(min([STOP_LATENCY, *looks]), 0.001))
                 except queue.Empty:
                     now = time.perf_counter()
                     with lock:
