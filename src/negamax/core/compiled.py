@@ -58,7 +58,7 @@ def implements(stub: Any, spec_class: type) -> Callable[[Implementation], Implem
 
     def register(implementation: Implementation) -> Implementation:
         implementation_modules.setdefault(spec_class, set()).add(implementation.__module__)
-        inline_into_kernels(implementation)
+        inline_into_kernels(implementation.__module__)
 
         def select(*argument_types: Any) -> Any:
             spec = argument_types[0]
@@ -78,9 +78,9 @@ _INLINED_PREFIXES: set[str] = set()
 (``inline_into_kernels``)."""
 
 
-def inline_into_kernels(implementation: Callable[..., Any]) -> None:
-    """Mark the machine code of ``implementation``'s module *always inline* wherever a
-    kernel calls it: the implementation and every function of its module it calls.
+def inline_into_kernels(module: str | None) -> None:
+    """Mark the machine code of every function of ``module`` (a game's implementations of
+    the primitives, and the helpers they call) *always inline* wherever a kernel calls it.
 
     numba compiles each function apart and links it into each kernel, where LLVM's cost
     model declined to inline most of them: every call then passed the game's whole spec
@@ -96,8 +96,7 @@ def inline_into_kernels(implementation: Callable[..., Any]) -> None:
     numba change that internal method, kernels stay correct, only slower."""
     from numba.core import codegen, itanium_mangler
 
-    module = getattr(implementation, "__module__", None)
-    if not module:  # made by exec without a module name: left to LLVM's own choice
+    if not module:  # code made by exec without a module name: left to LLVM's own choice
         return
     parts = module.split(".")
     mangled = (itanium_mangler.mangle_identifier(part) for part in parts)  # type: ignore[no-untyped-call]

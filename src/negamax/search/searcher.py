@@ -817,7 +817,8 @@ class Searcher:
                     value = from_child(checked_terminal_value(child.terminal_value)(), child.player() == mover)
                     values[index] = (value, value, Bound.EXACT, ())
             unsolved = [index for index in range(len(moves)) if index not in values]
-            rounds = 2  # a first share each, then what is left to the unsolved
+            # a first share each, then what is left to the unsolved (no time limit: one)
+            rounds = 1 if deadline is None else 2
             if len(unsolved) > 1 and kind == PLACEMENT:
                 lent[kind] = stack.enter_context(self._lent(kind, children[unsolved[0]]))
                 solver = lent[kind]
@@ -842,9 +843,7 @@ class Searcher:
                     record(unsolved[order], result)
 
                 if solver.solve_each([children[index] for index in unsolved], limits_for, solved, child_plies, False):
-                    # each child has had its share: what time is left goes to the unsolved
-                    # (with no time limit, each has had all it may: its nodes, or a stop)
-                    rounds = 0 if deadline is None else 1
+                    rounds -= 1  # that was the first round
             for _ in range(rounds):
                 waiting = [
                     index for index in range(len(moves)) if values.get(index, (0, 0, Bound.UPPER))[2] != Bound.EXACT
@@ -863,7 +862,5 @@ class Searcher:
                         lent[kind], child, child_limits, child_request, None, child_plies, fresh_table=False
                     )
                     record(index, result)
-                if deadline is None:
-                    break
         done = len(values) == len(moves) and all(value[2] == Bound.EXACT for value in values.values())
         return solved_lines(moves, values, count, nodes, start_wall, start_cpu, done, name)

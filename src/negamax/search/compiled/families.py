@@ -199,7 +199,7 @@ def compile_rules(
     for rule, function in functions.items():
         # as a built-in game's primitives: inlined where the kernel calls them, with their
         # module's helpers (before they compile: the mark goes on the code numba links)
-        inline_into_kernels(getattr(function, "py_func", function))
+        inline_into_kernels(getattr(function, "py_func", function).__module__)
         dispatcher = _jit_with_helpers(function, cache, done)
         signature = RULE_SIGNATURES[rule]
         try:
@@ -219,7 +219,7 @@ def bind_rules(jitted: Mapping[str, Dispatcher], cache: numba_cache.FamilyCache 
     """The kernel's stubs, each an adapter calling the compiled rules (the game's most
     moves come as the spec, not compiled in: every size of a game shares the adapters)."""
     namespace = dict(vars(move_list_bindings))
-    inline_into_kernels(move_list_bindings.players_alternate)  # the adapters, with the rules
+    inline_into_kernels(move_list_bindings.__name__)  # the adapters, with the rules
     for helper in move_list_bindings.HELPERS:
         copy = _copy_function(getattr(move_list_bindings, helper), namespace, cache)
         namespace[helper] = numba.njit(cache=cache is not None, nogil=True)(copy)

@@ -376,7 +376,8 @@ class CompiledSolver:
         lock = threading.Lock()
         taken = [0]
         running: dict[int, tuple[np.ndarray[Any, Any], float, SearchLimits]] = {}
-        finished: queue.SimpleQueue[tuple[int, SearchResult[Any] | BaseException]] = queue.SimpleQueue()
+        finished: queue.SimpleQueue[tuple[int, SearchResult[Any] | BaseException, int]] = queue.SimpleQueue()
+        """Each position's index, result and value in Pons' units, as it ends (or an error)."""
 
         def solve_next(work: np.ndarray[Any, Any]) -> bool:
             with lock:
@@ -399,7 +400,8 @@ class CompiledSolver:
             with lock:
                 del running[index]
             result = self._result(position, (), start_cpu, start_wall, None, False, work, time.thread_time)
-            finished.put((index, dataclasses.replace(result, completed=result.bound == Bound.EXACT)))
+            completed = dataclasses.replace(result, completed=result.bound == Bound.EXACT)
+            finished.put((index, completed, int(work[layout.STATE_LOWER])))
             return True
 
         def work_on(work: np.ndarray[Any, Any]) -> None:
@@ -407,7 +409,7 @@ class CompiledSolver:
                 while solve_next(work):
                     pass
             except BaseException as error:  # raised again on the calling thread
-                finished.put((-1, error))
+                finished.put((-1, error, 0))
 
         def stop_all() -> None:
             with lock:
@@ -428,7 +430,7 @@ class CompiledSolver:
                 with lock:
                     looks = [limits.wait_before_next_look(start, now) for _, start, limits in running.values()]
                 try:  # (at least a millisecond: a child whose time is up is unwinding)
-                    index, outcome = finished.get(timeout=max(min([STOP_LATENCY, *looks]), 0.001))
+                    index, outcome, value = finished.get(timeout=max(min([STOP_LATENCY, *looks]), 0.001))
                 except queue.Empty:
                     now = time.perf_counter()
                     with lock:
@@ -443,7 +445,6 @@ class CompiledSolver:
                 if result.completed and plies != 0:
                     # on this thread, with the main worker's counters (the workers have their own)
                     length = layout.MAX_PLIES if plies is None else plies
-                    value = distance_to_pons(positions[index], result.score)
                     pv = self._principal_variation(positions[index], value, length) or result.pv
                     best = pv[0] if pv else result.best_move
                     result = dataclasses.replace(result, pv=pv, best_move=best, depth=len(pv))
@@ -652,12 +653,6 @@ def score_range(position: PlacementPosition[Any]) -> tuple[int, int]:
     spec, _, _, moves = position.placement_form()
     cells: int = spec.width * spec.height
     return -((cells - moves) // 2), (cells + 1 - moves) // 2
-
-
-def distance_to_pons(position: PlacementPosition[Any], score: int) -> int:
-    """The library's distance score of ``position`` in Pons' convention."""
-    spec, _, _, moves = position.placement_form()
-    return score_conversions.distance_to_pons(score, spec.width * spec.height, moves)
 
 
 def pons_to_distance(position: PlacementPosition[Any], score: int) -> int:
