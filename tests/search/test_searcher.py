@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from negamax import Searcher, SearchLimits, search, solve
-from negamax.core.score import from_node
+from negamax.core.errors import InvalidOptionError
+from negamax.core.score import from_node, pons_to_distance
 from negamax.games import get_game
 from negamax.games.connect4.rules import Connect4Game
 from negamax.games.nim import NimGame
@@ -98,6 +99,27 @@ def test_two_workers_score_every_column_side_by_side_as_one_does(monkeypatch: py
     assert side_by_side_solves == [False, True] * 3  # one worker: in turn; two: side by side
     limited = two.solve(CONNECT4.new_position("4433"), SearchLimits(nodes=20_000), multipv=7)
     assert not limited.completed and limited.nodes <= 7 * 21_000  # each child its nodes, once
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_known_value_bounds_every_column_and_changes_no_score(threads: int) -> None:
+    """Pons' value of a position, given as its bounds (as the page gives the book's), leaves
+    every column's score as it is and saves probes: side by side (two workers) and in turn."""
+    pytest.importorskip("numba")
+    searcher = Searcher(threads=threads, keep_tables=False)
+    nodes = {"known": 0, "unknown": 0}
+    for moves, score in pons_cases("Test_L2_R2", 3):
+        position = CONNECT4.new_position(moves)
+        value = pons_to_distance(score, 42, len(moves))
+        unknown = searcher.solve(position, multipv=7)
+        known = searcher.solve(position, multipv=7, bounds=(value, value))
+        assert known.completed and known.score == unknown.score == value
+        assert [(line.move, line.score) for line in known.lines] == [(line.move, line.score) for line in unknown.lines]
+        nodes["known"] += known.nodes
+        nodes["unknown"] += unknown.nodes
+    assert nodes["known"] < nodes["unknown"], nodes
+    with pytest.raises(InvalidOptionError, match="lower one is above"):
+        searcher.solve(position, bounds=(1, -1))
 
 
 def test_a_solve_of_some_moves_scores_the_best_first() -> None:

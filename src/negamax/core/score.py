@@ -153,6 +153,24 @@ def from_child_bounds(lower: int, upper: int, same_player: bool) -> tuple[int, i
     return (from_node(lower, 1) if lower > -INF else -INF), (from_node(upper, 1) if upper < INF else INF)
 
 
+def to_child_bounds(lower: int, upper: int, same_player: bool) -> tuple[int, int]:
+    """What a position's proven ``[lower, upper]`` says of each child's value (from the
+    child's side to move): no move is worth more than the position, so a child where the
+    opponent moves is worth at least what backs up to ``upper`` (at most, where the same
+    player moves again); ``lower`` holds only for the best move, and says nothing of each.
+
+    >>> to_child_bounds(-INF, 3, False), to_child_bounds(-5, 3, True)
+    ((-3, 1000000), (-1000000, 3))
+    >>> describe(to_child_bounds(0, win_in(5), False)[0])
+    'loss in 4'
+    """
+    if upper >= INF:
+        return -INF, INF
+    if same_player:
+        return -INF, child_threshold(upper + 1, True) - 1
+    return child_threshold(upper + 1, False), INF
+
+
 def child_window(alpha: int, beta: int, same_player: bool) -> tuple[int, int]:
     """The window a child is searched with, for its parent's ``(alpha, beta)``: the same
     window when the same player moves again there, else the window negated and swapped.

@@ -57,8 +57,9 @@ class PlacementSearch(CompiledSearch, Protocol):
         on_iteration: OnIteration | None,
         pv_plies: int | None,
         fresh_table: bool,
+        bounds: tuple[int, int],
     ) -> SearchResult[Any]:
-        """The exact value of ``position``."""
+        """The exact value of ``position``, its probes started from ``bounds`` (proven)."""
 
     @property
     def threads(self) -> int:
@@ -71,6 +72,7 @@ class PlacementSearch(CompiledSearch, Protocol):
         on_solved: Callable[[int, SearchResult[Any]], None],
         pv_plies: int | None,
         fresh_table: bool,
+        bounds: Sequence[tuple[int, int]] | None,
     ) -> bool:
         """Several positions solved side by side (``False``: none, it cannot)."""
 

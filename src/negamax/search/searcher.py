@@ -37,7 +37,7 @@ from negamax.core.game import PlacementPosition, Position, checked_terminal_valu
 from negamax.core.keys import check_keys
 from negamax.core.ranges import DEFAULT_HASH_MIB, THREADS, TIME, hash_range
 from negamax.core.rules import Game
-from negamax.core.score import Bound, from_child, from_child_bounds
+from negamax.core.score import INF, Bound, from_child, from_child_bounds, to_child_bounds
 from negamax.core.types import OnIteration, SearchLimits, SearchResult
 from negamax.core.user_code import check_hashable_key, names_user_errors
 from negamax.search import driver, mcts, warmup
@@ -239,6 +239,7 @@ class Searcher:
         on_iteration: OnIteration | None = None,
         pv_plies: int | None = None,
         plan: Plan | None = None,
+        bounds: tuple[int, int] | None = None,
     ) -> SearchResult[Any]:
         """The game-theoretic value of ``position``: a search to the end of the game. Wins
         and losses carry their distance. ``limits`` may bound nodes or time; a solve cut
@@ -252,13 +253,21 @@ class Searcher:
         ``multipv`` 1, the best of them is the answer). ``pv_plies``: how much of the line
         to find, as the searcher's ``pv_plies``. ``plan`` as for ``search``.
 
+        ``bounds``: what is already proven of the position's value, ``(lower, upper)`` (a
+        book's exact value, say). The compiled solver of placement games starts its probes
+        there, and each move's from what they imply for it (no move is worth more than the
+        position), which saves the probes outside them; the other backends ignore them. The
+        values found are the same, provided the bounds are true: wrong ones give wrong values.
+
         ``algorithm="mcts"``: MCTS-Solver (``negamax.search.mcts``) until the root is solved
         (or a limit); its lines other than the best carry what it proved of them.
 
         :raises InvalidOptionError: for a depth limit, a game that cannot be solved exactly
             without a limit, an unknown algorithm or backend, or a backend that cannot do
-            what is asked.
+            what is asked, or ``bounds`` whose lower one is above the upper.
         """
+        if bounds is not None and bounds[0] > bounds[1]:
+            raise InvalidOptionError(f"bounds {bounds}: the lower one is above the upper one")
         plan = self._plan(plan, position, limits, True, multipv, _Request(algorithm, options, table), trace)
         limits, kind, multipv = plan.limits, plan.kind, int(MULTIPV.check(multipv))
         if plan.monte_carlo:
@@ -274,9 +283,9 @@ class Searcher:
             if quick is not None:
                 return quick
             with self._lent(kind, position) as compiled:
-                return self._solve_once(compiled, position, limits, request, on_iteration, plies)
+                return self._solve_once(compiled, position, limits, request, on_iteration, plies, bounds=bounds)
         moves = moves or tuple(position.legal_moves())
-        return self._solve_lines(kind, position, moves, limits, multipv, request, on_iteration, plies)
+        return self._solve_lines(kind, position, moves, limits, multipv, request, on_iteration, plies, bounds)
 
     def plan(
         self,
@@ -746,6 +755,7 @@ class Searcher:
         on_iteration: OnIteration | None,
         pv_plies: int | None,
         fresh_table: bool = True,
+        bounds: tuple[int, int] | None = None,
     ) -> SearchResult[Any]:
         if compiled is None:
             return driver.solve(
@@ -761,7 +771,7 @@ class Searcher:
             # a searcher that keeps its tables keeps what earlier solves proved: exact bounds
             # of positions, true whatever the root
             fresh = fresh_table and not self.keep_tables
-            return compiled.solve(position, limits, on_iteration, pv_plies, fresh)
+            return compiled.solve(position, limits, on_iteration, pv_plies, fresh, bounds or (-INF, INF))
         assert compiled.kind == MOVE_LIST  # a Monte Carlo solve runs through _monte_carlo
         return compiled.solve(position, limits, on_iteration)
 
@@ -777,12 +787,14 @@ class Searcher:
         request: _Request,
         on_iteration: OnIteration | None,
         pv_plies: int | None,
+        bounds: tuple[int, int] | None,
     ) -> SearchResult[Any]:
         """Every move's exact value, each child solved on one shared table, the best
         ``count`` kept. Under a time limit every child first gets an equal share of what is
-        left, then the ones not yet solved share what the others did not use. A placement
-        solver with several workers solves the children side by side, one a worker
-        (``solve_each``), each with its share of the workers' time."""
+        left, then the ones not yet solved share what the others did not use (starting from
+        what their first share proved). A placement solver with several workers solves the
+        children side by side, one a worker (``solve_each``), each with its share of the
+        workers' time. The position's proven ``bounds`` bound each child (``to_child_bounds``)."""
         start_wall, start_cpu = time.perf_counter(), time.process_time()
         values: dict[int, tuple[int, int, Bound, tuple[Any, ...]]] = {}
         """index -> (lower, upper, bound, child's line), from the mover's side."""
@@ -800,10 +812,15 @@ class Searcher:
             child = position.copy()
             child.play(move)
             children.append(child)
+        at_least, at_most = bounds or (-INF, INF)
+        child_bounds = [to_child_bounds(at_least, at_most, child.player() == mover) for child in children]
 
         def record(index: int, result: SearchResult[Any]) -> None:
             nonlocal nodes
             nodes += result.nodes
+            # what this share proved, where the next one starts (from the child's side)
+            child_lower, child_upper = child_bounds[index]
+            child_bounds[index] = max(child_lower, result.lower), min(child_upper, result.upper)
             lower, upper = from_child_bounds(result.lower, result.upper, children[index].player() == mover)
             bound = Bound.EXACT if result.completed and lower == upper else Bound.UPPER
             values[index] = (lower, upper, bound, tuple(result.pv))
@@ -842,7 +859,9 @@ class Searcher:
                     ends.pop(order, None)
                     record(unsolved[order], result)
 
-                if solver.solve_each([children[index] for index in unsolved], limits_for, solved, child_plies, False):
+                each = [children[index] for index in unsolved]
+                first_bounds = [child_bounds[index] for index in unsolved]
+                if solver.solve_each(each, limits_for, solved, child_plies, False, first_bounds):
                     rounds -= 1  # that was the first round
             for _ in range(rounds):
                 waiting = [
@@ -859,7 +878,7 @@ class Searcher:
                         lent[kind] = stack.enter_context(self._lent(kind, child))
                     child_limits = dataclasses.replace(limits, time=share)
                     result = self._solve_once(
-                        lent[kind], child, child_limits, child_request, None, child_plies, fresh_table=False
+                        lent[kind], child, child_limits, child_request, None, child_plies, False, child_bounds[index]
                     )
                     record(index, result)
         done = len(values) == len(moves) and all(value[2] == Bound.EXACT for value in values.values())

@@ -16,7 +16,7 @@ import pytest
 
 from negamax.cli import progress
 from negamax.core.errors import InvalidOptionError
-from negamax.core.score import INF, Bound
+from negamax.core.score import INF, Bound, to_child_bounds
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games.connect4.board import mirror
 from negamax.games.connect4.rules import Connect4Game, position_class
@@ -25,7 +25,7 @@ from negamax.search import solve
 from negamax.search.compiled import families, placement_table
 from negamax.search.compiled import placement_kernel as kernel
 from negamax.search.compiled import placement_layout as layout
-from negamax.search.compiled.placement import CompiledSolver, pons_to_distance, table_bits
+from negamax.search.compiled.placement import CompiledSolver, pons_to_distance, score_range, table_bits
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 GAME = Connect4Game()
@@ -284,7 +284,8 @@ def test_a_child_another_worker_is_in_is_put_off_and_still_searched(number: int)
     work[layout.STATE_PUBLISH] = 1  # area 0: the shared search, alone
     spec, current, mask, count = root.placement_form()
     kernels, spec = families.kernels_for(kernel, spec)  # the game's own kernels, as the solver runs them
-    assert kernels.solve(spec, current, mask, count, 1, 1 << 62, table, work) == expected
+    lower, upper = score_range(root)
+    assert kernels.solve(spec, current, mask, count, 1, 1 << 62, lower, upper, table, work) == expected
     assert work[layout.STATE_PUT_OFF] > 0
     busy = table[layout.BUSY_BASE : layout.BUSY_BASE + layout.BUSY_SIZE]
     left = {int(slot) + layout.BUSY_BASE: int(busy[slot]) for slot in np.flatnonzero(busy)}
@@ -359,3 +360,42 @@ def test_small_boards_have_the_values_a_plain_minimax_finds(size: str, pairs: in
         for stones in (current, recoloured):
             value, _nodes = solver.solve_value(make(stones, mask, mask.bit_count()))
             assert value == plain.value(plain.columns(stones, mask)), (size, stones, mask)
+
+
+def test_true_bounds_give_the_plain_minimax_values_in_fewer_nodes() -> None:
+    """A position's value bounds its children's (a book's value, say): solved from there,
+    every child still gets the value an independent minimax finds, in fewer nodes; bounds
+    between the decisive scores say only on which side of a draw the value lies."""
+    from tests.games.connect4.plain_minimax import PlainConnect4
+    from tests.games.connect4.test_dead_stones import recolourings
+
+    game = Connect4Game("5x4")
+    shape = game.geometry
+    plain = PlainConnect4(shape.width, shape.height)
+    solver = CompiledSolver(hash_mib=1, pv_plies=0)
+    make = position_class(shape)
+    nodes = {"from the bounds": 0, "from the score range": 0}
+    for current, _, mask in itertools.islice(recolourings(shape, random.Random(5), range(3, 10)), 60):
+        position = make(current, mask, mask.bit_count())
+        value = pons_to_distance(position, plain.value(plain.columns(current, mask)))
+        if value > 0:
+            heuristic = (3, INF)  # at least a little more than a draw: a win
+        elif value < 0:
+            heuristic = (-INF, -3)
+        else:
+            heuristic = (-3, 3)
+        for bounds in ((value, value), (value, INF), (-INF, value), heuristic):
+            assert solver.solve(position, bounds=bounds).score == value, (current, mask, bounds)
+        for move in position.legal_moves():
+            child = position.copy()
+            child.play(move)
+            if child.is_terminal():
+                continue
+            _, child_current, child_mask, _ = child.placement_form()
+            expected = pons_to_distance(child, plain.value(plain.columns(child_current, child_mask)))
+            from_bounds = solver.solve(child, bounds=to_child_bounds(value, value, False))
+            from_range = solver.solve(child)
+            assert from_bounds.completed and from_bounds.score == from_range.score == expected
+            nodes["from the bounds"] += from_bounds.nodes
+            nodes["from the score range"] += from_range.nodes
+    assert nodes["from the bounds"] < 0.9 * nodes["from the score range"], nodes

@@ -188,7 +188,8 @@ class CompiledSolver:
             # without waiting: a helper still loading sits out the solves until it is ready
             self.table[layout.SPLIT_RUN] = 0
             self._helpers.start(spec)
-        kernels.solve(spec, current, mask, moves, tag, 1, self.table, self.works[0])
+        lower, upper = score_range(position)
+        kernels.solve(spec, current, mask, moves, tag, 1, lower, upper, self.table, self.works[0])
         if wait_for_helpers and self._helpers is not None:
             self._helpers.stop()
 
@@ -198,7 +199,7 @@ class CompiledSolver:
         kernels, spec, current, mask, moves = self._form(position)
         work = self.works[0]
         checks = [
-            load_from_cache(kernels.solve, (spec, current, mask, moves, 1, 1, self.table, work)),
+            load_from_cache(kernels.solve, (spec, current, mask, moves, 1, 1, 0, 0, self.table, work)),
             load_from_cache(kernels.negamax, (spec, current, mask, moves, 0, 1, self.table, work)),
         ]
         if self._helpers is not None:
@@ -223,10 +224,13 @@ class CompiledSolver:
         kernels, spec, current, mask, moves = self._form(position)
         if self.threads == 1:
             solve = self._solve_entries.get(type(spec)) or self._solve_entry(kernels, spec)
-            value = solve(spec, current, mask, moves, self._next_tag(True), NO_LIMIT, self.table, self.works[0])
+            lower, upper = score_range(position)
+            tag = self._next_tag(True)
+            value = solve(spec, current, mask, moves, tag, NO_LIMIT, lower, upper, self.table, self.works[0])
             return int(value), int(self.state[layout.STATE_NODES])
+        start = score_range(position)
         nodes = self._search(
-            kernels, spec, current, mask, moves, self._next_tag(True), NO_LIMIT, SearchLimits(), None, None
+            kernels, spec, current, mask, moves, self._next_tag(True), NO_LIMIT, start, SearchLimits(), None, None
         )
         return int(self.state[layout.STATE_LOWER]), nodes
 
@@ -275,7 +279,7 @@ class CompiledSolver:
         until it is compiled, the dispatcher itself."""
         from numba import typeof
 
-        arguments = (spec, 0, 0, 0, 0, 0, self.table, self.works[0])
+        arguments = (spec, 0, 0, 0, 0, 0, 0, 0, self.table, self.works[0])
         types = tuple(typeof(argument) for argument in arguments)  # type: ignore[no-untyped-call]
         compiled: Any = kernels.solve.overloads.get(types)
         if compiled is None:
@@ -291,11 +295,14 @@ class CompiledSolver:
         on_iteration: OnIteration | None = None,
         pv_plies: int | None = None,
         fresh_table: bool = True,
+        bounds: tuple[int, int] = (-INF, INF),
     ) -> SearchResult[Any]:
         """The exact value of ``position`` as a distance score (``win in 7``), its best move
         and the first ``pv_plies`` moves of its principal variation (by default the solver's
         ``pv_plies``, all of it unless set; ``0``: none, and the best move is the kernel's,
-        which a bisection may leave unproven).
+        which a bisection may leave unproven, or none proven at all where ``bounds`` hold
+        the value). ``bounds``: what is already proven of the value (distance scores, as a
+        book or an earlier solve proved them), where the probes start; they must be true.
         A solve cut short by a limit returns the bounds proven so far (``completed=False``;
         a bound no probe has moved is ``-INF``/``INF``, and the lower one is the score).
         ``on_iteration`` gets the bounds as they stand every ``PROGRESS_SECONDS`` while the
@@ -316,7 +323,8 @@ class CompiledSolver:
         node_limit = limits.nodes if limits.nodes is not None else NO_LIMIT
 
         tag = self._next_tag(fresh_table)
-        proven = list(score_range(position))
+        start = pons_bounds(position, *bounds)
+        proven = list(start)
 
         def snapshot() -> SearchResult[Any]:
             # The kernel starts over (with the full range) when the helpers join: report
@@ -328,7 +336,7 @@ class CompiledSolver:
             return self._result(position, (), start_cpu, start_wall, (proven[0], proven[1]), running)
 
         nodes = self._search(
-            kernels, spec, current, mask, moves, tag, node_limit, limits, on_iteration, snapshot, start_wall
+            kernels, spec, current, mask, moves, tag, node_limit, start, limits, on_iteration, snapshot, start_wall
         )
         snapshot()  # the bounds of both phases
         exact = proven[0] == proven[1]
@@ -349,6 +357,7 @@ class CompiledSolver:
         on_solved: Callable[[int, SearchResult[Any]], None],
         pv_plies: int | None = None,
         fresh_table: bool = True,
+        bounds: Sequence[tuple[int, int]] | None = None,
     ) -> bool:
         """Solve several positions of one game side by side, one a worker, on the shared
         table (as the children of a position whose every move is scored): where the
@@ -360,7 +369,8 @@ class CompiledSolver:
         ``limits_for(index)`` gives a position's limits when a worker takes it (its time
         counted from then); ``on_solved(index, result)`` is called on this thread as each
         ends, solved or stopped by its limits (``completed``), with ``pv_plies`` of its
-        principal variation as ``solve`` gives them. Returns ``False``, having solved none,
+        principal variation as ``solve`` gives them; ``bounds``, each position's as ``solve``
+        takes them. Returns ``False``, having solved none,
         where there is nothing to gain (one worker, fewer than two positions) or the
         positions' keys differ.
         """
@@ -392,11 +402,12 @@ class CompiledSolver:
             with lock:
                 running[index] = (work, start_wall, limits)
             node_limit = limits.nodes if limits.nodes is not None else NO_LIMIT
-            if limits.reached(start_wall, start_wall):  # not started: nothing proven
+            lower, upper = pons_bounds(position, *(bounds[index] if bounds is not None else (-INF, INF)))
+            if limits.reached(start_wall, start_wall):  # not started: nothing more proven
                 work[: layout.STATE_SIZE] = 0
-                work[layout.STATE_LOWER], work[layout.STATE_UPPER] = score_range(position)
+                work[layout.STATE_LOWER], work[layout.STATE_UPPER] = lower, upper
             else:
-                kernels.solve(spec, current, mask, moves, tag, node_limit, self.table, work)
+                kernels.solve(spec, current, mask, moves, tag, node_limit, lower, upper, self.table, work)
             with lock:
                 del running[index]
             result = self._result(position, (), start_cpu, start_wall, None, False, work, time.thread_time)
@@ -466,12 +477,14 @@ class CompiledSolver:
         moves: int,
         tag: int,
         node_limit: int,
+        bounds: tuple[int, int],
         limits: SearchLimits,
         on_iteration: OnIteration | None,
         snapshot: Callable[[], SearchResult[Any]] | None,
         start: float | None = None,
     ) -> int:
-        """Run the main worker (and, for long solves, the helpers); return all their nodes."""
+        """Run the main worker (and, for long solves, the helpers) from ``bounds`` (Pons'
+        units); return all their nodes."""
         start = time.perf_counter() if start is None else start
         main = self.works[0]
         self.helper_nodes = 0
@@ -481,7 +494,8 @@ class CompiledSolver:
         chunk = HELPERS_AFTER_NODES if helpers is not None else node_limit
         while True:
             limit = min(chunk, node_limit - nodes)
-            self._run(kernels, (spec, current, mask, moves, tag, limit), limits, start, on_iteration, snapshot, False)
+            arguments = (spec, current, mask, moves, tag, limit, *bounds)
+            self._run(kernels, arguments, limits, start, on_iteration, snapshot, False)
             nodes += int(main[layout.STATE_NODES])
             if not main[layout.STATE_STOP] or self._user_stopped or nodes >= node_limit:
                 return nodes
@@ -503,7 +517,7 @@ class CompiledSolver:
         main[layout.STATE_PUBLISH] = 1
         helpers.start(spec)
         try:
-            arguments = (spec, current, mask, moves, tag, node_limit - nodes)
+            arguments = (spec, current, mask, moves, tag, node_limit - nodes, *bounds)
             self._run(kernels, arguments, limits, start, on_iteration, snapshot, True)
         finally:
             main[layout.STATE_PUBLISH] = 0
@@ -653,6 +667,26 @@ def score_range(position: PlacementPosition[Any]) -> tuple[int, int]:
     spec, _, _, moves = position.placement_form()
     cells: int = spec.width * spec.height
     return -((cells - moves) // 2), (cells + 1 - moves) // 2
+
+
+def pons_bounds(position: PlacementPosition[Any], lower: int, upper: int) -> tuple[int, int]:
+    """Proven bounds of ``position``'s value, distance scores, as bounds in Pons' units
+    within its score range: a value is a draw or a win or loss with its distance, so a bound
+    between those (a heuristic score) says only on which side of the draw it lies."""
+    spec, _, _, moves = position.placement_form()
+    cells: int = spec.width * spec.height
+    first, last = score_range(position)
+
+    def pons(score: int, upward: bool) -> int:
+        if score_conversions.is_decisive(score) or score == 0:
+            return score_conversions.distance_to_pons(score, cells, moves)
+        if upward:  # at least a heuristic score: at least a win (above 0) or a draw (below)
+            return 1 if score > 0 else 0
+        return -1 if score < 0 else 0
+
+    low = first if lower <= -INF else max(first, pons(lower, True))
+    high = last if upper >= INF else min(last, pons(upper, False))
+    return low, high
 
 
 def pons_to_distance(position: PlacementPosition[Any], score: int) -> int:

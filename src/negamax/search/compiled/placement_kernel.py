@@ -84,17 +84,19 @@ table, the solver's nodes and the split points."""
 
 
 @search_function
-def solve(spec, current, mask, moves, tag, node_limit, table, work):  # type: ignore[no-untyped-def]
-    """Solve from scratch: reset the state slots, then narrow the score range with
-    null-window probes (``narrow``). Leaves the lower and upper bound, the
-    best move and the probes' node counts in the state slots."""
+def solve(spec, current, mask, moves, tag, node_limit, lower, upper, table, work):  # type: ignore[no-untyped-def]
+    """Solve from scratch: reset the state slots, then narrow ``[lower, upper]`` (what is
+    already proven of the value, within the score range) with null-window probes
+    (``narrow``). Leaves the lower and upper bound, the best move and the probes' node
+    counts in the state slots."""
     for slot in range(STATE_SIZE):
         work[slot] = 0
     set_table_shift(spec, table, work)
     work[STATE_NODE_LIMIT] = node_limit
     work[STATE_ROOT_MOVES] = moves
     cells = cell_count(spec)
-    lower, upper = -((cells - moves) // 2), (cells + 1 - moves) // 2
+    lower = max(lower, -((cells - moves) // 2))
+    upper = min(upper, (cells + 1 - moves) // 2)
     work[STATE_LOWER] = lower
     work[STATE_UPPER] = upper
     work[STATE_TAG] = tag  # last: a progress report reads the bounds once the tag is the solve's

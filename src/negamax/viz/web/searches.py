@@ -275,6 +275,8 @@ class Searches:
             if entry is not None and entry.best_move is not None:
                 index = moves.index(game.parse_move(position, entry.best_move))
                 known.setdefault(index, (entry.score, "book"))
+        # no move is worth more than the position: its value bounds every move's solve
+        bounds = None if entry is None else (entry.score, entry.score)
         unknown = tuple(move for index, move in enumerate(moves) if index not in known)
         solved: dict[Any, int] = {}
 
@@ -311,7 +313,7 @@ class Searches:
                 break
             limits = SearchLimits(time=left, nodes=MAX_NODES, stop=stop)
             result = self._searchers(game).solving.solve(
-                position, limits, multipv=len(part), root_moves=part, pv_plies=0, on_iteration=report
+                position, limits, multipv=len(part), root_moves=part, pv_plies=0, on_iteration=report, bounds=bounds
             )
             solved.update({line.move: line.score for line in result.lines if line.bound == Bound.EXACT})
         return scores("timeout")
