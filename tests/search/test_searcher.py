@@ -11,7 +11,7 @@ import pytest
 
 from negamax import Searcher, SearchLimits, search, solve
 from negamax.core.errors import InvalidOptionError
-from negamax.core.score import from_node, pons_to_distance
+from negamax.core.score import INF, from_node, pons_to_distance
 from negamax.games import get_game
 from negamax.games.connect4.rules import Connect4Game
 from negamax.games.nim import NimGame
@@ -118,8 +118,12 @@ def test_a_known_value_bounds_every_column_and_changes_no_score(threads: int) ->
         nodes["known"] += known.nodes
         nodes["unknown"] += unknown.nodes
     assert nodes["known"] < nodes["unknown"], nodes
+    alone = searcher.solve(position, bounds=(value, INF))  # one line: the position's own solve
+    assert alone.completed and alone.lower == alone.upper == value
     with pytest.raises(InvalidOptionError, match="lower one is above"):
         searcher.solve(position, bounds=(1, -1))
+    with pytest.raises(InvalidOptionError, match="no value"):
+        searcher.solve(position, bounds=(INF, INF))
 
 
 def test_a_solve_of_some_moves_scores_the_best_first() -> None:

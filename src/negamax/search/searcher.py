@@ -257,7 +257,9 @@ class Searcher:
         book's exact value, say). The compiled solver of placement games starts its probes
         there, and each move's from what they imply for it (no move is worth more than the
         position), which saves the probes outside them; the other backends ignore them. The
-        values found are the same, provided the bounds are true: wrong ones give wrong values.
+        values found are the same, provided the bounds are true: wrong ones give wrong values
+        (bounds no value of the position meets are refused). Where a bound already holds the
+        value, no probe proves a best move: with ``pv_plies=0`` the move shown is unproven.
 
         ``algorithm="mcts"``: MCTS-Solver (``negamax.search.mcts``) until the root is solved
         (or a limit); its lines other than the best carry what it proved of them.

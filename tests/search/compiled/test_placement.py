@@ -16,7 +16,7 @@ import pytest
 
 from negamax.cli import progress
 from negamax.core.errors import InvalidOptionError
-from negamax.core.score import INF, Bound, to_child_bounds
+from negamax.core.score import INF, MAX_PLY, WIN_THRESHOLD, Bound, loss_in, to_child_bounds, win_in
 from negamax.core.types import SearchLimits, SearchResult
 from negamax.games.connect4.board import mirror
 from negamax.games.connect4.rules import Connect4Game, position_class
@@ -25,7 +25,7 @@ from negamax.search import solve
 from negamax.search.compiled import families, placement_table
 from negamax.search.compiled import placement_kernel as kernel
 from negamax.search.compiled import placement_layout as layout
-from negamax.search.compiled.placement import CompiledSolver, pons_to_distance, score_range, table_bits
+from negamax.search.compiled.placement import CompiledSolver, pons_bounds, pons_to_distance, score_range, table_bits
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 GAME = Connect4Game()
@@ -378,14 +378,16 @@ def test_true_bounds_give_the_plain_minimax_values_in_fewer_nodes() -> None:
     for current, _, mask in itertools.islice(recolourings(shape, random.Random(5), range(3, 10)), 60):
         position = make(current, mask, mask.bit_count())
         value = pons_to_distance(position, plain.value(plain.columns(current, mask)))
+        # at least a little more than a draw, or a win later than the game can last: a win
         if value > 0:
-            heuristic = (3, INF)  # at least a little more than a draw: a win
+            heuristic, far = (3, INF), (win_in(MAX_PLY), INF)
         elif value < 0:
-            heuristic = (-INF, -3)
+            heuristic, far = (-INF, -3), (-INF, loss_in(MAX_PLY))
         else:
-            heuristic = (-3, 3)
-        for bounds in ((value, value), (value, INF), (-INF, value), heuristic):
-            assert solver.solve(position, bounds=bounds).score == value, (current, mask, bounds)
+            heuristic, far = (-3, 3), (loss_in(MAX_PLY), win_in(MAX_PLY))
+        for bounds in ((value, value), (value, INF), (-INF, value), heuristic, far):
+            result = solver.solve(position, bounds=bounds)
+            assert result.completed and result.lower == result.upper == value, (current, mask, bounds)
         for move in position.legal_moves():
             child = position.copy()
             child.play(move)
@@ -399,3 +401,23 @@ def test_true_bounds_give_the_plain_minimax_values_in_fewer_nodes() -> None:
             nodes["from the bounds"] += from_bounds.nodes
             nodes["from the score range"] += from_range.nodes
     assert nodes["from the bounds"] < 0.9 * nodes["from the score range"], nodes
+
+
+@pytest.mark.parametrize(("size", "moves"), [("7x6", ""), ("7x6", "444444353"), ("5x4", "3"), ("5x4", "12345123")])
+def test_bounds_in_pons_units_hold_every_value_the_distance_bounds_hold(size: str, moves: str) -> None:
+    """Every pair of distance bounds, decisive (up to wins later than the game can last),
+    heuristic or infinite, becomes Pons' bounds that keep each value within them; bounds
+    that hold no value of the position are refused."""
+    position = Connect4Game(size).new_position(moves)
+    first, last = score_range(position)
+    scores = [0, 3, -3, WIN_THRESHOLD - 1, -WIN_THRESHOLD + 1, -INF, INF]
+    scores += [win_in(distance) for distance in range(0, 60, 3)] + [loss_in(distance) for distance in range(0, 60, 3)]
+    for lower in scores:
+        for upper in (upper for upper in scores if upper >= lower):
+            within = [value for value in range(first, last + 1) if lower <= pons_to_distance(position, value) <= upper]
+            if not within:
+                continue
+            start, end = pons_bounds(position, lower, upper)
+            assert start <= min(within) and max(within) <= end, (lower, upper)
+    with pytest.raises(InvalidOptionError, match="no value"):
+        pons_bounds(position, INF, INF)

@@ -304,14 +304,16 @@ class CompiledSolver:
         the value). ``bounds``: what is already proven of the value (distance scores, as a
         book or an earlier solve proved them), where the probes start; they must be true.
         A solve cut short by a limit returns the bounds proven so far (``completed=False``;
-        a bound no probe has moved is ``-INF``/``INF``, and the lower one is the score).
+        a bound neither ``bounds`` nor a probe has moved is ``-INF``/``INF``, and the lower
+        one is the score).
         ``on_iteration`` gets the bounds as they stand every ``PROGRESS_SECONDS`` while the
         kernel runs (it does not stop between its probes), then the result.
 
         ``nodes`` counts the value search only (by every worker), as Pons' benchmark does;
         the principal variation's null-window tests reuse the warm table and are not counted.
 
-        :raises InvalidOptionError: for a depth limit (solving goes to the end).
+        :raises InvalidOptionError: for a depth limit (solving goes to the end), or bounds
+            no value of the position meets.
         """
         limits = limits or SearchLimits()
         plies = self.pv_plies if pv_plies is None else pv_plies
@@ -327,7 +329,7 @@ class CompiledSolver:
         proven = list(start)
 
         def snapshot() -> SearchResult[Any]:
-            # The kernel starts over (with the full range) when the helpers join: report
+            # The kernel starts over (from ``start``) when the helpers join: report
             # the tightest bounds proven by either phase, and none before the kernel starts.
             running = state[layout.STATE_TAG] == tag
             if running:
@@ -379,6 +381,8 @@ class CompiledSolver:
         forms = [self._form(position) for position in positions]  # (any table change done here)
         if len({int(form[1].key_bits) for form in forms}) > 1:
             return False
+        everything = [(-INF, INF)] * len(positions) if bounds is None else bounds
+        starts = [pons_bounds(position, *pair) for position, pair in zip(positions, everything, strict=True)]
         plies = self.pv_plies if pv_plies is None else pv_plies
         tag = self._next_tag(fresh_table)
         while len(self._each_works) < self.threads:
@@ -402,7 +406,7 @@ class CompiledSolver:
             with lock:
                 running[index] = (work, start_wall, limits)
             node_limit = limits.nodes if limits.nodes is not None else NO_LIMIT
-            lower, upper = pons_bounds(position, *(bounds[index] if bounds is not None else (-INF, INF)))
+            lower, upper = starts[index]
             if limits.reached(start_wall, start_wall):  # not started: nothing more proven
                 work[: layout.STATE_SIZE] = 0
                 work[layout.STATE_LOWER], work[layout.STATE_UPPER] = lower, upper
@@ -672,20 +676,35 @@ def score_range(position: PlacementPosition[Any]) -> tuple[int, int]:
 def pons_bounds(position: PlacementPosition[Any], lower: int, upper: int) -> tuple[int, int]:
     """Proven bounds of ``position``'s value, distance scores, as bounds in Pons' units
     within its score range: a value is a draw or a win or loss with its distance, so a bound
-    between those (a heuristic score) says only on which side of the draw it lies."""
+    between those (a heuristic score, or a win or loss later than the game can last) says
+    only on which side of the draw the value lies.
+
+    :raises InvalidOptionError: for bounds no value of the position meets.
+    """
     spec, _, _, moves = position.placement_form()
     cells: int = spec.width * spec.height
     first, last = score_range(position)
 
     def pons(score: int, upward: bool) -> int:
-        if score_conversions.is_decisive(score) or score == 0:
-            return score_conversions.distance_to_pons(score, cells, moves)
+        if score_conversions.is_decisive(score):
+            value = score_conversions.distance_to_pons(score, cells, moves)
+            if value != 0 and (value > 0) == (score > 0):
+                return value
+            # a win or loss later than the game can last: every real one is sooner, so
+            # the bound says only on which side of the draw the value lies
+            if score > 0:
+                return 1 if upward else 0
+            return 0 if upward else -1
+        if score == 0:
+            return 0
         if upward:  # at least a heuristic score: at least a win (above 0) or a draw (below)
             return 1 if score > 0 else 0
         return -1 if score < 0 else 0
 
     low = first if lower <= -INF else max(first, pons(lower, True))
     high = last if upper >= INF else min(last, pons(upper, False))
+    if low > high:
+        raise InvalidOptionError(f"bounds ({lower}, {upper}): no value of this position lies within them")
     return low, high
 
 

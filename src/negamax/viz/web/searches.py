@@ -267,8 +267,8 @@ class Searches:
                 child.play(move)
                 if child.is_terminal():
                     known[index] = (from_child(child.terminal_value(), child.player() == mover), "end")
-                elif book is not None and (entry := book.lookup(child)) is not None:
-                    known[index] = (from_child(entry.score, child.player() == mover), "book")
+                elif book is not None and (child_entry := book.lookup(child)) is not None:
+                    known[index] = (from_child(child_entry.score, child.player() == mover), "book")
             # the book's value of this position is its best move's: that column is known even
             # where the book holds nothing of the next ply (its deepest, or one it has not finished)
             entry = book.lookup(position) if book is not None else None
