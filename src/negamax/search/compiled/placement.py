@@ -42,6 +42,9 @@ HELPERS_AFTER_NODES = 50_000
 """With several threads, helpers join a solve once the main worker has searched this many
 nodes alone (a few tens of milliseconds): smaller solves do not pay for threads."""
 PROGRESS_SECONDS = 0.25
+WHOLE_RANGE: Final = (-64, 64)
+"""Starting bounds (Pons' units) wider than any position's score range, which the kernel's
+``solve`` narrows to it: a solve from scratch with no need to compute the range first."""
 
 
 def table_bits(mib: float) -> int:
@@ -188,8 +191,7 @@ class CompiledSolver:
             # without waiting: a helper still loading sits out the solves until it is ready
             self.table[layout.SPLIT_RUN] = 0
             self._helpers.start(spec)
-        lower, upper = score_range(position)
-        kernels.solve(spec, current, mask, moves, tag, 1, lower, upper, self.table, self.works[0])
+        kernels.solve(spec, current, mask, moves, tag, 1, *WHOLE_RANGE, self.table, self.works[0])
         if wait_for_helpers and self._helpers is not None:
             self._helpers.stop()
 
@@ -224,13 +226,11 @@ class CompiledSolver:
         kernels, spec, current, mask, moves = self._form(position)
         if self.threads == 1:
             solve = self._solve_entries.get(type(spec)) or self._solve_entry(kernels, spec)
-            lower, upper = score_range(position)
             tag = self._next_tag(True)
-            value = solve(spec, current, mask, moves, tag, NO_LIMIT, lower, upper, self.table, self.works[0])
+            value = solve(spec, current, mask, moves, tag, NO_LIMIT, *WHOLE_RANGE, self.table, self.works[0])
             return int(value), int(self.state[layout.STATE_NODES])
-        start = score_range(position)
         nodes = self._search(
-            kernels, spec, current, mask, moves, self._next_tag(True), NO_LIMIT, start, SearchLimits(), None, None
+            kernels, spec, current, mask, moves, self._next_tag(True), NO_LIMIT, WHOLE_RANGE, SearchLimits(), None, None
         )
         return int(self.state[layout.STATE_LOWER]), nodes
 
@@ -381,8 +381,8 @@ class CompiledSolver:
         forms = [self._form(position) for position in positions]  # (any table change done here)
         if len({int(form[1].key_bits) for form in forms}) > 1:
             return False
-        everything = [(-INF, INF)] * len(positions) if bounds is None else bounds
-        starts = [pons_bounds(position, *pair) for position, pair in zip(positions, everything, strict=True)]
+        given = [(-INF, INF)] * len(positions) if bounds is None else bounds
+        starts = [pons_bounds(position, *pair) for position, pair in zip(positions, given, strict=True)]
         plies = self.pv_plies if pv_plies is None else pv_plies
         tag = self._next_tag(fresh_table)
         while len(self._each_works) < self.threads:
