@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from negamax.core.score import WIN
+from negamax.core.score import WIN, from_child
 from negamax.games import get_game
 from negamax.parallel.book import Book, BookRow, BookSink, open_shipped_book
-from negamax.parallel.book_build import build_book, enumerate_levels, seed_book
+from negamax.parallel.book_build import build_book, enumerate_levels, leaf_bounds, seed_book
 from negamax.parallel.cases import Case
 from negamax.parallel.packed_book import open_book_file
 from negamax.parallel.pools import serial_pool
 from negamax.parallel.worker import BatchJob
-from negamax.search.compiled.placement import CompiledSolver
+from negamax.search.compiled.placement import CompiledSolver, pons_to_distance
 from tests import oracle
 
 pytestmark = pytest.mark.kernels("connect4")
@@ -357,3 +357,53 @@ def test_a_packed_book_seeds_a_build_with_every_position_it_holds(tmp_path: Path
                 entry, packed = book.lookup(position), shipped.lookup(position)
                 assert entry is not None and packed is not None
                 assert (entry.score, entry.best_move) == (packed.score, packed.best_move), text
+
+
+def test_a_seeded_build_solves_each_new_position_from_its_parents_values(tmp_path: Path) -> None:
+    """Seeded with the ply above, a build starts each new position's solve from what its
+    parents' values prove (no move is worth more than its position): every value and best
+    move is still the one an independent minimax gives, in fewer nodes than from scratch."""
+    from tests.games.connect4.plain_minimax import PlainConnect4
+
+    name = "connect4:4x4"
+    game = get_game(name)
+    plain = PlainConnect4(4, 4)
+
+    def plain_value(position: object) -> int:
+        _, current, mask, _ = position.placement_form()  # type: ignore[attr-defined]
+        return pons_to_distance(position, plain.value(plain.columns(current, mask)))  # type: ignore[arg-type]
+
+    fresh, kept = BatchJob(name, solve=True), BatchJob(name, solve=True, keep_tables=True)
+    levels = enumerate_levels(game, ["start"], 5)
+    with Book(str(tmp_path / "shallow.sqlite"), game) as shallow:
+        build_book(game, shallow, ["start"], 4, serial_pool(fresh), fresh)
+    nodes = {}
+    # without the parents' level, with it, and with it on tables kept from solve to solve (as
+    # the command line builds: the same values and best moves; node counts not comparable)
+    for label, seeded, job in (("scratch", 4, fresh), ("bounds", 5, fresh), ("kept", 5, kept)):
+        with (
+            Book(str(tmp_path / f"{label}.sqlite"), game) as book,
+            open_book_file(str(tmp_path / "shallow.sqlite"), game) as seed,
+        ):
+            assert seed is not None
+            seed_book(game, book, levels[:seeded], seed)
+            bounds = leaf_bounds(game, book, levels)
+            assert len(bounds) == (len(levels[5].positions) if seeded == 5 else 0)
+            built = build_book(game, book, ["start"], 5, serial_pool(job), job, levels=levels)
+            assert built.complete
+            assert leaf_bounds(game, book, levels) == {}  # every position of the level is solved
+            nodes[label] = 0
+            for key, text in levels[5].positions.items():
+                position = game.new_position(text)
+                entry = book.lookup(position)
+                assert entry is not None and entry.method == "solve"
+                value = plain_value(position)
+                assert entry.score == value, text
+                if key in bounds:
+                    assert bounds[key][0] <= value <= bounds[key][1], text
+                nodes[label] += entry.nodes or 0
+                child = position.copy()
+                child.play(game.parse_move(child, entry.best_move or ""))
+                child_value = child.terminal_value() if child.is_terminal() else plain_value(child)
+                assert from_child(child_value, False) == value, text  # the best move is proven
+    assert nodes["bounds"] < 0.95 * nodes["scratch"], nodes

@@ -320,7 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed",
         metavar="FILE",
         help="first copy in what this book (SQLite or packed .npz) knows of the positions to build: go on from"
-        " a shipped book instead of solving its positions again",
+        " a shipped book instead of solving its positions again (a book you trust: the new positions' solves"
+        " start from its values)",
     )
     _add_pool_options(build)
     stats = book_commands.add_parser("stats", help="what a book holds")

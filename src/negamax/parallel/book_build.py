@@ -19,7 +19,7 @@ from negamax.core.errors import InvalidOptionError
 from negamax.core.game import Position
 from negamax.core.ranges import BOOK_PLIES, MAX_BOOK_POSITIONS
 from negamax.core.rules import Game
-from negamax.core.score import from_child
+from negamax.core.score import INF, from_child, to_child_bounds
 from negamax.parallel.batch import BatchProgress, BatchSummary, run_batch
 from negamax.parallel.book import Book, BookReader, BookRow, BookSink
 from negamax.parallel.cases import Case
@@ -134,6 +134,39 @@ def back_up(game: Game, book: Book, level: Level) -> tuple[int, int]:
     return len(rows), unknown
 
 
+def leaf_bounds(game: Game, book: Book, levels: list[Level]) -> dict[str, tuple[int, int]]:
+    """What the book's exact values of the level above the last prove of each position of
+    the last not yet in the book (book key -> ``(lower, upper)``, the bounds
+    ``to_child_bounds`` draws from each parent's value: no move is worth more than the
+    position it is played in), the tightest over its parents. A solve starts from them and
+    skips the probes outside (the compiled solver of placement games; the others ignore
+    them); the values are the same, as the book's values are exact."""
+    if len(levels) < 2:
+        return {}
+    leaves = set(levels[-1].positions) - book.known_keys(levels[-1].positions)
+    if not leaves:  # a build run again once its solves are done
+        return {}
+    bounds: dict[str, tuple[int, int]] = {}
+    for key, text in levels[-2].positions.items():
+        stored = book.score_of_key(key)
+        if stored is None:
+            continue
+        parent = game.new_position(text)
+        mover = parent.player()
+        for move in parent.legal_moves():
+            child = parent.copy()
+            child.play(move)
+            if child.is_terminal():
+                continue
+            child_key = game.book_key(child)[0]
+            if child_key not in leaves:
+                continue
+            lower, upper = to_child_bounds(stored[0], stored[0], child.player() == mover)
+            known_lower, known_upper = bounds.get(child_key, (-INF, INF))
+            bounds[child_key] = max(lower, known_lower), min(upper, known_upper)
+    return bounds
+
+
 def seed_book(game: Game, book: Book, levels: list[Level], seed: BookReader) -> int:
     """Copy into ``book`` every position of ``levels`` that ``seed`` knows and ``book`` does
     not (method ``seed``): a build that goes on from another book, a packed one included
@@ -177,7 +210,11 @@ def build_book(
     sizes = [len(level.positions) for level in levels]
     if on_stage is not None:
         on_stage(f"positions per ply below the root{'s' if len(roots) > 1 else ''}: {sizes}")
-    leaves = [Case(number, text) for number, text in enumerate(levels[-1].positions.values(), start=1)]
+    bounds = leaf_bounds(game, book, levels)
+    leaves = [
+        Case(number, text, bounds=bounds.get(key))
+        for number, (key, text) in enumerate(levels[-1].positions.items(), start=1)
+    ]
     # The estimate solves a sample drawn from the whole level (the first positions found
     # are alike: one corner of the tree), seeded, so a rerun samples the same ones.
     sample = random.Random(len(leaves)).sample(leaves, min(len(leaves), ESTIMATE_SAMPLE * pool.workers))

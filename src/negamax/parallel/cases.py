@@ -25,6 +25,10 @@ class Case:
     expected: int | None = None
     problem: str | None = None
     """Why the line cannot be a position at all (too long), if it cannot."""
+    bounds: tuple[int, int] | None = None
+    """What is already proven of the position's value, ``(lower, upper)`` in the engine's
+    distance scores, where a solve may start (a book build's: from the values of the
+    positions one ply above)."""
 
 
 EXPECTED_SCORE = re.compile(r"[+-]?[0-9]{1,15}")

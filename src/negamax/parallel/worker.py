@@ -102,9 +102,9 @@ class _Searcher:
         """Load the kernel this job runs on (compiling it if needed)."""
         self.searcher.prepare(position, command_name=self.job.game)
 
-    def run(self, position: Position[Any]) -> SearchResult[Any]:
+    def run(self, position: Position[Any], bounds: tuple[int, int] | None = None) -> SearchResult[Any]:
         if self.job.solve:
-            return self.searcher.solve(position, self.limits)
+            return self.searcher.solve(position, self.limits, bounds=bounds)
         return self.searcher.search(position, self.limits)
 
     def record(self, case: Case, position: Position[Any], result: SearchResult[Any]) -> dict[str, Any]:
@@ -180,7 +180,7 @@ def run_chunk(job: BatchJob, cases: list[Case]) -> ChunkResult:
         for case in cases:
             try:
                 position = searcher.game.new_position(case.text)
-                result = searcher.run(position)
+                result = searcher.run(position, case.bounds)
             except NegamaxError as error:
                 errors.append((case.line, str(error)))
                 continue
