@@ -124,9 +124,10 @@ SPLIT_PLIES: Final = Range("split", 1, 6, unit="plies")
 """How deep a split solve cuts the tree into subproblems (6 plies of 7x6 are about 60,000
 positions, kept in memory)."""
 DEFAULT_SPLIT_PLIES: Final = 4
-MAX_BOOK_POSITIONS: Final = 500_000
-"""The most positions a book build enumerates over all its plies (counting them takes
-about 50 microseconds each, and a ply's positions are held in memory)."""
+MAX_BOOK_POSITIONS: Final = 2_000_000
+"""The most positions a book build enumerates over all its plies (every position of plies
+0-10 of 7x6 Connect 4 is some 1.2 million): counting them takes 100-300 microseconds each,
+and their texts are held in memory (a few hundred bytes each)."""
 SKILL: Final = Range("skill level", 0, 20)
 """A playing strength below the engine's best (20: full strength), as Stockfish's ``Skill
 Level`` option numbers it."""

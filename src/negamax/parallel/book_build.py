@@ -13,10 +13,8 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from negamax.core.errors import InvalidOptionError
-from negamax.core.game import Position
 from negamax.core.ranges import BOOK_PLIES, MAX_BOOK_POSITIONS
 from negamax.core.rules import Game
 from negamax.core.score import INF, from_child, to_child_bounds
@@ -66,20 +64,21 @@ def enumerate_levels(game: Game, roots: list[str], plies: int) -> list[Level]:
         out), or a root is finished.
     """
     BOOK_PLIES.check(plies)
-    current: dict[str, Position[Any]] = {}
-    texts: dict[str, str] = {}
+    # Only texts are held, a level's positions made again from them one at a time to find
+    # the next level: a position object takes some kilobytes, and a level of 7x6 Connect 4
+    # can hold most of a million positions.
+    current: dict[str, str] = {}
     for text in roots:
         position = game.new_position(text)
         if position.is_terminal():
             raise InvalidOptionError(f"root {text!r}: the game is over there")
-        key = game.book_key(position)[0]
-        if key not in current:
-            current[key], texts[key] = position, text
-    levels = [Level(0, texts)]
+        current.setdefault(game.book_key(position)[0], text)
+    levels = [Level(0, current)]
     total = len(current)
     for ply in range(1, plies + 1):
-        following: dict[str, Position[Any]] = {}
-        for position in current.values():
+        following: dict[str, str] = {}
+        for text in current.values():
+            position = game.new_position(text)
             for move in position.legal_moves():
                 child = position.copy()
                 child.play(move)
@@ -87,14 +86,14 @@ def enumerate_levels(game: Game, roots: list[str], plies: int) -> list[Level]:
                     continue
                 key = game.book_key(child)[0]
                 if key not in following:
-                    following[key] = child
+                    following[key] = game.position_text(child)
                     total += 1
                     if total > MAX_BOOK_POSITIONS:
                         raise InvalidOptionError(
                             f"--plies {plies}: more than {MAX_BOOK_POSITIONS:,} positions by ply {ply} below the"
                             f" root; give fewer --plies (or a deeper --root)"
                         )
-        levels.append(Level(ply, {key: game.position_text(child) for key, child in following.items()}))
+        levels.append(Level(ply, following))
         current = following
     return levels
 
