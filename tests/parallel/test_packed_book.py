@@ -63,6 +63,29 @@ def test_a_file_that_is_not_a_packed_book_is_refused(tmp_path: Path) -> None:
         PackedBook(str(tmp_path / "missing.npz"), GAME)
 
 
+def test_a_book_packed_before_the_keys_were_stored_as_steps_answers_the_same(tmp_path: Path) -> None:
+    """Format 1 held the sorted keys themselves; format 2 their steps. A book written in
+    either answers alike; keys out of order (a damaged file) are refused."""
+    import numpy as np
+
+    with open_shipped_book(GAME) as shipped:
+        assert isinstance(shipped, PackedBook)
+        with np.load(shipped.path) as data:
+            keys = np.cumsum(data["key_steps"], dtype=np.uint64)
+            arrays = {name: data[name] for name in ("game", "scores", "moves", "move_texts")}
+        old = tmp_path / "old.npz"
+        np.savez_compressed(old, format=np.array([1]), keys=keys, **arrays)
+        with PackedBook(str(old), GAME) as before:
+            assert len(before) == len(shipped) > 100_000
+            for text in ("", "4", "44", "4453", "32751", "447654", "123456712"):
+                position = GAME.new_position(text)
+                assert before.lookup(position) == shipped.lookup(position), text
+        damaged = tmp_path / "damaged.npz"
+        np.savez_compressed(damaged, format=np.array([1]), keys=keys[::-1].copy(), **arrays)
+        with pytest.raises(BookError, match="not in order"):
+            PackedBook(str(damaged), GAME)
+
+
 def test_a_book_of_another_game_knows_nothing_of_this_one() -> None:
     with open_shipped_book(GAME) as shipped:
         assert shipped is not None and isinstance(shipped, PackedBook)

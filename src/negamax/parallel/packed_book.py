@@ -3,11 +3,13 @@ without a database (``negamax book pack``).
 
 The SQLite book (``book.py``) is what a build writes, resumes and exports: about 150 bytes a
 position with its text, method and node count. What a player needs of it is the key, the
-value and the best move: here a sorted array of the keys (the game's symmetry-canonical
-``book_key``, an integer, as 64-bit words), the value as the distance score relative to the
-position (``WIN - d``: a 32-bit word that compresses well, the values being few), and the
-best move as an index into the book's list of move texts; NumPy's compressed ``.npz``
-holds them, about 2 bytes a position for Connect 4. A lookup is one binary search.
+value and the best move: here the keys (the game's symmetry-canonical ``book_key``, an
+integer, as 64-bit words) sorted and stored as the steps from one to the next (small
+numbers, which compress five times better than the keys), the value as the distance score
+relative to the position (``WIN - d``: a 32-bit word that compresses well, the values being
+few), and the best move as an index into the book's list of move texts; NumPy's compressed
+``.npz`` holds them, about 1.4 bytes a position for Connect 4. Read, the keys are summed
+back; a lookup is one binary search.
 
 >>> import os, tempfile
 >>> from negamax.games import get_game
@@ -36,7 +38,8 @@ from negamax.core.game import Position
 from negamax.core.rules import Game
 from negamax.parallel.book import Book, BookEntry, BookError, BookReader
 
-PACKED_FORMAT = 1
+PACKED_FORMAT = 2
+"""2: the keys stored as steps (``key_steps``); 1 (still read): the keys themselves."""
 NO_MOVE = -1
 PACKED_SUFFIX = ".npz"
 
@@ -64,12 +67,13 @@ def pack_book(book: Book, path: str) -> int:
         scores.append(score)
         moves.append(NO_MOVE if best_move is None else texts.setdefault(best_move, len(texts)))
     order = np.argsort(np.array(keys, dtype=np.uint64), kind="stable")
+    sorted_keys = np.array(keys, dtype=np.uint64)[order]
     temporary = f"{path}.part{PACKED_SUFFIX}"
     np.savez_compressed(
         temporary,
         format=np.array([PACKED_FORMAT]),
         game=np.array([book.game.name]),
-        keys=np.array(keys, dtype=np.uint64)[order],
+        key_steps=np.diff(sorted_keys, prepend=np.uint64(0)),
         scores=np.array(scores, dtype=np.int32)[order],
         moves=np.array(moves, dtype=np.int16)[order],
         move_texts=np.array(list(texts) or [""]),
@@ -90,10 +94,13 @@ class PackedBook(BookReader):
             raise BookError(f"no book at {path}")
         try:
             with np.load(path, allow_pickle=False) as data:
-                if int(data["format"][0]) != PACKED_FORMAT:
-                    raise BookError(f"{path} is a packed book of format {int(data['format'][0])}, not {PACKED_FORMAT}")
+                stored_format = int(data["format"][0])
+                if stored_format not in (1, PACKED_FORMAT):
+                    raise BookError(f"{path} is a packed book of format {stored_format}, not {PACKED_FORMAT}")
                 stored_game = str(data["game"][0])
-                self._keys = data["keys"]
+                # (a step sum wraps around past 64 bits: a damaged file's keys come out unsorted)
+                keys = data["keys"] if stored_format == 1 else np.cumsum(data["key_steps"], dtype=np.uint64)
+                self._keys = keys
                 self._scores = data["scores"]
                 self._moves = data["moves"]
                 self._texts = [str(text) for text in data["move_texts"]]
@@ -103,6 +110,8 @@ class PackedBook(BookReader):
             self._keys, self._scores, self._moves = self._keys[:0], self._scores[:0], self._moves[:0]
         if not (len(self._keys) == len(self._scores) == len(self._moves)):
             raise BookError(f"{path} is damaged: its arrays differ in length")
+        if len(self._keys) > 1 and not bool(np.all(self._keys[1:] > self._keys[:-1])):
+            raise BookError(f"{path} is damaged: its keys are not in order")
 
     def __len__(self) -> int:
         return len(self._keys)
