@@ -25,6 +25,7 @@ import argparse
 import logging
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -198,6 +199,8 @@ def play_pairs(
 
 
 def main() -> None:
+    # a kill (as a Ctrl-C) unwinds, so the base's temporary worktree is removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", metavar="REV", help="the base build: a git revision (default: this checkout)")
     parser.add_argument("--new-param", action="append", default=[], metavar="NAME=VALUE")
