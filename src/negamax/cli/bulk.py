@@ -252,6 +252,7 @@ def run_book_build(arguments: argparse.Namespace) -> int:
     errors_path = _errors_path(arguments, arguments.book)
     refuse_same_files({"--book": arguments.book, "--errors": errors_path, "--seed": arguments.seed})
     errors = _ErrorLog(errors_path, arguments.overwrite)
+    print(f"counting the positions {arguments.plies} plies below the root{'s' if len(roots) > 1 else ''}", flush=True)
     levels = enumerate_levels(game, roots, arguments.plies)  # too many positions: refused before any work
     with contextlib.ExitStack() as stack:
         # the seed first: a seed that cannot be read leaves no new book behind

@@ -210,6 +210,8 @@ def build_book(
     if on_stage is not None:
         on_stage(f"positions per ply below the root{'s' if len(roots) > 1 else ''}: {sizes}")
     bounds = leaf_bounds(game, book, levels)
+    if on_stage is not None and bounds:
+        on_stage(f"{len(bounds):,} positions to solve start from their parents' values in the book")
     leaves = [
         Case(number, text, bounds=bounds.get(key))
         for number, (key, text) in enumerate(levels[-1].positions.items(), start=1)
