@@ -96,6 +96,7 @@ def base_source(revision: str | None) -> Iterator[Path]:
     try:
         yield folder / "src"
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second kill must not cut the removal short
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)], check=False)
 
 

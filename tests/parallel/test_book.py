@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from negamax.core.errors import InvalidOptionError
 from negamax.core.score import WIN, from_child
 from negamax.games import get_game
 from negamax.parallel.book import Book, BookRow, BookSink, open_shipped_book
@@ -119,6 +120,17 @@ def test_levels_hold_distinct_positions_up_to_symmetry() -> None:
     # 1, 7, 49 and 238 positions (OEIS A212693); the mirror pairs them up except the
     # symmetric ones: 1 after one ply, 1 after two (both in the centre), 4 after three
     assert [len(level.positions) for level in levels] == [1, (7 - 1) // 2 + 1, (49 - 1) // 2 + 1, (238 - 4) // 2 + 4]
+
+
+@pytest.mark.parametrize("name", ["tree", "random", f"{DATA / 'broken_games.py'}:Stones"])
+def test_a_game_whose_position_texts_do_not_read_back_gets_no_book(name: str) -> None:
+    """A book's levels and solves go by the positions' texts: a game whose ``position_text``
+    names a position that ``new_position`` does not give back (the textbook tree writes
+    its subtree, a position class its ``repr``) is refused, not given wrong levels."""
+    game = get_game(name)
+    root = "start" if name.endswith(":Stones") else game.position_text(game.new_position(None))
+    with pytest.raises(InvalidOptionError, match="does not read back"):
+        enumerate_levels(game, [root], 3)
 
 
 def test_a_book_backed_up_from_two_plies_down_gives_the_direct_solve(tmp_path: Path) -> None:
@@ -334,6 +346,22 @@ def test_a_build_seeded_from_another_book_solves_only_what_that_book_does_not_kn
         open_book_file(str(tmp_path / "shallow.sqlite"), game) as seed,
     ):
         assert seed_book(game, deeper, levels, seed) == sum(len(level.positions) for level in levels[:3])
+        # the new positions' bounds from their parents' values: below a move where the same
+        # player moves again, an upper bound; below the opponent's, a lower one; each true
+        # (at ply 1 as well, from a book of the root alone: pit 1 ends in the store, so its
+        # player moves again)
+        root_only = Book(str(tmp_path / "root.sqlite"), game)
+        seed_book(game, root_only, levels[:1], seed)
+        for plies, book in ((1, root_only), (3, deeper)):
+            bounds = leaf_bounds(game, book, levels[: plies + 1])
+            assert bounds.keys() == levels[plies].positions.keys()
+            for key, text in levels[plies].positions.items():
+                moves = tuple(int(pit) for pit in text.split() if pit != "start")
+                assert bounds[key][0] <= oracle.minimax(oracle.kalah(3, 3, moves)) <= bounds[key][1], text
+            if plies == 1:
+                assert any(upper < WIN for _, upper in bounds.values())
+                assert any(lower > -WIN for lower, _ in bounds.values())
+        root_only.close()
         built = build_book(game, deeper, ["start"], 3, serial_pool(job), job, levels=levels)
         assert built.complete and built.backed_up == 0  # every position above the new ply came from the seed
         assert built.solve.completed == len(levels[3].positions)

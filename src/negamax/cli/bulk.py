@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from negamax.cli.progress import lock_notice
 from negamax.cli.report import duration_text, one_line
 from negamax.core.errors import InvalidOptionError
+from negamax.core.ranges import BOOK_PLIES
 from negamax.games import get_game
 from negamax.parallel.batch import BatchProgress, BatchSummary, Sink, run_batch
 from negamax.parallel.book import Book, BookSink
@@ -252,6 +253,7 @@ def run_book_build(arguments: argparse.Namespace) -> int:
     errors_path = _errors_path(arguments, arguments.book)
     refuse_same_files({"--book": arguments.book, "--errors": errors_path, "--seed": arguments.seed})
     errors = _ErrorLog(errors_path, arguments.overwrite)
+    BOOK_PLIES.check(arguments.plies)  # refused before saying what it would do
     print(f"counting the positions {arguments.plies} plies below the root{'s' if len(roots) > 1 else ''}", flush=True)
     levels = enumerate_levels(game, roots, arguments.plies)  # too many positions: refused before any work
     with contextlib.ExitStack() as stack:

@@ -13,8 +13,10 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from negamax.core.errors import InvalidOptionError
+from negamax.core.game import Position
 from negamax.core.ranges import BOOK_PLIES, MAX_BOOK_POSITIONS
 from negamax.core.rules import Game
 from negamax.core.score import INF, from_child, to_child_bounds
@@ -26,6 +28,9 @@ from negamax.parallel.worker import BatchJob
 
 ESTIMATE_SAMPLE = 4
 """Positions per worker solved first, to estimate how long a build takes."""
+READ_BACK_SAMPLE = 100
+"""The first positions of each level whose texts are read back at once (each position of
+a level above the last is read back anyway, to be expanded)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,7 +71,8 @@ def enumerate_levels(game: Game, roots: list[str], plies: int) -> list[Level]:
     BOOK_PLIES.check(plies)
     # Only texts are held, a level's positions made again from them one at a time to find
     # the next level: a position object takes some kilobytes, and a level of 7x6 Connect 4
-    # can hold most of a million positions.
+    # can hold most of a million positions. The solves read the texts too, so a text must
+    # read back as its position: checked for each one expanded, and the first few of a level.
     current: dict[str, str] = {}
     for text in roots:
         position = game.new_position(text)
@@ -77,8 +83,8 @@ def enumerate_levels(game: Game, roots: list[str], plies: int) -> list[Level]:
     total = len(current)
     for ply in range(1, plies + 1):
         following: dict[str, str] = {}
-        for text in current.values():
-            position = game.new_position(text)
+        for parent_key, text in current.items():
+            position = _read_back(game, parent_key, text)
             for move in position.legal_moves():
                 child = position.copy()
                 child.play(move)
@@ -87,6 +93,8 @@ def enumerate_levels(game: Game, roots: list[str], plies: int) -> list[Level]:
                 key = game.book_key(child)[0]
                 if key not in following:
                     following[key] = game.position_text(child)
+                    if len(following) <= READ_BACK_SAMPLE:
+                        _read_back(game, key, following[key])
                     total += 1
                     if total > MAX_BOOK_POSITIONS:
                         raise InvalidOptionError(
@@ -96,6 +104,25 @@ def enumerate_levels(game: Game, roots: list[str], plies: int) -> list[Level]:
         levels.append(Level(ply, following))
         current = following
     return levels
+
+
+def _read_back(game: Game, key: str, text: str) -> Position[Any]:
+    """The position ``text`` names, which must be the one whose book key is ``key``.
+
+    :raises InvalidOptionError: when it is not (the game's ``position_text`` leaves out
+        something ``new_position`` needs, or cannot be read back at all).
+    """
+    try:
+        position = game.new_position(text)
+        same = game.book_key(position)[0] == key
+    except Exception:  # any failure to read it back says the same: a book cannot be built
+        same = False
+    if not same:
+        raise InvalidOptionError(
+            f"{game.name}: a position's text ({text[:60]!r}) does not read back as that position; a book is"
+            f" built from its positions' texts: the game's position_text must give a text new_position reads back"
+        )
+    return position
 
 
 def back_up(game: Game, book: Book, level: Level) -> tuple[int, int]:

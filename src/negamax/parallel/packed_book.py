@@ -104,7 +104,7 @@ class PackedBook(BookReader):
                 self._scores = data["scores"]
                 self._moves = data["moves"]
                 self._texts = [str(text) for text in data["move_texts"]]
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        except (OSError, ValueError, TypeError, KeyError, zipfile.BadZipFile) as error:  # TypeError: arrays of text
             raise BookError(f"{path} is not a packed negamax book ({type(error).__name__}: {error})") from None
         if stored_game != game.name:  # as an SQLite book holds no row of another game
             self._keys, self._scores, self._moves = self._keys[:0], self._scores[:0], self._moves[:0]
