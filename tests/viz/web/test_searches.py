@@ -143,9 +143,9 @@ def test_the_books_value_of_a_position_gives_its_best_column_before_any_solve() 
     checked = 0
     with open_shipped_book(game) as book:
         assert book is not None
-        for _ in range(400):  # random games as deep as the book (ply 9): positions it holds, not their children
+        for _ in range(400):  # random games as deep as the book (ply 10): positions it holds, not their children
             position = game.new_position(None)
-            for _ in range(generator.randrange(5, 10)):
+            for _ in range(generator.randrange(5, 11)):
                 position.play(generator.choice(list(position.legal_moves())))
             entry = book.lookup(position)
             children = []
