@@ -157,12 +157,12 @@ def test_the_engine_streams_its_iterations_then_its_move(web: Web) -> None:
     assert done["line"][0] == board.san(chess.Move.from_uci(done["best"])) and done["nps"] > 0
     assert done["algorithm"] == "compiled" and len(events) >= 3  # several depths, streamed
 
-    # Connect 4 runs on the compiled kernels: past the shipped book (9 plies), the hardest
-    # nine-ply position of Pons' Begin-Hard set after its best move (3.6 M nodes, 0 for the
-    # side to move) takes the solver longer than a 0.5 s think gives it on most machines: then
-    # a search to a horizon answers, streamed and said to be a guess; where the solve
-    # finishes, its exact value...
-    events = web.events({"game": "connect4", "moves": list("4174467447"), "seconds": 0.5})
+    # Connect 4 runs on the compiled kernels: past the shipped book (into ply 10), the hardest
+    # nine-ply position of Pons' Begin-Hard set after two best moves (0 for the side to move)
+    # takes the solver longer than a 0.5 s think gives it on most machines: then a search to
+    # a horizon answers, streamed and said to be a guess; where the solve finishes, its exact
+    # value...
+    events = web.events({"game": "connect4", "moves": list("41744674475"), "seconds": 0.5})
     done = events[-1][1]
     assert done["algorithm"] == "compiled"
     if done["solved"]:
