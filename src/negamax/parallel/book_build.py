@@ -12,7 +12,7 @@ import dataclasses
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from negamax.core.errors import InvalidOptionError
@@ -84,13 +84,7 @@ def enumerate_levels(game: Game, roots: list[str], plies: int) -> list[Level]:
     for ply in range(1, plies + 1):
         following: dict[str, str] = {}
         for parent_key, text in current.items():
-            position = _read_back(game, parent_key, text)
-            for move in position.legal_moves():
-                child = position.copy()
-                child.play(move)
-                if child.is_terminal():
-                    continue
-                key = game.book_key(child)[0]
+            for key, child in _unfinished_children(game, _read_back(game, parent_key, text)):
                 if key not in following:
                     following[key] = game.position_text(child)
                     if len(following) <= READ_BACK_SAMPLE:
@@ -104,6 +98,15 @@ def enumerate_levels(game: Game, roots: list[str], plies: int) -> list[Level]:
         levels.append(Level(ply, following))
         current = following
     return levels
+
+
+def _unfinished_children(game: Game, position: Position[Any]) -> Iterator[tuple[str, Position[Any]]]:
+    """(book key, child) for each move of ``position`` after which the game goes on."""
+    for move in position.legal_moves():
+        child = position.copy()
+        child.play(move)
+        if not child.is_terminal():
+            yield game.book_key(child)[0], child
 
 
 def _read_back(game: Game, key: str, text: str) -> Position[Any]:
@@ -179,12 +182,7 @@ def leaf_bounds(game: Game, book: Book, levels: list[Level]) -> dict[str, tuple[
             continue
         parent = game.new_position(text)
         mover = parent.player()
-        for move in parent.legal_moves():
-            child = parent.copy()
-            child.play(move)
-            if child.is_terminal():
-                continue
-            child_key = game.book_key(child)[0]
+        for child_key, child in _unfinished_children(game, parent):
             if child_key not in leaves:
                 continue
             lower, upper = to_child_bounds(stored[0], stored[0], child.player() == mover)

@@ -99,8 +99,7 @@ class PackedBook(BookReader):
                     raise BookError(f"{path} is a packed book of format {stored_format}, not {PACKED_FORMAT}")
                 stored_game = str(data["game"][0])
                 # (a step sum wraps around past 64 bits: a damaged file's keys come out unsorted)
-                keys = data["keys"] if stored_format == 1 else np.cumsum(data["key_steps"], dtype=np.uint64)
-                self._keys = keys
+                self._keys = data["keys"] if stored_format == 1 else np.cumsum(data["key_steps"], dtype=np.uint64)
                 self._scores = data["scores"]
                 self._moves = data["moves"]
                 self._texts = [str(text) for text in data["move_texts"]]
