@@ -435,7 +435,7 @@ class BookSink:
 
 SHIPPED_BOOKS = {"connect4": ("negamax.games.connect4", "opening.npz")}
 """The books that come with the package, by game name: (package, file), packed
-(``packed_book``). Connect 4's holds every position of plies 0-9 and most of ply 10 (959,672), built
+(``packed_book``). Connect 4's holds every position of plies 0-10 (1,208,493), built
 by ``negamax book build connect4 --plies 10`` and ``negamax book pack`` (the recipe and
 what it holds are in ``docs/web-app.md``)."""
 

@@ -8,7 +8,7 @@ integer, as 64-bit words) sorted and stored as the steps from one to the next (s
 numbers, which compress five times better than the keys), the value as the distance score
 relative to the position (``WIN - d``: a 32-bit word that compresses well, the values being
 few), and the best move as an index into the book's list of move texts; NumPy's compressed
-``.npz`` holds them, about 1.4 bytes a position for Connect 4. Read, the keys are summed
+``.npz`` holds them, about 1.3 bytes a position for Connect 4. Read, the keys are summed
 back; a lookup is one binary search.
 
 >>> import os, tempfile

@@ -157,7 +157,7 @@ def test_the_engine_streams_its_iterations_then_its_move(web: Web) -> None:
     assert done["line"][0] == board.san(chess.Move.from_uci(done["best"])) and done["nps"] > 0
     assert done["algorithm"] == "compiled" and len(events) >= 3  # several depths, streamed
 
-    # Connect 4 runs on the compiled kernels: past the shipped book (into ply 10), the hardest
+    # Connect 4 runs on the compiled kernels: past the shipped book (ply 11), the hardest
     # nine-ply position of Pons' Begin-Hard set after two best moves (0 for the side to move)
     # takes the solver longer than a 0.5 s think gives it on most machines: then a search to
     # a horizon answers, streamed and said to be a guess; where the solve finishes, its exact
