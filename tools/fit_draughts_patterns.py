@@ -184,6 +184,16 @@ def twins() -> tuple[np.ndarray, np.ndarray]:
     return region_twin, index_twin
 
 
+def rounded_worths(solution: np.ndarray) -> tuple[np.ndarray, int]:
+    """The arrangements' worths (``design``'s columns but the last) made exactly symmetric
+    (an arrangement and its twin turned round, colours swapped, worth the opposite) and
+    rounded, and a king's worth (the last column is its change)."""
+    worths = solution[:-1].reshape(2, -1, rules.ARRANGEMENTS)
+    region_twin, index_twin = twins()
+    worths = (worths - worths[:, region_twin][:, :, index_twin]) / 2
+    return np.rint(worths).astype(np.int16), rules.KING + round(float(solution[-1]))
+
+
 def fit(paths: list[Path], damp: float, limit: float, output: Path) -> None:
     items = [item for path in paths for item in read(path, limit)]
     held_out = np.random.default_rng(1).random(len(items)) < 0.1
@@ -191,11 +201,7 @@ def fit(paths: list[Path], damp: float, limit: float, output: Path) -> None:
     test_matrix, test_targets = design([item for item, out in zip(items, held_out, strict=True) if out], False)
     print(f"fit: {len(items)} positions with scores within {limit:.0f}, {int(held_out.sum())} held out")
     solution = lsqr(matrix, targets, damp=damp, iter_lim=2000, atol=1e-8, btol=1e-8)[0]
-    worths = solution[:-1].reshape(2, -1, rules.ARRANGEMENTS)
-    region_twin, index_twin = twins()
-    worths = (worths - worths[:, region_twin][:, :, index_twin]) / 2  # exactly symmetric before rounding
-    patterns = np.rint(worths).astype(np.int16)
-    king = rules.KING + round(float(solution[-1]))
+    patterns, king = rounded_worths(solution)
     rounded = np.append(patterns.ravel().astype(float), king - rules.KING)
 
     def error(vector: np.ndarray | None) -> float:

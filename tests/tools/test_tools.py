@@ -32,6 +32,7 @@ NEEDS = {
     "fit_draughts.py": ["draughts"],
     "fit_draughts_patterns.py": ["draughts", "scipy"],
     "tune_draughts.py": [],
+    "train_draughts_patterns.py": ["draughts", "scipy"],
 }
 """Each script's packages beyond the package's own dependencies (the ``bench`` extras)."""
 
@@ -174,6 +175,76 @@ def test_fit_draughts_patterns_finds_a_planted_king_worth(tool: Callable[[str], 
         assert abs(int(fitted["king"]) - (rules.KING + 40)) <= 1
         assert fitted["patterns"].shape == (2, len(rules.regions(patterns.SQUARES)), rules.ARRANGEMENTS)
         assert np.abs(fitted["patterns"]).max() <= 2  # the men's arrangements were worth nothing
+
+
+def random_draughts_positions(count: int, seed: int) -> list[tuple[int, int, int, int, bool]]:
+    """Positions with 2 to 40 pieces on random squares, a fifth of them kings."""
+    generator = random.Random(seed)
+    positions = []
+    for _ in range(count):
+        masks = [0, 0, 0, 0]  # White's men and kings, Black's men and kings
+        for number, square in enumerate(generator.sample(range(50), generator.randint(2, 40))):
+            masks[(0 if number % 2 else 2) + (generator.random() < 0.2)] |= 1 << square
+        positions.append((masks[0], masks[1], masks[2], masks[3], generator.random() < 0.5))
+    return positions
+
+
+def test_train_draughts_patterns_computes_the_rows_of_the_least_squares_fit(
+    tool: Callable[[str], ModuleType],
+) -> None:
+    train = tool("train_draughts_patterns")
+    least_squares = tool("fit_draughts_patterns")
+    positions = random_draughts_positions(300, seed=3)
+    matrix, base = train.evaluation_rows(positions)
+    expected, targets = least_squares.design([(position, 0.0) for position in positions], True)
+    assert matrix.shape == expected.shape == (600, 2 * 16 * 3**8 + 1)
+    assert abs(matrix - expected).max() == 0
+    assert np.array_equal(base, -targets)  # design's target for a score of 0 is minus the evaluation
+
+
+def test_train_draughts_patterns_finds_a_planted_king_worth(tool: Callable[[str], ModuleType], tmp_path: Path) -> None:
+    train = tool("train_draughts_patterns")
+    positions = random_draughts_positions(2000, seed=8)
+    matrix, base = train.evaluation_rows(positions)
+    planted = train.shipped_vector()
+    planted[-1] += 60  # a king is worth 60 more than the shipped evaluation says
+    white_scores = (base + matrix @ planted)[::2]  # the rows alternate: a position, then its twin
+    games = tmp_path / "games"
+    games.mkdir()
+    with (games / "games.txt").open("w") as out:
+        for number, (position, score) in enumerate(zip(positions, white_scores, strict=True)):
+            result = 1.0 if score > 100 else 0.0 if score < -100 else 0.5
+            out.write(f"{number // 20} {' '.join(str(int(value)) for value in position)} {round(score)} {result}\n")
+    output = tmp_path / "patterns.npz"
+    train.fit([games / "games.txt"], result_share=0.0, prior_positions=0.01, output=output)
+    shipped = train.shipped_vector()
+    with np.load(output) as fitted:
+        assert abs(int(fitted["king"]) - (train.rules.KING + shipped[-1] + 60)) <= 3
+        changed = fitted["patterns"].astype(float).ravel() - shipped[:-1]
+        assert np.abs(changed).max() <= 3  # the arrangements kept their worths
+
+
+@pytest.mark.slow
+def test_train_draughts_patterns_plays_then_fits(tmp_path: Path) -> None:
+    if missing("train_draughts_patterns.py"):
+        pytest.skip("needs py-draughts and scipy (the bench extras)")
+    for seed in ("1", "2"):
+        arguments = ["--games", "2", "--seed", seed, "--nodes", "200", "--work", f"games{seed}"]
+        played = run_tool("train_draughts_patterns.py", "play", *arguments, cwd=tmp_path)
+        assert played.returncode == 0, played.stderr
+    files = [tmp_path / f"games{seed}" / "games.txt" for seed in "12"]
+    lines = [line.split() for path in files for line in path.read_text().splitlines()]
+    assert len(lines) > 50
+    assert {line[7] for line in lines} <= {"1.0", "0.5", "0.0"}
+    arguments = ["--games", "1", "--nodes", "200", "--work", "games1"]
+    again = run_tool("train_draughts_patterns.py", "play", *arguments, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    numbers = [int(line.split()[0]) for line in (tmp_path / "games1" / "games.txt").read_text().splitlines()]
+    assert sorted(set(numbers)) == [0, 1, 2]  # the resumed run added the third game
+    fitted = run_tool("train_draughts_patterns.py", "fit", "--work", "games1", "games2", cwd=tmp_path)
+    assert fitted.returncode == 0, fitted.stderr
+    with np.load(tmp_path / "patterns.npz") as written:
+        assert written["patterns"].shape == (2, 16, 3**8)
 
 
 @pytest.mark.slow

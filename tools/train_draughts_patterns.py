@@ -1,0 +1,289 @@
+"""Fits the worths of the men's arrangements in the draughts board's sixteen 4x4 regions
+(``negamax.games.draughts.evaluation``) by logistic regression on the engine's own
+self-play games.
+
+Two steps, each kept in files so that a run can be resumed, spread over processes or
+refitted:
+
+1. ``play``: games of the compiled engine against itself at a few node limits
+   (``--nodes``), the first ``--random-plies`` plies random so that games differ. Each quiet
+   position (no capture for the side to move) is written with the game's number, the
+   engine's search score from White's side, and, once the game is over, the game's result
+   for White (1, 1/2 or 0). A game ends by the rules, or is adjudicated: won once the score
+   stays beyond ``ADJUDICATE_WIN`` for ``ADJUDICATE_PLIES`` plies, drawn at ``--longest``
+   plies unless the score is then beyond ``ADJUDICATE_DRAW``.
+2. ``fit``: the worths (two an arrangement, with all 40 men on the board and with none,
+   blended by the men left, as the evaluation does) and a king's worth, such that
+   ``sigmoid(scale * evaluation)`` comes closest in cross-entropy to a target that mixes the
+   game's result with the search score (``--result-share``). The scale is first fitted to
+   the shipped evaluation, the worths start from the shipped ones and are pulled towards
+   them (``--prior-positions``), so that arrangements seldom seen keep their worth. Each position is
+   used with the board turned round and the colours swapped too. A tenth of the games is
+   held out, and their cross-entropy against the game results is printed for the
+   per-square evaluation alone, the shipped worths and the fitted ones.
+
+Run: ``python tools/train_draughts_patterns.py play --games 4000 --seed 1 --work games``
+(one process a core, each with its own seed and ``--work``), then
+``python tools/train_draughts_patterns.py fit --work games games2 --output patterns.npz``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.sparse import csr_matrix
+
+from fit_draughts_patterns import SQUARES, rounded_worths
+from negamax.core.types import SearchLimits
+from negamax.engines.engine import Engine
+from negamax.games.draughts import evaluation as rules
+from negamax.games.draughts.rules import DraughtsGame
+
+ADJUDICATE_WIN = 800
+"""A score (hundredths of a man, from the side to move) that counts as won..."""
+ADJUDICATE_PLIES = 6
+"""...once every search for this many plies in a row has agreed."""
+ADJUDICATE_DRAW = 250
+"""At the ply limit, a score within this is a draw, beyond it a win."""
+LOG_SCALE = np.log(10) / 400
+"""The logistic curve's slope at a scale of 1: 400 hundredths, four men, as ten to one."""
+
+
+def play_games(games: int, seed: int, path: Path, nodes: tuple[int, ...], random_plies: int, longest: int) -> None:
+    """Appends ``games`` more games' positions to ``path`` (numbered after those there)."""
+    game = DraughtsGame("draughts")
+    engine = Engine(game)
+    engine.searcher.prepare()
+    first = 0
+    if path.exists():
+        with path.open() as lines:
+            for line in lines:
+                first = max(first, int(line.split()[0]) + 1)
+    start = time.perf_counter()
+    written = 0
+    with path.open("a") as out:
+        for number in range(first, first + games):
+            chooser = random.Random(seed * 1_000_003 + number)  # a game's own, so a resumed run plays new ones
+            position = game.new_position(None)
+            rows: list[str] = []
+            winning_plies = 0
+            result = None
+            for ply in range(longest):
+                end = position.game_end()
+                if end is not None:
+                    value = end[0]
+                    white_to_move = position.player() == 0
+                    result = 0.5 if value == 0 else float((value > 0) == white_to_move)
+                    break
+                moves = position.legal_moves()
+                if ply < random_plies:
+                    position.play(chooser.choice(moves))
+                    continue
+                found = engine.analyse(position, SearchLimits(nodes=chooser.choice(nodes)))
+                if found.best_move is None:  # a draw by a rule the search applies early (a repetition)
+                    result = 0.5
+                    break
+                board = position.board
+                white_to_move = position.player() == 0
+                white_score = found.score if white_to_move else -found.score
+                if "x" not in moves[0]:
+                    masks = (board.white_men, board.white_kings, board.black_men, board.black_kings)
+                    rows.append(f"{number} {' '.join(map(str, masks))} {int(white_to_move)} {white_score}")
+                winning_plies = winning_plies + 1 if abs(found.score) >= ADJUDICATE_WIN else 0
+                if winning_plies >= ADJUDICATE_PLIES:
+                    result = float(white_score > 0)
+                    break
+                position.play(found.best_move)
+            if result is None:  # the ply limit: drawn unless clearly won
+                last = engine.analyse(position, SearchLimits(nodes=max(nodes))).score
+                last = last if position.player() == 0 else -last
+                result = 0.5 if abs(last) <= ADJUDICATE_DRAW else float(last > 0)
+            for row in rows:
+                out.write(f"{row} {result}\n")
+            written += len(rows)
+            out.flush()
+            if (number + 1 - first) % 50 == 0:
+                elapsed = time.perf_counter() - start
+                print(f"play: {number + 1 - first} games, {written} positions, {elapsed:.0f} s", flush=True)
+
+
+Labelled = tuple[list[tuple[int, int, int, int, bool]], np.ndarray, np.ndarray, np.ndarray]
+
+
+def read_games(paths: list[Path]) -> Labelled:
+    """Every position of the games in ``paths``: the positions, their games (numbered apart
+    across files), the search scores and the results, both from White's side."""
+    positions, games, scores, results = [], [], [], []
+    offset = 0
+    for path in paths:
+        most = -1
+        for line in path.read_text().splitlines():
+            words = line.split()
+            number = int(words[0])
+            most = max(most, number)
+            white_men, white_kings, black_men, black_kings, white = (int(word) for word in words[1:6])
+            positions.append((white_men, white_kings, black_men, black_kings, bool(white)))
+            games.append(offset + number)
+            scores.append(float(words[6]))
+            results.append(float(words[7]))
+        offset += most + 1
+    return positions, np.array(games), np.array(scores), np.array(results)
+
+
+def evaluation_rows(positions: list[tuple[int, int, int, int, bool]]) -> tuple[csr_matrix, np.ndarray]:
+    """The columns of ``fit_draughts_patterns.design`` for each position then its
+    turned-round twin (the same rows, computed on arrays: millions of positions), and the
+    per-square evaluation of each row (with the side to move's bonus), from White's side."""
+    weights = rules.ManWeights(SQUARES, patterns=False)
+    regions = rules.regions(SQUARES)
+    masks = np.array([position[:4] for position in positions], dtype=np.uint64).reshape(-1, 4)
+    squares = np.arange(SQUARES, dtype=np.uint64)
+    white_men, white_kings, black_men, black_kings = (
+        ((masks[:, column, None] >> squares) & np.uint64(1)).astype(np.int8) for column in range(4)
+    )
+    white = np.array([position[4] for position in positions], dtype=bool)
+    # the twin: the board turned round (square s becomes 49 - s) and the colours swapped
+    turned = [side[:, ::-1] for side in (black_men, black_kings, white_men, white_kings)]
+    order = np.arange(2 * len(positions)).reshape(2, -1).T.ravel()  # each position, then its twin
+    white_men, white_kings, black_men, black_kings = (
+        np.concatenate([side, twin])[order]
+        for side, twin in zip((white_men, white_kings, black_men, black_kings), turned, strict=True)
+    )
+    white = np.concatenate([white, ~white])[order]
+    king_difference = white_kings.sum(axis=1, dtype=np.int64) - black_kings.sum(axis=1, dtype=np.int64)
+    base = white_men @ np.array(weights.white_man) - black_men @ np.array(weights.black_man)
+    base = base + weights.king * king_difference + np.where(white, rules.TEMPO, -rules.TEMPO)
+    men = white_men.sum(axis=1, dtype=np.int64) + black_men.sum(axis=1, dtype=np.int64)
+    full = np.minimum(men, rules.FULL_MEN) / rules.FULL_MEN
+    phase_width = len(regions) * rules.ARRANGEMENTS
+    rows = len(white)
+    columns = np.empty((rows, 2 * len(regions) + 1), dtype=np.int64)
+    values = np.empty(columns.shape)
+    for number, region in enumerate(regions):
+        digits = 3 ** np.arange(len(region))
+        index = (white_men[:, region] + 2 * black_men[:, region]).astype(np.int64) @ digits
+        columns[:, 2 * number] = number * rules.ARRANGEMENTS + index
+        columns[:, 2 * number + 1] = phase_width + number * rules.ARRANGEMENTS + index
+        values[:, 2 * number] = full
+        values[:, 2 * number + 1] = 1 - full
+    columns[:, -1] = 2 * phase_width
+    values[:, -1] = king_difference
+    pointers = np.arange(rows + 1) * columns.shape[1]
+    matrix = csr_matrix((values.ravel(), columns.ravel(), pointers), shape=(rows, 2 * phase_width + 1))
+    return matrix, base.astype(float)
+
+
+def sigmoid(values: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-np.clip(values, -50, 50)))
+
+
+def cross_entropy(predicted: np.ndarray, wanted: np.ndarray) -> float:
+    predicted = np.clip(predicted, 1e-9, 1 - 1e-9)
+    return float(-np.mean(wanted * np.log(predicted) + (1 - wanted) * np.log(1 - predicted)))
+
+
+def shipped_vector() -> np.ndarray:
+    """The shipped worths and king as ``design``'s columns (the king as its change)."""
+    with np.load(rules.PATTERN_FILE) as shipped:
+        return np.append(shipped["patterns"].astype(float).ravel(), float(shipped["king"]) - rules.KING)
+
+
+def fit_worths(
+    matrix: csr_matrix, base: np.ndarray, wanted: np.ndarray, prior: np.ndarray, scale: float, prior_positions: float
+) -> np.ndarray:
+    """The worths minimising the mean cross-entropy of ``sigmoid(scale * LOG_SCALE * (base +
+    matrix @ worths))`` against ``wanted``, plus a pull towards ``prior``: as strong as
+    ``prior_positions`` positions at an even score that hold the worth (so a worth seen in
+    fewer positions moves little)."""
+    slope = scale * LOG_SCALE
+    rows = matrix.shape[0]
+    # a position at an even score curves the mean cross-entropy by slope**2 / 4 / rows; the pull by 2 * ridge
+    ridge = prior_positions * slope**2 / 4 / 2 / rows
+    transposed = matrix.T.tocsr()
+
+    def loss(worths: np.ndarray) -> tuple[float, np.ndarray]:
+        predicted = np.clip(sigmoid(slope * (base + matrix @ worths)), 1e-9, 1 - 1e-9)
+        entropy = -np.sum(wanted * np.log(predicted) + (1 - wanted) * np.log(1 - predicted)) / rows
+        gradient = slope * (transposed @ (predicted - wanted)) / rows
+        distance = worths - prior
+        return float(entropy + ridge * distance @ distance), gradient + 2 * ridge * distance
+
+    found = minimize(loss, prior.copy(), jac=True, method="L-BFGS-B", options={"maxiter": 400})
+    print(f"fit: {found.nit} iterations, {found.message}", flush=True)
+    return np.asarray(found.x)
+
+
+def fit(paths: list[Path], result_share: float, prior_positions: float, output: Path) -> None:
+    positions, games, scores, results = read_games(paths)
+    held_out = np.random.default_rng(1).random(int(games.max()) + 1)[games] < 0.1
+    print(f"fit: {len(positions)} positions of {len(np.unique(games))} games, {int(held_out.sum())} held out")
+    matrix, base = evaluation_rows(positions)
+    # rows alternate: each position, then its twin (colours swapped: the result and score turn)
+    twin_results = np.column_stack([results, 1 - results]).ravel()
+    twin_scores = np.column_stack([scores, -scores]).ravel()
+    twin_held = np.repeat(held_out, 2)
+    prior = shipped_vector()
+    shipped = base + matrix @ prior
+    scales = np.arange(0.2, 3.0, 0.02)
+    train = ~twin_held
+
+    def result_entropy(values: np.ndarray, scale: float, rows: np.ndarray) -> float:
+        return cross_entropy(sigmoid(scale * LOG_SCALE * values[rows]), twin_results[rows])
+
+    scale = float(min(scales, key=lambda s: result_entropy(shipped, s, train)))
+    print(f"fit: the scale that fits the shipped evaluation to the results best: {scale:.2f}")
+    wanted = result_share * twin_results + (1 - result_share) * sigmoid(scale * LOG_SCALE * twin_scores)
+    worths = fit_worths(matrix[train], base[train], wanted[train], prior, scale, prior_positions)
+    rounded, king = rounded_worths(worths)
+    fitted = base + matrix @ np.append(rounded.ravel().astype(float), king - rules.KING)
+    print("held-out games, cross-entropy against their results:")
+    evaluations = (("the per-square evaluation alone", base), ("shipped", shipped), ("fitted", fitted))
+    for name, values in evaluations if twin_held.any() else ():
+        print(f"  {name}: {result_entropy(values, scale, twin_held):.5f}")
+    if not twin_held.any():
+        print("  none held out (too few games)")
+    print(f"a king: {king}; arrangements changed: {int((rounded != np.rint(prior[:-1]).reshape(rounded.shape)).sum())}")
+    np.savez_compressed(output, patterns=rounded, king=np.int64(king))
+    print(f"written: {output} ({output.stat().st_size:,} bytes)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=["play", "fit"])
+    parser.add_argument("--work", type=Path, nargs="+", default=[Path("games")], help="directories of games")
+    parser.add_argument("--games", type=int, default=1000, help="play: games to add")
+    parser.add_argument("--seed", type=int, default=1, help="play: the openings' seed")
+    parser.add_argument("--nodes", type=int, nargs="+", default=[1000, 2500, 6000], help="play: node limits")
+    parser.add_argument("--random-plies", type=int, default=6)
+    parser.add_argument("--longest", type=int, default=240, help="play: plies before a game is adjudicated")
+    parser.add_argument("--result-share", type=float, default=0.5, help="fit: the result's share of the target")
+    parser.add_argument(
+        "--prior-positions",
+        type=float,
+        default=300,
+        help="fit: the pull towards the shipped worths, as so many positions' evidence",
+    )
+    parser.add_argument("--output", type=Path, default=Path("patterns.npz"))
+    arguments = parser.parse_args()
+    files = [work / "games.txt" for work in arguments.work]
+    if arguments.step == "play":
+        arguments.work[0].mkdir(parents=True, exist_ok=True)
+        play_games(
+            arguments.games,
+            arguments.seed,
+            files[0],
+            tuple(arguments.nodes),
+            arguments.random_plies,
+            arguments.longest,
+        )
+    else:
+        fit(files, arguments.result_share, arguments.prior_positions, arguments.output)
+
+
+if __name__ == "__main__":
+    main()
