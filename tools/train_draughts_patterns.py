@@ -13,12 +13,14 @@ refitted:
    stays beyond ``ADJUDICATE_WIN`` for ``ADJUDICATE_PLIES`` plies, drawn at ``--longest``
    plies unless the score is then beyond ``ADJUDICATE_DRAW``.
 2. ``fit``: the worths (two an arrangement, with all 40 men on the board and with none,
-   blended by the men left, as the evaluation does) and a king's worth, such that
-   ``sigmoid(scale * evaluation)`` comes closest in cross-entropy to a target that mixes the
-   game's result with the search score (``--result-share``). The scale is first fitted to
-   the shipped evaluation, the worths start from the shipped ones and are pulled towards
-   them (``--prior-positions``), so that arrangements seldom seen keep their worth. Each position is
-   used with the board turned round and the colours swapped too. A tenth of the games is
+   blended by the men left, as the evaluation does) such that ``sigmoid(scale *
+   evaluation)`` comes closest in cross-entropy to a target that mixes the game's result
+   with the search score (``--result-share``). The scale is first fitted to the shipped
+   evaluation; the worths start from the shipped ones and are pulled towards them
+   (``--prior-positions``), so that arrangements seldom seen keep their worth. A king's
+   worth is kept unless ``--fit-king``: games at a few thousand nodes a move convert a
+   king's edge poorly, and their results put a king at 1.5-2 men. Each position is used
+   with the board turned round and the colours swapped too. A tenth of the games is
    held out, and their cross-entropy against the game results is printed for the
    per-square evaluation alone, the shipped worths and the fitted ones.
 
@@ -61,9 +63,12 @@ def play_games(games: int, seed: int, path: Path, nodes: tuple[int, ...], random
     engine.searcher.prepare()
     first = 0
     if path.exists():
-        with path.open() as lines:
-            for line in lines:
-                first = max(first, int(line.split()[0]) + 1)
+        text = path.read_text()
+        if text and not text.endswith("\n"):  # a run stopped while writing: drop the cut line
+            text = text[: text.rfind("\n") + 1]
+            path.write_text(text)
+        for line in text.splitlines():
+            first = max(first, int(line.split()[0]) + 1)
     start = time.perf_counter()
     written = 0
     with path.open("a") as out:
@@ -71,7 +76,8 @@ def play_games(games: int, seed: int, path: Path, nodes: tuple[int, ...], random
             chooser = random.Random(seed * 1_000_003 + number)  # a game's own, so a resumed run plays new ones
             position = game.new_position(None)
             rows: list[str] = []
-            winning_plies = 0
+            winning_plies = 0  # plies in a row the same side has led by ADJUDICATE_WIN
+            last_leader = 0
             result = None
             for ply in range(longest):
                 end = position.game_end()
@@ -94,7 +100,9 @@ def play_games(games: int, seed: int, path: Path, nodes: tuple[int, ...], random
                 if "x" not in moves[0]:
                     masks = (board.white_men, board.white_kings, board.black_men, board.black_kings)
                     rows.append(f"{number} {' '.join(map(str, masks))} {int(white_to_move)} {white_score}")
-                winning_plies = winning_plies + 1 if abs(found.score) >= ADJUDICATE_WIN else 0
+                leader = (white_score >= ADJUDICATE_WIN) - (white_score <= -ADJUDICATE_WIN)
+                winning_plies = winning_plies + 1 if leader and leader == last_leader else int(leader != 0)
+                last_leader = leader
                 if winning_plies >= ADJUDICATE_PLIES:
                     result = float(white_score > 0)
                     break
@@ -124,6 +132,8 @@ def read_games(paths: list[Path]) -> Labelled:
         most = -1
         for line in path.read_text().splitlines():
             words = line.split()
+            if len(words) != 8:
+                continue  # a line cut short by a run stopped while writing
             number = int(words[0])
             most = max(most, number)
             white_men, white_kings, black_men, black_kings, white = (int(word) for word in words[1:6])
@@ -194,12 +204,19 @@ def shipped_vector() -> np.ndarray:
 
 
 def fit_worths(
-    matrix: csr_matrix, base: np.ndarray, wanted: np.ndarray, prior: np.ndarray, scale: float, prior_positions: float
+    matrix: csr_matrix,
+    base: np.ndarray,
+    wanted: np.ndarray,
+    prior: np.ndarray,
+    scale: float,
+    prior_positions: float,
+    fit_king: bool,
 ) -> np.ndarray:
     """The worths minimising the mean cross-entropy of ``sigmoid(scale * LOG_SCALE * (base +
     matrix @ worths))`` against ``wanted``, plus a pull towards ``prior``: as strong as
     ``prior_positions`` positions at an even score that hold the worth (so a worth seen in
-    fewer positions moves little)."""
+    fewer positions moves little). The king's worth (the last column) stays at the prior's
+    unless ``fit_king``."""
     slope = scale * LOG_SCALE
     rows = matrix.shape[0]
     # a position at an even score curves the mean cross-entropy by slope**2 / 4 / rows; the pull by 2 * ridge
@@ -207,18 +224,20 @@ def fit_worths(
     transposed = matrix.T.tocsr()
 
     def loss(worths: np.ndarray) -> tuple[float, np.ndarray]:
+        # summed over the positions, not averaged: the optimiser's gradient tolerance is absolute
         predicted = np.clip(sigmoid(slope * (base + matrix @ worths)), 1e-9, 1 - 1e-9)
-        entropy = -np.sum(wanted * np.log(predicted) + (1 - wanted) * np.log(1 - predicted)) / rows
-        gradient = slope * (transposed @ (predicted - wanted)) / rows
+        entropy = -np.sum(wanted * np.log(predicted) + (1 - wanted) * np.log(1 - predicted))
+        gradient = slope * (transposed @ (predicted - wanted))
         distance = worths - prior
-        return float(entropy + ridge * distance @ distance), gradient + 2 * ridge * distance
+        return float(entropy + rows * ridge * distance @ distance), gradient + 2 * rows * ridge * distance
 
-    found = minimize(loss, prior.copy(), jac=True, method="L-BFGS-B", options={"maxiter": 400})
+    bounds = [(None, None)] * (len(prior) - 1) + [(None, None) if fit_king else (prior[-1], prior[-1])]
+    found = minimize(loss, prior.copy(), jac=True, method="L-BFGS-B", bounds=bounds, options={"maxiter": 400})
     print(f"fit: {found.nit} iterations, {found.message}", flush=True)
     return np.asarray(found.x)
 
 
-def fit(paths: list[Path], result_share: float, prior_positions: float, output: Path) -> None:
+def fit(paths: list[Path], result_share: float, prior_positions: float, fit_king: bool, output: Path) -> None:
     positions, games, scores, results = read_games(paths)
     held_out = np.random.default_rng(1).random(int(games.max()) + 1)[games] < 0.1
     print(f"fit: {len(positions)} positions of {len(np.unique(games))} games, {int(held_out.sum())} held out")
@@ -238,7 +257,7 @@ def fit(paths: list[Path], result_share: float, prior_positions: float, output: 
     scale = float(min(scales, key=lambda s: result_entropy(shipped, s, train)))
     print(f"fit: the scale that fits the shipped evaluation to the results best: {scale:.2f}")
     wanted = result_share * twin_results + (1 - result_share) * sigmoid(scale * LOG_SCALE * twin_scores)
-    worths = fit_worths(matrix[train], base[train], wanted[train], prior, scale, prior_positions)
+    worths = fit_worths(matrix[train], base[train], wanted[train], prior, scale, prior_positions, fit_king)
     rounded, king = rounded_worths(worths)
     fitted = base + matrix @ np.append(rounded.ravel().astype(float), king - rules.KING)
     print("held-out games, cross-entropy against their results:")
@@ -268,6 +287,11 @@ def main() -> None:
         default=300,
         help="fit: the pull towards the shipped worths, as so many positions' evidence",
     )
+    parser.add_argument(
+        "--fit-king",
+        action="store_true",
+        help="fit: refit a king's worth too (self-play at a few thousand nodes a move undervalues kings)",
+    )
     parser.add_argument("--output", type=Path, default=Path("patterns.npz"))
     arguments = parser.parse_args()
     files = [work / "games.txt" for work in arguments.work]
@@ -282,7 +306,7 @@ def main() -> None:
             arguments.longest,
         )
     else:
-        fit(files, arguments.result_share, arguments.prior_positions, arguments.output)
+        fit(files, arguments.result_share, arguments.prior_positions, arguments.fit_king, arguments.output)
 
 
 if __name__ == "__main__":

@@ -216,12 +216,37 @@ def test_train_draughts_patterns_finds_a_planted_king_worth(tool: Callable[[str]
             result = 1.0 if score > 100 else 0.0 if score < -100 else 0.5
             out.write(f"{number // 20} {' '.join(str(int(value)) for value in position)} {round(score)} {result}\n")
     output = tmp_path / "patterns.npz"
-    train.fit([games / "games.txt"], result_share=0.0, prior_positions=0.01, output=output)
+    train.fit([games / "games.txt"], result_share=0.0, prior_positions=0.01, fit_king=True, output=output)
     shipped = train.shipped_vector()
     with np.load(output) as fitted:
         assert abs(int(fitted["king"]) - (train.rules.KING + shipped[-1] + 60)) <= 3
         changed = fitted["patterns"].astype(float).ravel() - shipped[:-1]
         assert np.abs(changed).max() <= 3  # the arrangements kept their worths
+
+
+def test_train_draughts_patterns_learns_a_king_worth_from_game_results(
+    tool: Callable[[str], ModuleType], tmp_path: Path
+) -> None:
+    train = tool("train_draughts_patterns")
+    positions = random_draughts_positions(4000, seed=9)
+    matrix, base = train.evaluation_rows(positions)
+    planted = train.shipped_vector()
+    planted[-1] += 100  # games where a king is worth a man more than the shipped evaluation says
+    white_scores = (base + matrix @ planted)[::2]
+    generator = np.random.default_rng(4)
+    wins = generator.random(len(positions)) < train.sigmoid(train.LOG_SCALE * white_scores)
+    games = tmp_path / "games"
+    games.mkdir()
+    with (games / "games.txt").open("w") as out:
+        for number, (position, won) in enumerate(zip(positions, wins, strict=True)):
+            # the search scores say nothing: only the results carry the planted worth
+            out.write(f"{number} {' '.join(str(int(value)) for value in position)} 0 {float(won)}\n")
+    output = tmp_path / "patterns.npz"
+    train.fit([games / "games.txt"], result_share=1.0, prior_positions=50, fit_king=True, output=output)
+    with np.load(output) as fitted:
+        # in the units of the scale fitted to the shipped evaluation first, which the results
+        # (where kings decide more than it says) stretch: some of the planted man, not all
+        assert 30 <= int(fitted["king"]) - (train.rules.KING + planted[-1] - 100) <= 130
 
 
 @pytest.mark.slow
@@ -236,6 +261,10 @@ def test_train_draughts_patterns_plays_then_fits(tmp_path: Path) -> None:
     lines = [line.split() for path in files for line in path.read_text().splitlines()]
     assert len(lines) > 50
     assert {line[7] for line in lines} <= {"1.0", "0.5", "0.0"}
+    last_rows = {(path, line.split()[0]): line.split() for path in files for line in path.read_text().splitlines()}
+    decided = [row for row in last_rows.values() if row[7] != "0.5"]
+    # a won game's last searched position favours the winner (both from White's side)
+    assert all((int(row[6]) > 0) == (row[7] == "1.0") for row in decided)
     arguments = ["--games", "1", "--nodes", "200", "--work", "games1"]
     again = run_tool("train_draughts_patterns.py", "play", *arguments, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
@@ -243,8 +272,11 @@ def test_train_draughts_patterns_plays_then_fits(tmp_path: Path) -> None:
     assert sorted(set(numbers)) == [0, 1, 2]  # the resumed run added the third game
     fitted = run_tool("train_draughts_patterns.py", "fit", "--work", "games1", "games2", cwd=tmp_path)
     assert fitted.returncode == 0, fitted.stderr
-    with np.load(tmp_path / "patterns.npz") as written:
+    from negamax.games.draughts.evaluation import PATTERN_FILE
+
+    with np.load(tmp_path / "patterns.npz") as written, np.load(PATTERN_FILE) as shipped:
         assert written["patterns"].shape == (2, 16, 3**8)
+        assert int(written["king"]) == int(shipped["king"])  # kept without --fit-king
 
 
 @pytest.mark.slow
