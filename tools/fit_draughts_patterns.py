@@ -21,11 +21,11 @@ Three steps, each kept in a file so that a run can be resumed or refitted:
 
 Run: ``python tools/fit_draughts_patterns.py --games 1500 --depth 7`` (about half an
 hour on one core); ``--also DIR ...`` fits other runs' scores with this one's.
-``negamax.games.draughts_patterns.npz`` comes from five such runs fitted together: seed 11
+The patterns first shipped (``negamax/games/draughts/patterns.npz``) came from five such runs fitted together: seed 11
 (stopped at 1,450 games, played by the engine before it had the patterns), seeds 12 and 13
 (1,500 games each, played with one worth an arrangement) and seeds 14 and 15 (played with
 the blended worths), 634,731 positions, 544,086 of them with dame-rs 0.2.0's score within
-6 men.
+6 men. ``train_draughts_patterns.py`` then refitted those worths to self-play games.
 """
 
 from __future__ import annotations

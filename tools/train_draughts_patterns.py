@@ -27,6 +27,10 @@ refitted:
 Run: ``python tools/train_draughts_patterns.py play --games 4000 --seed 1 --work games``
 (one process a core, each with its own seed and ``--work``), then
 ``python tools/train_draughts_patterns.py fit --work games games2 --output patterns.npz``.
+The shipped ``patterns.npz`` comes from two such ``play`` runs (seeds 1 and 2, 16,976 games
+at 800, 2,000 and 5,000 nodes a move, 2,016,546 positions, an hour on two cores) and the
+default fit (half the result, half the search score; a pull of 300 positions; about three
+CPU-minutes and 5.5 GB).
 """
 
 from __future__ import annotations

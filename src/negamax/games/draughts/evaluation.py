@@ -2,8 +2,10 @@
 (``compiled``): a man's worth by the rows it has advanced and its file, a king's,
 the side to move's bonus (weights fitted in ``tools/fit_draughts.py``), and in
 international draughts, a worth for the men's arrangement in each of sixteen
-overlapping regions of 4x4 squares (``PATTERN_FILE``, fitted in
-``tools/fit_draughts_patterns.py``).
+overlapping regions of 4x4 squares (``PATTERN_FILE``: 209,952 worths of 16 bits, 85 kB
+compressed, fitted to dame-rs's scores in ``tools/fit_draughts_patterns.py``, then by
+logistic regression on two million positions of the engine's self-play games in
+``tools/train_draughts_patterns.py``).
 """
 
 from __future__ import annotations

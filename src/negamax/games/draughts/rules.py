@@ -20,7 +20,8 @@ bonus by the rows it has advanced (``ADVANCE``) and by its distance from the edg
 py-draughts' ``TurboEngine`` evaluation (``tools/fit_draughts.py``). International
 draughts adds a worth for the men's arrangement in each of sixteen overlapping 4x4
 regions, with a king's worth refitted alongside, fitted to dame-rs's search scores
-(``tools/fit_draughts_patterns.py``).
+(``tools/fit_draughts_patterns.py``), then to the results of the engine's own self-play
+games (``tools/train_draughts_patterns.py``).
 
 Needs the ``draughts`` extra: ``pip install 'negamax[draughts]'``.
 
