@@ -44,7 +44,9 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.sparse import csr_matrix
 
+import benchmark_path  # noqa: F401  (the benchmarks' modules below)
 from fit_draughts_patterns import SQUARES, rounded_worths
+from ladder_elo import LOG_SCALE
 from negamax.core.types import SearchLimits
 from negamax.engines.engine import Engine
 from negamax.games.draughts import evaluation as rules
@@ -56,8 +58,6 @@ ADJUDICATE_PLIES = 6
 """...once every search for this many plies in a row has agreed."""
 ADJUDICATE_DRAW = 250
 """At the ply limit, a score within this is a draw, beyond it a win."""
-LOG_SCALE = np.log(10) / 400
-"""The logistic curve's slope at a scale of 1: 400 hundredths, four men, as ten to one."""
 
 
 def play_games(games: int, seed: int, path: Path, nodes: tuple[int, ...], random_plies: int, longest: int) -> None:
@@ -230,7 +230,7 @@ def fit_worths(
     def loss(worths: np.ndarray) -> tuple[float, np.ndarray]:
         # summed over the positions, not averaged: the optimiser's gradient tolerance is absolute
         predicted = np.clip(sigmoid(slope * (base + matrix @ worths)), 1e-9, 1 - 1e-9)
-        entropy = -np.sum(wanted * np.log(predicted) + (1 - wanted) * np.log(1 - predicted))
+        entropy = rows * cross_entropy(predicted, wanted)
         gradient = slope * (transposed @ (predicted - wanted))
         distance = worths - prior
         return float(entropy + rows * ridge * distance @ distance), gradient + 2 * rows * ridge * distance
