@@ -142,6 +142,7 @@ def test_the_king_endgame_rules_agree_with_py_draughts(variant: str, text: str, 
             expected = bool(board.is_5_moves_rule or board.is_16_moves_rule)
             assert draughts_compiled.king_endgame_drawn(spec, state) == expected
             assert draughts_compiled.king_endgame_drawn(spec, draughts_state.new_state(position, spec)) == expected
+            assert int(draughts_compiled.evaluate(spec, state)) == position.evaluate()  # drawish too
             checked += 1
             drawn += expected
             move = _quiet_choice(position, generator)

@@ -217,3 +217,28 @@ def test_the_evaluation_sees_both_colours_alike() -> None:
     weights = start.weights  # type: ignore[attr-defined]
     full_board, bare_board = weights.patterns
     assert weights.regions and any(any(worths) for worths in full_board) and full_board != bare_board
+
+
+def test_the_evaluation_shrinks_the_king_endgames_the_rules_draw() -> None:
+    # a lone king against three kings: the pieces' worth stands when the lone king is off
+    # the long diagonal (it is usually caught within the 16 moves), and is shrunk on it
+    tempo = 4
+    off = INTERNATIONAL.new_position("W:WK26:BK1,K2,K3").evaluate() - tempo
+    held = INTERNATIONAL.new_position("W:WK28:BK1,K2,K3").evaluate() - tempo
+    assert off < -400  # two kings down, to the side to move
+    assert held == -(-off // 8)
+    # the twin of each, colours swapped, is worth the same to its side to move
+    for text in ("W:WK26:BK1,K2,K3", "W:WK28:BK1,K2,K3"):
+        position = INTERNATIONAL.new_position(text)
+        assert position.evaluate() == INTERNATIONAL.new_position(turned_round(position)).evaluate()
+    # against two pieces with a king the rule draws in 5 moves wherever the lone king is;
+    # against two men (no king yet) it does not apply
+    two_kings = INTERNATIONAL.new_position("B:WK25,K45:BK3").evaluate() - tempo
+    assert -70 < two_kings < 0
+    position = INTERNATIONAL.new_position("B:W25,45:BK3")
+    weights, board = position.weights, position.board  # type: ignore[attr-defined]
+    white = weights.white_man[24] + weights.white_man[44] + weights.arrangement(board.white_men, 0)
+    assert position.evaluate() - tempo == weights.king - white
+    # in the other variants the pieces' worth stands
+    brazilian = DraughtsGame("brazilian").new_position("W:WK26:BK1,K2").evaluate() - tempo
+    assert brazilian < -200

@@ -51,9 +51,18 @@ from negamax.core.compiled import implements
 from negamax.core.score import ONGOING
 from negamax.games.draughts import bitboards
 from negamax.games.draughts.bitboards import BIT_OF, BOARD_BITS, BOARD_SIZES, PER_ROW, SQUARE_OF_BIT, lowest_bit
-from negamax.games.draughts.evaluation import ARRANGEMENTS, KING, PATTERN_VARIANTS, TEMPO, weights_for
+from negamax.games.draughts.evaluation import (
+    ARRANGEMENTS,
+    KING,
+    KING_ENDGAME_VARIANTS,
+    LONG_DIAGONAL,
+    PATTERN_VARIANTS,
+    TEMPO,
+    weights_for,
+)
 from negamax.games.draughts.evaluation import MAN as MAN_WORTH
 from negamax.games.draughts.evaluation import blend as rules_blend
+from negamax.games.draughts.evaluation import drawish as rules_drawish
 
 
 class DraughtsSpec(NamedTuple):
@@ -613,6 +622,15 @@ def unplay(spec: Any, state: Any, move: int) -> None:
 # Step 3. Evaluation, draws, and what move ordering needs.
 
 blend = njit(cache=True, inline="always")(rules_blend)
+drawish = njit(cache=True, inline="always")(rules_drawish)
+LONG_DIAGONAL_BITS = sum(1 << bitboards.bit_of_square(square, 5) for square in LONG_DIAGONAL)
+"""``evaluation.LONG_DIAGONAL`` on the 10x10 bitboards, where the FMJD's king endgames are
+played (``KING_ENDGAME_VARIANTS``)."""
+assert all(
+    (variant in KING_ENDGAME_VARIANTS) == (spec.endgame_clocks == FMJD_ENDGAMES) and spec.squares == 50
+    for variant, spec in VARIANT_SPECS.items()
+    if variant in KING_ENDGAME_VARIANTS or spec.endgame_clocks == FMJD_ENDGAMES
+)
 
 
 @njit(cache=True)
@@ -628,6 +646,18 @@ def evaluate(spec: Any, state: Any) -> int:
             bare += PATTERNS[slot, 1, region, index]
         material = state[MATERIAL + state[PLY]]
         value += blend(full, bare, (material & 255) + ((material >> 16) & 255))
+    if spec.endgame_clocks == FMJD_ENDGAMES:
+        material = state[MATERIAL + state[PLY]]
+        if _pieces(material) <= 4:
+            value = drawish(
+                value,
+                material & 255,
+                (material >> 8) & 255,
+                (material >> 16) & 255,
+                material >> 24,
+                state[MASKS + 2] & LONG_DIAGONAL_BITS != 0,
+                state[MASKS + 3] & LONG_DIAGONAL_BITS != 0,
+            )
     return (value if state[SIDE] == 0 else -value) + TEMPO
 
 

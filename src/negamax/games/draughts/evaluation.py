@@ -37,6 +37,16 @@ FULL_MEN = 40
 second as the men come off the board (kings do not count)."""
 
 
+KING_ENDGAME_VARIANTS = frozenset({"draughts"})
+"""The variants whose evaluation knows the FMJD's king endgames (international draughts:
+``drawish``)."""
+LONG_DIAGONAL = (4, 9, 13, 18, 22, 27, 31, 36, 40, 45)
+"""The 10x10 board's long diagonal, squares 5 to 46: a lone king on it holds three kings."""
+LONG_DIAGONAL_MASK = sum(1 << square for square in LONG_DIAGONAL)
+DRAWISH_SHRINK = 8
+"""How much ``drawish`` shrinks a value the rules are about to call a draw."""
+
+
 def _rows(squares: int) -> int:
     return int((2 * squares) ** 0.5)
 
@@ -127,6 +137,33 @@ def blend(full: int, bare: int, men: int) -> int:
     men = min(men, FULL_MEN)
     total = full * men + bare * (FULL_MEN - men)
     return total // FULL_MEN if total >= 0 else -(-total // FULL_MEN)
+
+
+def drawish(
+    value: int,
+    white_men: int,
+    white_kings: int,
+    black_men: int,
+    black_kings: int,
+    white_held: bool,
+    black_held: bool,
+) -> int:
+    """``value`` shrunk towards zero (by ``DRAWISH_SHRINK``, rounded towards zero, so the
+    colours swapped give the same worth negated) in the king endgames the FMJD's rule draws
+    within 5 moves (a lone king against one or two pieces with a king) or 16 (against three
+    of them, when the lone king holds the long diagonal, where it cannot be caught;
+    ``white_held``, ``black_held``: a king of that colour is on it): the pieces counted
+    there no longer say who wins. Against three off the long diagonal the
+    lone king is usually caught in time, and the value stands."""
+    if white_men == 0 and white_kings == 1 and black_kings >= 1 and 1 <= black_men + black_kings <= 3:
+        attackers, held = black_men + black_kings, white_held
+    elif black_men == 0 and black_kings == 1 and white_kings >= 1 and 1 <= white_men + white_kings <= 3:
+        attackers, held = white_men + white_kings, black_held
+    else:
+        return value
+    if attackers == 3 and not held:
+        return value
+    return value // DRAWISH_SHRINK if value >= 0 else -(-value // DRAWISH_SHRINK)
 
 
 @functools.cache

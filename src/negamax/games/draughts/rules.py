@@ -48,7 +48,14 @@ from negamax.core.game import Position
 from negamax.core.rules import BaseGame, repeated_in_search
 from negamax.core.score import WIN
 from negamax.games.draughts import checkers
-from negamax.games.draughts.evaluation import PATTERN_VARIANTS, TEMPO, weights_for
+from negamax.games.draughts.evaluation import (
+    KING_ENDGAME_VARIANTS,
+    LONG_DIAGONAL_MASK,
+    PATTERN_VARIANTS,
+    TEMPO,
+    drawish,
+    weights_for,
+)
 
 VARIANTS = {
     "draughts": ("StandardBoard", "international draughts, 10x10, flying kings"),
@@ -209,6 +216,16 @@ class DraughtsPosition:
         value: int = white + king * white_kings.bit_count() - black - king * black_kings.bit_count()
         if self.weights.regions:
             value += self.weights.arrangement(board.white_men, board.black_men)
+        if self.variant in KING_ENDGAME_VARIANTS and white_kings | black_kings:
+            value = drawish(
+                value,
+                board.white_men.bit_count(),
+                white_kings.bit_count(),
+                board.black_men.bit_count(),
+                black_kings.bit_count(),
+                bool(white_kings & LONG_DIAGONAL_MASK),
+                bool(black_kings & LONG_DIAGONAL_MASK),
+            )
         if board.turn != self.white:
             value = -value
         return value + TEMPO
