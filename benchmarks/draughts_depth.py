@@ -5,7 +5,9 @@ Each game starts from a different short opening (``--opening-plies`` random move
 and is played to its end or ``--max-plies`` by two engines (``presets.for_engine``, one
 thread each, tables kept from move to move as a HUB engine keeps them) at ``--time``
 seconds a move; a move with one legal reply is not searched and not counted. The
-middlegame: from the tenth ply, while each side still has at least ten pieces. Depth
+middlegame: from the tenth ply, while each side still has at least ten pieces. The depth is
+also given by the pieces left on the board (``STAGES``), where endgame databases would be
+probed. Depth
 depends on the machine's speed: run it on an otherwise idle machine, and quote the
 machine beside the figure.
 
@@ -26,6 +28,8 @@ from negamax.search import presets
 
 MIDDLEGAME_FROM_PLY = 10
 MIDDLEGAME_PIECES = 10
+STAGES = ((2, 4), (5, 6), (7, 8), (9, 12), (13, 20), (21, 40))
+"""Pieces on the board, both sides: the ranges the depth is also given for."""
 
 
 def pieces(game: DraughtsGame, position: Any) -> tuple[int, int]:
@@ -49,6 +53,7 @@ def main() -> None:
     generator = random.Random(arguments.seed)
     middle: list[int] = []
     every: list[int] = []
+    by_stage: dict[tuple[int, int], list[int]] = {stage: [] for stage in STAGES}
     started = time.perf_counter()
     for number in range(1, arguments.games + 1):
         engines = [presets.for_engine(game), presets.for_engine(game)]
@@ -71,6 +76,9 @@ def main() -> None:
             white, black = pieces(game, position)
             if ply >= MIDDLEGAME_FROM_PLY and min(white, black) >= MIDDLEGAME_PIECES:
                 middle.append(result.depth)
+            for low, high in STAGES:
+                if low <= white + black <= high:
+                    by_stage[low, high].append(result.depth)
             position.play(result.best_move)
             ply += 1
         for engine in engines:
@@ -80,7 +88,8 @@ def main() -> None:
             f" ({time.perf_counter() - started:.0f} s)",
             flush=True,
         )
-    for name, depths in (("middlegame", middle), ("every move", every)):
+    stages = [(f"{low}-{high} pieces", depths) for (low, high), depths in by_stage.items() if depths]
+    for name, depths in [("middlegame", middle), ("every move", every), *stages]:
         print(
             f"{name}: {len(depths)} moves, completed depth median {statistics.median(depths):g},"
             f" mean {statistics.fmean(depths):.2f}"
