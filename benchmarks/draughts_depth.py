@@ -1,15 +1,14 @@
 """How deep the draughts engine sees at a fixed time a move: the completed depth of every
-move of self-play games, its median in the middlegame and over all moves.
+move of self-play games, its median in the middlegame, over all moves and by the pieces left.
 
 Each game starts from a different short opening (``--opening-plies`` random moves, seeded)
 and is played to its end or ``--max-plies`` by two engines (``presets.for_engine``, one
 thread each, tables kept from move to move as a HUB engine keeps them) at ``--time``
 seconds a move; a move with one legal reply is not searched and not counted. The
-middlegame: from the tenth ply, while each side still has at least ten pieces. The depth is
-also given by the pieces left on the board (``STAGES``), where endgame databases would be
-probed. Depth
-depends on the machine's speed: run it on an otherwise idle machine, and quote the
-machine beside the figure.
+middlegame: from the tenth ply, while each side still has at least ten pieces. The stages:
+the pieces left on the board, both sides (``STAGES``; in the fewest, endgame databases
+would be probed). Depth depends on the machine's speed: run it on an otherwise idle
+machine, and quote the machine beside the figure.
 
     python benchmarks/draughts_depth.py --games 20 --time 0.3
 """

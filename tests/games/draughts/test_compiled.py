@@ -122,6 +122,7 @@ def _quiet_choice(position: Any, generator: random.Random) -> str:
     [
         ("draughts", "W:WK26:BK4,K44,15", 300),  # a lone king against three pieces: 16 moves
         ("draughts", "W:WK35:BK1,K2,K3", 300),
+        ("draughts", "B:W36,K7,K47:BK25", 300),  # Black's lone king against three
         ("draughts", "B:WK25,K45:BK3", 300),  # against two: 5 moves
         ("frisian", "W:WK26:BK4", 150),  # a king against a king: 4 plies
         ("frisian", "B:WK25,K45:BK3", 150),  # two against one: 14 plies

@@ -17,6 +17,7 @@ from negamax.core.types import SearchLimits
 from negamax.search import search
 
 draughts = pytest.importorskip("draughts")
+from negamax.games.draughts.evaluation import TEMPO  # noqa: E402
 from negamax.games.draughts.rules import DraughtsGame  # noqa: E402
 
 INTERNATIONAL = DraughtsGame("draughts")
@@ -222,7 +223,7 @@ def test_the_evaluation_sees_both_colours_alike() -> None:
 def test_the_evaluation_shrinks_the_king_endgames_the_rules_draw() -> None:
     # a lone king against three kings: the pieces' worth stands when the lone king is off
     # the long diagonal (it is usually caught within the 16 moves), and is shrunk on it
-    tempo = 4
+    tempo = TEMPO
     off = INTERNATIONAL.new_position("W:WK26:BK1,K2,K3").evaluate() - tempo
     held = INTERNATIONAL.new_position("W:WK28:BK1,K2,K3").evaluate() - tempo
     assert off < -400  # two kings down, to the side to move

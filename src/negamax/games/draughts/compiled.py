@@ -21,15 +21,16 @@ The position is one int64 array (``compiled_state.new_state`` loads one):
   a capture), the Zobrist key, the per-square evaluation sum from White's side, the plies
   played since loading, and the ply at which the search began.
 * ``KEYS``: the key after each ply (for repetitions); ``UNDO``: what each move destroyed;
-  ``MATERIAL``: the pieces after each ply, counted (``material_of``: for the endgame rules
-  and the evaluation's blend of the regions' worths).
+  ``MATERIAL``: the pieces after each ply, counted (``material_of``: for the endgame rules,
+  the evaluation's blend of the regions' worths and its ``drawish`` king endgames).
 * ``GENERATED`` .. : scratch for move generation.
 * ``REGION_INDEX``: in international draughts, each region's arrangement of men as its
   index into ``PATTERNS`` (``evaluation``), a block of ``MOST_REGIONS`` a ply
   (``regions_at``): make copies the block and changes the copy, so unmake has nothing to
   undo; the evaluation looks their worths up.
 * ``MASKS``: each side's men and kings as bitboards (``bitboards``), kept by make and unmake,
-  from which the generator finds the pieces that can take and the men's steps.
+  from which the generator finds the pieces that can take and the men's steps (and the
+  evaluation, a lone king on the long diagonal).
 
 A move is ``from | to << 6 | taken << 12``: squares 0-49, and the set of squares whose
 pieces it takes as a 50-bit mask; ``CROWNED`` marks a Russian man crowned on the way.

@@ -5,7 +5,8 @@ international draughts, a worth for the men's arrangement in each of sixteen
 overlapping regions of 4x4 squares (``PATTERN_FILE``: 209,952 worths of 16 bits, 85 kB
 compressed, fitted to dame-rs's scores in ``tools/fit_draughts_patterns.py``, then by
 logistic regression on two million positions of the engine's self-play games in
-``tools/train_draughts_patterns.py``).
+``tools/train_draughts_patterns.py``); and in international draughts, the value shrunk in
+the king endgames the FMJD's rule is about to draw (``drawish``).
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ py-draughts' ``TurboEngine`` evaluation (``tools/fit_draughts.py``). Internation
 draughts adds a worth for the men's arrangement in each of sixteen overlapping 4x4
 regions, with a king's worth refitted alongside, fitted to dame-rs's search scores
 (``tools/fit_draughts_patterns.py``), then to the results of the engine's own self-play
-games (``tools/train_draughts_patterns.py``).
+games (``tools/train_draughts_patterns.py``); and its value shrinks in the king endgames the
+FMJD's rule is about to draw (``evaluation.drawish``).
 
 Needs the ``draughts`` extra: ``pip install 'negamax[draughts]'``.
 
