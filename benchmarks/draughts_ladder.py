@@ -33,7 +33,7 @@ from draughts.engines.hub import HubEngine
 from loguru import logger
 
 from match_tally import Tally, parse_clock
-from vs_pydraughts import OPENINGS, hub_command, play_game
+from vs_pydraughts import OPENINGS, hub_command, play_game, warm
 
 
 class LineQueueHubEngine(HubEngine):
@@ -98,6 +98,7 @@ def main() -> None:
     logger.remove()  # py-draughts logs every board it makes
     logging.disable(logging.INFO)
     summaries = []
+    warm()
     with (
         LineQueueHubEngine(hub_command(), time_limit=arguments.time, init_timeout=60) as ours,
         arguments.games_file.open("a") as record,

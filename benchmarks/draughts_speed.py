@@ -20,7 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from draughts_sprt import ROOT, base_source, warm
+from draughts_sprt import ROOT, base_source
+from vs_pydraughts import warm
 
 SEARCHES = r"""
 import json, random, sys, time

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import random
 import signal
 import subprocess
@@ -41,7 +40,7 @@ from loguru import logger
 
 from draughts_ladder import LineQueueHubEngine
 from sprt import Test, elo_estimate, log_likelihood_ratio
-from vs_pydraughts import play_game
+from vs_pydraughts import play_game, warm
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,13 +71,6 @@ def hub_script(folder: Path, source: Path, name: str) -> Path:
     script.write_text(f'#!/bin/sh\nPYTHONPATH="{source}" exec "{sys.executable}" -m negamax.engines.hub "$@"\n')
     script.chmod(0o755)
     return script
-
-
-def warm(source: Path) -> None:
-    """Compiles the draughts kernels of the package in ``source`` into its disk cache, so
-    that neither side plays its first moves on the pure-Python search."""
-    environment = {**os.environ, "PYTHONPATH": str(source)}  # the engines' caches, wherever they are set
-    subprocess.run([sys.executable, "-m", "negamax", "warmup", "--quiet", "draughts"], env=environment, check=True)
 
 
 @contextmanager

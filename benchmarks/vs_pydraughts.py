@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -47,6 +49,14 @@ MAX_PLIES = 200
 def hub_command() -> str:
     installed = Path(sys.executable).with_name("negamax-hub")
     return str(installed) if installed.exists() else (shutil.which("negamax-hub") or "negamax-hub")
+
+
+def warm(source: Path | None = None) -> None:
+    """Compiles the draughts kernels of the package in ``source`` (default: the one
+    installed) into its disk cache, so that negamax-hub does not play its first moves on the
+    pure-Python search while its kernel compiles."""
+    environment = {**os.environ, "PYTHONPATH": str(source)} if source else None  # the engines' caches follow
+    subprocess.run([sys.executable, "-m", "negamax", "warmup", "--quiet", "draughts"], env=environment, check=True)
 
 
 def play_game(
