@@ -637,6 +637,7 @@ assert all(
 @njit(cache=True)
 def evaluate(spec: Any, state: Any) -> int:
     value = state[EVALUATION]
+    material = state[MATERIAL + state[PLY]]
     slot = PATTERN_SLOT[spec.geometry]
     if slot >= 0:
         full, bare = 0, 0
@@ -645,20 +646,17 @@ def evaluate(spec: Any, state: Any) -> int:
             index = state[regions + region]
             full += PATTERNS[slot, 0, region, index]
             bare += PATTERNS[slot, 1, region, index]
-        material = state[MATERIAL + state[PLY]]
         value += blend(full, bare, (material & 255) + ((material >> 16) & 255))
-    if spec.endgame_clocks == FMJD_ENDGAMES:
-        material = state[MATERIAL + state[PLY]]
-        if _pieces(material) <= 4:
-            value = drawish(
-                value,
-                material & 255,
-                (material >> 8) & 255,
-                (material >> 16) & 255,
-                material >> 24,
-                state[MASKS + 2] & LONG_DIAGONAL_BITS != 0,
-                state[MASKS + 3] & LONG_DIAGONAL_BITS != 0,
-            )
+    if spec.endgame_clocks == FMJD_ENDGAMES and _pieces(material) <= 4:
+        value = drawish(
+            value,
+            material & 255,
+            (material >> 8) & 255,
+            (material >> 16) & 255,
+            material >> 24,
+            state[MASKS + 2] & LONG_DIAGONAL_BITS != 0,
+            state[MASKS + 3] & LONG_DIAGONAL_BITS != 0,
+        )
     return (value if state[SIDE] == 0 else -value) + TEMPO
 
 
