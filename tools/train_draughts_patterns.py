@@ -24,6 +24,12 @@ refitted:
    held out, and their cross-entropy against the game results is printed for the
    per-square evaluation alone, the shipped worths and the fitted ones.
 
+3. ``rescore`` (optional, between the two): a sample of the positions (``--sample``) searched
+   again at far more nodes (``--nodes``), written with that score in place of the game's
+   to ``--into``'s ``games.txt``, so that ``fit --work INTO`` learns from searches nearer
+   the depth the engine plays at. A second round fitted on the games' own scores at a few
+   thousand nodes lost 26 Elo (journal, 6 December).
+
 Run: ``python tools/train_draughts_patterns.py play --games 4000 --seed 1 --work games``
 (one process a core, each with its own seed and ``--work``), then
 ``python tools/train_draughts_patterns.py fit --work games games2 --output patterns.npz``.
@@ -122,6 +128,60 @@ def play_games(games: int, seed: int, path: Path, nodes: tuple[int, ...], random
             if (number + 1 - first) % 50 == 0:
                 elapsed = time.perf_counter() - start
                 print(f"play: {number + 1 - first} games, {written} positions, {elapsed:.0f} s", flush=True)
+
+
+def position_fen(white_men: int, white_kings: int, black_men: int, black_kings: int, white: bool) -> str:
+    """The FEN of a position written by ``play`` (bit ``s``: square ``s + 1``)."""
+
+    def pieces(men: int, kings: int) -> str:
+        squares = [(square, "") for square in range(64) if men >> square & 1]
+        squares += [(square, "K") for square in range(64) if kings >> square & 1]
+        return ",".join(f"{king}{square + 1}" for square, king in sorted(squares))
+
+    return f"{'W' if white else 'B'}:W{pieces(white_men, white_kings)}:B{pieces(black_men, black_kings)}"
+
+
+def rescore_games(sources: list[Path], path: Path, sample: int, nodes: int, seed: int) -> None:
+    """Writes to ``path`` ``sample`` positions drawn from ``sources`` (games numbered apart
+    across files, as ``read_games`` does), each with the score of a search of ``nodes``
+    nodes from White's side in place of the game's. A stopped run resumes where it ended."""
+    lines: list[list[str]] = []
+    offset = 0
+    for source in sources:
+        most = -1
+        for line in source.read_text().splitlines():
+            words = line.split()
+            if len(words) == 8:
+                most = max(most, int(words[0]))
+                lines.append([str(offset + int(words[0])), *words[1:]])
+        offset += most + 1
+    chosen = sorted(random.Random(seed).sample(range(len(lines)), min(sample, len(lines))))
+    done = 0
+    if path.exists():
+        text = path.read_text()
+        text = text[: text.rfind("\n") + 1]  # drop a line cut short by a stopped run
+        path.write_text(text)
+        done = len(text.splitlines())
+    game = DraughtsGame("draughts")
+    engine = Engine(game)
+    engine.searcher.prepare()
+    start = time.perf_counter()
+    with path.open("a") as out:
+        for count, index in enumerate(chosen[done:], start=done + 1):
+            words = lines[index]
+            masks = tuple(int(word) for word in words[1:5])
+            white = words[5] == "1"
+            position = game.new_position(position_fen(*masks, white))
+            board = position.board
+            if (board.white_men, board.white_kings, board.black_men, board.black_kings) != masks:
+                raise ValueError(f"position {words[:6]} read back differently: the squares' numbering changed")
+            found = engine.analyse(position, SearchLimits(nodes=nodes))
+            white_score = found.score if white else -found.score
+            out.write(f"{' '.join(words[:6])} {white_score} {words[7]}\n")
+            out.flush()
+            if count % 100 == 0:
+                elapsed = time.perf_counter() - start
+                print(f"rescore: {count} of {len(chosen)} positions, {elapsed:.0f} s", flush=True)
 
 
 Labelled = tuple[list[tuple[int, int, int, int, bool]], np.ndarray, np.ndarray, np.ndarray]
@@ -277,11 +337,15 @@ def fit(paths: list[Path], result_share: float, prior_positions: float, fit_king
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("step", choices=["play", "fit"])
+    parser.add_argument("step", choices=["play", "rescore", "fit"])
     parser.add_argument("--work", type=Path, nargs="+", default=[Path("games")], help="directories of games")
     parser.add_argument("--games", type=int, default=1000, help="play: games to add")
     parser.add_argument("--seed", type=int, default=1, help="play: the openings' seed")
-    parser.add_argument("--nodes", type=int, nargs="+", default=[1000, 2500, 6000], help="play: node limits")
+    parser.add_argument(
+        "--nodes", type=int, nargs="+", help="play: node limits (default 1000 2500 6000); rescore: one (default 300000)"
+    )
+    parser.add_argument("--sample", type=int, default=100_000, help="rescore: positions to search again")
+    parser.add_argument("--into", type=Path, help="rescore: the directory of the rescored positions")
     parser.add_argument("--random-plies", type=int, default=6)
     parser.add_argument("--longest", type=int, default=240, help="play: plies before a game is adjudicated")
     parser.add_argument("--result-share", type=float, default=0.5, help="fit: the result's share of the target")
@@ -305,10 +369,20 @@ def main() -> None:
             arguments.games,
             arguments.seed,
             files[0],
-            tuple(arguments.nodes),
+            tuple(arguments.nodes or (1000, 2500, 6000)),
             arguments.random_plies,
             arguments.longest,
         )
+    elif arguments.step == "rescore":
+        if arguments.into is None:
+            parser.error("rescore needs --into, the directory to write the rescored positions to")
+        if arguments.nodes is not None and len(arguments.nodes) != 1:
+            parser.error("rescore searches every position at one node limit: give one --nodes")
+        if arguments.into.resolve() in {work.resolve() for work in arguments.work}:
+            parser.error("rescore writes to --into: give a directory other than the games' own")
+        arguments.into.mkdir(parents=True, exist_ok=True)
+        nodes = arguments.nodes[0] if arguments.nodes else 300_000
+        rescore_games(files, arguments.into / "games.txt", arguments.sample, nodes, arguments.seed)
     else:
         fit(files, arguments.result_share, arguments.prior_positions, arguments.fit_king, arguments.output)
 

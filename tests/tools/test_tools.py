@@ -249,8 +249,33 @@ def test_train_draughts_patterns_learns_a_king_worth_from_game_results(
         assert 30 <= int(fitted["king"]) - (train.rules.KING + planted[-1] - 100) <= 130
 
 
+def test_train_draughts_patterns_reads_back_the_positions_it_writes(tool: Callable[[str], ModuleType]) -> None:
+    if missing("train_draughts_patterns.py"):
+        pytest.skip("needs py-draughts and scipy (the bench extras)")
+    train = tool("train_draughts_patterns")
+    game = train.DraughtsGame("draughts")
+    chooser = random.Random(7)
+    seen_kings = False
+    for _ in range(6):
+        position = game.new_position(None)
+        for _ in range(160):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            board = position.board
+            masks = (board.white_men, board.white_kings, board.black_men, board.black_kings)
+            seen_kings = seen_kings or bool(masks[1] or masks[3])
+            again = game.new_position(train.position_fen(*masks, position.player() == 0))
+            board = again.board
+            assert (board.white_men, board.white_kings, board.black_men, board.black_kings) == masks
+            assert again.player() == position.player()
+            assert sorted(again.legal_moves()) == sorted(moves)
+            position.play(chooser.choice(moves))
+    assert seen_kings
+
+
 @pytest.mark.slow
-def test_train_draughts_patterns_plays_then_fits(tmp_path: Path) -> None:
+def test_train_draughts_patterns_plays_rescores_then_fits(tool: Callable[[str], ModuleType], tmp_path: Path) -> None:
     if missing("train_draughts_patterns.py"):
         pytest.skip("needs py-draughts and scipy (the bench extras)")
     for seed in ("1", "2"):
@@ -272,6 +297,29 @@ def test_train_draughts_patterns_plays_then_fits(tmp_path: Path) -> None:
     assert sorted(set(numbers)) == [0, 1, 2]  # the resumed run added the third game
     fitted = run_tool("train_draughts_patterns.py", "fit", "--work", "games1", "games2", cwd=tmp_path)
     assert fitted.returncode == 0, fitted.stderr
+    arguments = ["--work", "games1", "games2", "--into", "deep", "--sample", "6", "--nodes", "3000"]
+    rescored = run_tool("train_draughts_patterns.py", "rescore", *arguments, cwd=tmp_path)
+    assert rescored.returncode == 0, rescored.stderr
+    first_game_count = 1 + max(int(line.split()[0]) for line in files[0].read_text().splitlines())
+    sources = {
+        (str(int(words[0]) + first_game_count * number), *words[1:6]): words
+        for number, path in enumerate(files)
+        for words in (line.split() for line in path.read_text().splitlines())
+    }
+    deep = [line.split() for line in (tmp_path / "deep" / "games.txt").read_text().splitlines()]
+    assert len(deep) == 6 and len({tuple(words[:6]) for words in deep}) == 6
+    for words in deep:  # each a position of the games, renumbered as fit numbers them, with its result
+        assert sources[tuple(words[:6])][7] == words[7]
+    train = tool("train_draughts_patterns")
+    game = train.DraughtsGame("draughts")
+    masks = [int(word) for word in deep[0][1:5]]
+    position = game.new_position(train.position_fen(*masks, deep[0][5] == "1"))
+    engine = train.Engine(game)
+    engine.searcher.prepare()  # the compiled search, as the tool's (not the pure-Python one while it compiles)
+    found = engine.analyse(position, train.SearchLimits(nodes=3000))
+    assert int(deep[0][6]) == (found.score if deep[0][5] == "1" else -found.score)  # the first, by a fresh engine
+    refitted = run_tool("train_draughts_patterns.py", "fit", "--work", "deep", "--output", "deep.npz", cwd=tmp_path)
+    assert refitted.returncode == 0, refitted.stderr
     from negamax.games.draughts.evaluation import PATTERN_FILE
 
     with np.load(tmp_path / "patterns.npz") as written, np.load(PATTERN_FILE) as shipped:
