@@ -2,8 +2,8 @@
 (``negamax.games.draughts.evaluation``) by logistic regression on the engine's own
 self-play games.
 
-Two steps, each kept in files so that a run can be resumed, spread over processes or
-refitted:
+Three steps (the second optional), each kept in files so that a run can be resumed, spread over
+processes or refitted:
 
 1. ``play``: games of the compiled engine against itself at a few node limits
    (``--nodes``), the first ``--random-plies`` plies random so that games differ. Each quiet
@@ -12,7 +12,12 @@ refitted:
    for White (1, 1/2 or 0). A game ends by the rules, or is adjudicated: won once the score
    stays beyond ``ADJUDICATE_WIN`` for ``ADJUDICATE_PLIES`` plies, drawn at ``--longest``
    plies unless the score is then beyond ``ADJUDICATE_DRAW``.
-2. ``fit``: the worths (two an arrangement, with all 40 men on the board and with none,
+2. ``rescore`` (optional): a sample of the positions (``--sample``) searched again at far more
+   nodes (``--nodes``), written with that score in place of the game's to ``--into``'s
+   ``games.txt``, so that ``fit --work INTO`` learns from searches nearer the depth the
+   engine plays at. A second round fitted on the games' own scores at a few thousand nodes
+   lost 26 Elo (journal, 6 December).
+3. ``fit``: the worths (two an arrangement, with all 40 men on the board and with none,
    blended by the men left, as the evaluation does) such that ``sigmoid(scale *
    evaluation)`` comes closest in cross-entropy to a target that mixes the game's result
    with the search score (``--result-share``). The scale is first fitted to the shipped
@@ -24,14 +29,10 @@ refitted:
    held out, and their cross-entropy against the game results is printed for the
    per-square evaluation alone, the shipped worths and the fitted ones.
 
-3. ``rescore`` (optional, between the two): a sample of the positions (``--sample``) searched
-   again at far more nodes (``--nodes``), written with that score in place of the game's
-   to ``--into``'s ``games.txt``, so that ``fit --work INTO`` learns from searches nearer
-   the depth the engine plays at. A second round fitted on the games' own scores at a few
-   thousand nodes lost 26 Elo (journal, 6 December).
-
 Run: ``python tools/train_draughts_patterns.py play --games 4000 --seed 1 --work games``
-(one process a core, each with its own seed and ``--work``), then
+(one process a core, each with its own seed and ``--work``), optionally
+``python tools/train_draughts_patterns.py rescore --work games games2 --into deep`` (then fit
+``--work deep``), then
 ``python tools/train_draughts_patterns.py fit --work games games2 --output patterns.npz``.
 The shipped ``patterns.npz`` comes from two such ``play`` runs (seeds 1 and 2, 16,976 games
 at 800, 2,000 and 5,000 nodes a move, 2,016,546 positions, an hour on two cores) and the
@@ -373,6 +374,8 @@ def main() -> None:
             arguments.random_plies,
             arguments.longest,
         )
+    elif absent := [str(file) for file in files if not file.is_file()]:
+        parser.error(f"no games at {', '.join(absent)}: play writes them")
     elif arguments.step == "rescore":
         if arguments.into is None:
             parser.error("rescore needs --into, the directory to write the rescored positions to")
