@@ -31,8 +31,9 @@ processes or refitted:
 
 Run: ``python tools/train_draughts_patterns.py play --games 4000 --seed 1 --work games``
 (one process a core, each with its own seed and ``--work``), optionally
-``python tools/train_draughts_patterns.py rescore --work games games2 --into deep`` (then fit
-``--work deep``), then
+``python tools/train_draughts_patterns.py rescore --work games games2 --into deep1 --part 1/2``
+(and ``--into deep2 --part 2/2`` beside it; then fit ``--work deep1 deep2``, where a game
+with positions in both parts counts as two for the held-out tenth), then
 ``python tools/train_draughts_patterns.py fit --work games games2 --output patterns.npz``.
 The shipped ``patterns.npz`` comes from two such ``play`` runs (seeds 1 and 2, 16,976 games
 at 800, 2,000 and 5,000 nodes a move, 2,016,546 positions, an hour on two cores) and the
@@ -142,40 +143,57 @@ def position_fen(white_men: int, white_kings: int, black_men: int, black_kings: 
     return f"{'W' if white else 'B'}:W{pieces(white_men, white_kings)}:B{pieces(black_men, black_kings)}"
 
 
-def rescore_games(sources: list[Path], path: Path, sample: int, nodes: int, seed: int) -> None:
-    """Writes to ``path`` ``sample`` positions drawn from ``sources`` (games numbered apart
-    across files, as ``read_games`` does), each with the score of a search of ``nodes``
-    nodes from White's side in place of the game's. A stopped run resumes where it ended."""
-    lines: list[list[str]] = []
+def rescore_games(sources: list[Path], path: Path, sample: int, nodes: int, seed: int, part: tuple[int, int]) -> None:
+    """Writes to ``path`` part ``part[0]`` of ``part[1]`` of ``sample`` positions drawn from
+    ``sources`` (games numbered apart across files, as ``read_games`` does), each with the
+    score of a search of ``nodes`` nodes from White's side in place of the game's. Each
+    search starts on an empty table, so a score depends on its position alone and a stopped
+    run resumes where it ended. A position is rebuilt from its pieces: the game's move
+    counters for the FMJD's draw rules are not kept (a label, not a game)."""
+    lines: list[str] = []
+    offsets: list[int] = []
     offset = 0
     for source in sources:
         most = -1
         for line in source.read_text().splitlines():
-            words = line.split()
-            if len(words) == 8:
+            words = line.split(maxsplit=1)
+            if len(line.split()) == 8:
                 most = max(most, int(words[0]))
-                lines.append([str(offset + int(words[0])), *words[1:]])
+                lines.append(line)
+                offsets.append(offset)
         offset += most + 1
     chosen = sorted(random.Random(seed).sample(range(len(lines)), min(sample, len(lines))))
-    done = 0
+    number, parts = part
+    chosen = chosen[number - 1 :: parts]
+
+    def position_words(index: int) -> list[str]:
+        words = lines[index].split()
+        return [str(offsets[index] + int(words[0])), *words[1:]]
+
+    done: list[str] = []
     if path.exists():
         text = path.read_text()
         text = text[: text.rfind("\n") + 1]  # drop a line cut short by a stopped run
+        done = text.splitlines()
+        if len(done) > len(chosen) or any(
+            line.split()[:6] != position_words(index)[:6] for line, index in zip(done, chosen, strict=False)
+        ):
+            raise SystemExit(f"{path}: not this sample's positions (the games, --sample, --seed or --part changed)")
         path.write_text(text)
-        done = len(text.splitlines())
     game = DraughtsGame("draughts")
     engine = Engine(game)
     engine.searcher.prepare()
     start = time.perf_counter()
     with path.open("a") as out:
-        for count, index in enumerate(chosen[done:], start=done + 1):
-            words = lines[index]
+        for count, index in enumerate(chosen[len(done) :], start=len(done) + 1):
+            words = position_words(index)
             masks = tuple(int(word) for word in words[1:5])
             white = words[5] == "1"
             position = game.new_position(position_fen(*masks, white))
             board = position.board
             if (board.white_men, board.white_kings, board.black_men, board.black_kings) != masks:
                 raise ValueError(f"position {words[:6]} read back differently: the squares' numbering changed")
+            engine.new_game()
             found = engine.analyse(position, SearchLimits(nodes=nodes))
             white_score = found.score if white else -found.score
             out.write(f"{' '.join(words[:6])} {white_score} {words[7]}\n")
@@ -341,12 +359,15 @@ def main() -> None:
     parser.add_argument("step", choices=["play", "rescore", "fit"])
     parser.add_argument("--work", type=Path, nargs="+", default=[Path("games")], help="directories of games")
     parser.add_argument("--games", type=int, default=1000, help="play: games to add")
-    parser.add_argument("--seed", type=int, default=1, help="play: the openings' seed")
+    parser.add_argument("--seed", type=int, default=1, help="play: the openings' seed; rescore: the sample's")
     parser.add_argument(
         "--nodes", type=int, nargs="+", help="play: node limits (default 1000 2500 6000); rescore: one (default 300000)"
     )
     parser.add_argument("--sample", type=int, default=100_000, help="rescore: positions to search again")
     parser.add_argument("--into", type=Path, help="rescore: the directory of the rescored positions")
+    parser.add_argument(
+        "--part", default="1/1", metavar="I/N", help="rescore: every Nth of the sample from the Ith, one process each"
+    )
     parser.add_argument("--random-plies", type=int, default=6)
     parser.add_argument("--longest", type=int, default=240, help="play: plies before a game is adjudicated")
     parser.add_argument("--result-share", type=float, default=0.5, help="fit: the result's share of the target")
@@ -383,9 +404,15 @@ def main() -> None:
             parser.error("rescore searches every position at one node limit: give one --nodes")
         if arguments.into.resolve() in {work.resolve() for work in arguments.work}:
             parser.error("rescore writes to --into: give a directory other than the games' own")
+        number, _, parts = arguments.part.partition("/")
+        if not (number.isdigit() and parts.isdigit() and 1 <= int(number) <= int(parts)):
+            parser.error(f"--part {arguments.part}: give I/N with 1 <= I <= N, as 1/2")
+        if arguments.sample < 1:
+            parser.error("--sample: give a number of positions, at least 1")
         arguments.into.mkdir(parents=True, exist_ok=True)
         nodes = arguments.nodes[0] if arguments.nodes else 300_000
-        rescore_games(files, arguments.into / "games.txt", arguments.sample, nodes, arguments.seed)
+        part = (int(number), int(parts))
+        rescore_games(files, arguments.into / "games.txt", arguments.sample, nodes, arguments.seed, part)
     else:
         fit(files, arguments.result_share, arguments.prior_positions, arguments.fit_king, arguments.output)
 

@@ -297,27 +297,37 @@ def test_train_draughts_patterns_plays_rescores_then_fits(tool: Callable[[str], 
     assert sorted(set(numbers)) == [0, 1, 2]  # the resumed run added the third game
     fitted = run_tool("train_draughts_patterns.py", "fit", "--work", "games1", "games2", cwd=tmp_path)
     assert fitted.returncode == 0, fitted.stderr
-    arguments = ["--work", "games1", "games2", "--into", "deep", "--sample", "6", "--nodes", "3000"]
+    train = tool("train_draughts_patterns")
+    arguments = ["--work", "games1", "games2", "--into", "deep", "--sample", "8", "--nodes", "3000"]
     rescored = run_tool("train_draughts_patterns.py", "rescore", *arguments, cwd=tmp_path)
     assert rescored.returncode == 0, rescored.stderr
-    first_game_count = 1 + max(int(line.split()[0]) for line in files[0].read_text().splitlines())
-    sources = {
-        (str(int(words[0]) + first_game_count * number), *words[1:6]): words
-        for number, path in enumerate(files)
-        for words in (line.split() for line in path.read_text().splitlines())
+    positions, games, _, results = train.read_games(files)
+    result_of = {
+        (str(game_number), *map(str, position[:4]), str(int(position[4]))): result
+        for position, game_number, result in zip(positions, games, results, strict=True)
     }
-    deep = [line.split() for line in (tmp_path / "deep" / "games.txt").read_text().splitlines()]
-    assert len(deep) == 6 and len({tuple(words[:6]) for words in deep}) == 6
-    for words in deep:  # each a position of the games, renumbered as fit numbers them, with its result
-        assert sources[tuple(words[:6])][7] == words[7]
-    train = tool("train_draughts_patterns")
+    deep_file = tmp_path / "deep" / "games.txt"
+    deep = [line.split() for line in deep_file.read_text().splitlines()]
+    assert len(deep) == 8 and len({tuple(words[:6]) for words in deep}) == 8
+    # each a position of the games, numbered as fit numbers them, with its game's result
+    assert all(result_of[tuple(words[:6])] == float(words[7]) for words in deep)
+    last_of_first_file = max(int(line.split()[0]) for line in files[0].read_text().splitlines())
+    assert any(int(words[0]) > last_of_first_file for words in deep)  # renumbered after the first file's
     game = train.DraughtsGame("draughts")
-    masks = [int(word) for word in deep[0][1:5]]
-    position = game.new_position(train.position_fen(*masks, deep[0][5] == "1"))
     engine = train.Engine(game)
     engine.searcher.prepare()  # the compiled search, as the tool's (not the pure-Python one while it compiles)
-    found = engine.analyse(position, train.SearchLimits(nodes=3000))
-    assert int(deep[0][6]) == (found.score if deep[0][5] == "1" else -found.score)  # the first, by a fresh engine
+    for words in deep:  # each score a search of its own, on an empty table
+        position = game.new_position(train.position_fen(*map(int, words[1:5]), words[5] == "1"))
+        engine.new_game()
+        found = engine.analyse(position, train.SearchLimits(nodes=3000))
+        assert int(words[6]) == (found.score if words[5] == "1" else -found.score)
+    whole = deep_file.read_text()
+    deep_file.write_text("".join(whole.splitlines(keepends=True)[:3]) + "12 345")  # stopped while writing
+    resumed = run_tool("train_draughts_patterns.py", "rescore", *arguments, cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert deep_file.read_text() == whole
+    other = run_tool("train_draughts_patterns.py", "rescore", *arguments, "--seed", "2", cwd=tmp_path)
+    assert other.returncode != 0 and "not this sample's positions" in other.stderr
     refitted = run_tool("train_draughts_patterns.py", "fit", "--work", "deep", "--output", "deep.npz", cwd=tmp_path)
     assert refitted.returncode == 0, refitted.stderr
     from negamax.games.draughts.evaluation import PATTERN_FILE
