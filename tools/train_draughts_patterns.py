@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -152,16 +153,9 @@ def rescore_games(sources: list[Path], path: Path, sample: int, nodes: int, seed
     counters for the FMJD's draw rules are not kept (a label, not a game)."""
     lines: list[str] = []
     offsets: list[int] = []
-    offset = 0
-    for source in sources:
-        most = -1
-        for line in source.read_text().splitlines():
-            words = line.split(maxsplit=1)
-            if len(line.split()) == 8:
-                most = max(most, int(words[0]))
-                lines.append(line)
-                offsets.append(offset)
-        offset += most + 1
+    for offset, line in numbered_lines(sources):
+        lines.append(line)
+        offsets.append(offset)
     chosen = sorted(random.Random(seed).sample(range(len(lines)), min(sample, len(lines))))
     number, parts = part
     chosen = chosen[number - 1 :: parts]
@@ -206,25 +200,31 @@ def rescore_games(sources: list[Path], path: Path, sample: int, nodes: int, seed
 Labelled = tuple[list[tuple[int, int, int, int, bool]], np.ndarray, np.ndarray, np.ndarray]
 
 
-def read_games(paths: list[Path]) -> Labelled:
-    """Every position of the games in ``paths``: the positions, their games (numbered apart
-    across files), the search scores and the results, both from White's side."""
-    positions, games, scores, results = [], [], [], []
+def numbered_lines(paths: list[Path]) -> Iterator[tuple[int, str]]:
+    """Each whole line of the games files in ``paths`` with the offset that numbers its game
+    apart from the games of the files before it."""
     offset = 0
     for path in paths:
         most = -1
         for line in path.read_text().splitlines():
             words = line.split()
-            if len(words) != 8:
-                continue  # a line cut short by a run stopped while writing
-            number = int(words[0])
-            most = max(most, number)
-            white_men, white_kings, black_men, black_kings, white = (int(word) for word in words[1:6])
-            positions.append((white_men, white_kings, black_men, black_kings, bool(white)))
-            games.append(offset + number)
-            scores.append(float(words[6]))
-            results.append(float(words[7]))
+            if len(words) == 8:  # not a line cut short by a run stopped while writing
+                most = max(most, int(words[0]))
+                yield offset, line
         offset += most + 1
+
+
+def read_games(paths: list[Path]) -> Labelled:
+    """Every position of the games in ``paths``: the positions, their games (numbered apart
+    across files), the search scores and the results, both from White's side."""
+    positions, games, scores, results = [], [], [], []
+    for offset, line in numbered_lines(paths):
+        words = line.split()
+        white_men, white_kings, black_men, black_kings, white = (int(word) for word in words[1:6])
+        positions.append((white_men, white_kings, black_men, black_kings, bool(white)))
+        games.append(offset + int(words[0]))
+        scores.append(float(words[6]))
+        results.append(float(words[7]))
     return positions, np.array(games), np.array(scores), np.array(results)
 
 
