@@ -352,10 +352,10 @@ def fit(
     print("held-out games, cross-entropy against their results, and against their search scores:")
     evaluations = (("the per-square evaluation alone", base), ("shipped", shipped), ("fitted", fitted))
     searched = sigmoid(scale * LOG_SCALE * twin_scores[twin_held])
-    held_out_figures = {}
+    held_out_figures: dict[str, tuple[float, float]] = {}
     for name, values in evaluations if twin_held.any() else ():
         predicted = sigmoid(scale * LOG_SCALE * values[twin_held])
-        held_out_figures[name] = (result_entropy(values, scale, twin_held), cross_entropy(predicted, searched))
+        held_out_figures[name] = (cross_entropy(predicted, twin_results[twin_held]), cross_entropy(predicted, searched))
         print(f"  {name}: {held_out_figures[name][0]:.5f}, {held_out_figures[name][1]:.5f}")
     if not twin_held.any():
         print("  none held out (too few games)")
