@@ -224,10 +224,13 @@ def test_the_evaluation_shrinks_the_king_endgames_the_rules_draw() -> None:
     # a lone king against three kings: the pieces' worth stands when the lone king is off
     # the long diagonal (it is usually caught within the 16 moves), and is shrunk on it
     tempo = TEMPO
-    off = INTERNATIONAL.new_position("W:WK26:BK1,K2,K3").evaluate() - tempo
+    off_position = INTERNATIONAL.new_position("W:WK26:BK1,K2,K3")
+    weights = off_position.weights  # type: ignore[attr-defined]
+    black = sum(weights.black_king[square] for square in (0, 1, 2))
+    off = off_position.evaluate() - tempo
     held = INTERNATIONAL.new_position("W:WK28:BK1,K2,K3").evaluate() - tempo
-    assert off < -400  # two kings down, to the side to move
-    assert held == -(-off // 8)
+    assert off == weights.white_king[25] - black < -400  # two kings down, to the side to move
+    assert held == -((black - weights.white_king[27]) // 8)
     # the twin of each, colours swapped, is worth the same to its side to move
     for text in ("W:WK26:BK1,K2,K3", "W:WK28:BK1,K2,K3"):
         position = INTERNATIONAL.new_position(text)
@@ -239,7 +242,7 @@ def test_the_evaluation_shrinks_the_king_endgames_the_rules_draw() -> None:
     position = INTERNATIONAL.new_position("B:W25,45:BK3")
     weights, board = position.weights, position.board  # type: ignore[attr-defined]
     white = weights.white_man[24] + weights.white_man[44] + weights.arrangement(board.white_men, 0)
-    assert position.evaluate() - tempo == weights.king - white
+    assert position.evaluate() - tempo == weights.black_king[2] - white
     # in the other variants the pieces' worth stands
     brazilian = DraughtsGame("brazilian").new_position("W:WK26:BK1,K2").evaluate() - tempo
     assert brazilian < -200

@@ -171,9 +171,9 @@ def _tables() -> tuple[Any, ...]:
         weights = weights_for(squares, patterns=WITH_PATTERNS[geometry])
         for square in range(squares):
             values[geometry, MAN, square] = weights.white_man[square]
-            values[geometry, KING_PIECE, square] = weights.king
+            values[geometry, KING_PIECE, square] = weights.white_king[square]
             values[geometry, MAN + BLACK_PIECE, square] = -weights.black_man[square]
-            values[geometry, KING_PIECE + BLACK_PIECE, square] = -weights.king
+            values[geometry, KING_PIECE + BLACK_PIECE, square] = -weights.black_king[square]
         assert len(weights.regions) <= MOST_REGIONS
         for region, members in enumerate(weights.regions):
             for phase in range(2):

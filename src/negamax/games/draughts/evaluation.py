@@ -31,8 +31,9 @@ draughts; the 8x8 boards have no regions, and Frisian's orthogonal captures chan
 arrangement is worth)."""
 PATTERN_FILE = Path(__file__).with_name("patterns.npz")
 """The fitted worths of every region's arrangements (``patterns``, from White's side: with
-all ``FULL_MEN`` men on the board, then with none), and of a king on the 10x10 board
-(``king``)."""
+all ``FULL_MEN`` men on the board, then with none), of a king on the 10x10 board
+(``king``), and what a White king adds to that on each square (``king_squares``; a Black
+king on the square the board turned round puts it on)."""
 FULL_MEN = 40
 """The men at the start: an arrangement's worth moves from its first fitted worth to its
 second as the men come off the board (kings do not count)."""
@@ -109,6 +110,9 @@ class ManWeights:
             self.white_man[square] = MAN + white + file
             self.black_man[square] = MAN + black + file
         self.king = KING
+        self.white_king = [KING] * squares
+        """A White king's worth on each square (Black's: ``black_king``, mirrored)."""
+        self.black_king = [KING] * squares
         self.regions = regions(squares) if patterns else []
         self.patterns: list[list[list[int]]] = []
         if self.regions:
@@ -121,6 +125,9 @@ class ManWeights:
                     raise ValueError(f"{PATTERN_FILE.name}: worths of shape {worths.shape}, not {expected}")
                 self.patterns = worths.astype(int).tolist()
                 self.king = int(fitted["king"])
+                on_square = fitted["king_squares"].astype(int).tolist() if "king_squares" in fitted else [0] * squares
+                self.white_king = [self.king + on_square[square] for square in range(squares)]
+                self.black_king = [self.king + on_square[squares - 1 - square] for square in range(squares)]
 
     def arrangement(self, white_men: int, black_men: int) -> int:
         """The regions' worth for these men (bit ``s``: a man on square ``s``), White's side:

@@ -213,8 +213,17 @@ class DraughtsPosition:
             men ^= low
         white_kings: int = board.white_kings
         black_kings: int = board.black_kings
-        king = self.weights.king
-        value: int = white + king * white_kings.bit_count() - black - king * black_kings.bit_count()
+        kings = white_kings
+        while kings:
+            low = kings & -kings
+            white += self.weights.white_king[low.bit_length() - 1]
+            kings ^= low
+        kings = black_kings
+        while kings:
+            low = kings & -kings
+            black += self.weights.black_king[low.bit_length() - 1]
+            kings ^= low
+        value: int = white - black
         if self.weights.regions:
             value += self.weights.arrangement(board.white_men, board.black_men)
         if self.variant in KING_ENDGAME_VARIANTS and white_kings | black_kings:
