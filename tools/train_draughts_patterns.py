@@ -24,12 +24,16 @@ processes or refitted:
    evaluation; the worths start from the shipped ones and are pulled towards them
    (``--prior-positions``), so that arrangements seldom seen keep their worth. A king's
    worth is kept unless ``--fit-king``: games at a few thousand nodes a move convert a
-   king's edge poorly, and their results put a king at 1.5-2 men. Each position is used
-   with the board turned round and the colours swapped too. A tenth of the games is
-   held out, and their cross-entropy against the game results and against the search
-   scores is printed for the per-square evaluation alone, the shipped worths and the fitted
-   ones (on rescored positions the second is the one to watch: the refit that lost 26 Elo
-   came closer to the shallow games' results but further from deeper searches).
+   king's edge poorly, and their results put a king at 1.5-2 men. What a king adds on each
+   square (``king_squares``) is kept too; ``--fit-king-squares`` fits those alone, the
+   arrangements held (the shipped ones: rescored positions' search scores alone,
+   ``--result-share 0``, 59,158 positions, 21,426 with kings, where the long diagonal came
+   out 20 to 57 above the rest). Each position is used with the board turned round and
+   the colours swapped too. A tenth of the games is held out, and their cross-entropy
+   against the game results and against the search scores is printed for the per-square
+   evaluation alone, the shipped worths and the fitted ones (on rescored positions the
+   second is the one to watch: the refit that lost 26 Elo came closer to the shallow
+   games' results but further from deeper searches).
 
 Run: ``python tools/train_draughts_patterns.py play --games 4000 --seed 1 --work games``
 (one process a core, each with its own seed and ``--work``), optionally
@@ -53,7 +57,7 @@ from pathlib import Path
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.sparse import csr_matrix
+from scipy.sparse import csr_matrix, hstack
 
 import benchmark_path  # noqa: F401  (the benchmarks' modules below)
 from fit_draughts_patterns import SQUARES, rounded_worths
@@ -69,6 +73,11 @@ ADJUDICATE_PLIES = 6
 """...once every search for this many plies in a row has agreed."""
 ADJUDICATE_DRAW = 250
 """At the ply limit, a score within this is a draw, beyond it a win."""
+KING_COLUMN = 2 * len(rules.regions(SQUARES)) * rules.ARRANGEMENTS
+"""``evaluation_rows``' columns: the arrangements' worths in both phases, then a king's
+worth (its change from ``rules.KING``), then what a king adds on each square
+(``KING_SQUARE_COLUMNS``)."""
+KING_SQUARE_COLUMNS = slice(KING_COLUMN + 1, KING_COLUMN + 1 + SQUARES)
 
 
 def play_games(games: int, seed: int, path: Path, nodes: tuple[int, ...], random_plies: int, longest: int) -> None:
@@ -232,8 +241,11 @@ def read_games(paths: list[Path]) -> Labelled:
 
 def evaluation_rows(positions: list[tuple[int, int, int, int, bool]]) -> tuple[csr_matrix, np.ndarray]:
     """The columns of ``fit_draughts_patterns.design`` for each position then its
-    turned-round twin (the same rows, computed on arrays: millions of positions), and the
-    per-square evaluation of each row (with the side to move's bonus), from White's side."""
+    turned-round twin (the same rows, computed on arrays: millions of positions), then one a
+    square for the kings on it (a White king counts 1 on its square, a Black king -1 on the
+    square the board turned round puts it on), and the per-square evaluation of each row
+    (with the side to move's bonus, a king at its worth before ``king_squares``), from
+    White's side."""
     weights = rules.ManWeights(SQUARES, patterns=False)
     regions = rules.regions(SQUARES)
     masks = np.array([position[:4] for position in positions], dtype=np.uint64).reshape(-1, 4)
@@ -270,7 +282,8 @@ def evaluation_rows(positions: list[tuple[int, int, int, int, bool]]) -> tuple[c
     values[:, -1] = king_difference
     pointers = np.arange(rows + 1) * columns.shape[1]
     matrix = csr_matrix((values.ravel(), columns.ravel(), pointers), shape=(rows, 2 * phase_width + 1))
-    return matrix, base.astype(float)
+    kings_on = csr_matrix(white_kings - black_kings[:, ::-1], dtype=float)
+    return hstack([matrix, kings_on], format="csr"), base.astype(float)
 
 
 def sigmoid(values: np.ndarray) -> np.ndarray:
@@ -283,9 +296,12 @@ def cross_entropy(predicted: np.ndarray, wanted: np.ndarray) -> float:
 
 
 def shipped_vector() -> np.ndarray:
-    """The shipped worths and king as ``design``'s columns (the king as its change)."""
+    """The shipped worths, king and kings' squares as ``evaluation_rows``' columns (the king
+    as its change)."""
     with np.load(rules.PATTERN_FILE) as shipped:
-        return np.append(shipped["patterns"].astype(float).ravel(), float(shipped["king"]) - rules.KING)
+        on_square = shipped["king_squares"] if "king_squares" in shipped else np.zeros(SQUARES)
+        king = float(shipped["king"]) - rules.KING
+        return np.concatenate([shipped["patterns"].astype(float).ravel(), [king], on_square.astype(float)])
 
 
 def fit_worths(
@@ -296,12 +312,14 @@ def fit_worths(
     scale: float,
     prior_positions: float,
     fit_king: bool,
+    fit_king_squares: bool = False,
 ) -> np.ndarray:
     """The worths minimising the mean cross-entropy of ``sigmoid(scale * LOG_SCALE * (base +
     matrix @ worths))`` against ``wanted``, plus a pull towards ``prior``: as strong as
     ``prior_positions`` positions at an even score that hold the worth (so a worth seen in
-    fewer positions moves little). The king's worth (the last column) stays at the prior's
-    unless ``fit_king``."""
+    fewer positions moves little). The king's worth stays at the prior's unless ``fit_king``;
+    with ``fit_king_squares``, what a king adds on each square is fitted and the arrangements
+    are held at the prior's."""
     slope = scale * LOG_SCALE
     rows = matrix.shape[0]
     # a position at an even score curves the mean cross-entropy by slope**2 / 4 / rows; the pull by 2 * ridge
@@ -316,14 +334,23 @@ def fit_worths(
         distance = worths - prior
         return float(entropy + rows * ridge * distance @ distance), gradient + 2 * rows * ridge * distance
 
-    bounds = [(None, None)] * (len(prior) - 1) + [(None, None) if fit_king else (prior[-1], prior[-1])]
+    bounds: list[tuple[float | None, float | None]] = [(None, None)] * len(prior)
+    fixed = [] if fit_king else [KING_COLUMN]
+    fixed += list(range(KING_COLUMN)) if fit_king_squares else list(range(len(prior))[KING_SQUARE_COLUMNS])
+    for column in fixed:
+        bounds[column] = (prior[column], prior[column])
     found = minimize(loss, prior.copy(), jac=True, method="L-BFGS-B", bounds=bounds, options={"maxiter": 400})
     print(f"fit: {found.nit} iterations, {found.message}", flush=True)
     return np.asarray(found.x)
 
 
 def fit(
-    paths: list[Path], result_share: float, prior_positions: float, fit_king: bool, output: Path
+    paths: list[Path],
+    result_share: float,
+    prior_positions: float,
+    fit_king: bool,
+    output: Path,
+    fit_king_squares: bool = False,
 ) -> dict[str, tuple[float, float]]:
     """Fits and writes the worths to ``output``; returns, for the held-out games, each
     evaluation's cross-entropy against their results and against their search scores."""
@@ -346,9 +373,12 @@ def fit(
     scale = float(min(scales, key=lambda s: result_entropy(shipped, s, train)))
     print(f"fit: the scale that fits the shipped evaluation to the results best: {scale:.2f}")
     wanted = result_share * twin_results + (1 - result_share) * sigmoid(scale * LOG_SCALE * twin_scores)
-    worths = fit_worths(matrix[train], base[train], wanted[train], prior, scale, prior_positions, fit_king)
-    rounded, king = rounded_worths(worths)
-    fitted = base + matrix @ np.append(rounded.ravel().astype(float), king - rules.KING)
+    worths = fit_worths(
+        matrix[train], base[train], wanted[train], prior, scale, prior_positions, fit_king, fit_king_squares
+    )
+    rounded, king = rounded_worths(worths[: KING_COLUMN + 1])
+    on_square = np.rint(worths[KING_SQUARE_COLUMNS]).astype(np.int16)
+    fitted = base + matrix @ np.concatenate([rounded.ravel().astype(float), [king - rules.KING], on_square])
     print("held-out games, cross-entropy against their results, and against their search scores:")
     evaluations = (("the per-square evaluation alone", base), ("shipped", shipped), ("fitted", fitted))
     searched = sigmoid(scale * LOG_SCALE * twin_scores[twin_held])
@@ -359,8 +389,9 @@ def fit(
         print(f"  {name}: {held_out_figures[name][0]:.5f}, {held_out_figures[name][1]:.5f}")
     if not twin_held.any():
         print("  none held out (too few games)")
-    print(f"a king: {king}; arrangements changed: {int((rounded != np.rint(prior[:-1]).reshape(rounded.shape)).sum())}")
-    np.savez_compressed(output, patterns=rounded, king=np.int64(king))
+    changed = int((rounded != np.rint(prior[:KING_COLUMN]).reshape(rounded.shape)).sum())
+    print(f"a king: {king}, and on each square, row by row: {on_square.tolist()}; arrangements changed: {changed}")
+    np.savez_compressed(output, patterns=rounded, king=np.int64(king), king_squares=on_square)
     print(f"written: {output} ({output.stat().st_size:,} bytes)")
     return held_out_figures
 
@@ -392,6 +423,11 @@ def main() -> None:
         "--fit-king",
         action="store_true",
         help="fit: refit a king's worth too (self-play at a few thousand nodes a move undervalues kings)",
+    )
+    parser.add_argument(
+        "--fit-king-squares",
+        action="store_true",
+        help="fit: what a king adds on each square, the arrangements held (best on rescored positions)",
     )
     parser.add_argument("--output", type=Path, default=Path("patterns.npz"))
     arguments = parser.parse_args()
@@ -425,7 +461,14 @@ def main() -> None:
         part = (int(number), int(parts))
         rescore_games(files, arguments.into / "games.txt", arguments.sample, nodes, arguments.seed, part)
     else:
-        fit(files, arguments.result_share, arguments.prior_positions, arguments.fit_king, arguments.output)
+        fit(
+            files,
+            arguments.result_share,
+            arguments.prior_positions,
+            arguments.fit_king,
+            arguments.output,
+            arguments.fit_king_squares,
+        )
 
 
 if __name__ == "__main__":

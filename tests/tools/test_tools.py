@@ -197,8 +197,15 @@ def test_train_draughts_patterns_computes_the_rows_of_the_least_squares_fit(
     positions = random_draughts_positions(300, seed=3)
     matrix, base = train.evaluation_rows(positions)
     expected, targets = least_squares.design([(position, 0.0) for position in positions], True)
-    assert matrix.shape == expected.shape == (600, 2 * 16 * 3**8 + 1)
-    assert abs(matrix - expected).max() == 0
+    assert expected.shape == (600, 2 * 16 * 3**8 + 1) and matrix.shape == (600, expected.shape[1] + 50)
+    assert abs(matrix[:, : expected.shape[1]] - expected).max() == 0
+    # then a column a square for the kings: White's on theirs, Black's turned round, negative
+    kings_on = matrix[:, train.KING_SQUARE_COLUMNS].toarray()
+    for row, position in enumerate(positions):
+        white_kings, black_kings = position[1], position[3]
+        wanted = [(white_kings >> square & 1) - (black_kings >> (49 - square) & 1) for square in range(50)]
+        assert kings_on[2 * row].tolist() == wanted and kings_on[2 * row + 1].tolist() == [-k for k in wanted]
+    assert np.abs(kings_on).sum() > 0
     assert np.array_equal(base, -targets)  # design's target for a score of 0 is minus the evaluation
 
 
@@ -207,7 +214,7 @@ def test_train_draughts_patterns_finds_a_planted_king_worth(tool: Callable[[str]
     positions = random_draughts_positions(2000, seed=8)
     matrix, base = train.evaluation_rows(positions)
     planted = train.shipped_vector()
-    planted[-1] += 60  # a king is worth 60 more than the shipped evaluation says
+    planted[train.KING_COLUMN] += 60  # a king is worth 60 more than the shipped evaluation says
     white_scores = (base + matrix @ planted)[::2]  # the rows alternate: a position, then its twin
     games = tmp_path / "games"
     games.mkdir()
@@ -221,9 +228,36 @@ def test_train_draughts_patterns_finds_a_planted_king_worth(tool: Callable[[str]
     assert held_out["fitted"][1] < held_out["shipped"][1] < held_out["the per-square evaluation alone"][1]
     shipped = train.shipped_vector()
     with np.load(output) as fitted:
-        assert abs(int(fitted["king"]) - (train.rules.KING + shipped[-1] + 60)) <= 3
-        changed = fitted["patterns"].astype(float).ravel() - shipped[:-1]
+        assert abs(int(fitted["king"]) - (train.rules.KING + shipped[train.KING_COLUMN] + 60)) <= 3
+        changed = fitted["patterns"].astype(float).ravel() - shipped[: train.KING_COLUMN]
         assert np.abs(changed).max() <= 3  # the arrangements kept their worths
+
+
+def test_train_draughts_patterns_finds_planted_king_squares(tool: Callable[[str], ModuleType], tmp_path: Path) -> None:
+    train = tool("train_draughts_patterns")
+    positions = random_draughts_positions(2000, seed=10)
+    matrix, base = train.evaluation_rows(positions)
+    planted = train.shipped_vector()
+    long_diagonal = [train.KING_COLUMN + 1 + square for square in train.rules.LONG_DIAGONAL]
+    planted[long_diagonal] += 80  # a king on the long diagonal is worth 80 more
+    white_scores = (base + matrix @ planted)[::2]
+    games = tmp_path / "games"
+    games.mkdir()
+    with (games / "games.txt").open("w") as out:
+        for number, (position, score) in enumerate(zip(positions, white_scores, strict=True)):
+            out.write(f"{number // 20} {' '.join(str(int(value)) for value in position)} {round(score)} 0.5\n")
+    output = tmp_path / "patterns.npz"
+    files = [games / "games.txt"]
+    held_out = train.fit(files, 0.0, prior_positions=0.01, fit_king=False, output=output, fit_king_squares=True)
+    assert held_out["fitted"][1] < held_out["shipped"][1]
+    shipped = train.shipped_vector()
+    with np.load(output) as fitted:
+        found = fitted["king_squares"].astype(float) - shipped[train.KING_SQUARE_COLUMNS]
+        assert all(abs(found[square] - 80) <= 15 for square in train.rules.LONG_DIAGONAL)
+        others = [square for square in range(50) if square not in train.rules.LONG_DIAGONAL]
+        assert np.abs(found[others]).max() <= 15
+        assert np.array_equal(fitted["patterns"].astype(float).ravel(), np.rint(shipped[: train.KING_COLUMN]))
+        assert int(fitted["king"]) == train.rules.KING + round(shipped[train.KING_COLUMN])
 
 
 def test_train_draughts_patterns_learns_a_king_worth_from_game_results(
@@ -233,7 +267,7 @@ def test_train_draughts_patterns_learns_a_king_worth_from_game_results(
     positions = random_draughts_positions(4000, seed=9)
     matrix, base = train.evaluation_rows(positions)
     planted = train.shipped_vector()
-    planted[-1] += 100  # games where a king is worth a man more than the shipped evaluation says
+    planted[train.KING_COLUMN] += 100  # games where a king is worth a man more than the shipped evaluation says
     white_scores = (base + matrix @ planted)[::2]
     generator = np.random.default_rng(4)
     wins = generator.random(len(positions)) < train.sigmoid(train.LOG_SCALE * white_scores)
@@ -248,7 +282,7 @@ def test_train_draughts_patterns_learns_a_king_worth_from_game_results(
     with np.load(output) as fitted:
         # in the units of the scale fitted to the shipped evaluation first, which the results
         # (where kings decide more than it says) stretch: some of the planted man, not all
-        assert 30 <= int(fitted["king"]) - (train.rules.KING + planted[-1] - 100) <= 130
+        assert 30 <= int(fitted["king"]) - (train.rules.KING + planted[train.KING_COLUMN] - 100) <= 130
 
 
 def test_train_draughts_patterns_reads_back_the_positions_it_writes(tool: Callable[[str], ModuleType]) -> None:
