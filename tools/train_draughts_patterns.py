@@ -25,15 +25,16 @@ processes or refitted:
    (``--prior-positions``), so that arrangements seldom seen keep their worth. A king's
    worth is kept unless ``--fit-king``: games at a few thousand nodes a move convert a
    king's edge poorly, and their results put a king at 1.5-2 men. What a king adds on each
-   square (``king_squares``) is kept too; ``--fit-king-squares`` fits those alone, the
-   arrangements held (the shipped ones: rescored positions' search scores alone,
-   ``--result-share 0``, 59,158 positions, 21,426 with kings, where the long diagonal came
-   out 20 to 57 above the rest). Each position is used with the board turned round and
-   the colours swapped too. A tenth of the games is held out, and their cross-entropy
-   against the game results and against the search scores is printed for the per-square
-   evaluation alone, the shipped worths and the fitted ones (on rescored positions the
-   second is the one to watch: the refit that lost 26 Elo came closer to the shallow
-   games' results but further from deeper searches).
+   square (``king_squares``) and the first king's and each further king's bonus
+   (``king_counts``) are kept too; ``--fit-king-terms`` fits those alone, the arrangements
+   and the king held (the shipped ones: rescored positions' search scores alone,
+   ``--result-share 0``, 59,158 positions, 21,426 with kings: the long diagonal 20 to 55
+   above the rest, the first king 83 more, each further one 37 less). Each position is
+   used with the board turned round and the colours swapped too. A tenth of the games is
+   held out, and their cross-entropy against the game results and against the search
+   scores is printed for the per-square evaluation alone, the shipped worths and the
+   fitted ones (on rescored positions the second is the one to watch: the refit that lost
+   26 Elo came closer to the shallow games' results but further from deeper searches).
 
 Run: ``python tools/train_draughts_patterns.py play --games 4000 --seed 1 --work games``
 (one process a core, each with its own seed and ``--work``), optionally
@@ -76,8 +77,11 @@ ADJUDICATE_DRAW = 250
 KING_COLUMN = 2 * len(rules.regions(SQUARES)) * rules.ARRANGEMENTS
 """``evaluation_rows``' columns: the arrangements' worths in both phases, then a king's
 worth (its change from ``rules.KING``), then what a king adds on each square
-(``KING_SQUARE_COLUMNS``)."""
+(``KING_SQUARE_COLUMNS``), then the first king's bonus and each further king's
+(``KING_COUNT_COLUMNS``)."""
 KING_SQUARE_COLUMNS = slice(KING_COLUMN + 1, KING_COLUMN + 1 + SQUARES)
+KING_COUNT_COLUMNS = slice(KING_SQUARE_COLUMNS.stop, KING_SQUARE_COLUMNS.stop + 2)
+KING_TERM_COLUMNS = slice(KING_SQUARE_COLUMNS.start, KING_COUNT_COLUMNS.stop)
 
 
 def play_games(games: int, seed: int, path: Path, nodes: tuple[int, ...], random_plies: int, longest: int) -> None:
@@ -243,7 +247,9 @@ def evaluation_rows(positions: list[tuple[int, int, int, int, bool]]) -> tuple[c
     """The columns of ``fit_draughts_patterns.design`` for each position then its
     turned-round twin (the same rows, computed on arrays: millions of positions), then one a
     square for the kings on it (a White king counts 1 on its square, a Black king -1 on the
-    square the board turned round puts it on), and the per-square evaluation of each row
+    square the board turned round puts it on), two for the kings counted (whether White has
+    one less whether Black has; White's kings past the first less Black's), and the
+    per-square evaluation of each row
     (with the side to move's bonus, a king at its worth before ``king_squares``), from
     White's side."""
     weights = rules.ManWeights(SQUARES, patterns=False)
@@ -283,7 +289,15 @@ def evaluation_rows(positions: list[tuple[int, int, int, int, bool]]) -> tuple[c
     pointers = np.arange(rows + 1) * columns.shape[1]
     matrix = csr_matrix((values.ravel(), columns.ravel(), pointers), shape=(rows, 2 * phase_width + 1))
     kings_on = csr_matrix(white_kings - black_kings[:, ::-1], dtype=float)
-    return hstack([matrix, kings_on], format="csr"), base.astype(float)
+    white_count = white_kings.sum(axis=1, dtype=np.int64)
+    black_count = black_kings.sum(axis=1, dtype=np.int64)
+    counted = np.column_stack(
+        [
+            (white_count > 0).astype(np.int64) - (black_count > 0),
+            np.maximum(white_count - 1, 0) - np.maximum(black_count - 1, 0),
+        ]
+    )
+    return hstack([matrix, kings_on, csr_matrix(counted, dtype=float)], format="csr"), base.astype(float)
 
 
 def sigmoid(values: np.ndarray) -> np.ndarray:
@@ -296,12 +310,14 @@ def cross_entropy(predicted: np.ndarray, wanted: np.ndarray) -> float:
 
 
 def shipped_vector() -> np.ndarray:
-    """The shipped worths, king and kings' squares as ``evaluation_rows``' columns (the king
-    as its change)."""
+    """The shipped worths, king, kings' squares and counts as ``evaluation_rows``' columns
+    (the king as its change)."""
     with np.load(rules.PATTERN_FILE) as shipped:
         on_square = shipped["king_squares"] if "king_squares" in shipped else np.zeros(SQUARES)
+        counts = shipped["king_counts"] if "king_counts" in shipped else np.zeros(2)
         king = float(shipped["king"]) - rules.KING
-        return np.concatenate([shipped["patterns"].astype(float).ravel(), [king], on_square.astype(float)])
+        vectors = [shipped["patterns"].astype(float).ravel(), [king], on_square.astype(float), counts.astype(float)]
+        return np.concatenate(vectors)
 
 
 def fit_worths(
@@ -312,14 +328,14 @@ def fit_worths(
     scale: float,
     prior_positions: float,
     fit_king: bool,
-    fit_king_squares: bool = False,
+    fit_king_terms: bool = False,
 ) -> np.ndarray:
     """The worths minimising the mean cross-entropy of ``sigmoid(scale * LOG_SCALE * (base +
     matrix @ worths))`` against ``wanted``, plus a pull towards ``prior``: as strong as
     ``prior_positions`` positions at an even score that hold the worth (so a worth seen in
     fewer positions moves little). The king's worth stays at the prior's unless ``fit_king``;
-    with ``fit_king_squares``, what a king adds on each square is fitted and the arrangements
-    are held at the prior's."""
+    with ``fit_king_terms``, what a king adds on each square and the kings' counts are
+    fitted, and the arrangements are held at the prior's."""
     slope = scale * LOG_SCALE
     rows = matrix.shape[0]
     # a position at an even score curves the mean cross-entropy by slope**2 / 4 / rows; the pull by 2 * ridge
@@ -336,7 +352,7 @@ def fit_worths(
 
     bounds: list[tuple[float | None, float | None]] = [(None, None)] * len(prior)
     fixed = [] if fit_king else [KING_COLUMN]
-    fixed += list(range(KING_COLUMN)) if fit_king_squares else list(range(len(prior))[KING_SQUARE_COLUMNS])
+    fixed += list(range(KING_COLUMN)) if fit_king_terms else list(range(len(prior))[KING_TERM_COLUMNS])
     for column in fixed:
         bounds[column] = (prior[column], prior[column])
     found = minimize(loss, prior.copy(), jac=True, method="L-BFGS-B", bounds=bounds, options={"maxiter": 400})
@@ -350,7 +366,7 @@ def fit(
     prior_positions: float,
     fit_king: bool,
     output: Path,
-    fit_king_squares: bool = False,
+    fit_king_terms: bool = False,
 ) -> dict[str, tuple[float, float]]:
     """Fits and writes the worths to ``output``; returns, for the held-out games, each
     evaluation's cross-entropy against their results and against their search scores."""
@@ -374,11 +390,13 @@ def fit(
     print(f"fit: the scale that fits the shipped evaluation to the results best: {scale:.2f}")
     wanted = result_share * twin_results + (1 - result_share) * sigmoid(scale * LOG_SCALE * twin_scores)
     worths = fit_worths(
-        matrix[train], base[train], wanted[train], prior, scale, prior_positions, fit_king, fit_king_squares
+        matrix[train], base[train], wanted[train], prior, scale, prior_positions, fit_king, fit_king_terms
     )
     rounded, king = rounded_worths(worths[: KING_COLUMN + 1])
     on_square = np.rint(worths[KING_SQUARE_COLUMNS]).astype(np.int16)
-    fitted = base + matrix @ np.concatenate([rounded.ravel().astype(float), [king - rules.KING], on_square])
+    counts = np.rint(worths[KING_COUNT_COLUMNS]).astype(np.int16)
+    rounded_vector = np.concatenate([rounded.ravel().astype(float), [king - rules.KING], on_square, counts])
+    fitted = base + matrix @ rounded_vector
     print("held-out games, cross-entropy against their results, and against their search scores:")
     evaluations = (("the per-square evaluation alone", base), ("shipped", shipped), ("fitted", fitted))
     searched = sigmoid(scale * LOG_SCALE * twin_scores[twin_held])
@@ -390,8 +408,9 @@ def fit(
     if not twin_held.any():
         print("  none held out (too few games)")
     changed = int((rounded != np.rint(prior[:KING_COLUMN]).reshape(rounded.shape)).sum())
-    print(f"a king: {king}, and on each square, row by row: {on_square.tolist()}; arrangements changed: {changed}")
-    np.savez_compressed(output, patterns=rounded, king=np.int64(king), king_squares=on_square)
+    print(f"a king: {king}; on each square, row by row, {on_square.tolist()}; the first king, a further one: ", end="")
+    print(f"{counts.tolist()}; arrangements changed: {changed}")
+    np.savez_compressed(output, patterns=rounded, king=np.int64(king), king_squares=on_square, king_counts=counts)
     print(f"written: {output} ({output.stat().st_size:,} bytes)")
     return held_out_figures
 
@@ -425,9 +444,9 @@ def main() -> None:
         help="fit: refit a king's worth too (self-play at a few thousand nodes a move undervalues kings)",
     )
     parser.add_argument(
-        "--fit-king-squares",
+        "--fit-king-terms",
         action="store_true",
-        help="fit: what a king adds on each square, the arrangements held (best on rescored positions)",
+        help="fit: what a king adds on each square and the kings' counts, the rest held (best on rescored positions)",
     )
     parser.add_argument("--output", type=Path, default=Path("patterns.npz"))
     arguments = parser.parse_args()
@@ -467,7 +486,7 @@ def main() -> None:
             arguments.prior_positions,
             arguments.fit_king,
             arguments.output,
-            arguments.fit_king_squares,
+            arguments.fit_king_terms,
         )
 
 

@@ -197,7 +197,7 @@ def test_train_draughts_patterns_computes_the_rows_of_the_least_squares_fit(
     positions = random_draughts_positions(300, seed=3)
     matrix, base = train.evaluation_rows(positions)
     expected, targets = least_squares.design([(position, 0.0) for position in positions], True)
-    assert expected.shape == (600, 2 * 16 * 3**8 + 1) and matrix.shape == (600, expected.shape[1] + 50)
+    assert expected.shape == (600, 2 * 16 * 3**8 + 1) and matrix.shape == (600, expected.shape[1] + 52)
     assert abs(matrix[:, : expected.shape[1]] - expected).max() == 0
     # then a column a square for the kings: White's on theirs, Black's turned round, negative
     kings_on = matrix[:, train.KING_SQUARE_COLUMNS].toarray()
@@ -206,6 +206,12 @@ def test_train_draughts_patterns_computes_the_rows_of_the_least_squares_fit(
         wanted = [(white_kings >> square & 1) - (black_kings >> (49 - square) & 1) for square in range(50)]
         assert kings_on[2 * row].tolist() == wanted and kings_on[2 * row + 1].tolist() == [-k for k in wanted]
     assert np.abs(kings_on).sum() > 0
+    # and two for the kings counted: whether each side has one, and those past the first
+    counted = matrix[:, train.KING_COUNT_COLUMNS].toarray()
+    for row, position in enumerate(positions):
+        white, black = position[1].bit_count(), position[3].bit_count()
+        wanted = [(white > 0) - (black > 0), max(white - 1, 0) - max(black - 1, 0)]
+        assert counted[2 * row].tolist() == wanted and counted[2 * row + 1].tolist() == [-k for k in wanted]
     assert np.array_equal(base, -targets)  # design's target for a score of 0 is minus the evaluation
 
 
@@ -233,13 +239,14 @@ def test_train_draughts_patterns_finds_a_planted_king_worth(tool: Callable[[str]
         assert np.abs(changed).max() <= 3  # the arrangements kept their worths
 
 
-def test_train_draughts_patterns_finds_planted_king_squares(tool: Callable[[str], ModuleType], tmp_path: Path) -> None:
+def test_train_draughts_patterns_finds_planted_king_terms(tool: Callable[[str], ModuleType], tmp_path: Path) -> None:
     train = tool("train_draughts_patterns")
     positions = random_draughts_positions(2000, seed=10)
     matrix, base = train.evaluation_rows(positions)
     planted = train.shipped_vector()
     long_diagonal = [train.KING_COLUMN + 1 + square for square in train.rules.LONG_DIAGONAL]
     planted[long_diagonal] += 80  # a king on the long diagonal is worth 80 more
+    planted[train.KING_COUNT_COLUMNS] += [60, -30]  # the first king 60 more, each further one 30 less
     white_scores = (base + matrix @ planted)[::2]
     games = tmp_path / "games"
     games.mkdir()
@@ -248,7 +255,7 @@ def test_train_draughts_patterns_finds_planted_king_squares(tool: Callable[[str]
             out.write(f"{number // 20} {' '.join(str(int(value)) for value in position)} {round(score)} 0.5\n")
     output = tmp_path / "patterns.npz"
     files = [games / "games.txt"]
-    held_out = train.fit(files, 0.0, prior_positions=0.01, fit_king=False, output=output, fit_king_squares=True)
+    held_out = train.fit(files, 0.0, prior_positions=0.01, fit_king=False, output=output, fit_king_terms=True)
     assert held_out["fitted"][1] < held_out["shipped"][1]
     shipped = train.shipped_vector()
     with np.load(output) as fitted:
@@ -256,6 +263,8 @@ def test_train_draughts_patterns_finds_planted_king_squares(tool: Callable[[str]
         assert all(abs(found[square] - 80) <= 15 for square in train.rules.LONG_DIAGONAL)
         others = [square for square in range(50) if square not in train.rules.LONG_DIAGONAL]
         assert np.abs(found[others]).max() <= 15
+        counts = fitted["king_counts"].astype(float) - shipped[train.KING_COUNT_COLUMNS]
+        assert abs(counts[0] - 60) <= 15 and abs(counts[1] + 30) <= 15
         assert np.array_equal(fitted["patterns"].astype(float).ravel(), np.rint(shipped[: train.KING_COLUMN]))
         assert int(fitted["king"]) == train.rules.KING + round(shipped[train.KING_COLUMN])
 

@@ -226,11 +226,12 @@ def test_the_evaluation_shrinks_the_king_endgames_the_rules_draw() -> None:
     tempo = TEMPO
     off_position = INTERNATIONAL.new_position("W:WK26:BK1,K2,K3")
     weights = off_position.weights  # type: ignore[attr-defined]
-    black = sum(weights.black_king[square] for square in (0, 1, 2))
+    black = sum(weights.black_king[square] for square in (0, 1, 2)) + weights.first_king + 2 * weights.further_king
+    white = weights.first_king
     off = off_position.evaluate() - tempo
     held = INTERNATIONAL.new_position("W:WK28:BK1,K2,K3").evaluate() - tempo
-    assert off == weights.white_king[25] - black < -400  # two kings down, to the side to move
-    assert held == -((black - weights.white_king[27]) // 8)
+    assert off == white + weights.white_king[25] - black < -400  # two kings down, to the side to move
+    assert held == -((black - white - weights.white_king[27]) // 8)
     # the twin of each, colours swapped, is worth the same to its side to move
     for text in ("W:WK26:BK1,K2,K3", "W:WK28:BK1,K2,K3"):
         position = INTERNATIONAL.new_position(text)
@@ -242,7 +243,7 @@ def test_the_evaluation_shrinks_the_king_endgames_the_rules_draw() -> None:
     position = INTERNATIONAL.new_position("B:W25,45:BK3")
     weights, board = position.weights, position.board  # type: ignore[attr-defined]
     white = weights.white_man[24] + weights.white_man[44] + weights.arrangement(board.white_men, 0)
-    assert position.evaluate() - tempo == weights.black_king[2] - white
+    assert position.evaluate() - tempo == weights.black_king[2] + weights.first_king - white
     # in the other variants the pieces' worth stands
     brazilian = DraughtsGame("brazilian").new_position("W:WK26:BK1,K2").evaluate() - tempo
     assert brazilian < -200

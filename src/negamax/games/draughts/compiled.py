@@ -64,6 +64,7 @@ from negamax.games.draughts.evaluation import (
 from negamax.games.draughts.evaluation import MAN as MAN_WORTH
 from negamax.games.draughts.evaluation import blend as rules_blend
 from negamax.games.draughts.evaluation import drawish as rules_drawish
+from negamax.games.draughts.evaluation import kings_bonus as rules_kings_bonus
 
 
 class DraughtsSpec(NamedTuple):
@@ -166,6 +167,7 @@ def _tables() -> tuple[Any, ...]:
     region_of = np.zeros((len(BOARD_SIZES), SQUARES, 4), dtype=np.int64)
     digit = np.zeros((len(BOARD_SIZES), SQUARES, 4), dtype=np.int64)
     patterns = np.zeros((sum(WITH_PATTERNS), 2, MOST_REGIONS, ARRANGEMENTS), dtype=np.int16)
+    king_counts = np.zeros((len(BOARD_SIZES), 2), dtype=np.int64)
     for geometry, size in enumerate(BOARD_SIZES):
         squares = size * size // 2
         weights = weights_for(squares, patterns=WITH_PATTERNS[geometry])
@@ -174,6 +176,7 @@ def _tables() -> tuple[Any, ...]:
             values[geometry, KING_PIECE, square] = weights.white_king[square]
             values[geometry, MAN + BLACK_PIECE, square] = -weights.black_man[square]
             values[geometry, KING_PIECE + BLACK_PIECE, square] = -weights.black_king[square]
+        king_counts[geometry] = weights.first_king, weights.further_king
         assert len(weights.regions) <= MOST_REGIONS
         for region, members in enumerate(weights.regions):
             for phase in range(2):
@@ -185,15 +188,16 @@ def _tables() -> tuple[Any, ...]:
     generator = np.random.default_rng(20261123)
     zobrist = generator.integers(1, 1 << 62, size=(16, SQUARES), dtype=np.int64)
     side_key = np.int64(generator.integers(1, 1 << 62))
-    return values, zobrist, side_key, region_count, region_of, digit, patterns
+    return values, zobrist, side_key, region_count, region_of, digit, patterns, king_counts
 
 
-VALUES, ZOBRIST, SIDE_KEY, REGION_COUNT, REGION_OF, DIGIT, PATTERNS = _tables()
+VALUES, ZOBRIST, SIDE_KEY, REGION_COUNT, REGION_OF, DIGIT, PATTERNS, KING_COUNTS = _tables()
 """Each piece's worth on each square of each board from White's side (Black's negative),
 Zobrist keys, and for each square the regions holding it (how many, which, and the square's
 digit in each region's index); ``PATTERNS[PATTERN_SLOT[geometry], phase, region, index]``:
 each region's worth by its index with all ``FULL_MEN`` men on the board (phase 0) and with
-none (phase 1)."""
+none (phase 1); ``KING_COUNTS[geometry]``: what a side's first king and each further one
+add (``evaluation.kings_bonus``)."""
 
 
 # Step 1. Move generation: captures (the longest only, where that is the rule), else quiet
@@ -623,6 +627,7 @@ def unplay(spec: Any, state: Any, move: int) -> None:
 # Step 3. Evaluation, draws, and what move ordering needs.
 
 blend = njit(cache=True, inline="always")(rules_blend)
+kings_bonus = njit(cache=True, inline="always")(rules_kings_bonus)
 drawish = njit(cache=True, inline="always")(rules_drawish)
 LONG_DIAGONAL_BITS = sum(1 << bitboards.bit_of_square(square, 5) for square in LONG_DIAGONAL)
 """``evaluation.LONG_DIAGONAL`` on the 10x10 bitboards, where the FMJD's king endgames are
@@ -647,6 +652,9 @@ def evaluate(spec: Any, state: Any) -> int:
             full += PATTERNS[slot, 0, region, index]
             bare += PATTERNS[slot, 1, region, index]
         value += blend(full, bare, (material & 255) + ((material >> 16) & 255))
+    white_kings, black_kings = (material >> 8) & 255, material >> 24
+    if white_kings or black_kings:
+        value += kings_bonus(KING_COUNTS[spec.geometry, 0], KING_COUNTS[spec.geometry, 1], white_kings, black_kings)
     if spec.endgame_clocks == FMJD_ENDGAMES and _pieces(material) <= 4:
         value = drawish(
             value,

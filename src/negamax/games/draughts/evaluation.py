@@ -32,8 +32,9 @@ arrangement is worth)."""
 PATTERN_FILE = Path(__file__).with_name("patterns.npz")
 """The fitted worths of every region's arrangements (``patterns``, from White's side: with
 all ``FULL_MEN`` men on the board, then with none), of a king on the 10x10 board
-(``king``), and what a White king adds to that on each square (``king_squares``; a Black
-king on the square the board turned round puts it on)."""
+(``king``), what a White king adds to that on each square (``king_squares``; a Black
+king on the square the board turned round puts it on), and what a side's first king and
+each further one add (``king_counts``)."""
 FULL_MEN = 40
 """The men at the start: an arrangement's worth moves from its first fitted worth to its
 second as the men come off the board (kings do not count)."""
@@ -113,6 +114,8 @@ class ManWeights:
         self.white_king = [KING] * squares
         """A White king's worth on each square (Black's: ``black_king``, mirrored)."""
         self.black_king = [KING] * squares
+        self.first_king = self.further_king = 0
+        """What a side's first king adds to its worth, and each further one (``kings_bonus``)."""
         self.regions = regions(squares) if patterns else []
         self.patterns: list[list[list[int]]] = []
         if self.regions:
@@ -128,6 +131,8 @@ class ManWeights:
                 on_square = fitted["king_squares"].astype(int).tolist() if "king_squares" in fitted else [0] * squares
                 self.white_king = [self.king + on_square[square] for square in range(squares)]
                 self.black_king = [self.king + on_square[squares - 1 - square] for square in range(squares)]
+                if "king_counts" in fitted:
+                    self.first_king, self.further_king = (int(bonus) for bonus in fitted["king_counts"])
 
     def arrangement(self, white_men: int, black_men: int) -> int:
         """The regions' worth for these men (bit ``s``: a man on square ``s``), White's side:
@@ -137,6 +142,14 @@ class ManWeights:
         full = sum(worths[index] for worths, index in zip(full_board, indices, strict=True))
         bare = sum(worths[index] for worths, index in zip(bare_board, indices, strict=True))
         return blend(full, bare, white_men.bit_count() + black_men.bit_count())
+
+
+def kings_bonus(first: int, further: int, white_kings: int, black_kings: int) -> int:
+    """What the kings counted add, from White's side: ``first`` for a side's first king,
+    ``further`` for each of its others (the first king decides more than the next ones)."""
+    white = (first if white_kings else 0) + further * max(white_kings - 1, 0)
+    black = (first if black_kings else 0) + further * max(black_kings - 1, 0)
+    return white - black
 
 
 def blend(full: int, bare: int, men: int) -> int:

@@ -55,6 +55,7 @@ from negamax.games.draughts.evaluation import (
     PATTERN_VARIANTS,
     TEMPO,
     drawish,
+    kings_bonus,
     weights_for,
 )
 
@@ -224,6 +225,11 @@ class DraughtsPosition:
             black += self.weights.black_king[low.bit_length() - 1]
             kings ^= low
         value: int = white - black
+        if white_kings | black_kings:
+            weights = self.weights
+            value += kings_bonus(
+                weights.first_king, weights.further_king, white_kings.bit_count(), black_kings.bit_count()
+            )
         if self.weights.regions:
             value += self.weights.arrangement(board.white_men, board.black_men)
         if self.variant in KING_ENDGAME_VARIANTS and white_kings | black_kings:
