@@ -5,8 +5,10 @@ international draughts, a worth for the men's arrangement in each of sixteen
 overlapping regions of 4x4 squares (``PATTERN_FILE``: 209,952 worths of 16 bits, 85 kB
 compressed, fitted to dame-rs's scores in ``tools/fit_draughts_patterns.py``, then by
 logistic regression on two million positions of the engine's self-play games in
-``tools/train_draughts_patterns.py``); and in international draughts, the value shrunk in
-the king endgames the FMJD's rule is about to draw (``drawish``).
+``tools/train_draughts_patterns.py``); in international draughts too, a king's worth by
+its square and a bonus for a side's first king and each further one (52 worths in the same
+file, fitted there to positions searched at 300,000 nodes: ``kings_bonus``), and the value
+shrunk in the king endgames the FMJD's rule is about to draw (``drawish``).
 """
 
 from __future__ import annotations
