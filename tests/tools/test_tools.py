@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import chess
 import numpy as np
@@ -239,22 +240,32 @@ def test_train_draughts_patterns_finds_a_planted_king_worth(tool: Callable[[str]
         assert np.abs(changed).max() <= 3  # the arrangements kept their worths
 
 
+def _write_games(folder: Path, rows: list[tuple[int, Any, float, float]]) -> Path:
+    """A games file as ``train_draughts_patterns.py play`` writes it: game, position, score, result."""
+    games = folder / "games"
+    games.mkdir()
+    path = games / "games.txt"
+    with path.open("w") as out:
+        for number, position, score, result in rows:
+            out.write(f"{number} {' '.join(str(int(value)) for value in position)} {score} {result}\n")
+    return path
+
+
 def test_train_draughts_patterns_finds_planted_king_terms(tool: Callable[[str], ModuleType], tmp_path: Path) -> None:
     train = tool("train_draughts_patterns")
     positions = random_draughts_positions(2000, seed=10)
     matrix, base = train.evaluation_rows(positions)
     planted = train.shipped_vector()
-    long_diagonal = [train.KING_COLUMN + 1 + square for square in train.rules.LONG_DIAGONAL]
+    long_diagonal = [train.KING_SQUARE_COLUMNS.start + square for square in train.rules.LONG_DIAGONAL]
     planted[long_diagonal] += 80  # a king on the long diagonal is worth 80 more
     planted[train.KING_COUNT_COLUMNS] += [60, -30]  # the first king 60 more, each further one 30 less
     white_scores = (base + matrix @ planted)[::2]
-    games = tmp_path / "games"
-    games.mkdir()
-    with (games / "games.txt").open("w") as out:
-        for number, (position, score) in enumerate(zip(positions, white_scores, strict=True)):
-            out.write(f"{number // 20} {' '.join(str(int(value)) for value in position)} {round(score)} 0.5\n")
+    rows = [
+        (number // 20, position, round(score), 0.5)
+        for number, (position, score) in enumerate(zip(positions, white_scores, strict=True))
+    ]
+    files = [_write_games(tmp_path, rows)]
     output = tmp_path / "patterns.npz"
-    files = [games / "games.txt"]
     held_out = train.fit(files, 0.0, prior_positions=0.01, fit_king=False, output=output, fit_king_terms=True)
     assert held_out["fitted"][1] < held_out["shipped"][1]
     shipped = train.shipped_vector()
@@ -280,14 +291,12 @@ def test_train_draughts_patterns_learns_a_king_worth_from_game_results(
     white_scores = (base + matrix @ planted)[::2]
     generator = np.random.default_rng(4)
     wins = generator.random(len(positions)) < train.sigmoid(train.LOG_SCALE * white_scores)
-    games = tmp_path / "games"
-    games.mkdir()
-    with (games / "games.txt").open("w") as out:
-        for number, (position, won) in enumerate(zip(positions, wins, strict=True)):
-            # the search scores say nothing: only the results carry the planted worth
-            out.write(f"{number} {' '.join(str(int(value)) for value in position)} 0 {float(won)}\n")
+    # the search scores say nothing: only the results carry the planted worth
+    rows = [
+        (number, position, 0, float(won)) for number, (position, won) in enumerate(zip(positions, wins, strict=True))
+    ]
     output = tmp_path / "patterns.npz"
-    train.fit([games / "games.txt"], result_share=1.0, prior_positions=50, fit_king=True, output=output)
+    train.fit([_write_games(tmp_path, rows)], result_share=1.0, prior_positions=50, fit_king=True, output=output)
     with np.load(output) as fitted:
         # in the units of the scale fitted to the shipped evaluation first, which the results
         # (where kings decide more than it says) stretch: some of the planted man, not all

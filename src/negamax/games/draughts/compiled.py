@@ -659,9 +659,9 @@ def evaluate(spec: Any, state: Any) -> int:
         value = drawish(
             value,
             material & 255,
-            (material >> 8) & 255,
+            white_kings,
             (material >> 16) & 255,
-            material >> 24,
+            black_kings,
             state[MASKS + 2] & LONG_DIAGONAL_BITS != 0,
             state[MASKS + 3] & LONG_DIAGONAL_BITS != 0,
         )
