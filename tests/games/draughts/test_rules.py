@@ -17,7 +17,7 @@ from negamax.core.types import SearchLimits
 from negamax.search import search
 
 draughts = pytest.importorskip("draughts")
-from negamax.games.draughts.evaluation import TEMPO  # noqa: E402
+from negamax.games.draughts.evaluation import TEMPO, drawish  # noqa: E402
 from negamax.games.draughts.rules import DraughtsGame  # noqa: E402
 
 INTERNATIONAL = DraughtsGame("draughts")
@@ -244,6 +244,31 @@ def test_the_evaluation_shrinks_the_king_endgames_the_rules_draw() -> None:
     weights, board = position.weights, position.board  # type: ignore[attr-defined]
     white = weights.white_man[24] + weights.white_man[44] + weights.arrangement(board.white_men, 0)
     assert position.evaluate() - tempo == weights.black_king[2] + weights.first_king - white
+    # three pieces against a king, or kings even and the men within one: the lead shrinks
+    three_kings = INTERNATIONAL.new_position("W:WK26,K27,30:BK1,5,6")
+    shrunk = three_kings.evaluate() - tempo
+    assert 0 < shrunk < 200
+    assert three_kings.evaluate() == INTERNATIONAL.new_position(turned_round(three_kings)).evaluate()
+    assert INTERNATIONAL.new_position("W:WK26,K27,K28,30:BK1,5,6").evaluate() - tempo > 4 * shrunk
     # in the other variants the pieces' worth stands
     brazilian = DraughtsGame("brazilian").new_position("W:WK26:BK1,K2").evaluate() - tempo
     assert brazilian < -200
+
+
+@pytest.mark.parametrize(
+    ("value", "pieces", "shrunk"),
+    [
+        (800, (1, 2, 2, 1), 100),  # three pieces against a king: an eighth
+        (-800, (2, 1, 1, 2), -100),  # the same, Black ahead
+        (101, (5, 1, 4, 1), 50),  # kings even, a man ahead: half
+        (-101, (4, 1, 5, 1), -50),
+        (101, (6, 1, 4, 1), 101),  # two men ahead: the lead stands
+        (101, (5, 1, 4, 0), 101),  # no king behind: it stands
+        (101, (5, 2, 4, 1), 101),  # a king ahead: it stands
+        (101, (4, 0, 5, 1), 101),  # four men against a king and five: it stands
+    ],
+)
+def test_a_king_makes_a_lead_drawish(value: int, pieces: tuple[int, int, int, int], shrunk: int) -> None:
+    assert drawish(value, *pieces, False, False) == shrunk
+    white_men, white_kings, black_men, black_kings = pieces
+    assert drawish(-value, black_men, black_kings, white_men, white_kings, False, False) == -shrunk

@@ -655,7 +655,7 @@ def evaluate(spec: Any, state: Any) -> int:
     white_kings, black_kings = (material >> 8) & 255, material >> 24
     if white_kings or black_kings:
         value += kings_bonus(KING_COUNTS[spec.geometry, 0], KING_COUNTS[spec.geometry, 1], white_kings, black_kings)
-    if spec.endgame_clocks == FMJD_ENDGAMES and _pieces(material) <= 4:
+    if spec.endgame_clocks == FMJD_ENDGAMES and (white_kings or black_kings):
         value = drawish(
             value,
             material & 255,

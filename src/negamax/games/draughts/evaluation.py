@@ -8,7 +8,8 @@ logistic regression on two million positions of the engine's self-play games in
 ``tools/train_draughts_patterns.py``); in international draughts too, a king's worth by
 its square and a bonus for a side's first king and each further one (52 worths in the same
 file, fitted there to positions searched at 300,000 nodes: ``kings_bonus``), and the value
-shrunk in the king endgames the FMJD's rule is about to draw (``drawish``).
+shrunk in the king endgames the FMJD's rule is about to draw and where a king holds the
+side behind (``drawish``).
 """
 
 from __future__ import annotations
@@ -49,7 +50,10 @@ LONG_DIAGONAL = (4, 9, 13, 18, 22, 27, 31, 36, 40, 45)
 """The 10x10 board's long diagonal, squares 5 to 46: a lone king on it holds three kings."""
 LONG_DIAGONAL_MASK = sum(1 << square for square in LONG_DIAGONAL)
 DRAWISH_SHRINK = 8
-"""How much ``drawish`` shrinks a value the rules are about to call a draw."""
+"""How much ``drawish`` shrinks a value the rules are about to call a draw, or the lead of
+three pieces or fewer against a king."""
+KINGS_EVEN_SHRINK = 2
+"""How much ``drawish`` shrinks a lead of a man or less with the kings even."""
 
 
 def _rows(squares: int) -> int:
@@ -171,22 +175,33 @@ def drawish(
     white_held: bool,
     black_held: bool,
 ) -> int:
-    """``value`` shrunk towards zero (by ``DRAWISH_SHRINK``, rounded towards zero, so the
-    colours swapped give the same worth negated) in the king endgames the FMJD's rule draws
-    within 5 moves (a lone king against one or two pieces with a king) or 16 (against three
-    of them, when the lone king holds the long diagonal, where it cannot be caught;
-    ``white_held``, ``black_held``: a king of that colour is on it): the pieces counted
-    there no longer say who wins. Against three off the long diagonal the
-    lone king is usually caught in time, and the value stands."""
+    """``value`` shrunk towards zero where a king makes the side ahead's lead hard to turn
+    into a win (rounded towards zero, so the colours swapped give the same worth negated).
+
+    By ``DRAWISH_SHRINK``: the king endgames the FMJD's rule draws within 5 moves (a lone
+    king against one or two pieces with a king) or 16 (against three of them, when the lone
+    king holds the long diagonal, where it cannot be caught; ``white_held``,
+    ``black_held``: a king of that colour is on it); and any other side ahead with three
+    pieces or fewer against a king. Against three off the long diagonal the lone king is
+    usually caught in time, and the value stands. By half (``KINGS_EVEN_SHRINK``): kings
+    even on both sides, and the men within one of each other."""
+    # (one function, no calls: the compiled evaluation inlines it as it is)
+    shrink = 1
     if white_men == 0 and white_kings == 1 and black_kings >= 1 and 1 <= black_men + black_kings <= 3:
-        attackers, held = black_men + black_kings, white_held
+        if black_men + black_kings < 3 or white_held:
+            shrink = DRAWISH_SHRINK
     elif black_men == 0 and black_kings == 1 and white_kings >= 1 and 1 <= white_men + white_kings <= 3:
-        attackers, held = white_men + white_kings, black_held
-    else:
-        return value
-    if attackers == 3 and not held:
-        return value
-    return value // DRAWISH_SHRINK if value >= 0 else -(-value // DRAWISH_SHRINK)
+        if white_men + white_kings < 3 or black_held:
+            shrink = DRAWISH_SHRINK
+    elif (value > 0 and black_kings) or (value < 0 and white_kings):
+        ahead_men, ahead_kings, behind_men, behind_kings = white_men, white_kings, black_men, black_kings
+        if value < 0:
+            ahead_men, ahead_kings, behind_men, behind_kings = black_men, black_kings, white_men, white_kings
+        if ahead_men + ahead_kings <= 3:
+            shrink = DRAWISH_SHRINK
+        elif ahead_kings == behind_kings and abs(ahead_men - behind_men) <= 1:
+            shrink = KINGS_EVEN_SHRINK
+    return value // shrink if value >= 0 else -(-value // shrink)
 
 
 @functools.cache
