@@ -240,6 +240,43 @@ def test_train_draughts_patterns_finds_a_planted_king_worth(tool: Callable[[str]
         assert np.abs(changed).max() <= 3  # the arrangements kept their worths
 
 
+@pytest.mark.parametrize("deep_weight", [30.0, 0.01])
+def test_train_draughts_patterns_weighs_the_rescored_positions_against_the_games(
+    tool: Callable[[str], ModuleType], tmp_path: Path, deep_weight: float
+) -> None:
+    train = tool("train_draughts_patterns")
+    positions = random_draughts_positions(2000, seed=8)
+    matrix, base = train.evaluation_rows(positions)
+    shipped = train.shipped_vector()
+    planted = shipped.copy()
+    planted[train.KING_COLUMN] += 80  # the deeper searches find a king worth 80 more than the games' do
+    games_scores, deep_scores = ((base + matrix @ vector)[::2] for vector in (shipped, planted))
+    for name, scores in (("games", games_scores), ("deep", deep_scores)):  # the same positions, rescored
+        (tmp_path / name).mkdir()
+        with (tmp_path / name / "games.txt").open("w") as out:
+            for number in range(len(positions)):
+                result = 1.0 if scores[number] > 100 else 0.0 if scores[number] < -100 else 0.5
+                position = " ".join(str(int(value)) for value in positions[number])
+                out.write(f"{number // 20} {position} {round(scores[number])} {result}\n")
+    output = tmp_path / "patterns.npz"
+    held_out = train.fit(
+        [tmp_path / "games" / "games.txt"],
+        result_share=0.0,
+        prior_positions=50,
+        fit_king=True,
+        output=output,
+        deep_paths=[tmp_path / "deep" / "games.txt"],
+        deep_weight=deep_weight,
+    )
+    with np.load(output) as fitted:
+        found = int(fitted["king"]) - (train.rules.KING + shipped[train.KING_COLUMN])
+    if deep_weight > 1:  # a rescored position counts as 30 games' ones: the deep searches' worth wins
+        assert 65 <= found <= 80
+        assert held_out["fitted"][1] < held_out["shipped"][1]  # the figures are the rescored positions'
+    else:
+        assert 0 <= found <= 15
+
+
 def _write_games(folder: Path, rows: list[tuple[int, Any, float, float]]) -> Path:
     """A games file as ``train_draughts_patterns.py play`` writes it: game, position, score, result."""
     games = folder / "games"
@@ -384,6 +421,12 @@ def test_train_draughts_patterns_plays_rescores_then_fits(tool: Callable[[str], 
     assert other.returncode != 0 and "not this sample's positions" in other.stderr
     refitted = run_tool("train_draughts_patterns.py", "fit", "--work", "deep", "--output", "deep.npz", cwd=tmp_path)
     assert refitted.returncode == 0, refitted.stderr
+    arguments = ["--work", "games1", "games2", "--deep", "deep", "--output", "joint.npz"]
+    joint = run_tool("train_draughts_patterns.py", "fit", *arguments, cwd=tmp_path)
+    assert joint.returncode == 0, joint.stderr
+    assert "fit: rescored: 8 positions" in joint.stdout and (tmp_path / "joint.npz").is_file()
+    missing_deep = run_tool("train_draughts_patterns.py", "fit", "--work", "games1", "--deep", "nowhere", cwd=tmp_path)
+    assert missing_deep.returncode == 2 and "no rescored positions at nowhere" in missing_deep.stderr
     from negamax.games.draughts.evaluation import PATTERN_FILE
 
     with np.load(tmp_path / "patterns.npz") as written, np.load(PATTERN_FILE) as shipped:

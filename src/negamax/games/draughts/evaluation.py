@@ -2,10 +2,11 @@
 (``compiled``): a man's worth by the rows it has advanced and its file, a king's,
 the side to move's bonus (weights fitted in ``tools/fit_draughts.py``), and in
 international draughts, a worth for the men's arrangement in each of sixteen
-overlapping regions of 4x4 squares (``PATTERN_FILE``: 209,952 worths of 16 bits, 85 kB
+overlapping regions of 4x4 squares (``PATTERN_FILE``: 209,952 worths of 16 bits, 88 kB
 compressed, fitted to dame-rs's scores in ``tools/fit_draughts_patterns.py``, then by
 logistic regression on two million positions of the engine's self-play games in
-``tools/train_draughts_patterns.py``); in international draughts too, a king's worth by
+``tools/train_draughts_patterns.py``, then again on 1.8 million more with 100,000 of them
+searched at 300,000 nodes); in international draughts too, a king's worth by
 its square and a bonus for a side's first king and each further one (52 worths in the same
 file, fitted there to positions searched at 300,000 nodes: ``kings_bonus``), and the value
 shrunk in the king endgames the FMJD's rule is about to draw and where a king holds the
