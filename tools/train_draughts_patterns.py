@@ -42,23 +42,28 @@ processes or refitted:
 Run: ``python tools/train_draughts_patterns.py play --games 4000 --seed 1 --work games``
 (one process a core, each with its own seed and ``--work``), optionally
 ``python tools/train_draughts_patterns.py rescore --work games games2 --into deep1 --part 1/2``
-(and ``--into deep2 --part 2/2`` beside it; then fit ``--work deep1 deep2``, where a game
-with positions in both parts counts as two for the held-out tenth, or with the games), then
-``python tools/train_draughts_patterns.py fit --work games games2 --deep deep1 deep2 --output patterns.npz``.
-The shipped ``patterns.npz`` comes from three fits, each from the worths shipped before it:
-the default fit of two ``play`` runs (16,976 games at 800, 2,000 and 5,000 nodes a move,
-2,016,546 positions, an hour on two cores); the king terms, ``--fit-king-terms
---result-share 0`` on 59,158 rescored positions; then the arrangements again, ``--deep``
-with the default weight of 30, on 1,793,578 positions of 15,037 games at 1,000, 3,000 and
-8,000 nodes a move and 100,000 of them rescored at 300,000 nodes (``--sample 100000``,
-about two hours on two cores). That last fit takes about three CPU-minutes and 7 GB, and
-brought the held-out games' cross-entropy against the deep scores from 0.51378 to 0.51241,
-against their results from 0.51323 to 0.51012.
+(and ``--into deep2 --part 2/2`` beside it), then
+``python tools/train_draughts_patterns.py fit --work games games2 --deep deep1 deep2 --output patterns.npz``
+(the rescored positions alone: ``fit --work deep1 deep2``, where a game with positions in both
+parts counts as two for the held-out tenth). The ``--deep`` directories must be rescored
+from the same ``--work`` files, in the same order, with no games added since: the fit stops
+if a rescored position is not in its game.
+The shipped ``patterns.npz`` comes from dame-rs's scores (``fit_draughts_patterns.py``),
+then three fits, each from the worths shipped before it: the default fit of two ``play``
+runs (16,976 games at 800, 2,000 and 5,000 nodes a move, 2,016,546 positions, an hour on two
+cores); the king terms, ``--fit-king-terms --result-share 0`` on 59,158 rescored positions;
+then the arrangements again, ``--deep`` with the default weight of 30, on 1,793,578
+positions of 15,037 games at 1,000, 3,000 and 8,000 nodes a move and 100,000 of them
+rescored at 300,000 nodes (``--sample 100000``, about two hours on two cores). That last fit
+takes about three CPU-minutes and 7 GB, and brought the held-out rescored positions'
+cross-entropy against their deep scores from 0.51378 to 0.51241, against their games'
+results from 0.51323 to 0.51012. A king's worth has not been refitted since dame-rs's.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from collections.abc import Iterator
@@ -240,8 +245,8 @@ def numbered_lines(paths: list[Path]) -> Iterator[tuple[int, str]]:
 
 def read_games(paths: list[Path], renumber: bool = True) -> Labelled:
     """Every position of the games in ``paths``: the positions, their games (numbered apart
-    across files; as written with ``renumber`` false, as the parts of one rescore share their
-    sources' numbers), the search scores and the results, both from White's side."""
+    across files; with ``renumber`` false, as written: rescore has given them their games'
+    numbers already), the search scores and the results, both from White's side."""
     positions, games, scores, results = [], [], [], []
     lines = numbered_lines(paths) if renumber else ((0, line) for _, line in numbered_lines(paths))
     for offset, line in lines:
@@ -375,7 +380,7 @@ def fit_worths(
 
 
 class LabelledRows(NamedTuple):
-    """A games file's positions as ``evaluation_rows``' rows (each position, then its twin
+    """Games files' positions as ``evaluation_rows``' rows (each position, then its twin
     with the colours swapped: the result and score turned), and which rows are held out."""
 
     matrix: csr_matrix
@@ -385,7 +390,27 @@ class LabelledRows(NamedTuple):
     held_out: np.ndarray
 
 
+class RescoredMismatch(ValueError):
+    """Rescored positions that are not their games' (``check_rescored``)."""
+
+
+def check_rescored(played: Labelled, deep: Labelled) -> None:
+    """Raises ``RescoredMismatch`` unless every rescored position is a position of its game in
+    ``played``: else the two sets' games are not numbered alike, and a game held out of one
+    would be trained on in the other."""
+    if not deep[0]:
+        raise RescoredMismatch("no rescored positions: rescore has not written any yet")
+    known = {(game, *position) for position, game in zip(played[0], played[1].tolist(), strict=True)}
+    for position, game in zip(deep[0], deep[1].tolist(), strict=True):
+        if (game, *position) not in known:
+            raise RescoredMismatch(
+                f"a rescored position of game {game} is not in that game: rescore them from these --work games, "
+                "in this order, with none added since"
+            )
+
+
 def labelled_rows(labelled: Labelled, held_games: np.ndarray) -> LabelledRows:
+    """The rows of ``labelled``'s positions; held out where their game is in ``held_games``."""
     positions, games, scores, results = labelled
     matrix, base = evaluation_rows(positions)
     twin_results = np.column_stack([results, 1 - results]).ravel()
@@ -409,14 +434,16 @@ def fit(
     counted ``deep_weight`` times, against its deep score alone), else of the games'."""
     played = read_games(paths)
     deep = read_games(deep_paths, renumber=False) if deep_paths else None
-    last_game = max(int(played[1].max()), int(deep[1].max()) if deep else 0)
+    if deep is not None:
+        check_rescored(played, deep)
+    last_game = int(played[1].max())
     # a game's draw is the same in both sets: the rescored positions keep their games' numbers
     held_games = np.random.default_rng(1).random(last_game + 1) < 0.1
-    sets = {"games": labelled_rows(played, held_games)}
-    if deep:
-        sets["rescored"] = labelled_rows(deep, held_games)
-    for name, (matrix, _, _, _, held_out) in sets.items():
-        print(f"fit: {name}: {matrix.shape[0] // 2} positions, {int(held_out.sum()) // 2} of them held out")
+    sources = {"games": played} | ({"rescored": deep} if deep is not None else {})
+    sets = {name: labelled_rows(labelled, held_games) for name, labelled in sources.items()}
+    for name, (positions, games, _, _) in sources.items():
+        held_out = int(held_games[games].sum())
+        print(f"fit: {name}: {len(positions)} positions of {len(np.unique(games))} games, {held_out} held out")
     watched = sets["rescored" if deep else "games"]
     prior = shipped_vector()
     scales = np.arange(0.2, 3.0, 0.02)
@@ -430,7 +457,7 @@ def fit(
     slope = scale * LOG_SCALE
     print(f"fit: the scale that fits the shipped evaluation to the results best: {scale:.2f}")
     matrices, bases, targets, weights = [], [], [], []
-    for name, rows in reversed(sets.items()):  # the rescored positions first, as they were fitted
+    for name, rows in reversed(sets.items()):  # the rescored positions first: the shipped fit's order
         train = ~rows.held_out
         searched = sigmoid(slope * rows.scores[train])
         share = result_share if name == "games" else 0.0
@@ -522,6 +549,10 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=Path("patterns.npz"))
     arguments = parser.parse_args()
     files = [work / "games.txt" for work in arguments.work]
+    if arguments.deep and arguments.step != "fit":
+        parser.error("--deep is for fit only")
+    if not (math.isfinite(arguments.deep_weight) and arguments.deep_weight > 0):
+        parser.error(f"--deep-weight {arguments.deep_weight}: give a positive number of positions")
     if arguments.step == "play":
         arguments.work[0].mkdir(parents=True, exist_ok=True)
         play_games(
@@ -536,10 +567,6 @@ def main() -> None:
         parser.error(f"no games at {', '.join(absent)}: play writes them")
     elif absent := [str(deep / "games.txt") for deep in arguments.deep or [] if not (deep / "games.txt").is_file()]:
         parser.error(f"no rescored positions at {', '.join(absent)}: rescore writes them")
-    elif arguments.deep and arguments.step != "fit":
-        parser.error("--deep is fit's: the rescored positions fitted with the games")
-    elif arguments.deep_weight <= 0:
-        parser.error(f"--deep-weight {arguments.deep_weight}: give a positive number of positions")
     elif arguments.step == "rescore":
         if arguments.into is None:
             parser.error("rescore needs --into, the directory to write the rescored positions to")
@@ -557,16 +584,19 @@ def main() -> None:
         part = (int(number), int(parts))
         rescore_games(files, arguments.into / "games.txt", arguments.sample, nodes, arguments.seed, part)
     else:
-        fit(
-            files,
-            arguments.result_share,
-            arguments.prior_positions,
-            arguments.fit_king,
-            arguments.output,
-            arguments.fit_king_terms,
-            [deep / "games.txt" for deep in arguments.deep] if arguments.deep else None,
-            arguments.deep_weight,
-        )
+        try:
+            fit(
+                files,
+                arguments.result_share,
+                arguments.prior_positions,
+                arguments.fit_king,
+                arguments.output,
+                arguments.fit_king_terms,
+                [deep / "games.txt" for deep in arguments.deep] if arguments.deep else None,
+                arguments.deep_weight,
+            )
+        except RescoredMismatch as error:
+            parser.error(str(error))
 
 
 if __name__ == "__main__":

@@ -277,6 +277,45 @@ def test_train_draughts_patterns_weighs_the_rescored_positions_against_the_games
         assert 0 <= found <= 15
 
 
+def test_train_draughts_patterns_checks_the_rescored_positions_are_their_games(
+    tool: Callable[[str], ModuleType], tmp_path: Path
+) -> None:
+    train = tool("train_draughts_patterns")
+    positions = random_draughts_positions(40, seed=5)
+    games = []
+    for name, rows in (("first", positions[:20]), ("second", positions[20:])):
+        games.append(tmp_path / name / "games.txt")
+        games[-1].parent.mkdir()
+        words = [
+            f"{number // 10} {' '.join(str(int(value)) for value in row)} 0 0.5\n" for number, row in enumerate(rows)
+        ]
+        games[-1].write_text("".join(words))
+    played = train.read_games(games)
+    assert played[1].tolist() == [number // 10 for number in range(40)]  # the second file's games follow the first's
+    # a rescore of positions 5 and 35 writes them with their games' numbers: 0, and 3 (the second file's 1)
+    rescored = tmp_path / "deep.txt"
+    rescored.write_text(
+        "".join(
+            f"{game} {' '.join(str(int(value)) for value in positions[index])} 10 0.5\n"
+            for game, index in ((0, 5), (3, 35))
+        )
+    )
+    deep = train.read_games([rescored], renumber=False)
+    assert deep[1].tolist() == [0, 3]
+    train.check_rescored(played, deep)  # every one a position of its game
+    with pytest.raises(train.RescoredMismatch, match="not in that game"):
+        train.check_rescored(train.read_games(games[::-1]), deep)  # the --work files in another order
+    shifted = "".join(
+        f"{int(line.split()[0]) + 1} {line.split(' ', 1)[1]}\n" for line in rescored.read_text().splitlines()
+    )
+    rescored.write_text(shifted)
+    with pytest.raises(train.RescoredMismatch, match="game 1 is not in that game"):
+        train.check_rescored(played, train.read_games([rescored], renumber=False))
+    rescored.write_text("")
+    with pytest.raises(train.RescoredMismatch, match="no rescored positions"):
+        train.check_rescored(played, train.read_games([rescored], renumber=False))
+
+
 def _write_games(folder: Path, rows: list[tuple[int, Any, float, float]]) -> Path:
     """A games file as ``train_draughts_patterns.py play`` writes it: game, position, score, result."""
     games = folder / "games"
