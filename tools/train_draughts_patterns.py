@@ -320,9 +320,10 @@ def sigmoid(values: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-np.clip(values, -50, 50)))
 
 
-def cross_entropy(predicted: np.ndarray, wanted: np.ndarray) -> float:
+def cross_entropy(predicted: np.ndarray, wanted: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """The mean cross-entropy, each row counted ``weights`` times (once if none)."""
     predicted = np.clip(predicted, 1e-9, 1 - 1e-9)
-    return float(-np.mean(wanted * np.log(predicted) + (1 - wanted) * np.log(1 - predicted)))
+    return float(-np.average(wanted * np.log(predicted) + (1 - wanted) * np.log(1 - predicted), weights=weights))
 
 
 def shipped_vector() -> np.ndarray:
@@ -364,7 +365,7 @@ def fit_worths(
     def loss(worths: np.ndarray) -> tuple[float, np.ndarray]:
         # summed over the positions, not averaged: the optimiser's gradient tolerance is absolute
         predicted = np.clip(sigmoid(slope * (base + matrix @ worths)), 1e-9, 1 - 1e-9)
-        entropy = -np.sum(counted * (wanted * np.log(predicted) + (1 - wanted) * np.log(1 - predicted)))
+        entropy = rows * cross_entropy(predicted, wanted, counted)
         gradient = slope * (transposed @ (counted * (predicted - wanted)))
         distance = worths - prior
         return float(entropy + rows * ridge * distance @ distance), gradient + 2 * rows * ridge * distance
@@ -487,7 +488,8 @@ def fit(
             print("  none held out (too few games)")
             continue
         matrix, base = rows.matrix[rows.held_out], rows.base[rows.held_out]
-        evaluations = (("the per-square evaluation alone", 0 * prior), ("shipped", prior), ("fitted", rounded_vector))
+        alone = np.zeros_like(prior)
+        evaluations = (("the per-square evaluation alone", alone), ("shipped", prior), ("fitted", rounded_vector))
         searched = sigmoid(slope * rows.scores[rows.held_out])
         for evaluation, vector in evaluations:
             predicted = sigmoid(slope * (base + matrix @ vector))
