@@ -127,7 +127,7 @@ def test_a_sound_plugin_is_answered_as_before(served: tuple[Web, dict[str, str],
     status, state = web.post("/api/state", {"game": games["Stones"], "moves": ["1", "2"]})
     assert status == 200 and state["moves"] == ["1", "2"] and state["played"] == ["1", "2"]
     events = web.events({"game": games["Stones"], "seconds": 0.5})
-    assert events[-1][0] == "done" and events[-1][1]["best"] in ("1", "2")
+    assert events[-1][0] == "done" and events[-1][1]["best"] in ("1", "2"), events[-1]
     status, solution = web.post("/api/solution", {"game": games["Stones"]})
     # nine stones, a multiple of three: every move loses (take one or two, the last one wins)
     assert status == 200 and [move["text"][:7] for move in solution["moves"]] == ["loss in", "loss in"]
