@@ -9,7 +9,9 @@ HUB client at a fixed time per move, one thread each.
 
 ``--base REV`` checks REV out into a temporary worktree and compiles its kernels there
 first (``negamax warmup draughts``, about a minute); without it both sides run this
-checkout. ``--new-param`` and ``--base-param`` (NAME=VALUE, repeatable) set a HUB
+checkout. ``--balanced 100`` plays only the openings a search scores within a man of even
+(``draughts_openings.py``): a quarter of the three-move lines give a man away, and their
+pairs are decided by the line. ``--new-param`` and ``--base-param`` (NAME=VALUE, repeatable) set a HUB
 parameter on one side. ``--concurrency 2`` plays two pairs at once (each engine still one
 thread: on two cores, the engines of one game take turns on one core).
 
@@ -43,6 +45,9 @@ from sprt import Test, elo_estimate, log_likelihood_ratio
 from vs_pydraughts import play_game, warm
 
 ROOT = Path(__file__).resolve().parents[1]
+SCORES_FILE = Path(__file__).with_name("draughts_openings.txt")
+"""Every three-move line's score by a search (``draughts_openings.py``): comment lines,
+then ``line<TAB>score from White's side<TAB>depth`` per line."""
 
 
 def openings(plies: int, seed: int) -> list[str]:
@@ -62,6 +67,28 @@ def openings(plies: int, seed: int) -> list[str]:
     extend(StandardBoard(), [])
     random.Random(seed).shuffle(lines)
     return lines
+
+
+def read_scores(path: Path = SCORES_FILE) -> dict[str, int]:
+    """Each scored line's score from White's side (a man is 100)."""
+    scores = {}
+    for text in path.read_text().splitlines():
+        if text.startswith("#") or not text.strip():
+            continue
+        line, score, _depth = text.split("\t")
+        scores[line] = int(score)
+    return scores
+
+
+def balanced(lines: list[str], bound: int, scores: dict[str, int]) -> list[str]:
+    """The ``lines`` whose score lies within ``bound`` of even, in their order.
+
+    :raises SystemExit: for a line the scores do not have (another length of line).
+    """
+    missing = [line for line in lines if line not in scores]
+    if missing:
+        raise SystemExit(f"draughts_sprt: {SCORES_FILE.name} has no score for {missing[0]!r}")
+    return [line for line in lines if abs(scores[line]) <= bound]
 
 
 def hub_script(folder: Path, source: Path, name: str) -> Path:
@@ -206,6 +233,13 @@ def main() -> None:
     parser.add_argument("--max-pairs", type=int, default=1000, help="stop undecided after so many pairs")
     parser.add_argument("--opening-plies", type=int, default=3, help="openings: every line of so many moves")
     parser.add_argument("--seed", type=int, default=1, help="the openings' order")
+    parser.add_argument(
+        "--balanced",
+        type=int,
+        metavar="SCORE",
+        help="only the openings a search scores within SCORE of even (a man is 100; draughts_openings.txt):"
+        " 100 leaves out the 155 of 658 three-move lines that give a man away",
+    )
     parser.add_argument("--concurrency", type=int, default=1, help="pairs played at once")
     parser.add_argument("--games-file", type=Path, help="every game's moves, one a line")
     parser.add_argument("--log", type=Path, help="the verdict line is appended here")
@@ -222,6 +256,12 @@ def main() -> None:
     logger.remove()  # py-draughts logs every board it makes
     logging.disable(logging.INFO)
     lines = openings(arguments.opening_plies, arguments.seed)
+    if arguments.balanced is not None:
+        if arguments.balanced < 0:
+            raise SystemExit("draughts_sprt: --balanced must be at least 0")
+        lines = balanced(lines, arguments.balanced, read_scores())
+        if not lines:
+            raise SystemExit(f"draughts_sprt: no opening lies within {arguments.balanced} of even")
     started = time.time()
     with base_source(arguments.base) as base, tempfile.TemporaryDirectory(prefix="negamax-sprt-") as scratch:
         for source in {ROOT / "src", base}:
@@ -253,6 +293,8 @@ def main() -> None:
         [f"--base {arguments.base}" if arguments.base else "base: this checkout"]
         + [f"--new-param {text}" for text in arguments.new_param]
         + [f"--base-param {text}" for text in arguments.base_param]
+        + [f"--seed {arguments.seed}"]
+        + ([f"--balanced {arguments.balanced}"] if arguments.balanced is not None else [])
     )
     revision = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
