@@ -50,6 +50,13 @@ SCORES_FILE = Path(__file__).with_name("draughts_openings.txt")
 then ``line<TAB>score from White's side<TAB>depth`` per line."""
 
 
+def head_commit() -> str:
+    """This checkout's commit, short ("" outside a git checkout)."""
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+
+
 def openings(plies: int, seed: int) -> list[str]:
     """Every line of ``plies`` moves from the start (captures included), shuffled by
     ``seed``: the pairs go through them in this order."""
@@ -252,13 +259,13 @@ def main() -> None:
         raise SystemExit("draughts_sprt: --opening-plies must be 1 to 6")
     if arguments.time <= 0 or arguments.max_pairs < 1 or arguments.concurrency < 1:
         raise SystemExit("draughts_sprt: --time must be above 0, --max-pairs and --concurrency at least 1")
+    if arguments.balanced is not None and arguments.balanced < 0:
+        raise SystemExit("draughts_sprt: --balanced must be at least 0")
     settings = parameters(arguments.new_param), parameters(arguments.base_param)
     logger.remove()  # py-draughts logs every board it makes
     logging.disable(logging.INFO)
     lines = openings(arguments.opening_plies, arguments.seed)
     if arguments.balanced is not None:
-        if arguments.balanced < 0:
-            raise SystemExit("draughts_sprt: --balanced must be at least 0")
         lines = balanced(lines, arguments.balanced, read_scores())
         if not lines:
             raise SystemExit(f"draughts_sprt: no opening lies within {arguments.balanced} of even")
@@ -296,9 +303,7 @@ def main() -> None:
         + [f"--seed {arguments.seed}"]
         + ([f"--balanced {arguments.balanced}"] if arguments.balanced is not None else [])
     )
-    revision = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
+    revision = head_commit()
     changed = subprocess.run(
         ["git", "-C", str(ROOT), "status", "--porcelain", "src"], capture_output=True, text=True, check=False
     ).stdout.strip()

@@ -63,9 +63,11 @@ def test_balanced_keeps_the_lines_within_the_bound_in_the_seeds_order(harness: M
         harness.balanced(["a", "f"], 100, scores)
 
 
-def _material_after_forced_captures(board: object, white_to_move: bool) -> int:
+def _material_after_forced_captures(board: object) -> int:
     """White's men less Black's (a king three men) once the captures the rules force are
     over, each side choosing its best capture: a check by the rules alone, no search."""
+    from draughts.models import Color
+
     captures = [move for move in board.legal_moves if move.captured_list]  # type: ignore[attr-defined]
     if not captures:
         return (board.white_men.bit_count() + 3 * board.white_kings.bit_count()) - (  # type: ignore[attr-defined]
@@ -74,9 +76,9 @@ def _material_after_forced_captures(board: object, white_to_move: bool) -> int:
     values = []
     for move in captures:
         board.push(move)  # type: ignore[attr-defined]
-        values.append(_material_after_forced_captures(board, not white_to_move))
+        values.append(_material_after_forced_captures(board))
         board.pop()  # type: ignore[attr-defined]
-    return max(values) if white_to_move else min(values)
+    return max(values) if board.turn == Color.WHITE else min(values)  # type: ignore[attr-defined]
 
 
 def test_the_lines_scored_a_man_down_are_those_whose_forced_captures_lose_one(harness: ModuleType) -> None:
@@ -88,7 +90,7 @@ def test_the_lines_scored_a_man_down_are_those_whose_forced_captures_lose_one(ha
         board = StandardBoard()
         for text in line.split():
             board.push_uci(text)
-        losing[line] = _material_after_forced_captures(board, white_to_move=False) < 0
+        losing[line] = _material_after_forced_captures(board) < 0
     # every line that loses material in its forced captures is scored about a man down,
     # but for a few the search sees it won back; more lose a man a few moves later
     lost_at_once = [line for line, lost in losing.items() if lost]
