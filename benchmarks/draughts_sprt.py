@@ -50,11 +50,16 @@ SCORES_FILE = Path(__file__).with_name("draughts_openings.txt")
 then ``line<TAB>score from White's side<TAB>depth`` per line."""
 
 
+def git_output(*arguments: str) -> str:
+    """What a read-only git command prints in this checkout ("" outside one)."""
+    return subprocess.run(
+        ["git", "-C", str(ROOT), *arguments], capture_output=True, text=True, check=False
+    ).stdout.strip()
+
+
 def head_commit() -> str:
     """This checkout's commit, short ("" outside a git checkout)."""
-    return subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
+    return git_output("rev-parse", "--short", "HEAD")
 
 
 def openings(plies: int, seed: int) -> list[str]:
@@ -304,9 +309,7 @@ def main() -> None:
         + ([f"--balanced {arguments.balanced}"] if arguments.balanced is not None else [])
     )
     revision = head_commit()
-    changed = subprocess.run(
-        ["git", "-C", str(ROOT), "status", "--porcelain", "src"], capture_output=True, text=True, check=False
-    ).stdout.strip()
+    changed = git_output("status", "--porcelain", "src")
     if changed:
         revision += " with uncommitted changes"  # the change under test, usually
     summary = (

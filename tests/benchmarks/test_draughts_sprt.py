@@ -13,6 +13,8 @@ from tests.benchmarks.conftest import load_benchmark
 
 pytest.importorskip("draughts")
 
+from draughts.models import Color  # after the skip: py-draughts is optional
+
 
 @pytest.fixture(scope="module")
 def harness() -> ModuleType:
@@ -66,8 +68,6 @@ def test_balanced_keeps_the_lines_within_the_bound_in_the_seeds_order(harness: M
 def _material_after_forced_captures(board: object) -> int:
     """White's men less Black's (a king three men) once the captures the rules force are
     over, each side choosing its best capture: a check by the rules alone, no search."""
-    from draughts.models import Color
-
     captures = [move for move in board.legal_moves if move.captured_list]  # type: ignore[attr-defined]
     if not captures:
         return (board.white_men.bit_count() + 3 * board.white_kings.bit_count()) - (  # type: ignore[attr-defined]
