@@ -230,7 +230,9 @@ def test_the_evaluation_shrinks_the_king_endgames_the_rules_draw() -> None:
     white = weights.first_king
     off = off_position.evaluate() - tempo
     held = INTERNATIONAL.new_position("W:WK28:BK1,K2,K3").evaluate() - tempo
-    assert off == white + weights.white_king[25] - black < -400  # two kings down, to the side to move
+    # two kings down, to the side to move: worth more than two men (each further king is
+    # fitted to count less than the first, the rules drawing many king endgames)
+    assert off == white + weights.white_king[25] - black < -200
     assert held == -((black - white - weights.white_king[27]) // 8)
     # the twin of each, colours swapped, is worth the same to its side to move
     for text in ("W:WK26:BK1,K2,K3", "W:WK28:BK1,K2,K3"):
