@@ -27,12 +27,12 @@ processes or refitted:
    king's edge poorly, and their results put a king at 1.5-2 men. What a king adds on each
    square (``king_squares``) and the first king's and each further king's bonus
    (``king_counts``) are kept too; ``--fit-king-terms`` fits those alone, the arrangements
-   and the king held (the shipped ones: rescored positions' search scores alone,
-   ``--result-share 0``, 59,158 positions, 21,426 with kings: the long diagonal 20 to 55
-   above the rest, the first king 83 more, each further one 37 less). Each position is
-   used with the board turned round and the colours swapped too. A tenth of the games is
-   held out, and their cross-entropy against the game results and against the search
-   scores is printed for the per-square evaluation alone, the shipped worths and the
+   and the king held (first on 59,158 rescored positions' search scores alone,
+   ``--result-share 0``, 21,426 with kings: the long diagonal 20 to 55 above the rest, the
+   first king 83 more, each further one 37 less; the shipped ones with ``--deep``, below).
+   Each position is used with the board turned round and the colours swapped too. A tenth
+   of the games is held out, and their cross-entropy against the game results and against
+   the search scores is printed for the per-square evaluation alone, the shipped worths and the
    fitted ones (on rescored positions the second is the one to watch: the refit that lost
    26 Elo came closer to the shallow games' results but further from deeper searches).
    With ``--deep INTO...``, the rescored positions of the same ``--work`` games are fitted
