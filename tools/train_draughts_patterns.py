@@ -59,10 +59,8 @@ takes about three CPU-minutes and 7 GB, and brought the held-out rescored positi
 cross-entropy against their deep scores from 0.51378 to 0.51241, against their games'
 results from 0.51323 to 0.51012. Last, the king terms again, ``--fit-king-terms --deep``
 with the default weight of 30, on 987,175 positions of 8,393 games at 1,000, 3,000 and
-8,000 nodes a move and 84,861 of them rescored (under a minute): the first king 127, each
-further one -101 (they were 82 and -37); the held-out rescored positions' cross-entropy
-against their deep scores went from 0.53487 to 0.53145, against their results from 0.52539
-to 0.51386. A king's worth has not been refitted since dame-rs's.
+8,000 nodes a move and 84,861 of them rescored (under a minute; its figures: journal, 7
+December). A king's worth has not been refitted since dame-rs's.
 """
 
 from __future__ import annotations
